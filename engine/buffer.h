@@ -1,0 +1,95 @@
+// Owning buffers: Vec4Buffer (N f32x4 vectors as SoA lane arrays) and PaddedArray<T> (one padded
+// array of per-element scalars such as age or mass, or flags as uint8_t). Both are move-only,
+// accounted by a MemoryAccountant, and hand out the non-owning views that kernels take.
+//
+//   MemoryAccountant memory(/*budget_bytes=*/96 << 20);
+//   Result<Vec4Buffer> positions = Vec4Buffer::Create(memory, 1'000'000);
+//   if (!positions.ok()) { puts(positions.status().message().c_str()); return 2; }
+//   IntegrateEuler(positions->view(), velocities->view(), params);
+//
+// Views stay valid until the buffer is resized beyond its capacity, moved or destroyed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include <glm/vec4.hpp>
+
+#include "engine/lane_storage.h"
+#include "engine/memory.h"
+#include "engine/status.h"
+#include "kernels/views.h"
+
+namespace swarm {
+
+class Vec4Buffer {
+ public:
+  // A buffer of `count` zero vectors.
+  static Result<Vec4Buffer> Create(MemoryAccountant& accountant, size_t count,
+                                   MemoryCategory category = MemoryCategory::kParticles);
+  Vec4Buffer() = default;
+
+  size_t size() const { return storage_.size(); }
+  size_t capacity() const { return storage_.capacity(); }
+  MemoryCategory category() const { return storage_.category(); }
+
+  Vec4View view() { return {storage_.lane(0), size(), capacity()}; }
+  ConstVec4View view() const { return {storage_.lane(0), size(), capacity()}; }
+
+  // Keep contents; new vectors are zero. On error the buffer is unchanged.
+  Status Resize(size_t count) { return storage_.Resize(count); }
+  Status Reserve(size_t capacity) { return storage_.Reserve(capacity); }
+
+  glm::vec4 Get(size_t index) const;
+  void Set(size_t index, const glm::vec4& value);
+
+  // Bulk AoS <-> SoA (SIMD). The span's size must equal size(); on error nothing is written.
+  Status CopyFrom(std::span<const glm::vec4> values);
+  Status CopyTo(std::span<glm::vec4> values) const;
+
+ private:
+  explicit Vec4Buffer(LaneStorage<float, 4> storage) : storage_(std::move(storage)) {}
+  LaneStorage<float, 4> storage_;
+};
+
+template <typename T>
+class PaddedArray {
+ public:
+  static Result<PaddedArray> Create(MemoryAccountant& accountant, size_t count,
+                                    MemoryCategory category = MemoryCategory::kParticles) {
+    LaneStorage<T, 1> storage(accountant, category);
+    if (Status status = storage.Resize(count); !status.ok()) return status;
+    return PaddedArray(std::move(storage));
+  }
+  PaddedArray() = default;
+
+  size_t size() const { return storage_.size(); }
+  size_t capacity() const { return storage_.capacity(); }
+  MemoryCategory category() const { return storage_.category(); }
+
+  ArrayView<T> view() { return {storage_.lane(0), size()}; }
+  ArrayView<const T> view() const { return {storage_.lane(0), size()}; }
+  std::span<T> span() { return {storage_.lane(0), size()}; }
+  std::span<const T> span() const { return {storage_.lane(0), size()}; }
+  T& operator[](size_t index) {
+    SWARM_DASSERT(index < size());
+    return storage_.lane(0)[index];
+  }
+  const T& operator[](size_t index) const {
+    SWARM_DASSERT(index < size());
+    return storage_.lane(0)[index];
+  }
+
+  Status Resize(size_t count) { return storage_.Resize(count); }
+  Status Reserve(size_t capacity) { return storage_.Reserve(capacity); }
+
+ private:
+  explicit PaddedArray(LaneStorage<T, 1> storage) : storage_(std::move(storage)) {}
+  LaneStorage<T, 1> storage_;
+};
+
+using FloatArray = PaddedArray<float>;
+using ByteArray = PaddedArray<uint8_t>;
+
+}  // namespace swarm

@@ -1,0 +1,69 @@
+#include "engine/thread_pool.h"
+
+#include "kernels/assert.h"
+
+namespace swarm {
+
+ThreadPool::ThreadPool(size_t num_threads) {
+  SWARM_ASSERT(num_threads >= 1);
+  workers_.reserve(num_threads - 1);
+  for (size_t t = 1; t < num_threads; ++t) {
+    workers_.emplace_back([this, t] { WorkerLoop(t); });
+  }
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  work_ready_.notify_all();
+  for (std::thread& worker : workers_) worker.join();
+}
+
+void ThreadPool::RunBlock(size_t thread_index) const {
+  const size_t threads = num_threads();
+  const size_t begin = count_ * thread_index / threads;
+  const size_t end = count_ * (thread_index + 1) / threads;
+  for (size_t index = begin; index < end; ++index) call_(context_, index);
+}
+
+void ThreadPool::Run(size_t count, Trampoline call, const void* context) {
+  if (workers_.empty() || count <= 1) {
+    for (size_t index = 0; index < count; ++index) call(context, index);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    count_ = count;
+    call_ = call;
+    context_ = context;
+    workers_busy_ = workers_.size();
+    ++generation_;
+  }
+  work_ready_.notify_all();
+  RunBlock(0);
+  std::unique_lock<std::mutex> lock(mutex_);
+  work_done_.wait(lock, [this] { return workers_busy_ == 0; });
+}
+
+void ThreadPool::WorkerLoop(size_t thread_index) {
+  size_t seen_generation = 0;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      work_ready_.wait(lock, [&] { return stopping_ || generation_ != seen_generation; });
+      if (stopping_) return;
+      seen_generation = generation_;
+    }
+    RunBlock(thread_index);
+    bool last;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      last = --workers_busy_ == 0;
+    }
+    if (last) work_done_.notify_one();
+  }
+}
+
+}  // namespace swarm

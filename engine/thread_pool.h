@@ -1,0 +1,57 @@
+// An explicit thread pool with a static partition. The caller creates it (default: one thread,
+// the caller's own, and no workers) and passes it to whatever runs batches; swarm starts no hidden
+// threads.
+//
+// ParallelFor splits [0, count) into one contiguous block per thread, always the same way for a
+// given (count, thread count). Since swarm's kernels compute each element independently, results
+// are bitwise identical for any thread count; the static partition also keeps each thread on the
+// same memory from step to step. Running a batch allocates nothing.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace swarm {
+
+class ThreadPool {
+ public:
+  // num_threads >= 1 counts the caller: ThreadPool(2) starts one worker.
+  explicit ThreadPool(size_t num_threads = 1);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  size_t num_threads() const { return workers_.size() + 1; }
+
+  // Calls task(index) for every index in [0, count); thread t (0 = the caller) runs indices
+  // [count * t / T, count * (t + 1) / T) in increasing order. Returns when all have run.
+  // Not reentrant: a task must not call ParallelFor on the same pool.
+  template <class Task>
+  void ParallelFor(size_t count, const Task& task) {
+    Run(count, [](const void* context, size_t index) { (*static_cast<const Task*>(context))(index); },
+        &task);
+  }
+
+ private:
+  using Trampoline = void (*)(const void* context, size_t index);
+  void Run(size_t count, Trampoline call, const void* context);
+  void RunBlock(size_t thread_index) const;
+  void WorkerLoop(size_t thread_index);
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable work_ready_;
+  std::condition_variable work_done_;
+  // The current batch; written under mutex_ before generation_ advances.
+  size_t count_ = 0;
+  Trampoline call_ = nullptr;
+  const void* context_ = nullptr;
+  size_t generation_ = 0;
+  size_t workers_busy_ = 0;
+  bool stopping_ = false;
+};
+
+}  // namespace swarm

@@ -1,0 +1,239 @@
+// Per-target code of the integration kernels (see kernels/integrate.h for the maths).
+// Every expression is written as separate Mul/Add/Sub/Div/Sqrt so that, compiled with
+// -ffp-contract=off, each element sees the same rounding sequence on every target; the scalar
+// references in integrate_reference.cc spell out the same sequence.
+
+#if defined(SWARM_KERNELS_INTEGRATE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SWARM_KERNELS_INTEGRATE_INL_H_
+#undef SWARM_KERNELS_INTEGRATE_INL_H_
+#else
+#define SWARM_KERNELS_INTEGRATE_INL_H_
+#endif
+
+#include <cstdint>
+
+#include "hwy/highway.h"
+#include "kernels/integrate.h"
+#include "kernels/loop-inl.h"
+#include "kernels/random-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace swarm {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// One axis at a time: two streams per pass keep the hardware prefetchers on sequential reads.
+inline void EulerImpl(Vec4View positions, Vec4View velocities, const EulerParams& params) {
+  const hn::ScalableTag<float> d;
+  const auto dt = hn::Set(d, params.dt_seconds);
+  const auto drag = hn::Set(d, params.drag_per_second);
+  for (size_t axis = 0; axis < 3; ++axis) {
+    const auto gravity = hn::Set(d, params.gravity[static_cast<int>(axis)]);
+    float* HWY_RESTRICT p = positions.Lane(axis);
+    float* HWY_RESTRICT v = velocities.Lane(axis);
+    ForEachVector(d, positions.count, [&](size_t i, auto store) HWY_ATTR {
+      const auto acceleration = hn::Sub(gravity, hn::Mul(drag, hn::LoadU(d, v + i)));
+      const auto new_v = hn::Add(hn::LoadU(d, v + i), hn::Mul(acceleration, dt));
+      const auto new_p = hn::Add(hn::LoadU(d, p + i), hn::Mul(new_v, dt));
+      store(new_v, d, v + i);
+      store(new_p, d, p + i);
+    });
+  }
+}
+
+inline void VerletKickDriftImpl(Vec4View positions, Vec4View velocities,
+                                ConstVec4View accelerations, float dt_seconds) {
+  const hn::ScalableTag<float> d;
+  const auto dt = hn::Set(d, dt_seconds);
+  const auto half_dt = hn::Set(d, 0.5f * dt_seconds);
+  for (size_t axis = 0; axis < 3; ++axis) {
+    float* HWY_RESTRICT p = positions.Lane(axis);
+    float* HWY_RESTRICT v = velocities.Lane(axis);
+    const float* HWY_RESTRICT a = accelerations.Lane(axis);
+    ForEachVector(d, positions.count, [&](size_t i, auto store) HWY_ATTR {
+      const auto new_v = hn::Add(hn::LoadU(d, v + i), hn::Mul(hn::LoadU(d, a + i), half_dt));
+      const auto new_p = hn::Add(hn::LoadU(d, p + i), hn::Mul(new_v, dt));
+      store(new_v, d, v + i);
+      store(new_p, d, p + i);
+    });
+  }
+}
+
+inline void VerletKickImpl(Vec4View velocities, ConstVec4View accelerations, float dt_seconds) {
+  const hn::ScalableTag<float> d;
+  const auto half_dt = hn::Set(d, 0.5f * dt_seconds);
+  for (size_t axis = 0; axis < 3; ++axis) {
+    float* HWY_RESTRICT v = velocities.Lane(axis);
+    const float* HWY_RESTRICT a = accelerations.Lane(axis);
+    ForEachVector(d, velocities.count, [&](size_t i, auto store) HWY_ATTR {
+      store(hn::Add(hn::LoadU(d, v + i), hn::Mul(hn::LoadU(d, a + i), half_dt)), d, v + i);
+    });
+  }
+}
+
+inline void CollideBoxImpl(Vec4View positions, Vec4View velocities, const BoxParams& params) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  using M = hn::Mask<decltype(d)>;
+  const auto zero = hn::Zero(d);
+  const auto minus_restitution = hn::Set(d, -params.restitution);
+  const auto keep_tangential = hn::Set(d, 1.0f - params.friction);
+  ForEachVector(d, positions.count, [&](size_t i, auto store) HWY_ATTR {
+    V p[3];
+    V v[3];
+    M contact[3];
+    for (int axis = 0; axis < 3; ++axis) {
+      const auto lo = hn::Set(d, params.min[axis]);
+      const auto hi = hn::Set(d, params.max[axis]);
+      p[axis] = hn::LoadU(d, positions.Lane(axis) + i);
+      v[axis] = hn::LoadU(d, velocities.Lane(axis) + i);
+      const M below = hn::Lt(p[axis], lo);
+      const M above = hn::Gt(p[axis], hi);
+      const M outward = hn::Or(hn::And(below, hn::Lt(v[axis], zero)),
+                               hn::And(above, hn::Gt(v[axis], zero)));
+      contact[axis] = hn::Or(below, above);
+      p[axis] = hn::Min(hn::Max(p[axis], lo), hi);
+      v[axis] = hn::IfThenElse(outward, hn::Mul(v[axis], minus_restitution), v[axis]);
+    }
+    for (int axis = 0; axis < 3; ++axis) {
+      const M other_contact = hn::Or(contact[(axis + 1) % 3], contact[(axis + 2) % 3]);
+      v[axis] = hn::IfThenElse(other_contact, hn::Mul(v[axis], keep_tangential), v[axis]);
+      store(p[axis], d, positions.Lane(axis) + i);
+      store(v[axis], d, velocities.Lane(axis) + i);
+    }
+  });
+}
+
+inline void AttractorImpl(ConstVec4View positions, Vec4View velocities,
+                          const AttractorParams& params) {
+  const hn::ScalableTag<float> d;
+  const auto softening_squared = hn::Set(d, params.softening * params.softening);
+  const auto strength_dt = hn::Set(d, params.strength * params.dt_seconds);
+  const auto cx = hn::Set(d, params.center.x);
+  const auto cy = hn::Set(d, params.center.y);
+  const auto cz = hn::Set(d, params.center.z);
+  ForEachVector(d, positions.count, [&](size_t i, auto store) HWY_ATTR {
+    const auto dx = hn::Sub(cx, hn::LoadU(d, positions.x() + i));
+    const auto dy = hn::Sub(cy, hn::LoadU(d, positions.y() + i));
+    const auto dz = hn::Sub(cz, hn::LoadU(d, positions.z() + i));
+    auto r2 = hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy));
+    r2 = hn::Add(r2, hn::Mul(dz, dz));
+    r2 = hn::Add(r2, softening_squared);
+    const auto scale = hn::Div(strength_dt, hn::Mul(r2, hn::Sqrt(r2)));
+    store(hn::Add(hn::LoadU(d, velocities.x() + i), hn::Mul(dx, scale)), d, velocities.x() + i);
+    store(hn::Add(hn::LoadU(d, velocities.y() + i), hn::Mul(dy, scale)), d, velocities.y() + i);
+    store(hn::Add(hn::LoadU(d, velocities.z() + i), hn::Mul(dz, scale)), d, velocities.z() + i);
+  });
+}
+
+inline void AdvanceAgeImpl(FloatView ages, ConstFloatView lifetimes, ByteView dead,
+                           float dt_seconds) {
+  const hn::ScalableTag<float> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const hn::Rebind<uint8_t, decltype(d)> d8;
+  const auto dt = hn::Set(d, dt_seconds);
+  const auto one = hn::Set(di, 1);
+  ForEachVector(d, ages.count, [&](size_t i, auto store) HWY_ATTR {
+    const auto age = hn::Add(hn::LoadU(d, ages.data + i), dt);
+    const auto expired = hn::Ge(age, hn::LoadU(d, lifetimes.data + i));
+    const auto flag = hn::IfThenElseZero(hn::RebindMask(di, expired), one);
+    store(age, d, ages.data + i);
+    store(hn::DemoteTo(d8, flag), d8, dead.data + i);
+  });
+}
+
+inline void FillUniformImpl(FloatView out, RandomStream random, uint32_t first_index, float lo,
+                            float hi) {
+  const hn::ScalableTag<float> d;
+  const RandomKeys keys = KeysFor(random);
+  const auto offset = hn::Set(d, lo);
+  const auto range = hn::Set(d, hi - lo);
+  ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
+    const auto counters = CountersAt(d, first_index + static_cast<uint32_t>(i));
+    const auto u = UniformFromCounters(d, keys, counters);
+    store(hn::Add(offset, hn::Mul(u, range)), d, out.data + i);
+  });
+}
+
+// The values EmitParticles writes for the vector of particles starting at element i.
+template <class D>
+struct EmittedVector {
+  hn::Vec<D> position[3];
+  hn::Vec<D> velocity[3];
+  hn::Vec<D> lifetime;
+};
+
+template <class D>
+HWY_INLINE EmittedVector<D> EmitVector(D d, const EmitterParams& emitter, RandomKeys keys,
+                                       uint32_t first_index, size_t i) {
+  const hn::RebindToUnsigned<D> du;
+  const auto particle = CountersAt(d, first_index + static_cast<uint32_t>(i));
+  const auto base_counter = hn::ShiftLeft<3>(particle);
+  const auto one = hn::Set(d, 1.0f);
+  const auto two = hn::Set(d, 2.0f);
+  // Symmetric uniform in [-1, 1) from draw number `draw` of this particle.
+  const auto symmetric = [&](uint32_t draw) HWY_ATTR {
+    const auto u = UniformFromCounters(d, keys, hn::Add(base_counter, hn::Set(du, draw)));
+    return hn::Sub(hn::Mul(u, two), one);
+  };
+  EmittedVector<D> out;
+  for (int axis = 0; axis < 3; ++axis) {
+    out.position[axis] = hn::Add(hn::Set(d, emitter.center[axis]),
+                                 hn::Mul(hn::Set(d, emitter.half_extent[axis]),
+                                         symmetric(static_cast<uint32_t>(axis))));
+    out.velocity[axis] = hn::Add(hn::Set(d, emitter.velocity[axis]),
+                                 hn::Mul(hn::Set(d, emitter.velocity_spread[axis]),
+                                         symmetric(static_cast<uint32_t>(axis + 3))));
+  }
+  const auto u = UniformFromCounters(d, keys, hn::Add(base_counter, hn::Set(du, 6u)));
+  out.lifetime = hn::Add(hn::Set(d, emitter.lifetime_min),
+                         hn::Mul(u, hn::Set(d, emitter.lifetime_max - emitter.lifetime_min)));
+  return out;
+}
+
+inline void EmitImpl(Vec4View positions, Vec4View velocities, FloatView ages,
+                     FloatView lifetimes, const EmitterParams& emitter, RandomStream random,
+                     uint32_t first_index) {
+  const hn::ScalableTag<float> d;
+  const RandomKeys keys = KeysFor(random);
+  ForEachVector(d, positions.count, [&](size_t i, auto store) HWY_ATTR {
+    const auto e = EmitVector(d, emitter, keys, first_index, i);
+    for (int axis = 0; axis < 3; ++axis) {
+      store(e.position[axis], d, positions.Lane(axis) + i);
+      store(e.velocity[axis], d, velocities.Lane(axis) + i);
+    }
+    store(hn::Zero(d), d, ages.data + i);
+    store(e.lifetime, d, lifetimes.data + i);
+  });
+}
+
+inline void RespawnDeadImpl(Vec4View positions, Vec4View velocities, FloatView ages,
+                            FloatView lifetimes, ByteView dead, const EmitterParams& emitter,
+                            RandomStream random, uint32_t first_index) {
+  const hn::ScalableTag<float> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const hn::Rebind<uint8_t, decltype(d)> d8;
+  const RandomKeys keys = KeysFor(random);
+  ForEachVector(d, positions.count, [&](size_t i, auto store) HWY_ATTR {
+    const auto flags = hn::PromoteTo(di, hn::LoadU(d8, dead.data + i));
+    const auto respawn = hn::RebindMask(d, hn::Ne(flags, hn::Zero(di)));
+    if (hn::AllFalse(d, respawn)) return;
+    const auto e = EmitVector(d, emitter, keys, first_index, i);
+    for (int axis = 0; axis < 3; ++axis) {
+      float* p = positions.Lane(axis) + i;
+      float* v = velocities.Lane(axis) + i;
+      store(hn::IfThenElse(respawn, e.position[axis], hn::LoadU(d, p)), d, p);
+      store(hn::IfThenElse(respawn, e.velocity[axis], hn::LoadU(d, v)), d, v);
+    }
+    store(hn::IfThenZeroElse(respawn, hn::LoadU(d, ages.data + i)), d, ages.data + i);
+    store(hn::IfThenElse(respawn, e.lifetime, hn::LoadU(d, lifetimes.data + i)), d,
+          lifetimes.data + i);
+    store(hn::Zero(d8), d8, dead.data + i);
+  });
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace swarm
+HWY_AFTER_NAMESPACE();
+
+#endif  // SWARM_KERNELS_INTEGRATE_INL_H_

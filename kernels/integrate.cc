@@ -1,0 +1,92 @@
+// Dispatch for the integration kernels: compiled once per SIMD target, and each exported entry
+// picks the best supported target once per call (a call covers a whole batch or tile).
+#include "kernels/integrate.h"
+
+#include <cmath>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/integrate-inl.h"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "kernels/integrate-inl.h"
+
+#if HWY_ONCE
+namespace swarm {
+
+HWY_EXPORT(EulerImpl);
+HWY_EXPORT(VerletKickDriftImpl);
+HWY_EXPORT(VerletKickImpl);
+HWY_EXPORT(CollideBoxImpl);
+HWY_EXPORT(AttractorImpl);
+HWY_EXPORT(AdvanceAgeImpl);
+HWY_EXPORT(FillUniformImpl);
+HWY_EXPORT(EmitImpl);
+HWY_EXPORT(RespawnDeadImpl);
+
+namespace {
+
+template <typename A, typename B>
+bool SameCount(const A& a, const B& b) {
+  return a.count == b.count;
+}
+
+bool ValidDt(float dt_seconds) { return std::isfinite(dt_seconds) && dt_seconds > 0.0f; }
+
+}  // namespace
+
+void IntegrateEuler(Vec4View positions, Vec4View velocities, const EulerParams& params) {
+  SWARM_ASSERT(SameCount(positions, velocities) && ValidDt(params.dt_seconds));
+  HWY_DYNAMIC_DISPATCH(EulerImpl)(positions, velocities, params);
+}
+
+void VerletKickDrift(Vec4View positions, Vec4View velocities, ConstVec4View accelerations,
+                     float dt_seconds) {
+  SWARM_ASSERT(SameCount(positions, velocities) && SameCount(positions, accelerations) &&
+               ValidDt(dt_seconds));
+  HWY_DYNAMIC_DISPATCH(VerletKickDriftImpl)(positions, velocities, accelerations, dt_seconds);
+}
+
+void VerletKick(Vec4View velocities, ConstVec4View accelerations, float dt_seconds) {
+  SWARM_ASSERT(SameCount(velocities, accelerations) && ValidDt(dt_seconds));
+  HWY_DYNAMIC_DISPATCH(VerletKickImpl)(velocities, accelerations, dt_seconds);
+}
+
+void CollideBox(Vec4View positions, Vec4View velocities, const BoxParams& params) {
+  SWARM_ASSERT(SameCount(positions, velocities));
+  HWY_DYNAMIC_DISPATCH(CollideBoxImpl)(positions, velocities, params);
+}
+
+void ApplyAttractor(ConstVec4View positions, Vec4View velocities, const AttractorParams& params) {
+  SWARM_ASSERT(SameCount(positions, velocities) && ValidDt(params.dt_seconds) &&
+               params.softening > 0.0f);
+  HWY_DYNAMIC_DISPATCH(AttractorImpl)(positions, velocities, params);
+}
+
+void AdvanceAge(FloatView ages, ConstFloatView lifetimes, ByteView dead, float dt_seconds) {
+  SWARM_ASSERT(SameCount(ages, lifetimes) && SameCount(ages, dead) && ValidDt(dt_seconds));
+  HWY_DYNAMIC_DISPATCH(AdvanceAgeImpl)(ages, lifetimes, dead, dt_seconds);
+}
+
+void FillUniform(FloatView out, RandomStream random, uint32_t first_index, float lo, float hi) {
+  HWY_DYNAMIC_DISPATCH(FillUniformImpl)(out, random, first_index, lo, hi);
+}
+
+void EmitParticles(Vec4View positions, Vec4View velocities, FloatView ages, FloatView lifetimes,
+                   const EmitterParams& emitter, RandomStream random, uint32_t first_index) {
+  SWARM_ASSERT(SameCount(positions, velocities) && SameCount(positions, ages) &&
+               SameCount(positions, lifetimes));
+  HWY_DYNAMIC_DISPATCH(EmitImpl)(positions, velocities, ages, lifetimes, emitter, random,
+                                 first_index);
+}
+
+void RespawnDead(Vec4View positions, Vec4View velocities, FloatView ages, FloatView lifetimes,
+                 ByteView dead, const EmitterParams& emitter, RandomStream random,
+                 uint32_t first_index) {
+  SWARM_ASSERT(SameCount(positions, velocities) && SameCount(positions, ages) &&
+               SameCount(positions, lifetimes) && SameCount(positions, dead));
+  HWY_DYNAMIC_DISPATCH(RespawnDeadImpl)(positions, velocities, ages, lifetimes, dead, emitter,
+                                        random, first_index);
+}
+
+}  // namespace swarm
+#endif  // HWY_ONCE

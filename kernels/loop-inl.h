@@ -1,0 +1,65 @@
+// Per-target loop skeleton shared by the kernel families.
+//
+// ForEachVector walks `count` elements one whole vector at a time. Full vectors store normally;
+// the one partial vector at the end (if any) still loads a whole vector, which is safe because
+// every array is padded to the widest vector, but stores through a FirstN mask, so the padding of
+// the caller's arrays is never written. That keeps the owning buffers' "padding is zero"
+// invariant without a scalar remainder loop, and the element-wise results are the same whichever
+// vector width ran.
+
+// Re-inclusion guard for Highway's foreach_target mechanism.
+#if defined(SWARM_KERNELS_LOOP_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SWARM_KERNELS_LOOP_INL_H_
+#undef SWARM_KERNELS_LOOP_INL_H_
+#else
+#define SWARM_KERNELS_LOOP_INL_H_
+#endif
+
+#include <cstddef>
+
+#include "hwy/highway.h"
+#include "kernels/views.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace swarm {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+static_assert(HWY_MAX_BYTES <= kMaxVectorBytes,
+              "buffers pad lane arrays to kMaxVectorBytes; a wider target needs more padding");
+
+// Stores a whole vector.
+struct StoreAll {
+  template <class V, class D, typename T>
+  HWY_INLINE void operator()(V v, D d, T* HWY_RESTRICT to) const {
+    hn::StoreU(v, d, to);
+  }
+};
+
+// Stores the first `valid` lanes of a vector and leaves the rest of memory untouched.
+struct StoreFirst {
+  size_t valid;
+  template <class V, class D, typename T>
+  HWY_INLINE void operator()(V v, D d, T* HWY_RESTRICT to) const {
+    hn::BlendedStore(v, hn::FirstN(d, valid), d, to);
+  }
+};
+
+// Calls body(i, store) for i = 0, N, 2N, ... < count, where store is StoreAll or StoreFirst.
+template <class D, class Body>
+HWY_INLINE void ForEachVector(D d, size_t count, const Body& body) {
+  const size_t lanes = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + lanes <= count; i += lanes) {
+    body(i, StoreAll{});
+  }
+  if (i < count) {
+    body(i, StoreFirst{count - i});
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace swarm
+HWY_AFTER_NAMESPACE();
+
+#endif  // SWARM_KERNELS_LOOP_INL_H_

@@ -1,0 +1,84 @@
+// Counter-based random numbers, per target. See RandomStream in kernels/integrate.h.
+//
+// Based on: Salmon et al., "Parallel random numbers: as easy as 1, 2, 3" (SC 2011) for the
+// counter-based idea, and C. Wellons' integer hash "lowbias32" (2018) as the mixing function.
+// Only integer xor/shift/multiply and one exact int->float conversion are used, so every target
+// produces the same bits.
+
+#if defined(SWARM_KERNELS_RANDOM_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SWARM_KERNELS_RANDOM_INL_H_
+#undef SWARM_KERNELS_RANDOM_INL_H_
+#else
+#define SWARM_KERNELS_RANDOM_INL_H_
+#endif
+
+#include <cstdint>
+
+#include "hwy/highway.h"
+#include "kernels/integrate.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace swarm {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+constexpr uint32_t kLowBiasMul1 = 0x7feb352du;
+constexpr uint32_t kLowBiasMul2 = 0x846ca68bu;
+
+constexpr uint32_t LowBias32(uint32_t x) {
+  x ^= x >> 16;
+  x *= kLowBiasMul1;
+  x ^= x >> 15;
+  x *= kLowBiasMul2;
+  x ^= x >> 16;
+  return x;
+}
+
+template <class DU>
+HWY_INLINE hn::Vec<DU> LowBias32(DU du, hn::Vec<DU> x) {
+  x = hn::Xor(x, hn::ShiftRight<16>(x));
+  x = hn::Mul(x, hn::Set(du, kLowBiasMul1));
+  x = hn::Xor(x, hn::ShiftRight<15>(x));
+  x = hn::Mul(x, hn::Set(du, kLowBiasMul2));
+  x = hn::Xor(x, hn::ShiftRight<16>(x));
+  return x;
+}
+
+// The two 32-bit keys a stream mixes into every counter.
+struct RandomKeys {
+  uint32_t first;
+  uint32_t second;
+};
+
+inline RandomKeys KeysFor(RandomStream random) {
+  const uint32_t seed_low = static_cast<uint32_t>(random.seed);
+  const uint32_t seed_high = static_cast<uint32_t>(random.seed >> 32);
+  const uint32_t first = LowBias32(seed_low ^ LowBias32(seed_high ^ 0x9e3779b9u));
+  const uint32_t second = LowBias32(first ^ random.stream ^ 0x85ebca6bu);
+  return {first, second};
+}
+
+// Uniform floats in [0, 1) for the given counters.
+template <class DF>
+HWY_INLINE hn::Vec<DF> UniformFromCounters(DF df, RandomKeys keys,
+                                           hn::Vec<hn::RebindToUnsigned<DF>> counters) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  auto bits = LowBias32(du, hn::Xor(counters, hn::Set(du, keys.first)));
+  bits = LowBias32(du, hn::Add(bits, hn::Set(du, keys.second)));
+  const auto top24 = hn::BitCast(di, hn::ShiftRight<8>(bits));
+  return hn::Mul(hn::ConvertTo(df, top24), hn::Set(df, 1.0f / 16777216.0f));
+}
+
+// Counters base + i for the lanes of the vector at element i.
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> CountersAt(DF /*tag*/, uint32_t base) {
+  const hn::RebindToUnsigned<DF> du;
+  return hn::Iota(du, base);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace swarm
+HWY_AFTER_NAMESPACE();
+
+#endif  // SWARM_KERNELS_RANDOM_INL_H_
