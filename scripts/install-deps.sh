@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages swarm needs that are missing, and nothing else.
+#   scripts/install-deps.sh            build + test dependencies
+#   scripts/install-deps.sh --bench    also the benchmark and chart dependencies
+set -euo pipefail
+
+packages=(build-essential cmake ccache pkg-config
+          libhwy-dev libglm-dev libxxhash-dev catch2)
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(libbenchmark-dev python3-numpy python3-matplotlib)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$package")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "install-deps: installing ${missing[*]}"
+sudo=()
+[[ $(id -u) -eq 0 ]] || sudo=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
