@@ -21,5 +21,20 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/swarmConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/swarmConfig.cmake ${PROJECT_BINARY_DIR}/swarmConfigVersion.cmake
   DESTINATION ${SWARM_INSTALL_CMAKEDIR})
 
+# swarm.pc finds its prefix relative to its own location (${pcfiledir}, which pkg-config and
+# pkgconf both define), so a tree installed with `cmake --install <build> --prefix <dir>` or moved
+# after installation points at its own headers and libraries, not at the configure-time
+# CMAKE_INSTALL_PREFIX. Absolute install dirs cannot be relocated and are written as given.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+  set(SWARM_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+  set(SWARM_PC_LIBDIR "${CMAKE_INSTALL_FULL_LIBDIR}")
+  set(SWARM_PC_INCLUDEDIR "${CMAKE_INSTALL_FULL_INCLUDEDIR}")
+else()
+  file(RELATIVE_PATH SWARM_PC_UP "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+  string(REGEX REPLACE "/$" "" SWARM_PC_UP "${SWARM_PC_UP}")
+  set(SWARM_PC_PREFIX "\${pcfiledir}/${SWARM_PC_UP}")
+  set(SWARM_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
+  set(SWARM_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
+endif()
 configure_file(cmake/swarm.pc.in ${PROJECT_BINARY_DIR}/swarm.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/swarm.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
