@@ -40,6 +40,13 @@ class Vec4Buffer {
   // Keep contents; new vectors are zero. On error the buffer is unchanged.
   Status Resize(size_t count) { return storage_.Resize(count); }
   Status Reserve(size_t capacity) { return storage_.Reserve(capacity); }
+  // A new buffer of `count` vectors starting with a copy of this one's first min(size, count);
+  // this buffer is unchanged (for all-or-nothing growth of several buffers).
+  Result<Vec4Buffer> ResizedCopy(size_t count) const {
+    Result<LaneStorage<float, 4>> copy = storage_.ResizedCopy(count);
+    if (!copy.ok()) return copy.status();
+    return Vec4Buffer(std::move(copy).value());
+  }
 
   glm::vec4 Get(size_t index) const;
   void Set(size_t index, const glm::vec4& value);
@@ -83,6 +90,11 @@ class PaddedArray {
 
   Status Resize(size_t count) { return storage_.Resize(count); }
   Status Reserve(size_t capacity) { return storage_.Reserve(capacity); }
+  Result<PaddedArray> ResizedCopy(size_t count) const {
+    Result<LaneStorage<T, 1>> copy = storage_.ResizedCopy(count);
+    if (!copy.ok()) return copy.status();
+    return PaddedArray(std::move(copy).value());
+  }
 
  private:
   explicit PaddedArray(LaneStorage<T, 1> storage) : storage_(std::move(storage)) {}

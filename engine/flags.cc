@@ -60,17 +60,36 @@ Result<double> ParseNumber(std::string_view flag, std::string_view text, double 
 
 Result<uint64_t> ParseCount(std::string_view flag, std::string_view text, uint64_t min,
                             uint64_t max) {
+  const auto out_of_range = [&] {
+    return InvalidArgument(std::string(flag) + ": " + Quote(text) + " is out of range [" +
+                           std::to_string(min) + ", " + std::to_string(max) + "]");
+  };
+  // Plain digits are read exactly: a double holds integers only up to 2^53, and 64-bit values
+  // such as seeds need every bit.
+  if (text.find_first_of("0123456789") != std::string_view::npos &&
+      text.find_first_not_of("0123456789_") == std::string_view::npos) {
+    uint64_t whole = 0;
+    for (char c : text) {
+      if (c == '_') continue;
+      const uint64_t digit = static_cast<uint64_t>(c - '0');
+      if (whole > (UINT64_MAX - digit) / 10) return out_of_range();
+      whole = whole * 10 + digit;
+    }
+    if (whole < min || whole > max) return out_of_range();
+    return whole;
+  }
   double value = 0;
   std::string_view rest;
   if (!ParseDouble(text, &value, &rest) || !rest.empty() || value != std::floor(value) ||
       value < 0) {
     return InvalidArgument(std::string(flag) + ": expected a whole number, got " + Quote(text));
   }
-  if (value < static_cast<double>(min) || value > static_cast<double>(max)) {
-    return InvalidArgument(std::string(flag) + ": " + Quote(text) + " is out of range [" +
-                           std::to_string(min) + ", " + std::to_string(max) + "]");
-  }
-  return static_cast<uint64_t>(value);
+  // 2^64 and above do not convert to uint64_t (undefined behaviour); below it the conversion of
+  // a whole double is exact, so the range check is done on the integer.
+  if (value >= 18446744073709551616.0) return out_of_range();
+  const uint64_t whole = static_cast<uint64_t>(value);
+  if (whole < min || whole > max) return out_of_range();
+  return whole;
 }
 
 Result<size_t> ParseByteSize(std::string_view flag, std::string_view text) {

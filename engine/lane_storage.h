@@ -7,6 +7,7 @@
 // budget, out of memory) leaves the old contents intact.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <limits>
@@ -51,23 +52,35 @@ class LaneStorage {
            kPadElements<T>;
   }
 
-  Status Reserve(size_t min_capacity) {
-    if (min_capacity <= capacity_ && data_ != nullptr) return {};
-    if (min_capacity > MaxSize()) {
-      return InvalidArgument("buffer of " + std::to_string(min_capacity) + " elements for " +
+  // A new storage of `new_size` elements (capacity for at least `min_capacity`) holding the first
+  // min(size, new_size) elements of this one; the rest is zero. This storage is not changed, so a
+  // caller growing several arrays can allocate them all before committing any.
+  Result<LaneStorage> ResizedCopy(size_t new_size, size_t min_capacity = 0) const {
+    const size_t wanted = std::max(new_size, min_capacity);
+    if (wanted > MaxSize()) {
+      return InvalidArgument("buffer of " + std::to_string(wanted) + " elements for " +
                              MemoryCategoryName(category_) + " is too large (maximum " +
                              std::to_string(MaxSize()) + ")");
     }
-    const size_t new_capacity = RoundUpToVector<T>(min_capacity);
+    const size_t new_capacity = RoundUpToVector<T>(wanted);
     Result<void*> memory = accountant_->Allocate(category_, BytesFor(new_capacity));
     if (!memory.ok()) return memory.status();
-    T* new_data = static_cast<T*>(memory.value());
-    for (size_t index = 0; index < kLanes && size_ > 0; ++index) {
-      std::memcpy(new_data + index * new_capacity, lane(index), size_ * sizeof(T));
+    LaneStorage copy(*accountant_, category_);
+    copy.data_ = static_cast<T*>(memory.value());
+    copy.capacity_ = new_capacity;
+    copy.size_ = new_size;
+    const size_t kept = std::min(size_, new_size);
+    for (size_t index = 0; index < kLanes && kept > 0; ++index) {
+      std::memcpy(copy.lane(index), lane(index), kept * sizeof(T));
     }
-    Release();
-    data_ = new_data;
-    capacity_ = new_capacity;
+    return copy;
+  }
+
+  Status Reserve(size_t min_capacity) {
+    if (min_capacity <= capacity_ && data_ != nullptr) return {};
+    Result<LaneStorage> grown = ResizedCopy(size_, min_capacity);
+    if (!grown.ok()) return grown.status();
+    *this = std::move(grown).value();
     return {};
   }
 
@@ -88,7 +101,6 @@ class LaneStorage {
     if (data_ != nullptr) accountant_->Free(category_, data_, BytesFor(capacity_));
     data_ = nullptr;
     capacity_ = 0;
-    // size_ is kept: Reserve calls Release before installing the copied block.
   }
 
   void Swap(LaneStorage& other) {

@@ -12,6 +12,11 @@ namespace {
 // Stream 0 is the initial emission; step k (0-based) respawns with stream k + 1.
 constexpr uint32_t kInitialEmissionStream = 0;
 
+// Where every state array may be sliced: the dead flags' padding (64 bytes) is a multiple of the
+// float arrays' (16 floats).
+constexpr size_t kSliceElements = kPadElements<uint8_t>;
+static_assert(kSliceElements % kPadFloats == 0);
+
 }  // namespace
 
 Status ValidateParticleConfig(const ParticleConfig& config) {
@@ -24,10 +29,12 @@ Status ValidateParticleConfig(const ParticleConfig& config) {
     if (Status s = ValidateAttractor(attractor); !s.ok()) return s;
   }
   if (Status s = ValidateEmitter(config.emitter); !s.ok()) return s;
+  // Each tile slices the byte array of dead flags too, and byte views may only be sliced at
+  // multiples of their padding (kernels/views.h), which is coarser than the float padding.
   const size_t tile = config.schedule.tile_elements;
-  if (tile == 0 || tile % kPadFloats != 0) {
+  if (tile == 0 || tile % kSliceElements != 0) {
     return InvalidArgument("tile_elements must be a positive multiple of " +
-                           std::to_string(kPadFloats) + ", got " + std::to_string(tile));
+                           std::to_string(kSliceElements) + ", got " + std::to_string(tile));
   }
   return {};
 }
@@ -100,21 +107,40 @@ Status ParticleSystem::Step(float dt_seconds, ThreadPool& pool) {
 
 Status ParticleSystem::Resize(size_t count) {
   const size_t old_size = size();
-  // Reserve everything first so that a refused request changes nothing.
-  if (Status s = positions_.Reserve(count); !s.ok()) return s;
-  if (Status s = velocities_.Reserve(count); !s.ok()) return s;
-  if (Status s = ages_.Reserve(count); !s.ok()) return s;
-  if (Status s = lifetimes_.Reserve(count); !s.ok()) return s;
-  if (Status s = dead_.Reserve(count); !s.ok()) return s;
-  SWARM_ASSERT(positions_.Resize(count).ok() && velocities_.Resize(count).ok() &&
-               ages_.Resize(count).ok() && lifetimes_.Resize(count).ok() &&
-               dead_.Resize(count).ok());
+  const bool fits = count <= positions_.capacity() && count <= velocities_.capacity() &&
+                    count <= ages_.capacity() && count <= lifetimes_.capacity() &&
+                    count <= dead_.capacity();
+  if (fits) {
+    // Within capacity nothing is allocated, so none of these can fail.
+    SWARM_ASSERT(positions_.Resize(count).ok() && velocities_.Resize(count).ok() &&
+                 ages_.Resize(count).ok() && lifetimes_.Resize(count).ok() &&
+                 dead_.Resize(count).ok());
+  } else {
+    // All or nothing: allocate every grown array before replacing any, so a refused request
+    // (budget, out of memory) leaves the system and the accountant exactly as they were. The
+    // price is a peak of old + new state during the resize.
+    Result<Vec4Buffer> positions = positions_.ResizedCopy(count);
+    if (!positions.ok()) return positions.status();
+    Result<Vec4Buffer> velocities = velocities_.ResizedCopy(count);
+    if (!velocities.ok()) return velocities.status();
+    Result<FloatArray> ages = ages_.ResizedCopy(count);
+    if (!ages.ok()) return ages.status();
+    Result<FloatArray> lifetimes = lifetimes_.ResizedCopy(count);
+    if (!lifetimes.ok()) return lifetimes.status();
+    Result<ByteArray> dead = dead_.ResizedCopy(count);
+    if (!dead.ok()) return dead.status();
+    positions_ = std::move(positions).value();
+    velocities_ = std::move(velocities).value();
+    ages_ = std::move(ages).value();
+    lifetimes_ = std::move(lifetimes).value();
+    dead_ = std::move(dead).value();
+  }
   if (count > old_size) {
-    // Mark the new particles dead and respawn from the vector boundary below old_size: the
+    // Mark the new particles dead and respawn from the slice boundary below old_size: the
     // respawn kernel leaves live particles' bits untouched.
     std::fill(dead_.span().begin() + static_cast<std::ptrdiff_t>(old_size), dead_.span().end(),
               uint8_t{1});
-    const size_t begin = old_size / kPadFloats * kPadFloats;
+    const size_t begin = old_size / kSliceElements * kSliceElements;
     const size_t n = count - begin;
     RespawnDead(positions_.view().Slice(begin, n), velocities_.view().Slice(begin, n),
                 ages_.view().Slice(begin, n), lifetimes_.view().Slice(begin, n),

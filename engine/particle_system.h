@@ -42,7 +42,9 @@ class ParticleSystem {
   Status Step(float dt_seconds, ThreadPool& pool);
 
   // Grows or shrinks the system, keeping the first min(size, count) particles bit for bit; new
-  // particles are emitted immediately. On error (budget) nothing changes.
+  // particles are emitted immediately. Growing past the capacity allocates the whole new state
+  // before releasing the old (peak: old + new). On error (budget) nothing changes, including the
+  // accountant's bytes in use.
   Status Resize(size_t count);
 
   // Replaces the configuration after validating it; the state is kept.

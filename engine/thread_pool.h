@@ -27,7 +27,8 @@ class ThreadPool {
   size_t num_threads() const { return workers_.size() + 1; }
 
   // Calls task(index) for every index in [0, count); thread t (0 = the caller) runs indices
-  // [count * t / T, count * (t + 1) / T) in increasing order. Returns when all have run.
+  // [count * t / T, count * (t + 1) / T) in increasing order, except that a count of 1 runs on
+  // the caller without waking the workers. Returns when all have run.
   // Not reentrant: a task must not call ParallelFor on the same pool.
   template <class Task>
   void ParallelFor(size_t count, const Task& task) {

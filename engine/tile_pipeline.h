@@ -23,7 +23,9 @@ namespace swarm {
 inline constexpr size_t kDefaultTileElements = 4096;
 
 struct TileSchedule {
-  size_t tile_elements = kDefaultTileElements;  // a multiple of kPadFloats
+  // A multiple of kPadFloats; a multiple of kPadElements<uint8_t> (64) if a stage slices byte
+  // arrays, since views may only be sliced at multiples of their padding (kernels/views.h).
+  size_t tile_elements = kDefaultTileElements;
 
   size_t TileCount(size_t count) const { return (count + tile_elements - 1) / tile_elements; }
   size_t Begin(size_t tile) const { return tile * tile_elements; }

@@ -77,7 +77,14 @@ int main(int argc, char** argv) {
 
   swarm::Result<swarm::ParticleSystem> created =
       swarm::ParticleSystem::Create(memory, options.particles, config);
-  if (!created.ok()) return Fail(created.status());
+  if (!created.ok()) {
+    if (created.status().code() == swarm::ErrorCode::kOverBudget) {
+      std::fprintf(stderr, "swarm-particles: --memory-limit=%s is too small for %llu particles\n",
+                   swarm::FormatBytes(options.memory_limit).c_str(),
+                   static_cast<unsigned long long>(options.particles));
+    }
+    return Fail(created.status());
+  }
   swarm::ParticleSystem& system = created.value();
 
   const swarm::SimdTarget target = swarm::ActiveSimdTarget();
