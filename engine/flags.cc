@@ -13,7 +13,12 @@
 namespace swarm {
 namespace {
 
-std::string Quote(std::string_view text) { return "'" + std::string(text) + "'"; }
+std::string Quote(std::string_view text) {
+  std::string quoted(1, '\'');
+  quoted.append(text);
+  quoted += '\'';
+  return quoted;
+}
 
 // Parses a finite decimal number with an optional exponent, ignoring '_' digit separators.
 bool ParseDouble(std::string_view text, double* out, std::string_view* rest) {

@@ -77,7 +77,9 @@ struct RandomStream {
   uint64_t seed = 0;
   uint32_t stream = 0;  // e.g. the step number, so each step draws fresh numbers
 };
-// out[i] = lo + (hi - lo) * u(first_index + i), u uniform in [0, 1).
+// out[i] = lo + (hi - lo) * u(first_index + i), u uniform in [0, 1). The result lies in
+// [lo, hi]: rounding can give exactly hi when (hi - lo) is small next to |hi| (e.g. [100, 200)
+// yields 200 for the largest u), so callers that need a half-open range must clamp.
 void FillUniform(FloatView out, RandomStream random, uint32_t first_index, float lo, float hi);
 
 // Emits particles in a box around `center` with velocity `velocity` +- `velocity_spread` per
