@@ -40,7 +40,8 @@ class MemoryAccountant {
   MemoryAccountant(const MemoryAccountant&) = delete;
   MemoryAccountant& operator=(const MemoryAccountant&) = delete;
 
-  // Returns zeroed, kAlignBytes-aligned memory of at least `bytes` bytes, or an error naming the
+  // Returns zeroed, kAlignBytes-aligned memory of at least `bytes` bytes (blocks of 8 MiB or more
+  // are rounded up to 2 MiB huge pages, and accounted so), or an error naming the
   // category, the request, the budget and the bytes already in use. On error nothing changes.
   Result<void*> Allocate(MemoryCategory category, size_t bytes);
   // `bytes` and `category` must be those of the Allocate call that returned `memory`.

@@ -1,5 +1,7 @@
 #include "engine/thread_pool.h"
 
+#include <algorithm>
+
 #include "kernels/assert.h"
 
 namespace swarm {
@@ -22,14 +24,15 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::RunBlock(size_t thread_index) const {
-  const size_t threads = num_threads();
+  const size_t threads = active_threads_;
   const size_t begin = count_ * thread_index / threads;
   const size_t end = count_ * (thread_index + 1) / threads;
   for (size_t index = begin; index < end; ++index) call_(context_, index);
 }
 
-void ThreadPool::Run(size_t count, Trampoline call, const void* context) {
-  if (workers_.empty() || count <= 1) {
+void ThreadPool::Run(size_t count, Trampoline call, const void* context, size_t max_threads) {
+  const size_t threads = std::min({num_threads(), max_threads, count});
+  if (threads <= 1) {
     for (size_t index = 0; index < count; ++index) call(context, index);
     return;
   }
@@ -38,7 +41,8 @@ void ThreadPool::Run(size_t count, Trampoline call, const void* context) {
     count_ = count;
     call_ = call;
     context_ = context;
-    workers_busy_ = workers_.size();
+    active_threads_ = threads;
+    workers_busy_ = threads - 1;
     ++generation_;
   }
   work_ready_.notify_all();
@@ -55,6 +59,7 @@ void ThreadPool::WorkerLoop(size_t thread_index) {
       work_ready_.wait(lock, [&] { return stopping_ || generation_ != seen_generation; });
       if (stopping_) return;
       seen_generation = generation_;
+      if (thread_index >= active_threads_) continue;  // not part of this batch
     }
     RunBlock(thread_index);
     bool last;

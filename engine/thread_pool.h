@@ -10,6 +10,7 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -26,19 +27,22 @@ class ThreadPool {
 
   size_t num_threads() const { return workers_.size() + 1; }
 
-  // Calls task(index) for every index in [0, count); thread t (0 = the caller) runs indices
-  // [count * t / T, count * (t + 1) / T) in increasing order, except that a count of 1 runs on
-  // the caller without waking the workers. Returns when all have run.
+  // Calls task(index) for every index in [0, count) on T = min(num_threads(), max_threads,
+  // count) threads: thread t (0 = the caller) runs indices [count * t / T, count * (t + 1) / T)
+  // in increasing order. With T = 1 the caller runs everything without waking a worker (waking
+  // one costs ~10 us here, more than a small batch). Returns when all have run.
   // Not reentrant: a task must not call ParallelFor on the same pool.
   template <class Task>
-  void ParallelFor(size_t count, const Task& task) {
-    Run(count, [](const void* context, size_t index) { (*static_cast<const Task*>(context))(index); },
-        &task);
+  void ParallelFor(size_t count, const Task& task, size_t max_threads = SIZE_MAX) {
+    Run(
+        count,
+        [](const void* context, size_t index) { (*static_cast<const Task*>(context))(index); },
+        &task, max_threads);
   }
 
  private:
   using Trampoline = void (*)(const void* context, size_t index);
-  void Run(size_t count, Trampoline call, const void* context);
+  void Run(size_t count, Trampoline call, const void* context, size_t max_threads);
   void RunBlock(size_t thread_index) const;
   void WorkerLoop(size_t thread_index);
 
@@ -48,6 +52,7 @@ class ThreadPool {
   std::condition_variable work_done_;
   // The current batch; written under mutex_ before generation_ advances.
   size_t count_ = 0;
+  size_t active_threads_ = 1;  // threads taking part in the current batch, caller included
   Trampoline call_ = nullptr;
   const void* context_ = nullptr;
   size_t generation_ = 0;

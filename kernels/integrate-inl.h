@@ -22,56 +22,62 @@ namespace swarm {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// One axis at a time: two streams per pass keep the hardware prefetchers on sequential reads.
-inline void EulerImpl(Vec4View positions, Vec4View velocities, const EulerParams& params) {
+// All three axes in one pass: six streams per loop measured 3-7% faster than three two-stream
+// passes from 1e5 particles up (bench/integrate_bench.cc), and each element still sees the same
+// operations in the same order.
+inline void EulerImpl(const Vec4View& positions, const Vec4View& velocities,
+                      const EulerParams& params) {
   const hn::ScalableTag<float> d;
   const auto dt = hn::Set(d, params.dt_seconds);
   const auto drag = hn::Set(d, params.drag_per_second);
-  for (size_t axis = 0; axis < 3; ++axis) {
-    const auto gravity = hn::Set(d, params.gravity[static_cast<int>(axis)]);
-    float* HWY_RESTRICT p = positions.Lane(axis);
-    float* HWY_RESTRICT v = velocities.Lane(axis);
-    ForEachVector(d, positions.count, [&](size_t i, auto store) HWY_ATTR {
-      const auto acceleration = hn::Sub(gravity, hn::Mul(drag, hn::LoadU(d, v + i)));
-      const auto new_v = hn::Add(hn::LoadU(d, v + i), hn::Mul(acceleration, dt));
-      const auto new_p = hn::Add(hn::LoadU(d, p + i), hn::Mul(new_v, dt));
-      store(new_v, d, v + i);
-      store(new_p, d, p + i);
-    });
-  }
+  const hn::Vec<decltype(d)> gravity[3] = {
+      hn::Set(d, params.gravity.x), hn::Set(d, params.gravity.y), hn::Set(d, params.gravity.z)};
+  float* HWY_RESTRICT p[3] = {positions.x(), positions.y(), positions.z()};
+  float* HWY_RESTRICT v[3] = {velocities.x(), velocities.y(), velocities.z()};
+  ForEachVector(d, positions.count, [&](size_t i, auto store) HWY_ATTR {
+    for (int axis = 0; axis < 3; ++axis) {
+      const auto old_v = hn::LoadU(d, v[axis] + i);
+      const auto acceleration = hn::Sub(gravity[axis], hn::Mul(drag, old_v));
+      const auto new_v = hn::Add(old_v, hn::Mul(acceleration, dt));
+      const auto new_p = hn::Add(hn::LoadU(d, p[axis] + i), hn::Mul(new_v, dt));
+      store(new_v, d, v[axis] + i);
+      store(new_p, d, p[axis] + i);
+    }
+  });
 }
 
-inline void VerletKickDriftImpl(Vec4View positions, Vec4View velocities,
-                                ConstVec4View accelerations, float dt_seconds) {
+inline void VerletKickDriftImpl(const Vec4View& positions, const Vec4View& velocities,
+                                const ConstVec4View& accelerations, float dt_seconds) {
   const hn::ScalableTag<float> d;
   const auto dt = hn::Set(d, dt_seconds);
   const auto half_dt = hn::Set(d, 0.5f * dt_seconds);
-  for (size_t axis = 0; axis < 3; ++axis) {
-    float* HWY_RESTRICT p = positions.Lane(axis);
-    float* HWY_RESTRICT v = velocities.Lane(axis);
-    const float* HWY_RESTRICT a = accelerations.Lane(axis);
-    ForEachVector(d, positions.count, [&](size_t i, auto store) HWY_ATTR {
-      const auto new_v = hn::Add(hn::LoadU(d, v + i), hn::Mul(hn::LoadU(d, a + i), half_dt));
-      const auto new_p = hn::Add(hn::LoadU(d, p + i), hn::Mul(new_v, dt));
-      store(new_v, d, v + i);
-      store(new_p, d, p + i);
-    });
-  }
+  ForEachVector(d, positions.count, [&](size_t i, auto store) HWY_ATTR {
+    for (size_t axis = 0; axis < 3; ++axis) {
+      float* p = positions.Lane(axis) + i;
+      float* v = velocities.Lane(axis) + i;
+      const auto a = hn::LoadU(d, accelerations.Lane(axis) + i);
+      const auto new_v = hn::Add(hn::LoadU(d, v), hn::Mul(a, half_dt));
+      store(new_v, d, v);
+      store(hn::Add(hn::LoadU(d, p), hn::Mul(new_v, dt)), d, p);
+    }
+  });
 }
 
-inline void VerletKickImpl(Vec4View velocities, ConstVec4View accelerations, float dt_seconds) {
+inline void VerletKickImpl(const Vec4View& velocities, const ConstVec4View& accelerations,
+                           float dt_seconds) {
   const hn::ScalableTag<float> d;
   const auto half_dt = hn::Set(d, 0.5f * dt_seconds);
-  for (size_t axis = 0; axis < 3; ++axis) {
-    float* HWY_RESTRICT v = velocities.Lane(axis);
-    const float* HWY_RESTRICT a = accelerations.Lane(axis);
-    ForEachVector(d, velocities.count, [&](size_t i, auto store) HWY_ATTR {
-      store(hn::Add(hn::LoadU(d, v + i), hn::Mul(hn::LoadU(d, a + i), half_dt)), d, v + i);
-    });
-  }
+  ForEachVector(d, velocities.count, [&](size_t i, auto store) HWY_ATTR {
+    for (size_t axis = 0; axis < 3; ++axis) {
+      float* v = velocities.Lane(axis) + i;
+      const auto a = hn::LoadU(d, accelerations.Lane(axis) + i);
+      store(hn::Add(hn::LoadU(d, v), hn::Mul(a, half_dt)), d, v);
+    }
+  });
 }
 
-inline void CollideBoxImpl(Vec4View positions, Vec4View velocities, const BoxParams& params) {
+inline void CollideBoxImpl(const Vec4View& positions, const Vec4View& velocities,
+                           const BoxParams& params) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
   using M = hn::Mask<decltype(d)>;
@@ -89,8 +95,8 @@ inline void CollideBoxImpl(Vec4View positions, Vec4View velocities, const BoxPar
       v[axis] = hn::LoadU(d, velocities.Lane(axis) + i);
       const M below = hn::Lt(p[axis], lo);
       const M above = hn::Gt(p[axis], hi);
-      const M outward = hn::Or(hn::And(below, hn::Lt(v[axis], zero)),
-                               hn::And(above, hn::Gt(v[axis], zero)));
+      const M outward =
+          hn::Or(hn::And(below, hn::Lt(v[axis], zero)), hn::And(above, hn::Gt(v[axis], zero)));
       contact[axis] = hn::Or(below, above);
       p[axis] = hn::Min(hn::Max(p[axis], lo), hi);
       v[axis] = hn::IfThenElse(outward, hn::Mul(v[axis], minus_restitution), v[axis]);
@@ -104,7 +110,7 @@ inline void CollideBoxImpl(Vec4View positions, Vec4View velocities, const BoxPar
   });
 }
 
-inline void AttractorImpl(ConstVec4View positions, Vec4View velocities,
+inline void AttractorImpl(const ConstVec4View& positions, const Vec4View& velocities,
                           const AttractorParams& params) {
   const hn::ScalableTag<float> d;
   const auto softening_squared = hn::Set(d, params.softening * params.softening);
@@ -126,8 +132,8 @@ inline void AttractorImpl(ConstVec4View positions, Vec4View velocities,
   });
 }
 
-inline void AdvanceAgeImpl(FloatView ages, ConstFloatView lifetimes, ByteView dead,
-                           float dt_seconds) {
+inline void AdvanceAgeImpl(const FloatView& ages, const ConstFloatView& lifetimes,
+                           const ByteView& dead, float dt_seconds) {
   const hn::ScalableTag<float> d;
   const hn::RebindToSigned<decltype(d)> di;
   const hn::Rebind<uint8_t, decltype(d)> d8;
@@ -142,8 +148,8 @@ inline void AdvanceAgeImpl(FloatView ages, ConstFloatView lifetimes, ByteView de
   });
 }
 
-inline void FillUniformImpl(FloatView out, RandomStream random, uint32_t first_index, float lo,
-                            float hi) {
+inline void FillUniformImpl(const FloatView& out, RandomStream random, uint32_t first_index,
+                            float lo, float hi) {
   const hn::ScalableTag<float> d;
   const RandomKeys keys = KeysFor(random);
   const auto offset = hn::Set(d, lo);
@@ -178,9 +184,9 @@ HWY_INLINE EmittedVector<D> EmitVector(D d, const EmitterParams& emitter, Random
   };
   EmittedVector<D> out;
   for (int axis = 0; axis < 3; ++axis) {
-    out.position[axis] = hn::Add(hn::Set(d, emitter.center[axis]),
-                                 hn::Mul(hn::Set(d, emitter.half_extent[axis]),
-                                         symmetric(static_cast<uint32_t>(axis))));
+    out.position[axis] = hn::Add(
+        hn::Set(d, emitter.center[axis]),
+        hn::Mul(hn::Set(d, emitter.half_extent[axis]), symmetric(static_cast<uint32_t>(axis))));
     out.velocity[axis] = hn::Add(hn::Set(d, emitter.velocity[axis]),
                                  hn::Mul(hn::Set(d, emitter.velocity_spread[axis]),
                                          symmetric(static_cast<uint32_t>(axis + 3))));
@@ -191,8 +197,8 @@ HWY_INLINE EmittedVector<D> EmitVector(D d, const EmitterParams& emitter, Random
   return out;
 }
 
-inline void EmitImpl(Vec4View positions, Vec4View velocities, FloatView ages,
-                     FloatView lifetimes, const EmitterParams& emitter, RandomStream random,
+inline void EmitImpl(const Vec4View& positions, const Vec4View& velocities, const FloatView& ages,
+                     const FloatView& lifetimes, const EmitterParams& emitter, RandomStream random,
                      uint32_t first_index) {
   const hn::ScalableTag<float> d;
   const RandomKeys keys = KeysFor(random);
@@ -207,9 +213,10 @@ inline void EmitImpl(Vec4View positions, Vec4View velocities, FloatView ages,
   });
 }
 
-inline void RespawnDeadImpl(Vec4View positions, Vec4View velocities, FloatView ages,
-                            FloatView lifetimes, ByteView dead, const EmitterParams& emitter,
-                            RandomStream random, uint32_t first_index) {
+inline void RespawnDeadImpl(const Vec4View& positions, const Vec4View& velocities,
+                            const FloatView& ages, const FloatView& lifetimes, const ByteView& dead,
+                            const EmitterParams& emitter, RandomStream random,
+                            uint32_t first_index) {
   const hn::ScalableTag<float> d;
   const hn::RebindToSigned<decltype(d)> di;
   const hn::Rebind<uint8_t, decltype(d)> d8;

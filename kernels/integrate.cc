@@ -34,58 +34,63 @@ bool ValidDt(float dt_seconds) { return std::isfinite(dt_seconds) && dt_seconds 
 
 }  // namespace
 
-void IntegrateEuler(Vec4View positions, Vec4View velocities, const EulerParams& params) {
+void IntegrateEuler(const Vec4View& positions, const Vec4View& velocities,
+                    const EulerParams& params) {
   SWARM_ASSERT(SameCount(positions, velocities) && ValidDt(params.dt_seconds));
   HWY_DYNAMIC_DISPATCH(EulerImpl)(positions, velocities, params);
 }
 
-void VerletKickDrift(Vec4View positions, Vec4View velocities, ConstVec4View accelerations,
-                     float dt_seconds) {
+void VerletKickDrift(const Vec4View& positions, const Vec4View& velocities,
+                     const ConstVec4View& accelerations, float dt_seconds) {
   SWARM_ASSERT(SameCount(positions, velocities) && SameCount(positions, accelerations) &&
                ValidDt(dt_seconds));
   HWY_DYNAMIC_DISPATCH(VerletKickDriftImpl)(positions, velocities, accelerations, dt_seconds);
 }
 
-void VerletKick(Vec4View velocities, ConstVec4View accelerations, float dt_seconds) {
+void VerletKick(const Vec4View& velocities, const ConstVec4View& accelerations, float dt_seconds) {
   SWARM_ASSERT(SameCount(velocities, accelerations) && ValidDt(dt_seconds));
   HWY_DYNAMIC_DISPATCH(VerletKickImpl)(velocities, accelerations, dt_seconds);
 }
 
-void CollideBox(Vec4View positions, Vec4View velocities, const BoxParams& params) {
+void CollideBox(const Vec4View& positions, const Vec4View& velocities, const BoxParams& params) {
   SWARM_ASSERT(SameCount(positions, velocities));
   HWY_DYNAMIC_DISPATCH(CollideBoxImpl)(positions, velocities, params);
 }
 
-void ApplyAttractor(ConstVec4View positions, Vec4View velocities, const AttractorParams& params) {
+void ApplyAttractor(const ConstVec4View& positions, const Vec4View& velocities,
+                    const AttractorParams& params) {
   SWARM_ASSERT(SameCount(positions, velocities) && ValidDt(params.dt_seconds) &&
                params.softening > 0.0f);
   HWY_DYNAMIC_DISPATCH(AttractorImpl)(positions, velocities, params);
 }
 
-void AdvanceAge(FloatView ages, ConstFloatView lifetimes, ByteView dead, float dt_seconds) {
+void AdvanceAge(const FloatView& ages, const ConstFloatView& lifetimes, const ByteView& dead,
+                float dt_seconds) {
   SWARM_ASSERT(SameCount(ages, lifetimes) && SameCount(ages, dead) && ValidDt(dt_seconds));
   HWY_DYNAMIC_DISPATCH(AdvanceAgeImpl)(ages, lifetimes, dead, dt_seconds);
 }
 
-void FillUniform(FloatView out, RandomStream random, uint32_t first_index, float lo, float hi) {
+void FillUniform(const FloatView& out, RandomStream random, uint32_t first_index, float lo,
+                 float hi) {
   HWY_DYNAMIC_DISPATCH(FillUniformImpl)(out, random, first_index, lo, hi);
 }
 
-void EmitParticles(Vec4View positions, Vec4View velocities, FloatView ages, FloatView lifetimes,
-                   const EmitterParams& emitter, RandomStream random, uint32_t first_index) {
+void EmitParticles(const Vec4View& positions, const Vec4View& velocities, const FloatView& ages,
+                   const FloatView& lifetimes, const EmitterParams& emitter, RandomStream random,
+                   uint32_t first_index) {
   SWARM_ASSERT(SameCount(positions, velocities) && SameCount(positions, ages) &&
                SameCount(positions, lifetimes));
-  HWY_DYNAMIC_DISPATCH(EmitImpl)(positions, velocities, ages, lifetimes, emitter, random,
-                                 first_index);
+  HWY_DYNAMIC_DISPATCH(EmitImpl)
+  (positions, velocities, ages, lifetimes, emitter, random, first_index);
 }
 
-void RespawnDead(Vec4View positions, Vec4View velocities, FloatView ages, FloatView lifetimes,
-                 ByteView dead, const EmitterParams& emitter, RandomStream random,
-                 uint32_t first_index) {
+void RespawnDead(const Vec4View& positions, const Vec4View& velocities, const FloatView& ages,
+                 const FloatView& lifetimes, const ByteView& dead, const EmitterParams& emitter,
+                 RandomStream random, uint32_t first_index) {
   SWARM_ASSERT(SameCount(positions, velocities) && SameCount(positions, ages) &&
                SameCount(positions, lifetimes) && SameCount(positions, dead));
-  HWY_DYNAMIC_DISPATCH(RespawnDeadImpl)(positions, velocities, ages, lifetimes, dead, emitter,
-                                        random, first_index);
+  HWY_DYNAMIC_DISPATCH(RespawnDeadImpl)
+  (positions, velocities, ages, lifetimes, dead, emitter, random, first_index);
 }
 
 }  // namespace swarm

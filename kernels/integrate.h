@@ -16,7 +16,6 @@
 #pragma once
 
 #include <cstdint>
-
 #include <glm/vec3.hpp>
 
 #include "kernels/views.h"
@@ -30,17 +29,18 @@ struct EulerParams {
   float drag_per_second = 0.0f;           // k >= 0
   float dt_seconds = 1.0f / 60.0f;
 };
-void IntegrateEuler(Vec4View positions, Vec4View velocities, const EulerParams& params);
+void IntegrateEuler(const Vec4View& positions, const Vec4View& velocities,
+                    const EulerParams& params);
 
 // Velocity Verlet in kick-drift / kick form with a per-particle acceleration buffer:
 //   VerletKickDrift:  v += a dt/2;  p += v dt        (a = a(t))
 //   (caller evaluates a(t + dt) into `accelerations`)
 //   VerletKick:       v += a dt/2                     (a = a(t + dt))
 // One full step is KickDrift, force evaluation, Kick. The scheme is second order and symplectic:
-// energy errors stay bounded instead of drifting (tests/kernels/integrate_test.cc).
-void VerletKickDrift(Vec4View positions, Vec4View velocities, ConstVec4View accelerations,
-                     float dt_seconds);
-void VerletKick(Vec4View velocities, ConstVec4View accelerations, float dt_seconds);
+// energy errors stay bounded instead of drifting (tests/kernels/integrate_analytic_test.cc).
+void VerletKickDrift(const Vec4View& positions, const Vec4View& velocities,
+                     const ConstVec4View& accelerations, float dt_seconds);
+void VerletKick(const Vec4View& velocities, const ConstVec4View& accelerations, float dt_seconds);
 
 // Collision response against the inside of an axis-aligned box. Per axis a: a particle past a
 // wall is moved onto it and, if it was moving outward, its velocity component is reflected and
@@ -52,7 +52,7 @@ struct BoxParams {
   float restitution = 0.5f;  // in [0, 1]
   float friction = 0.1f;     // in [0, 1]
 };
-void CollideBox(Vec4View positions, Vec4View velocities, const BoxParams& params);
+void CollideBox(const Vec4View& positions, const Vec4View& velocities, const BoxParams& params);
 
 // Point attractor (strength > 0) or repulsor (strength < 0) with Plummer softening:
 //   a = strength (c - p) / (|c - p|^2 + eps^2)^(3/2);   v += a dt
@@ -63,10 +63,12 @@ struct AttractorParams {
   float softening = 0.1f;  // m, > 0
   float dt_seconds = 1.0f / 60.0f;
 };
-void ApplyAttractor(ConstVec4View positions, Vec4View velocities, const AttractorParams& params);
+void ApplyAttractor(const ConstVec4View& positions, const Vec4View& velocities,
+                    const AttractorParams& params);
 
 // Ages particles: age += dt; dead[i] = (age[i] >= lifetime[i]) ? 1 : 0.
-void AdvanceAge(FloatView ages, ConstFloatView lifetimes, ByteView dead, float dt_seconds);
+void AdvanceAge(const FloatView& ages, const ConstFloatView& lifetimes, const ByteView& dead,
+                float dt_seconds);
 
 // Counter-based random numbers: element i of a call gets a value that depends only on
 // (seed, stream, first_index + i), never on the SIMD width, the tile or the thread that computed
@@ -80,7 +82,8 @@ struct RandomStream {
 // out[i] = lo + (hi - lo) * u(first_index + i), u uniform in [0, 1). The result lies in
 // [lo, hi]: rounding can give exactly hi when (hi - lo) is small next to |hi| (e.g. [100, 200)
 // yields 200 for the largest u), so callers that need a half-open range must clamp.
-void FillUniform(FloatView out, RandomStream random, uint32_t first_index, float lo, float hi);
+void FillUniform(const FloatView& out, RandomStream random, uint32_t first_index, float lo,
+                 float hi);
 
 // Emits particles in a box around `center` with velocity `velocity` +- `velocity_spread` per
 // axis and lifetime in [lifetime_min, lifetime_max]. Each particle draws 7 numbers from counters
@@ -94,12 +97,13 @@ struct EmitterParams {
   float lifetime_max = 3.0f;
 };
 // Emits into every element (positions, velocities lanes x, y, z; ages = 0; lifetimes drawn).
-void EmitParticles(Vec4View positions, Vec4View velocities, FloatView ages, FloatView lifetimes,
-                   const EmitterParams& emitter, RandomStream random, uint32_t first_index);
+void EmitParticles(const Vec4View& positions, const Vec4View& velocities, const FloatView& ages,
+                   const FloatView& lifetimes, const EmitterParams& emitter, RandomStream random,
+                   uint32_t first_index);
 // Re-emits only the elements whose dead flag is set, then clears the flag. Live particles keep
 // their bits.
-void RespawnDead(Vec4View positions, Vec4View velocities, FloatView ages, FloatView lifetimes,
-                 ByteView dead, const EmitterParams& emitter, RandomStream random,
-                 uint32_t first_index);
+void RespawnDead(const Vec4View& positions, const Vec4View& velocities, const FloatView& ages,
+                 const FloatView& lifetimes, const ByteView& dead, const EmitterParams& emitter,
+                 RandomStream random, uint32_t first_index);
 
 }  // namespace swarm

@@ -236,5 +236,25 @@ TEST_CASE("MemoryAccountant::Allocate and Free directly") {
   CHECK(memory.Total().allocations == 1);
 }
 
+TEST_CASE("Blocks of 8 MiB or more are huge-page aligned and accounted at 2 MiB granularity") {
+  constexpr size_t kMiB = size_t{1} << 20;
+  MemoryAccountant memory;
+  const size_t request = 8 * kMiB + 1;
+  Result<void*> block = memory.Allocate(MemoryCategory::kParticles, request);
+  REQUIRE(block.ok());
+  CHECK(reinterpret_cast<uintptr_t>(block.value()) % (2 * kMiB) == 0);
+  CheckStats(memory.Stats(MemoryCategory::kParticles), 10 * kMiB, 10 * kMiB, 1, 1);
+  const auto* bytes = static_cast<const unsigned char*>(block.value());
+  CHECK(bytes[0] == 0);
+  CHECK(bytes[10 * kMiB - 1] == 0);  // zero-filled up to the rounding
+  memory.Free(MemoryCategory::kParticles, block.value(), request);
+  CheckStats(memory.Stats(MemoryCategory::kParticles), 0, 10 * kMiB, 1, 0);
+  // Just under the threshold keeps 64-byte granularity.
+  Result<void*> small = memory.Allocate(MemoryCategory::kParticles, 8 * kMiB - 100);
+  REQUIRE(small.ok());
+  CHECK(memory.Stats(MemoryCategory::kParticles).bytes_in_use == 8 * kMiB - 64);
+  memory.Free(MemoryCategory::kParticles, small.value(), 8 * kMiB - 100);
+}
+
 }  // namespace
 }  // namespace swarm

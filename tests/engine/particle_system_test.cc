@@ -40,6 +40,7 @@ ParticleConfig ShortLivedConfig(size_t tile_elements = 1024) {
   config.emitter.lifetime_max = 0.6f;
   config.seed = 12345;
   config.schedule.tile_elements = tile_elements;
+  config.schedule.min_elements_per_thread = 0;  // small test systems still use every thread
   return config;
 }
 

@@ -86,6 +86,7 @@ TEST_CASE("1000 steps allocate nothing, with 1 and 2 threads") {
     config.emitter.lifetime_min = 0.2f;  // particles die and respawn during the run
     config.emitter.lifetime_max = 0.6f;
     config.schedule.tile_elements = 1024;
+    config.schedule.min_elements_per_thread = 0;  // every thread takes part
     Result<ParticleSystem> system = ParticleSystem::Create(memory, 10007, config);
     REQUIRE(system.ok());
     ThreadPool pool(threads);

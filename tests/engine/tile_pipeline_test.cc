@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <initializer_list>
 #include <mutex>
+#include <set>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -68,11 +70,29 @@ TEST_CASE("With several threads every element is covered by exactly one tile per
       std::lock_guard<std::mutex> lock(mutex);
       for (size_t i = begin; i < begin + n; ++i) covered[i] += 1;
     };
-    RunFused(pool, count, TileSchedule{48}, mark, mark);
+    RunFused(pool, count, TileSchedule{48, 0}, mark, mark);
     size_t wrong = 0;
     for (int c : covered) wrong += c != 2;
     CHECK(wrong == 0);
   }
+}
+
+TEST_CASE("Small batches stay on the caller; large ones spread over the pool") {
+  ThreadPool pool(2);
+  std::mutex mutex;
+  std::set<std::thread::id> seen;
+  const auto record = [&](size_t, size_t) {
+    std::lock_guard<std::mutex> lock(mutex);
+    seen.insert(std::this_thread::get_id());
+  };
+  const TileSchedule schedule{64, 1000};
+  RunFused(pool, 1999, schedule, record);  // under 2 x 1000 elements: one thread
+  CHECK(seen == std::set<std::thread::id>{std::this_thread::get_id()});
+  seen.clear();
+  RunFused(pool, 2000, schedule, record);
+  CHECK(seen.size() == 2);
+  CHECK(schedule.MaxThreads(0) == 1);
+  CHECK(TileSchedule{64, 0}.MaxThreads(5) == 5);
 }
 
 // Particle state the kernels run on; created by emitting from stream 0 with short lifetimes and
@@ -194,10 +214,10 @@ void CheckTiledMatchesWhole(std::initializer_list<size_t> tile_sizes) {
         INFO("count " << count << ", tile " << tile << ", " << threads << " threads");
         ThreadPool pool(threads);
         State fused = MakeState(memory, count);
-        RunTiled<true, kWithAges>(fused, kernels, pool, TileSchedule{tile});
+        RunTiled<true, kWithAges>(fused, kernels, pool, TileSchedule{tile, 0});
         CHECK(fused.Hash() == expected);
         State staged = MakeState(memory, count);
-        RunTiled<false, kWithAges>(staged, kernels, pool, TileSchedule{tile});
+        RunTiled<false, kWithAges>(staged, kernels, pool, TileSchedule{tile, 0});
         CHECK(staged.Hash() == expected);
       }
     }
