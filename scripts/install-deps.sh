@@ -4,7 +4,7 @@
 #   scripts/install-deps.sh --bench    also the benchmark and chart dependencies
 set -euo pipefail
 
-packages=(build-essential cmake ccache pkg-config
+packages=(build-essential make cmake ccache pkg-config
           libhwy-dev libglm-dev libxxhash-dev catch2)
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libbenchmark-dev python3-numpy python3-matplotlib)
