@@ -75,4 +75,41 @@ struct BasicVec4View {
 using Vec4View = BasicVec4View<float>;
 using ConstVec4View = BasicVec4View<const float>;
 
+// N 4x4 matrices as 16 lane arrays, column-major like glm::mat4: element (column c, row r) of
+// matrix i is Lane(4 * c + r)[i]. Same padding and stride rules as BasicVec4View.
+template <typename Float>
+struct BasicMat4View {
+  Float* data = nullptr;
+  size_t count = 0;
+  size_t lane_stride = 0;
+
+  Float* Lane(size_t lane) const { return data + lane * lane_stride; }
+  Float* Element(size_t column, size_t row) const { return Lane(4 * column + row); }
+  BasicMat4View Slice(size_t begin, size_t n) const {
+    SWARM_ASSERT(begin % kPadFloats == 0 && begin + n <= count);
+    return {data + begin, n, lane_stride};
+  }
+  operator BasicMat4View<const float>() const { return {data, count, lane_stride}; }
+};
+
+using Mat4View = BasicMat4View<float>;
+using ConstMat4View = BasicMat4View<const float>;
+
+// N rigid poses: a unit quaternion (lanes x, y, z, w of `rotation`) and a translation (lanes
+// x, y, z of `translation`; its lane w is never read or written).
+template <typename Float>
+struct BasicPoseView {
+  BasicVec4View<Float> rotation;
+  BasicVec4View<Float> translation;
+
+  size_t count() const { return rotation.count; }
+  BasicPoseView Slice(size_t begin, size_t n) const {
+    return {rotation.Slice(begin, n), translation.Slice(begin, n)};
+  }
+  operator BasicPoseView<const float>() const { return {rotation, translation}; }
+};
+
+using PoseView = BasicPoseView<float>;
+using ConstPoseView = BasicPoseView<const float>;
+
 }  // namespace swarm

@@ -1,0 +1,47 @@
+// Quaternion kernels over SoA views: lanes x, y, z, w hold q = w + xi + yj + zk (the same
+// components as glm::quat, whose constructor order is (w, x, y, z)). Rotations use unit
+// quaternions; kernels that need unit inputs say so, and none of them crashes on a zero or NaN
+// quaternion (documented results below).
+//
+// Determinism: correctly rounded Add/Sub/Mul/Div/Sqrt in a fixed order, and the project's own
+// polynomial sin/cos/acos (kernels/deterministic_math-inl.h) where slerp needs them, so results
+// are bitwise identical on every target. References: kernels/quaternion_reference.h.
+#pragma once
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "kernels/views.h"
+
+namespace swarm {
+
+// out[i] = rotate(q, in[i].xyz) = q v q*, lane w of `out` copies lane w of `in`. q should be unit;
+// it is used as given (a non-unit q also scales by |q|^2). in == out allowed.
+void RotateVectors(const glm::quat& q, const ConstVec4View& in, const Vec4View& out);
+// out[i] = rotate(q[i], in[i].xyz). in == out allowed; q must not alias out.
+void RotateVectorsPerElement(const ConstVec4View& q, const ConstVec4View& in, const Vec4View& out);
+
+// out[i] = a[i] * b[i] (Hamilton product: apply b, then a). out may alias a or b.
+void MultiplyQuaternions(const ConstVec4View& a, const ConstVec4View& b, const Vec4View& out);
+// out[i] = conjugate(q[i]) = (-x, -y, -z, w); the inverse of a unit quaternion.
+void ConjugateQuaternions(const ConstVec4View& q, const Vec4View& out);
+// out[i] = q[i] / |q[i]|. A zero quaternion becomes the identity (0, 0, 0, 1); NaN stays NaN.
+void NormalizeQuaternions(const ConstVec4View& q, const Vec4View& out);
+
+// The rotation matrix of q[i] (unit) is written into the upper-left 3x3 of matrices[i]
+// (column-major like glm::mat3_cast), the rest of matrices[i] set to the identity's.
+void QuaternionsToMatrices(const ConstVec4View& q, const Mat4View& matrices);
+// The unit quaternion of the rotation in the upper-left 3x3 of matrices[i] (Shepperd's method,
+// branch-free selects, w >= 0). The 3x3 part should be a rotation; other matrices give the
+// quaternion of their nearest rotation only approximately.
+void MatricesToQuaternions(const ConstMat4View& matrices, const Vec4View& q);
+
+// Interpolation between two buffers of unit quaternions at parameter t in [0, 1] (render
+// interpolation between the last two physics states). Both take the shorter arc (b is negated
+// where dot(a, b) < 0).
+//   nlerp: normalize((1 - t) a + t b)  (cheap, not constant speed)
+//   slerp: sin((1 - t) theta) / sin(theta) a + sin(t theta) / sin(theta) b, theta = acos(dot);
+//          falls back to nlerp where theta is tiny (branch-free select).
+void NlerpQuaternions(const ConstVec4View& a, const ConstVec4View& b, float t, const Vec4View& out);
+void SlerpQuaternions(const ConstVec4View& a, const ConstVec4View& b, float t, const Vec4View& out);
+
+}  // namespace swarm
