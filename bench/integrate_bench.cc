@@ -22,11 +22,9 @@
 //   pipeline_fused    ApplyAttractor, IntegrateEuler, CollideBox tile by tile (RunFused) and the
 //   pipeline_separate same stages pass by pass (RunStageByStage), at N = 1e7
 //
-// Every benchmark is registered once per round, rounds interleaved at each N (implementation A,
-// B, C, ... then A, B, C, ... again), so that slow phases of a shared machine hit every
-// implementation alike; scripts/plot_bench.py reduces the rounds to the best one (interference
-// only ever slows a run down) or the median. Buffers are allocated once per N, outside the timed
-// loops, and filled with finite values.
+// Rounds are interleaved as bench/bench_common.h describes; scripts/plot_bench.py reduces them to
+// the best one or the median. Buffers are allocated once per N, outside the timed loops, and
+// filled with finite values.
 //
 //   swarm-bench-integrate --max-count=1e8 --simd=auto --rounds=3 --min-time=0.2
 //       --memory-rounds=8 --memory-min-time=0.05 --large-rounds=3
@@ -46,6 +44,7 @@
 
 #include <glm/vec4.hpp>
 
+#include "bench/bench_common.h"
 #include "bench/peers.h"
 #include "bench/peers_glm.h"
 #include "engine/buffer.h"
@@ -69,29 +68,14 @@ constexpr uint64_t kPipelineCount = 10'000'000;
 constexpr uint64_t kLargeCount = 100'000'000;
 constexpr uint64_t kCallSiteMaxCount = 1'000;
 
-// Rounds and timed seconds per run, by N. Below 1e6 the loops run from cache and runs are
-// steady. From 1e6 on they stream from memory whose bandwidth other tenants of the machine take
-// and give back within seconds, so more and shorter rounds give each implementation more chances
-// at a quiet moment. At 1e8 one pass takes ~0.1 s: fewer rounds of a few passes.
 struct Options {
   uint64_t max_count = kLargeCount;
-  uint64_t rounds = 3;
-  double min_time_seconds = 0.2;
-  uint64_t memory_rounds = 8;
-  double memory_min_time_seconds = 0.05;
-  uint64_t large_rounds = 3;
+  RoundOptions rounds;
   std::string simd = "auto";
 };
 
-struct Plan {
-  uint64_t rounds;
-  double min_time_seconds;
-};
-
 Plan PlanFor(const Options& options, uint64_t count) {
-  if (count >= kLargeCount) return {options.large_rounds, options.min_time_seconds};
-  if (count >= kMemoryCount) return {options.memory_rounds, options.memory_min_time_seconds};
-  return {options.rounds, options.min_time_seconds};
+  return PlanFor(options.rounds, count, kMemoryCount, kLargeCount);
 }
 
 // Gravity has a component on every axis and drag is positive, so every velocity lane tends to
@@ -106,22 +90,13 @@ EulerConstants PeerConstants() {
           kEuler.dt_seconds};
 }
 
-// A finite value in [-1, 1) that depends only on (i, salt): both layouts get the same data.
-float Pattern(size_t i, uint32_t salt) {
-  uint32_t x = static_cast<uint32_t>(i) * 0x9e3779b1u ^ (salt * 0x85ebca6bu);
-  x ^= x >> 15;
-  x *= 0x2c1b3c6du;
-  x ^= x >> 12;
-  return static_cast<float>(x >> 8) * (2.0f / 16777216.0f) - 1.0f;
-}
 glm::vec4 InitialPosition(size_t i) {
   return {Pattern(i, 1), Pattern(i, 2), Pattern(i, 3), 1.0f};  // w: e.g. a colour index
 }
 glm::vec4 InitialVelocity(size_t i) { return {Pattern(i, 4), Pattern(i, 5), Pattern(i, 6), 0.0f}; }
 
 [[noreturn]] void Die(const std::string& message) {
-  std::fprintf(stderr, "swarm-bench-integrate: %s\n", message.c_str());
-  std::exit(2);
+  ExitWithError("swarm-bench-integrate", message);
 }
 
 Vec4Buffer MakeSwarmBuffer(MemoryAccountant& memory, size_t count,
@@ -196,59 +171,13 @@ class Workspace {
   std::optional<AosState> aos_;
 };
 
-std::unique_ptr<Workspace>& CurrentWorkspace() {
-  static std::unique_ptr<Workspace> workspace;
-  return workspace;
-}
-
 Workspace& WorkspaceFor(const benchmark::State& state) {
-  const size_t count = static_cast<size_t>(state.range(0));
-  std::unique_ptr<Workspace>& workspace = CurrentWorkspace();
-  if (!workspace || workspace->count() != count) {
-    workspace.reset();  // free the previous N before allocating the next
-    workspace = std::make_unique<Workspace>(count);
-  }
-  return *workspace;
+  return bench::WorkspaceFor<Workspace>(state);
 }
 
-// Times `pass` after one untimed pass. The untimed pass matters for large N: the first touch of
-// a few GB after other benchmarks ran pays page-table and TLB refills (very costly on a VM with
-// shadow paging), which are not the loop's cost.
-template <class Pass>
-void TimePasses(benchmark::State& state, const Pass& pass) {
-  pass();
-  benchmark::ClobberMemory();
-  for (auto _ : state) {
-    pass();
-    benchmark::ClobberMemory();
-  }
-}
-
-// bytes_per_second from `bytes_per_particle`, and ns_per_particle (kIsRate divides by the real
-// time since every benchmark uses UseRealTime; kInvert turns particles per second into seconds
-// per particle, and the 1e-9 makes those nanoseconds).
+// 64 B per particle, reported as ns_per_particle.
 void ReportParticles(benchmark::State& state, size_t count, double bytes_per_particle) {
-  const double particles = static_cast<double>(count) * static_cast<double>(state.iterations());
-  state.SetBytesProcessed(static_cast<int64_t>(particles * bytes_per_particle));
-  state.counters["ns_per_particle"] = benchmark::Counter(
-      particles * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-}
-
-// A scale factor of 1.0 the compiler cannot see through.
-float RuntimeOne() {
-  float one = 1.0f;
-  benchmark::DoNotOptimize(one);
-  return one;
-}
-
-// Runs stage(begin, n) over [0, count): directly on one thread, in tiles on more.
-template <class Stage>
-void RunOver(ThreadPool& pool, size_t count, const Stage& stage) {
-  if (pool.num_threads() == 1) {
-    stage(0, count);
-  } else {
-    RunFused(pool, count, TileSchedule{}, stage);
-  }
+  ReportElements(state, count, bytes_per_particle, "ns_per_particle");
 }
 
 // One thread: one IntegrateEuler call over the whole buffers, with the views made once outside
@@ -362,22 +291,6 @@ void Pipeline(benchmark::State& state, ThreadPool& pool, bool fused) {
   ReportParticles(state, count, kParticleBytes);
 }
 
-struct Pools {
-  ThreadPool one{1};
-  ThreadPool two{2};
-  ThreadPool& For(int threads) { return threads == 1 ? one : two; }
-};
-
-template <class Function>
-void Register(const std::string& name, uint64_t count, int threads, uint64_t round,
-              const Plan& plan, Function function) {
-  benchmark::RegisterBenchmark(name.c_str(), function)
-      ->Args({static_cast<int64_t>(count), threads, static_cast<int64_t>(round)})
-      ->ArgNames({"N", "threads", "round"})
-      ->MinTime(plan.min_time_seconds)
-      ->UseRealTime();
-}
-
 void RegisterAll(const Options& options, Pools& pools) {
   for (const uint64_t count : kCounts) {
     if (count > options.max_count && count != kCounts[0]) continue;
@@ -431,14 +344,7 @@ int main(int argc, char** argv) {
                        "Also accepts Google Benchmark's --benchmark_* flags.");
   flags.AddCount("max-count", &options.max_count, 16, swarm::bench::kLargeCount,
                  "largest N to run (16 always runs)");
-  flags.AddCount("rounds", &options.rounds, 1, 100, "interleaved rounds for N < 1e6");
-  flags.AddNumber("min-time", &options.min_time_seconds, 0.001, 60.0,
-                  "minimum timed seconds per run for N < 1e6 and N = 1e8");
-  flags.AddCount("memory-rounds", &options.memory_rounds, 1, 100,
-                 "interleaved rounds for 1e6 <= N < 1e8");
-  flags.AddNumber("memory-min-time", &options.memory_min_time_seconds, 0.001, 60.0,
-                  "minimum timed seconds per run for 1e6 <= N < 1e8");
-  flags.AddCount("large-rounds", &options.large_rounds, 1, 100, "interleaved rounds at N = 1e8");
+  swarm::bench::AddRoundFlags(flags, options.rounds, "N < 1e6", "1e6 <= N < 1e8", "N = 1e8");
   flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar (swarm only)");
   for (int i = 1; i < argc; ++i) {
     if (std::string_view(argv[i]) == "--help") std::fputs(flags.Usage().c_str(), stdout);
@@ -452,14 +358,14 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("swarm_simd_target", target.name + " (" + target.hwy_name + ")");
   benchmark::AddCustomContext("bytes_per_particle",
                               "64 (p and v, 16 B each, read and written)");
-  std::string rounds = std::to_string(options.rounds) + " below 1e6, ";
-  rounds += std::to_string(options.memory_rounds) + " for 1e6..1e7, ";
-  rounds += std::to_string(options.large_rounds) + " at 1e8";
+  std::string rounds = std::to_string(options.rounds.rounds) + " below 1e6, ";
+  rounds += std::to_string(options.rounds.memory_rounds) + " for 1e6..1e7, ";
+  rounds += std::to_string(options.rounds.large_rounds) + " at 1e8";
   benchmark::AddCustomContext("rounds", rounds);
   swarm::bench::Pools pools;
   swarm::bench::RegisterAll(options, pools);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  swarm::bench::CurrentWorkspace().reset();
+  swarm::bench::CurrentWorkspace<swarm::bench::Workspace>().reset();
   return 0;
 }

@@ -1,5 +1,6 @@
-// Owning buffers: Vec4Buffer (N f32x4 vectors as SoA lane arrays) and PaddedArray<T> (one padded
-// array of per-element scalars such as age or mass, or flags as uint8_t). Both are move-only,
+// Owning buffers: Vec4Buffer (N f32x4 vectors as SoA lane arrays), Mat4Buffer (N 4x4 matrices as
+// 16 lane arrays) and PaddedArray<T> (one padded array of per-element scalars such as age or
+// mass, or flags as uint8_t). Both are move-only,
 // accounted by a MemoryAccountant, and hand out the non-owning views that kernels take.
 //
 //   MemoryAccountant memory(/*budget_bytes=*/96 << 20);
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <span>
 
+#include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
 
 #include "engine/lane_storage.h"
@@ -58,6 +60,47 @@ class Vec4Buffer {
  private:
   explicit Vec4Buffer(LaneStorage<float, 4> storage) : storage_(std::move(storage)) {}
   LaneStorage<float, 4> storage_;
+};
+
+// N 4x4 matrices as 16 lane arrays, column-major like glm::mat4 (kernels/views.h, Mat4View):
+// entry (column c, row r) of matrix i is view().Element(c, r)[i] = Get(i)[c][r]. Same
+// allocation, padding and error rules as Vec4Buffer; new matrices are all zero (not identity),
+// because the zero-padding rule makes zero the one value a resize can promise.
+class Mat4Buffer {
+ public:
+  static Result<Mat4Buffer> Create(MemoryAccountant& accountant, size_t count,
+                                   MemoryCategory category = MemoryCategory::kParticles);
+  Mat4Buffer() = default;
+
+  size_t size() const { return storage_.size(); }
+  size_t capacity() const { return storage_.capacity(); }
+  MemoryCategory category() const { return storage_.category(); }
+
+  Mat4View view() { return {storage_.lane(0), size(), capacity()}; }
+  ConstMat4View view() const { return {storage_.lane(0), size(), capacity()}; }
+
+  // Keep contents; new matrices are zero. On error the buffer is unchanged.
+  Status Resize(size_t count) { return storage_.Resize(count); }
+  Status Reserve(size_t capacity) { return storage_.Reserve(capacity); }
+  // A new buffer of `count` matrices starting with a copy of this one's first min(size, count);
+  // this buffer is unchanged.
+  Result<Mat4Buffer> ResizedCopy(size_t count) const {
+    Result<LaneStorage<float, 16>> copy = storage_.ResizedCopy(count);
+    if (!copy.ok()) return copy.status();
+    return Mat4Buffer(std::move(copy).value());
+  }
+
+  glm::mat4 Get(size_t index) const;
+  void Set(size_t index, const glm::mat4& value);
+
+  // Bulk AoS (glm::mat4[], 16 consecutive floats each) <-> SoA. The span's size must equal
+  // size(); on error nothing is written.
+  Status CopyFrom(std::span<const glm::mat4> values);
+  Status CopyTo(std::span<glm::mat4> values) const;
+
+ private:
+  explicit Mat4Buffer(LaneStorage<float, 16> storage) : storage_(std::move(storage)) {}
+  LaneStorage<float, 16> storage_;
 };
 
 template <typename T>

@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
-# Builds and runs swarm's integration benchmark, then charts it and prints the table.
+# Builds and runs swarm's benchmarks, then charts them and prints their tables.
 #
-#   scripts/bench.sh                      full suite (N = 16 .. 1e8, ~2-4 minutes)
-#   scripts/bench.sh --quick              N <= 1e6, one round: a smoke run of the whole flow
-#   scripts/bench.sh -- --rounds=5        flags after -- go to swarm-bench-integrate
+#   scripts/bench.sh                         both suites (~5 minutes)
+#   scripts/bench.sh --suite transform       one suite: integrate (Euler, N = 16 .. 1e8, ~2-4
+#                                            min) or transform (matrices, quaternions and numpy,
+#                                            N = 1e3 .. 1e7, ~2-3 min)
+#   scripts/bench.sh --quick                 N <= 1e6, one round: a smoke run of the whole flow
+#   scripts/bench.sh --suite integrate -- --rounds=5   flags after -- go to each suite's binary
 #
-# Flags: --build-dir DIR (default build-bench), --jobs N (default: all CPUs), --quick, --help.
-# Writes bench/results/integrate.json (gitignored) and docs/bench-integrate.png. Configuration
-# comes from these flags only; no environment variable changes what runs.
+# Flags: --suite all|integrate|transform (default all), --build-dir DIR (default build-bench),
+# --jobs N (default: all CPUs), --quick, --help. Writes bench/results/{integrate,transform,
+# transform_numpy}.json (gitignored) and docs/bench-{integrate,transform}.png. Configuration
+# comes from these flags only; no environment variable changes what runs. (The numpy peers run
+# with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from their environment, so that numpy's BLAS
+# picks its own kernels; bench/results/transform_numpy.json records which BLAS it loaded.)
 set -euo pipefail
 
-usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="build-bench"
 jobs="$(nproc)"
 quick=0
+suite="all"
 bench_flags=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -23,6 +30,8 @@ while [[ $# -gt 0 ]]; do
     --build-dir=*) build_dir="${1#*=}"; shift ;;
     --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
     --jobs=*) jobs="${1#*=}"; shift ;;
+    --suite) suite="${2:?--suite needs all, integrate or transform}"; shift 2 ;;
+    --suite=*) suite="${1#*=}"; shift ;;
     --quick) quick=1; shift ;;
     --help|-h) usage; exit 0 ;;
     --) shift; bench_flags+=("$@"); break ;;
@@ -33,22 +42,50 @@ if [[ ! "$jobs" =~ ^[1-9][0-9]*$ ]]; then
   echo "bench.sh: --jobs expects a positive integer, got '$jobs'" >&2
   exit 2
 fi
+case "$suite" in
+  all) suites=(integrate transform) ;;
+  integrate|transform) suites=("$suite") ;;
+  *) echo "bench.sh: --suite expects all, integrate or transform, got '$suite'" >&2; exit 2 ;;
+esac
+quick_flags=()
+numpy_flags=()
 if [[ $quick -eq 1 ]]; then
-  bench_flags=(--max-count=1e6 --rounds=1 --memory-rounds=1 "${bench_flags[@]}")
+  quick_flags=(--max-count=1e6 --rounds=1 --memory-rounds=1)
+  numpy_flags=(--max-count 1e6 --repeats 1)
 fi
+for flag in "${bench_flags[@]}"; do
+  if [[ "$flag" == --max-count=* ]]; then numpy_flags+=(--max-count "${flag#*=}"); fi
+done
 
 cd "$root"
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DSWARM_BUILD_BENCH=ON \
   -DSWARM_BUILD_TESTS=OFF -DSWARM_BUILD_DEMOS=OFF >/dev/null
-cmake --build "$build_dir" --target swarm-bench-integrate -j "$jobs"
+targets=()
+for name in "${suites[@]}"; do targets+=(--target "swarm-bench-$name"); done
+cmake --build "$build_dir" "${targets[@]}" -j "$jobs"
 
 mkdir -p bench/results docs
-json="bench/results/integrate.json"
-start=$(date +%s)
-"$build_dir/bench/swarm-bench-integrate" "${bench_flags[@]}" \
-  --benchmark_out="$json" --benchmark_out_format=json
-seconds=$(( $(date +%s) - start ))
-
-echo
-/usr/bin/python3 scripts/plot_bench.py "$json" docs/bench-integrate.png
-echo "suite run time: ${seconds} s (benchmark binary only)"
+summary=()
+for name in "${suites[@]}"; do
+  json="bench/results/$name.json"
+  start=$(date +%s)
+  "$build_dir/bench/swarm-bench-$name" "${quick_flags[@]}" "${bench_flags[@]}" \
+    --benchmark_out="$json" --benchmark_out_format=json
+  if [[ "$name" == transform ]]; then
+    # numpy runs right after, in the same invocation, so the table compares one machine state.
+    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/numpy_transform.py \
+      "${numpy_flags[@]}" > bench/results/transform_numpy.json
+    seconds=$(( $(date +%s) - start ))
+    echo
+    /usr/bin/python3 scripts/plot_transform.py "$json" bench/results/transform_numpy.json \
+      docs/bench-transform.png
+  else
+    seconds=$(( $(date +%s) - start ))
+    echo
+    /usr/bin/python3 scripts/plot_bench.py "$json" docs/bench-integrate.png
+  fi
+  summary+=("$name suite run time: ${seconds} s (benchmark binary$([[ "$name" == transform ]] &&
+    echo ' and numpy'))")
+  echo
+done
+printf '%s\n' "${summary[@]}"

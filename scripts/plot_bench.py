@@ -16,9 +16,6 @@ counted as STREAM does (12 B per element, write-allocate not counted).
 """
 
 import argparse
-import json
-import re
-import statistics
 import sys
 
 import matplotlib
@@ -26,8 +23,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 
+from bench_report import (add_stat_argument, describe_rounds, fmt, label_n, load,  # noqa: E402
+                          noise_line, ns, ratio, reduce_runs, report_target)
+
 PARTICLE_BYTES = 64.0
-NAME = re.compile(r"^(?P<impl>[a-z0-9_]+)/N:(?P<n>\d+)/threads:(?P<threads>\d+)/round:(?P<round>\d+)")
 
 # (key, threads, legend, style)
 EULER_LINES = [
@@ -48,60 +47,8 @@ ROOF_LINES = [
 ]
 
 
-def load(path):
-    """{(impl, n, threads): [run, ...]} with each run's ns_per_particle and bytes_per_second."""
-    with open(path) as handle:
-        document = json.load(handle)
-    runs = {}
-    for entry in document["benchmarks"]:
-        if entry.get("run_type", "iteration") != "iteration" or entry.get("error_occurred"):
-            continue
-        match = NAME.match(entry["name"])
-        if not match:
-            continue
-        key = (match["impl"], int(match["n"]), int(match["threads"]))
-        runs.setdefault(key, []).append(
-            {"ns": entry["ns_per_particle"], "bytes_per_second": entry["bytes_per_second"]})
-    return document.get("context", {}), runs
-
-
-def reduce_runs(runs, stat):
-    """{key: (ns_per_particle, GB/s as counted by the benchmark, spread = slowest / fastest)}."""
-    reduced = {}
-    for key, values in runs.items():
-        ns = [v["ns"] for v in values]
-        if stat == "best":
-            best = min(values, key=lambda v: v["ns"])
-            chosen_ns, chosen_gbs = best["ns"], best["bytes_per_second"] / 1e9
-        else:
-            chosen_ns = statistics.median(ns)
-            chosen_gbs = statistics.median(v["bytes_per_second"] for v in values) / 1e9
-        reduced[key] = (chosen_ns, chosen_gbs, max(ns) / min(ns))
-    return reduced
-
-
 def counts_of(reduced):
     return sorted({n for (impl, n, _) in reduced if impl == "swarm_euler"})
-
-
-def ns(reduced, impl, n, threads=1):
-    value = reduced.get((impl, n, threads))
-    return value[0] if value else None
-
-
-def ratio(numerator, denominator):
-    if numerator is None or denominator is None:
-        return None
-    return numerator / denominator
-
-
-def fmt(value, spec, width):
-    return f"{value:{spec}}".rjust(width) if value is not None else "-".rjust(width)
-
-
-def label_n(n):
-    exponent = len(str(n)) - 1
-    return f"1e{exponent}" if n == 10 ** exponent else str(n)
 
 
 def print_tables(context, reduced, stat, rounds_seen):
@@ -162,12 +109,8 @@ def print_tables(context, reduced, stat, rounds_seen):
             print(f"  N={label_n(n)} threads={threads}: fused {fused:.3f}, separate "
                   f"{separate:.3f}, separate/fused = {separate / fused:.2f}x")
 
-    spreads = [(value[2], key) for key, value in reduced.items()]
-    worst = max(spreads)
     print()
-    print(f"noise: slowest/fastest round, median over all benchmarks "
-          f"{statistics.median(s for s, _ in spreads):.2f}, worst {worst[0]:.2f} "
-          f"({worst[1][0]} N={label_n(worst[1][1])} threads={worst[1][2]})")
+    print(noise_line(reduced))
 
     print()
     print("targets")
@@ -187,16 +130,6 @@ def print_tables(context, reduced, stat, rounds_seen):
     values = [ratio(ns(reduced, "soa_scalar_o2", 16), ns(reduced, "swarm_euler", 16))]
     report_target("no slower than the scalar loop at N = 16", [16], values, lambda v: v >= 1.0,
                   "{:.2f}x")
-
-
-def report_target(title, counts, values, passes, spec):
-    known = [(n, v) for n, v in zip(counts, values) if v is not None]
-    if not known:
-        print(f"  [ n/a] {title}")
-        return
-    status = "met" if all(passes(v) for _, v in known) else "MISS"
-    detail = ", ".join(f"{label_n(n)}: {spec.format(v)}" for n, v in known)
-    print(f"  [{status:>4}] {title}: {detail}")
 
 
 def plot(context, reduced, stat, rounds_seen, output):
@@ -261,34 +194,18 @@ def plot(context, reduced, stat, rounds_seen, output):
     figure.savefig(output, dpi=110)
 
 
-def describe_rounds(runs):
-    """'3 rounds at N=16..1e5, 8 at 1e6..1e7, 3 at 1e8' from the swarm_euler runs."""
-    per_count = sorted((n, len(values)) for (impl, n, t), values in runs.items()
-                       if impl == "swarm_euler" and t == 1)
-    groups = []
-    for n, rounds in per_count:
-        if groups and groups[-1][2] == rounds:
-            groups[-1][1] = n
-        else:
-            groups.append([n, n, rounds])
-    parts = [f"{rounds} at N={label_n(first)}" + (f"..{label_n(last)}" if last != first else "")
-             for first, last, rounds in groups]
-    return "rounds (" + ", ".join(parts) + ")"
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("input", help="Google Benchmark JSON from swarm-bench-integrate")
     parser.add_argument("output", help="PNG to write")
-    parser.add_argument("--stat", choices=("best", "median"), default="best",
-                        help="how rounds reduce to one number (default: best)")
+    add_stat_argument(parser)
     args = parser.parse_args()
     context, runs = load(args.input)
     if not any(impl == "swarm_euler" for impl, _, _ in runs):
         print(f"plot_bench.py: no swarm_euler results in {args.input}", file=sys.stderr)
         return 2
     reduced = reduce_runs(runs, args.stat)
-    rounds_seen = describe_rounds(runs)
+    rounds_seen = describe_rounds(runs, "swarm_euler")
     plot(context, reduced, args.stat, rounds_seen, args.output)
     print_tables(context, reduced, args.stat, rounds_seen)
     print()

@@ -1,0 +1,209 @@
+// Per-target code of the quaternion kernels (kernels/quaternion.h). The arithmetic lives in
+// kernels/quaternion_math-inl.h and kernels/deterministic_math-inl.h; this file only loops.
+//
+// Aliasing: every kernel loads all inputs of a vector of elements before it stores any output of
+// that vector, and element i depends only on element i of its inputs, so an output may be the
+// very same view as an input (same data pointer and lane stride); partial overlaps are not
+// supported.
+
+#if defined(SWARM_KERNELS_QUATERNION_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SWARM_KERNELS_QUATERNION_INL_H_
+#undef SWARM_KERNELS_QUATERNION_INL_H_
+#else
+#define SWARM_KERNELS_QUATERNION_INL_H_
+#endif
+
+#include <cstddef>
+
+#include "hwy/highway.h"
+#include "kernels/deterministic_math-inl.h"
+#include "kernels/loop-inl.h"
+#include "kernels/quaternion.h"
+#include "kernels/quaternion_math-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace swarm {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// The quaternion is broadcast once per call; each element then costs 18 multiplies and 12
+// additions with no shuffles, since SoA keeps x, y and z in separate registers.
+inline void RotateVectorsImpl(const glm::quat& q, const ConstVec4View& in, const Vec4View& out) {
+  const hn::ScalableTag<float> d;
+  const auto rotation = BroadcastQuat(d, q.x, q.y, q.z, q.w);
+  ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
+    const auto w = hn::LoadU(d, in.w() + i);
+    const auto v = Rotate(rotation, LoadVec3(d, in, i));
+    store(v.x, d, out.x() + i);
+    store(v.y, d, out.y() + i);
+    store(v.z, d, out.z() + i);
+    store(w, d, out.w() + i);
+  });
+}
+
+inline void RotateVectorsPerElementImpl(const ConstVec4View& q, const ConstVec4View& in,
+                                        const Vec4View& out) {
+  const hn::ScalableTag<float> d;
+  ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
+    const auto w = hn::LoadU(d, in.w() + i);
+    const auto v = Rotate(LoadQuat(d, q, i), LoadVec3(d, in, i));
+    store(v.x, d, out.x() + i);
+    store(v.y, d, out.y() + i);
+    store(v.z, d, out.z() + i);
+    store(w, d, out.w() + i);
+  });
+}
+
+inline void MultiplyQuaternionsImpl(const ConstVec4View& a, const ConstVec4View& b,
+                                    const Vec4View& out) {
+  const hn::ScalableTag<float> d;
+  ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
+    StoreQuat(d, Multiply(LoadQuat(d, a, i), LoadQuat(d, b, i)), out, i, store);
+  });
+}
+
+inline void ConjugateQuaternionsImpl(const ConstVec4View& q, const Vec4View& out) {
+  const hn::ScalableTag<float> d;
+  ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
+    StoreQuat(d, Conjugate(LoadQuat(d, q, i)), out, i, store);
+  });
+}
+
+inline void NormalizeQuaternionsImpl(const ConstVec4View& q, const Vec4View& out) {
+  const hn::ScalableTag<float> d;
+  ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
+    StoreQuat(d, Normalize(LoadQuat(d, q, i)), out, i, store);
+  });
+}
+
+inline void QuaternionsToMatricesImpl(const ConstVec4View& q, const Mat4View& matrices) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  ForEachVector(d, matrices.count, [&](size_t i, auto store) HWY_ATTR {
+    V m[3][3];
+    RotationMatrix(LoadQuat(d, q, i), m);
+    const V zero = hn::Zero(d);
+    for (size_t column = 0; column < 3; ++column) {
+      for (size_t row = 0; row < 3; ++row) {
+        store(m[column][row], d, matrices.Element(column, row) + i);
+      }
+      store(zero, d, matrices.Element(column, 3) + i);
+      store(zero, d, matrices.Element(3, column) + i);
+    }
+    store(hn::Set(d, 1.0f), d, matrices.Element(3, 3) + i);
+  });
+}
+
+// Shepperd's method (S. W. Shepperd, "Quaternion from rotation matrix", J. Guidance and Control
+// 1(3), 1978), in glm::quat_cast's order of operations. With trace t = m00 + m11 + m22 and a
+// rotation matrix, the four candidates
+//   4w^2 - 1 = t,   4x^2 - 1 = m00 - m11 - m22,   4y^2 - 1 = m11 - m00 - m22,
+//   4z^2 - 1 = m22 - m00 - m11
+// sum to 0, so the largest is >= 0 and its component c = sqrt(largest + 1) / 2 >= 1/2: dividing
+// the off-diagonal sums and differences by 4c never loses accuracy or divides by zero. Which
+// candidate wins is a per-lane select (later candidates win only when strictly larger, as in
+// glm), and the whole quaternion is negated where w < 0 so the output has w >= 0 (q and -q are
+// the same rotation). Off-diagonal terms use m[c][r] = column c, row r:
+//   w-largest: (x, y, z) = (m12 - m21, m20 - m02, m01 - m10) / (4w)
+//   x-largest: (w, y, z) = (m12 - m21, m01 + m10, m20 + m02) / (4x)
+//   y-largest: (w, x, z) = (m20 - m02, m01 + m10, m12 + m21) / (4y)
+//   z-largest: (w, x, y) = (m01 - m10, m20 + m02, m12 + m21) / (4z)
+inline void MatricesToQuaternionsImpl(const ConstMat4View& matrices, const Vec4View& q) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  ForEachVector(d, q.count, [&](size_t i, auto store) HWY_ATTR {
+    const auto element = [&](size_t column, size_t row)
+                             HWY_ATTR { return hn::LoadU(d, matrices.Element(column, row) + i); };
+    const V m00 = element(0, 0), m11 = element(1, 1), m22 = element(2, 2);
+    const V m01 = element(0, 1), m10 = element(1, 0);
+    const V m02 = element(0, 2), m20 = element(2, 0);
+    const V m12 = element(1, 2), m21 = element(2, 1);
+    const V four_x2_minus_1 = hn::Sub(hn::Sub(m00, m11), m22);
+    const V four_y2_minus_1 = hn::Sub(hn::Sub(m11, m00), m22);
+    const V four_z2_minus_1 = hn::Sub(hn::Sub(m22, m00), m11);
+    const V four_w2_minus_1 = hn::Add(hn::Add(m00, m11), m22);
+    V biggest = four_w2_minus_1;
+    const auto x_wins = hn::Gt(four_x2_minus_1, biggest);
+    biggest = hn::IfThenElse(x_wins, four_x2_minus_1, biggest);
+    const auto y_wins = hn::Gt(four_y2_minus_1, biggest);
+    biggest = hn::IfThenElse(y_wins, four_y2_minus_1, biggest);
+    const auto z_wins = hn::Gt(four_z2_minus_1, biggest);
+    biggest = hn::IfThenElse(z_wins, four_z2_minus_1, biggest);
+
+    const V big = hn::Mul(hn::Sqrt(hn::Add(biggest, hn::Set(d, 1.0f))), hn::Set(d, 0.5f));
+    const V mult = hn::Div(hn::Set(d, 0.25f), big);
+    const V yz_difference = hn::Mul(hn::Sub(m12, m21), mult);
+    const V zx_difference = hn::Mul(hn::Sub(m20, m02), mult);
+    const V xy_difference = hn::Mul(hn::Sub(m01, m10), mult);
+    const V xy_sum = hn::Mul(hn::Add(m01, m10), mult);
+    const V zx_sum = hn::Mul(hn::Add(m20, m02), mult);
+    const V yz_sum = hn::Mul(hn::Add(m12, m21), mult);
+
+    QuatV<V> r{yz_difference, zx_difference, xy_difference, big};
+    r = IfThenElseQuat(x_wins, QuatV<V>{big, xy_sum, zx_sum, yz_difference}, r);
+    r = IfThenElseQuat(y_wins, QuatV<V>{xy_sum, big, yz_sum, zx_difference}, r);
+    r = IfThenElseQuat(z_wins, QuatV<V>{zx_sum, yz_sum, big, xy_difference}, r);
+    r = IfThenElseQuat(hn::Lt(r.w, hn::Zero(d)), Negate(r), r);
+    StoreQuat(d, r, q, i, store);
+  });
+}
+
+// Shorter arc: b is negated where dot(a, b) < 0. Negation is exact, so dot(a, -b) is exactly
+// -dot(a, b) and cos_theta below is the dot product of the two quaternions interpolated.
+template <class V>
+HWY_INLINE void ShorterArc(const QuatV<V>& a, QuatV<V>& b, V& cos_theta) {
+  const V dot = Dot(a, b);
+  const auto flip = hn::Lt(dot, hn::Zero(hn::DFromV<V>()));
+  b = IfThenElseQuat(flip, Negate(b), b);
+  cos_theta = hn::IfThenElse(flip, hn::Neg(dot), dot);
+}
+
+inline void NlerpQuaternionsImpl(const ConstVec4View& a, const ConstVec4View& b, float t,
+                                 const Vec4View& out) {
+  const hn::ScalableTag<float> d;
+  const auto weight_b = hn::Set(d, t);
+  const auto weight_a = hn::Set(d, 1.0f - t);
+  ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
+    const auto qa = LoadQuat(d, a, i);
+    auto qb = LoadQuat(d, b, i);
+    hn::Vec<decltype(d)> cos_theta;
+    ShorterArc(qa, qb, cos_theta);
+    StoreQuat(d, Normalize(WeightedSum(qa, weight_a, qb, weight_b)), out, i, store);
+  });
+}
+
+// slerp(a, b; t) = (sin((1 - t) theta) a + sin(t theta) b) / sin(theta), theta = acos(dot(a, b))
+// (Shoemake 1985), with theta from the deterministic Acos. Where cos(theta) > 1 - 2^-23 (theta
+// below about 5e-4, the threshold glm::slerp uses) sin(theta) is too close to zero to divide by
+// and the arc is indistinguishable from its chord, so those lanes take nlerp instead. Above the
+// threshold, the rounding error of dot(a, b) makes theta inexact, but the weights depend on
+// theta only at second order (sin(s theta) / sin(theta) = s (1 - (s^2 - 1) theta^2 / 6 + ...)),
+// so the result stays within a few ulp of the true slerp.
+inline void SlerpQuaternionsImpl(const ConstVec4View& a, const ConstVec4View& b, float t,
+                                 const Vec4View& out) {
+  const hn::ScalableTag<float> d;
+  const auto t_vector = hn::Set(d, t);
+  const auto one_minus_t = hn::Set(d, 1.0f - t);
+  const auto nearly_one = hn::Set(d, 1.0f - 1.0f / 8388608.0f);
+  const auto one = hn::Set(d, 1.0f);
+  ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
+    const auto qa = LoadQuat(d, a, i);
+    auto qb = LoadQuat(d, b, i);
+    hn::Vec<decltype(d)> cos_theta;
+    ShorterArc(qa, qb, cos_theta);
+    const auto tiny = hn::Gt(cos_theta, nearly_one);
+    const auto theta = Acos(d, cos_theta);
+    const auto sin_theta = hn::IfThenElse(tiny, one, Sin(d, theta));
+    const auto weight_a = hn::Div(Sin(d, hn::Mul(one_minus_t, theta)), sin_theta);
+    const auto weight_b = hn::Div(Sin(d, hn::Mul(t_vector, theta)), sin_theta);
+    const auto arc = WeightedSum(qa, weight_a, qb, weight_b);
+    const auto chord = Normalize(WeightedSum(qa, one_minus_t, qb, t_vector));
+    StoreQuat(d, IfThenElseQuat(tiny, chord, arc), out, i, store);
+  });
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace swarm
+HWY_AFTER_NAMESPACE();
+
+#endif  // SWARM_KERNELS_QUATERNION_INL_H_

@@ -1,0 +1,264 @@
+// Per-target code of the matrix transform kernels (see kernels/transform.h for the maths and the
+// operation order). Every row is spelled with separate Mul/Add in glm's order; compiled with
+// -ffp-contract=off this is the same rounding sequence on every target and in the scalar
+// references (kernels/transform_reference.cc).
+//
+// Shape of the loops: the one-matrix kernels broadcast the 16 (or 12) matrix entries into
+// registers once per call, so the loop body is only the lane loads, 3 Mul + 3 Add per row and the
+// stores; the mode and the divide are template parameters, so no branch runs per element. Each
+// body loads all its inputs before its first store, which is what makes in == out safe.
+
+#if defined(SWARM_KERNELS_TRANSFORM_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SWARM_KERNELS_TRANSFORM_INL_H_
+#undef SWARM_KERNELS_TRANSFORM_INL_H_
+#else
+#define SWARM_KERNELS_TRANSFORM_INL_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include "hwy/highway.h"
+#include "kernels/loop-inl.h"
+#include "kernels/transform.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace swarm {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Row r of m * (x, y, z, w) for the three modes; m0..m3 are m[0][r] .. m[3][r].
+// glm: (m0 x + m1 y) + (m2 z + m3 w). With w = 1 the last product is m3 itself (exact), so
+// kPoints drops that Mul and stays bitwise equal to glm's m * vec4(p, 1).
+template <class V>
+HWY_INLINE V HomogeneousRow(V m0, V m1, V m2, V m3, V x, V y, V z, V w) {
+  return hn::Add(hn::Add(hn::Mul(m0, x), hn::Mul(m1, y)), hn::Add(hn::Mul(m2, z), hn::Mul(m3, w)));
+}
+template <class V>
+HWY_INLINE V PointRow(V m0, V m1, V m2, V m3, V x, V y, V z) {
+  return hn::Add(hn::Add(hn::Mul(m0, x), hn::Mul(m1, y)), hn::Add(hn::Mul(m2, z), m3));
+}
+// glm's mat3 * vec3 order, ((m0 x + m1 y) + m2 z): the translation column is not read.
+template <class V>
+HWY_INLINE V DirectionRow(V m0, V m1, V m2, V x, V y, V z) {
+  return hn::Add(hn::Add(hn::Mul(m0, x), hn::Mul(m1, y)), hn::Mul(m2, z));
+}
+
+// The rows a mode computes: kHomogeneous and a divide need all four (the divide needs w),
+// otherwise rows 0-2 and lane w of the output is a constant.
+template <TransformMode kMode, bool kDivide>
+inline constexpr int kRowsComputed = (kMode == TransformMode::kHomogeneous || kDivide) ? 4 : 3;
+
+// Rows 0..kRows-1 of m * v where `m(column, row)` yields the matrix entry as a vector (broadcast
+// or loaded per element).
+template <TransformMode kMode, int kRows, class V, class Entry>
+HWY_INLINE void Rows(const Entry& m, V x, V y, V z, V w, V* HWY_RESTRICT rows) {
+  for (int r = 0; r < kRows; ++r) {
+    if constexpr (kMode == TransformMode::kHomogeneous) {
+      rows[r] = HomogeneousRow(m(0, r), m(1, r), m(2, r), m(3, r), x, y, z, w);
+    } else if constexpr (kMode == TransformMode::kPoints) {
+      rows[r] = PointRow(m(0, r), m(1, r), m(2, r), m(3, r), x, y, z);
+    } else {
+      rows[r] = DirectionRow(m(0, r), m(1, r), m(2, r), x, y, z);
+    }
+  }
+}
+
+// Stores rows (and divides by row 3 if kDivide) to the four output lanes at element i.
+template <TransformMode kMode, bool kDivide, class D, class Store>
+HWY_INLINE void StoreRows(D d, const hn::Vec<D>* HWY_RESTRICT rows, const Store& store,
+                          float* out_x, float* out_y, float* out_z, float* out_w) {
+  if constexpr (kDivide) {
+    store(hn::Div(rows[0], rows[3]), d, out_x);
+    store(hn::Div(rows[1], rows[3]), d, out_y);
+    store(hn::Div(rows[2], rows[3]), d, out_z);
+    store(hn::Set(d, 1.0f), d, out_w);
+  } else {
+    store(rows[0], d, out_x);
+    store(rows[1], d, out_y);
+    store(rows[2], d, out_z);
+    if constexpr (kMode == TransformMode::kHomogeneous) {
+      store(rows[3], d, out_w);
+    } else {
+      store(hn::Set(d, kMode == TransformMode::kPoints ? 1.0f : 0.0f), d, out_w);
+    }
+  }
+}
+
+template <TransformMode kMode, bool kDivide>
+HWY_INLINE void TransformBroadcast(const glm::mat4& matrix, const ConstVec4View& in,
+                                   const Vec4View& out) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  constexpr int kRows = kRowsComputed<kMode, kDivide>;
+  V m[4][4];
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) m[c][r] = hn::Set(d, matrix[c][r]);
+  }
+  const auto entry = [&](int c, int r) HWY_ATTR { return m[c][r]; };
+  const float* in_x = in.x();
+  const float* in_y = in.y();
+  const float* in_z = in.z();
+  const float* in_w = in.w();
+  float* out_x = out.x();
+  float* out_y = out.y();
+  float* out_z = out.z();
+  float* out_w = out.w();
+  ForEachVector(d, in.count, [&](size_t i, auto store) HWY_ATTR {
+    const V x = hn::LoadU(d, in_x + i);
+    const V y = hn::LoadU(d, in_y + i);
+    const V z = hn::LoadU(d, in_z + i);
+    V w = x;  // unused unless kHomogeneous
+    if constexpr (kMode == TransformMode::kHomogeneous) w = hn::LoadU(d, in_w + i);
+    V rows[4];
+    Rows<kMode, kRows>(entry, x, y, z, w, rows);
+    StoreRows<kMode, kDivide>(d, rows, store, out_x + i, out_y + i, out_z + i, out_w + i);
+  });
+}
+
+inline void TransformVectorsImpl(const glm::mat4& matrix, const ConstVec4View& in,
+                                 const Vec4View& out, const TransformParams& params) {
+  switch (params.mode) {
+    case TransformMode::kPoints:
+      if (params.perspective_divide) {
+        return TransformBroadcast<TransformMode::kPoints, true>(matrix, in, out);
+      }
+      return TransformBroadcast<TransformMode::kPoints, false>(matrix, in, out);
+    case TransformMode::kDirections:
+      return TransformBroadcast<TransformMode::kDirections, false>(matrix, in, out);
+    case TransformMode::kHomogeneous:
+      if (params.perspective_divide) {
+        return TransformBroadcast<TransformMode::kHomogeneous, true>(matrix, in, out);
+      }
+      return TransformBroadcast<TransformMode::kHomogeneous, false>(matrix, in, out);
+  }
+}
+
+template <TransformMode kMode>
+HWY_INLINE void TransformPerElement(const ConstMat4View& matrices, const ConstVec4View& in,
+                                    const Vec4View& out) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  constexpr int kRows = kRowsComputed<kMode, false>;
+  const float* matrix_data = matrices.data;
+  const size_t matrix_stride = matrices.lane_stride;
+  const float* in_x = in.x();
+  const float* in_y = in.y();
+  const float* in_z = in.z();
+  const float* in_w = in.w();
+  float* out_x = out.x();
+  float* out_y = out.y();
+  float* out_z = out.z();
+  float* out_w = out.w();
+  ForEachVector(d, in.count, [&](size_t i, auto store) HWY_ATTR {
+    const float* element = matrix_data + i;
+    const auto entry = [&](int c, int r) HWY_ATTR {
+      return hn::LoadU(d, element + static_cast<size_t>(4 * c + r) * matrix_stride);
+    };
+    const V x = hn::LoadU(d, in_x + i);
+    const V y = hn::LoadU(d, in_y + i);
+    const V z = hn::LoadU(d, in_z + i);
+    V w = x;  // unused unless kHomogeneous
+    if constexpr (kMode == TransformMode::kHomogeneous) w = hn::LoadU(d, in_w + i);
+    V rows[4];
+    Rows<kMode, kRows>(entry, x, y, z, w, rows);
+    StoreRows<kMode, false>(d, rows, store, out_x + i, out_y + i, out_z + i, out_w + i);
+  });
+}
+
+inline void TransformVectorsPerElementImpl(const ConstMat4View& matrices, const ConstVec4View& in,
+                                           const Vec4View& out, TransformMode mode) {
+  switch (mode) {
+    case TransformMode::kPoints:
+      return TransformPerElement<TransformMode::kPoints>(matrices, in, out);
+    case TransformMode::kDirections:
+      return TransformPerElement<TransformMode::kDirections>(matrices, in, out);
+    case TransformMode::kHomogeneous:
+      return TransformPerElement<TransformMode::kHomogeneous>(matrices, in, out);
+  }
+}
+
+// Column c of a * b is a * (column c of b), summed left to right as glm's mat4 * mat4 does.
+// a's 16 entries are loaded once per vector of elements and reused for all four columns.
+inline void MultiplyMatricesImpl(const ConstMat4View& a, const ConstMat4View& b,
+                                 const Mat4View& out) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  const float* HWY_RESTRICT a_data = a.data;
+  const float* HWY_RESTRICT b_data = b.data;
+  float* HWY_RESTRICT out_data = out.data;
+  const size_t a_stride = a.lane_stride;
+  const size_t b_stride = b.lane_stride;
+  const size_t out_stride = out.lane_stride;
+  ForEachVector(d, a.count, [&](size_t i, auto store) HWY_ATTR {
+    V lhs[16];
+    for (size_t lane = 0; lane < 16; ++lane) lhs[lane] = hn::LoadU(d, a_data + lane * a_stride + i);
+    for (size_t c = 0; c < 4; ++c) {
+      const V b0 = hn::LoadU(d, b_data + (4 * c + 0) * b_stride + i);
+      const V b1 = hn::LoadU(d, b_data + (4 * c + 1) * b_stride + i);
+      const V b2 = hn::LoadU(d, b_data + (4 * c + 2) * b_stride + i);
+      const V b3 = hn::LoadU(d, b_data + (4 * c + 3) * b_stride + i);
+      for (size_t r = 0; r < 4; ++r) {
+        V sum = hn::Add(hn::Mul(lhs[0 + r], b0), hn::Mul(lhs[4 + r], b1));
+        sum = hn::Add(sum, hn::Mul(lhs[8 + r], b2));
+        sum = hn::Add(sum, hn::Mul(lhs[12 + r], b3));
+        store(sum, d, out_data + (4 * c + r) * out_stride + i);
+      }
+    }
+  });
+}
+
+// clip = VP (x, y, z, 1) in glm's order; the screen mapping and the frustum test as documented
+// in transform.h. |clip.x| <= clip.w is -w <= x <= w for w > 0, and false for NaN.
+inline void CameraProjectImpl(const CameraParams& camera, const ConstVec4View& points,
+                              const Vec4View& screen, const ByteView& visible) {
+  const hn::ScalableTag<float> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const hn::Rebind<uint8_t, decltype(d)> d8;
+  using V = hn::Vec<decltype(d)>;
+  V m[4][4];
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) m[c][r] = hn::Set(d, camera.view_projection[c][r]);
+  }
+  const V zero = hn::Zero(d);
+  const V one = hn::Set(d, 1.0f);
+  const V half = hn::Set(d, 0.5f);
+  const V width = hn::Set(d, camera.width_pixels);
+  const V height = hn::Set(d, camera.height_pixels);
+  const auto flag_one = hn::Set(di, 1);
+  const float* in_x = points.x();
+  const float* in_y = points.y();
+  const float* in_z = points.z();
+  float* out_x = screen.x();
+  float* out_y = screen.y();
+  float* out_z = screen.z();
+  float* out_w = screen.w();
+  uint8_t* flags = visible.data;
+  ForEachVector(d, points.count, [&](size_t i, auto store) HWY_ATTR {
+    const V x = hn::LoadU(d, in_x + i);
+    const V y = hn::LoadU(d, in_y + i);
+    const V z = hn::LoadU(d, in_z + i);
+    const V clip_x = PointRow(m[0][0], m[1][0], m[2][0], m[3][0], x, y, z);
+    const V clip_y = PointRow(m[0][1], m[1][1], m[2][1], m[3][1], x, y, z);
+    const V clip_z = PointRow(m[0][2], m[1][2], m[2][2], m[3][2], x, y, z);
+    const V clip_w = PointRow(m[0][3], m[1][3], m[2][3], m[3][3], x, y, z);
+    const V ndc_x = hn::Div(clip_x, clip_w);
+    const V ndc_y = hn::Div(clip_y, clip_w);
+    const V ndc_z = hn::Div(clip_z, clip_w);
+    const auto inside =
+        hn::And(hn::And(hn::Gt(clip_w, zero), hn::Le(hn::Abs(clip_x), clip_w)),
+                hn::And(hn::Le(hn::Abs(clip_y), clip_w), hn::Le(hn::Abs(clip_z), clip_w)));
+    store(hn::Mul(hn::Mul(hn::Add(ndc_x, one), half), width), d, out_x + i);
+    store(hn::Mul(hn::Mul(hn::Sub(one, ndc_y), half), height), d, out_y + i);
+    store(ndc_z, d, out_z + i);
+    store(clip_w, d, out_w + i);
+    const auto flag = hn::IfThenElseZero(hn::RebindMask(di, inside), flag_one);
+    store(hn::DemoteTo(d8, flag), d8, flags + i);
+  });
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace swarm
+HWY_AFTER_NAMESPACE();
+
+#endif  // SWARM_KERNELS_TRANSFORM_INL_H_
