@@ -25,11 +25,6 @@ HWY_EXPORT(RespawnDeadImpl);
 
 namespace {
 
-template <typename A, typename B>
-bool SameCount(const A& a, const B& b) {
-  return a.count == b.count;
-}
-
 bool ValidDt(float dt_seconds) { return std::isfinite(dt_seconds) && dt_seconds > 0.0f; }
 
 }  // namespace

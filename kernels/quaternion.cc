@@ -21,15 +21,6 @@ HWY_EXPORT(MatricesToQuaternionsImpl);
 HWY_EXPORT(NlerpQuaternionsImpl);
 HWY_EXPORT(SlerpQuaternionsImpl);
 
-namespace {
-
-template <typename A, typename B>
-bool SameCount(const A& a, const B& b) {
-  return a.count == b.count;
-}
-
-}  // namespace
-
 void RotateVectors(const glm::quat& q, const ConstVec4View& in, const Vec4View& out) {
   SWARM_ASSERT(SameCount(in, out));
   HWY_DYNAMIC_DISPATCH(RotateVectorsImpl)(q, in, out);

@@ -112,4 +112,10 @@ struct BasicPoseView {
 using PoseView = BasicPoseView<float>;
 using ConstPoseView = BasicPoseView<const float>;
 
+// True if every view covers the same number of elements (kernel preconditions).
+template <typename First, typename... Rest>
+constexpr bool SameCount(const First& first, const Rest&... rest) {
+  return ((rest.count == first.count) && ...);
+}
+
 }  // namespace swarm
