@@ -112,6 +112,60 @@ struct BasicPoseView {
 using PoseView = BasicPoseView<float>;
 using ConstPoseView = BasicPoseView<const float>;
 
+// A planar single-channel image of T (float or uint8_t): `height` rows of `width` pixels, row y
+// starting at data + y * row_stride. row_stride (in elements) is a multiple of kPadElements<T> and
+// data is kAlignBytes-aligned, so every row starts on a vector boundary and may be read up to
+// RoundUpToVector<T>(width); the padding at the end of each row is zero in owning images and
+// kernels never write it. Multi-channel images are several planes.
+template <typename T>
+struct ImageView {
+  T* data = nullptr;
+  size_t width = 0;
+  size_t height = 0;
+  size_t row_stride = 0;
+
+  T* Row(size_t y) const { return data + y * row_stride; }
+  // Rows [begin, begin + n) as an image (for splitting work into bands).
+  ImageView Rows(size_t begin, size_t n) const {
+    SWARM_ASSERT(begin + n <= height);
+    return {data + begin * row_stride, width, n, row_stride};
+  }
+  operator ImageView<const T>() const { return {data, width, height, row_stride}; }
+};
+
+using ImageF32View = ImageView<float>;
+using ConstImageF32View = ImageView<const float>;
+using ImageU8View = ImageView<uint8_t>;
+using ConstImageU8View = ImageView<const uint8_t>;
+
+// N images of the same size in one allocation, image k starting at data + k * image_stride
+// (a multiple of row_stride).
+template <typename T>
+struct ImageBatchView {
+  T* data = nullptr;
+  size_t count = 0;
+  size_t width = 0;
+  size_t height = 0;
+  size_t row_stride = 0;
+  size_t image_stride = 0;
+
+  ImageView<T> Image(size_t index) const {
+    SWARM_ASSERT(index < count);
+    return {data + index * image_stride, width, height, row_stride};
+  }
+  operator ImageBatchView<const T>() const {
+    return {data, count, width, height, row_stride, image_stride};
+  }
+};
+
+// The output rows [begin, end) a vision kernel computes (end is clamped to the image height), so
+// the engine can split one image into bands across threads; the source is always the whole image
+// because a band's filter taps read the rows around it.
+struct RowRange {
+  size_t begin = 0;
+  size_t end = SIZE_MAX;
+};
+
 // True if every view covers the same number of elements (kernel preconditions).
 template <typename First, typename... Rest>
 constexpr bool SameCount(const First& first, const Rest&... rest) {

@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
 # Builds and runs swarm's benchmarks, then charts them and prints their tables.
 #
-#   scripts/bench.sh                         both suites (~5 minutes)
+#   scripts/bench.sh                         all suites (~7 minutes)
 #   scripts/bench.sh --suite transform       one suite: integrate (Euler, N = 16 .. 1e8, ~2-4
 #                                            min) or transform (matrices, quaternions and numpy,
-#                                            N = 1e3 .. 1e7, ~2-3 min)
+#                                            N = 1e3 .. 1e7, ~2-3 min) or vision (filters vs
+#                                            OpenCV, 1080p and 4K, f32 and u8, ~2 min; prints a
+#                                            table with the issue's targets)
 #   scripts/bench.sh --quick                 N <= 1e6, one round: a smoke run of the whole flow
 #   scripts/bench.sh --suite integrate -- --rounds=5   flags after -- go to each suite's binary
 #
-# Flags: --suite all|integrate|transform (default all), --build-dir DIR (default build-bench),
-# --jobs N (default: all CPUs), --quick, --help. Writes bench/results/{integrate,transform,
-# transform_numpy}.json (gitignored) and docs/bench-{integrate,transform}.png. Configuration
-# comes from these flags only; no environment variable changes what runs. (The numpy peers run
-# with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from their environment, so that numpy's BLAS
-# picks its own kernels; bench/results/transform_numpy.json records which BLAS it loaded.)
+# Flags: --suite all|integrate|transform|vision (default all), --build-dir DIR (default
+# build-bench), --jobs N (default: all CPUs), --quick, --help. Writes bench/results/{integrate,
+# transform,transform_numpy,vision}.json (gitignored) and docs/bench-{integrate,transform}.png.
+# Configuration comes from these flags only; no environment variable changes what runs. (The
+# numpy peers run with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from their environment, so
+# that numpy's BLAS picks its own kernels; bench/results/transform_numpy.json records which BLAS
+# it loaded.)
 set -euo pipefail
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="build-bench"
@@ -30,7 +33,7 @@ while [[ $# -gt 0 ]]; do
     --build-dir=*) build_dir="${1#*=}"; shift ;;
     --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
     --jobs=*) jobs="${1#*=}"; shift ;;
-    --suite) suite="${2:?--suite needs all, integrate or transform}"; shift 2 ;;
+    --suite) suite="${2:?--suite needs all, integrate, transform or vision}"; shift 2 ;;
     --suite=*) suite="${1#*=}"; shift ;;
     --quick) quick=1; shift ;;
     --help|-h) usage; exit 0 ;;
@@ -43,9 +46,10 @@ if [[ ! "$jobs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 case "$suite" in
-  all) suites=(integrate transform) ;;
-  integrate|transform) suites=("$suite") ;;
-  *) echo "bench.sh: --suite expects all, integrate or transform, got '$suite'" >&2; exit 2 ;;
+  all) suites=(integrate transform vision) ;;
+  integrate|transform|vision) suites=("$suite") ;;
+  *) echo "bench.sh: --suite expects all, integrate, transform or vision, got '$suite'" >&2
+     exit 2 ;;
 esac
 quick_flags=()
 numpy_flags=()
@@ -69,6 +73,16 @@ summary=()
 for name in "${suites[@]}"; do
   json="bench/results/$name.json"
   start=$(date +%s)
+  if [[ "$name" == vision ]]; then
+    # The vision binary prints its own table (best round, ratios, targets) after the runs.
+    vision_flags=()
+    if [[ $quick -eq 1 ]]; then vision_flags=(--quick --rounds=1); fi
+    "$build_dir/bench/swarm-bench-vision" "${vision_flags[@]}" "${bench_flags[@]}" \
+      --benchmark_out="$json" --benchmark_out_format=json
+    summary+=("vision suite run time: $(( $(date +%s) - start )) s (benchmark binary)")
+    echo
+    continue
+  fi
   "$build_dir/bench/swarm-bench-$name" "${quick_flags[@]}" "${bench_flags[@]}" \
     --benchmark_out="$json" --benchmark_out_format=json
   if [[ "$name" == transform ]]; then

@@ -5,7 +5,8 @@
 set -euo pipefail
 
 packages=(build-essential make cmake ccache pkg-config
-          libhwy-dev libglm-dev libxxhash-dev catch2)
+          libhwy-dev libglm-dev libxxhash-dev libpng-dev catch2
+          libopencv-imgproc-dev libopencv-core-dev)
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libbenchmark-dev python3-numpy python3-matplotlib)
 fi

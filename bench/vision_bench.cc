@@ -1,0 +1,431 @@
+// swarm-bench-vision: the vision filters (engine/vision_ops.h over kernels/vision_*) side by side
+// with OpenCV 4.6 in one binary, so every ratio comes from one run on one machine state.
+//
+// Workloads (DESIGN.md "Reference workloads", border reflect-101), on 1920x1080 and 3840x2160:
+//   gaussian5  Gaussian 5x5 sigma 1: GaussianBlur vs cv::GaussianBlur(Size(5, 5), 1.0); f32, u8
+//   box3       normalised box 3x3: BoxFilter vs cv::blur(Size(3, 3)); f32, u8
+//   sobel      Sobel 3x3 dx and dy: Sobel (one fused pass) vs two cv::Sobel calls (f32 to CV_32F,
+//              u8 to CV_16S); f32, u8
+//   sobel_mag  dx, dy and magnitude: GradientMagnitude (one fused pass, dx and dy never stored)
+//              vs cv::Sobel x2 + cv::magnitude (u8: cv::Sobel to CV_32F x2); f32, u8
+//   pyrdown    PyramidDown vs cv::pyrDown; f32
+// each with 1 thread (swarm ThreadPool(1), cv::setNumThreads(1)) and 2 threads (ThreadPool(2),
+// cv::setNumThreads(2)); plus batched: 64 (and 8) frames of 320x240 through the batched entry
+// points vs one 1920x1080 frame, swarm, 1 thread, compared per pixel.
+// Megapixels per second count output pixels (pyrdown: input pixels, as it reads them all).
+//
+// Before timing every swarm result is checked against OpenCV on the benchmark image, so a wrong
+// kernel stops the program instead of producing a fast number. Rounds are interleaved (all
+// implementations, then all again) and the best round counts, since interference only slows a
+// run down. At the end a table prints MP/s, the swarm/OpenCV ratios and the targets.
+//
+//   swarm-bench-vision --rounds=3 --min-time=0.1 --simd=auto [--quick]
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+#include <string>
+#include <vector>
+
+#include "engine/flags.h"
+#include "engine/image.h"
+#include "engine/memory.h"
+#include "engine/simd.h"
+#include "engine/thread_pool.h"
+#include "engine/vision_ops.h"
+
+namespace swarm::bench {
+namespace {
+
+constexpr const char* kProgram = "swarm-bench-vision";
+
+struct Options {
+  uint64_t rounds = 3;
+  double min_time_seconds = 0.1;
+  std::string simd = "auto";
+  bool quick = false;
+};
+
+[[noreturn]] void Die(const std::string& message) {
+  std::fprintf(stderr, "%s: %s\n", kProgram, message.c_str());
+  std::exit(2);
+}
+
+void Check(const Status& status) {
+  if (!status.ok()) Die(status.message());
+}
+
+// Smooth gradients plus noise in [0, 255], the same for f32 and u8.
+uint8_t PatternValue(size_t x, size_t y) {
+  uint32_t h = static_cast<uint32_t>(y * 73856093u ^ x * 19349663u);
+  h ^= h >> 13;
+  h *= 0x5bd1e995u;
+  h ^= h >> 15;
+  return static_cast<uint8_t>(((x + 2 * y) % 200) + (h % 56));
+}
+
+// Everything one image size needs, for swarm (engine images) and OpenCV (cv::Mat), built once.
+struct Workspace {
+  MemoryAccountant memory;
+  VisionWorkspace vision{memory};
+  size_t width, height;
+  ImageF32 src, dst, dx, dy, half;
+  ImageU8 src_u8, dst_u8;
+  Image<int16_t> dx_s16, dy_s16;
+  cv::Mat cv_src, cv_src_u8, cv_dst, cv_dx, cv_dy, cv_half;
+
+  Workspace(size_t w, size_t h) : width(w), height(h) {
+    src = ImageF32::Create(memory, w, h).value();
+    dst = ImageF32::Create(memory, w, h).value();
+    dx = ImageF32::Create(memory, w, h).value();
+    dy = ImageF32::Create(memory, w, h).value();
+    half = ImageF32::Create(memory, (w + 1) / 2, (h + 1) / 2).value();
+    src_u8 = ImageU8::Create(memory, w, h).value();
+    dst_u8 = ImageU8::Create(memory, w, h).value();
+    dx_s16 = Image<int16_t>::Create(memory, w, h).value();
+    dy_s16 = Image<int16_t>::Create(memory, w, h).value();
+    cv_src.create(static_cast<int>(h), static_cast<int>(w), CV_32F);
+    cv_src_u8.create(static_cast<int>(h), static_cast<int>(w), CV_8U);
+    for (size_t y = 0; y < h; ++y) {
+      for (size_t x = 0; x < w; ++x) {
+        const uint8_t v = PatternValue(x, y);
+        src.Set(x, y, v);
+        src_u8.Set(x, y, v);
+        cv_src.at<float>(static_cast<int>(y), static_cast<int>(x)) = v;
+        cv_src_u8.at<uint8_t>(static_cast<int>(y), static_cast<int>(x)) = v;
+      }
+    }
+  }
+};
+
+Workspace& WorkspaceFor(size_t width, size_t height) {
+  static std::map<std::pair<size_t, size_t>, std::unique_ptr<Workspace>> cache;
+  auto& slot = cache[{width, height}];
+  if (!slot) slot = std::make_unique<Workspace>(width, height);
+  return *slot;
+}
+
+struct Pools {
+  ThreadPool one{1};
+  ThreadPool two{2};
+  ThreadPool& For(int threads) { return threads == 1 ? one : two; }
+};
+Pools& ThePools() {
+  static Pools pools;
+  return pools;
+}
+
+// `frames` frames of 320x240 for the batched benchmarks, built once per frame count.
+struct BatchWorkspace {
+  MemoryAccountant memory;
+  VisionWorkspace vision{memory};
+  ImageBatchF32 src, dst;
+  explicit BatchWorkspace(size_t frames) {
+    src = ImageBatchF32::Create(memory, frames, 320, 240).value();
+    dst = ImageBatchF32::Create(memory, frames, 320, 240).value();
+    for (size_t f = 0; f < frames; ++f) {
+      for (size_t y = 0; y < 240; ++y) {
+        for (size_t x = 0; x < 320; ++x) src.Set(f, x, y, PatternValue(x + f, y));
+      }
+    }
+  }
+};
+
+BatchWorkspace& BatchWorkspaceFor(size_t frames) {
+  static std::map<size_t, std::unique_ptr<BatchWorkspace>> cache;
+  auto& slot = cache[frames];
+  if (!slot) slot = std::make_unique<BatchWorkspace>(frames);
+  return *slot;
+}
+
+// One swarm pass of `op` on `type` pixels.
+void SwarmPass(const std::string& op, bool u8, Workspace& w, ThreadPool& pool) {
+  VisionWorkspace& ws = w.vision;
+  if (op == "gaussian5") {
+    Check(u8 ? GaussianBlur(ws, pool, w.src_u8.view(), w.dst_u8.view(), 5, 1.0)
+             : GaussianBlur(ws, pool, w.src.view(), w.dst.view(), 5, 1.0));
+  } else if (op == "box3") {
+    Check(u8 ? BoxFilter(ws, pool, w.src_u8.view(), w.dst_u8.view(), 3)
+             : BoxFilter(ws, pool, w.src.view(), w.dst.view(), 3));
+  } else if (op == "sobel") {
+    Check(u8 ? Sobel(ws, pool, w.src_u8.view(), w.dx_s16.view(), w.dy_s16.view())
+             : Sobel(ws, pool, w.src.view(), w.dx.view(), w.dy.view()));
+  } else if (op == "sobel_mag") {
+    Check(u8 ? GradientMagnitude(ws, pool, w.src_u8.view(), w.dst.view())
+             : GradientMagnitude(ws, pool, w.src.view(), w.dst.view()));
+  } else if (op == "pyrdown") {
+    Check(PyramidDown(ws, pool, w.src.view(), w.half.view()));
+  }
+}
+
+void OpenCvPass(const std::string& op, bool u8, Workspace& w) {
+  const cv::Mat& src = u8 ? w.cv_src_u8 : w.cv_src;
+  if (op == "gaussian5") {
+    cv::GaussianBlur(src, w.cv_dst, cv::Size(5, 5), 1.0, 1.0, cv::BORDER_REFLECT_101);
+  } else if (op == "box3") {
+    cv::blur(src, w.cv_dst, cv::Size(3, 3));
+  } else if (op == "sobel") {
+    const int depth = u8 ? CV_16S : CV_32F;
+    cv::Sobel(src, w.cv_dx, depth, 1, 0, 3);
+    cv::Sobel(src, w.cv_dy, depth, 0, 1, 3);
+  } else if (op == "sobel_mag") {
+    cv::Sobel(src, w.cv_dx, CV_32F, 1, 0, 3);
+    cv::Sobel(src, w.cv_dy, CV_32F, 0, 1, 3);
+    cv::magnitude(w.cv_dx, w.cv_dy, w.cv_dst);
+  } else if (op == "pyrdown") {
+    cv::pyrDown(src, w.cv_half);
+  }
+}
+
+// Largest |swarm - OpenCV| of the op's main output, after one pass of each.
+double MaxDifference(const std::string& op, bool u8, Workspace& w) {
+  SwarmPass(op, u8, w, ThePools().one);
+  cv::setNumThreads(1);
+  OpenCvPass(op, u8, w);
+  double worst = 0;
+  const bool small = op == "pyrdown";
+  const size_t ow = small ? w.half.width() : w.width, oh = small ? w.half.height() : w.height;
+  for (size_t y = 0; y < oh; ++y) {
+    for (size_t x = 0; x < ow; ++x) {
+      const int r = static_cast<int>(y), c = static_cast<int>(x);
+      double got, want;
+      if (small) {
+        got = w.half.Get(x, y), want = w.cv_half.at<float>(r, c);
+      } else if (op == "sobel") {
+        got = u8 ? w.dx_s16.Get(x, y) : w.dx.Get(x, y);
+        want = u8 ? w.cv_dx.at<int16_t>(r, c) : w.cv_dx.at<float>(r, c);
+      } else if (u8 && op != "sobel_mag") {
+        got = w.dst_u8.Get(x, y), want = w.cv_dst.at<uint8_t>(r, c);
+      } else {
+        got = w.dst.Get(x, y), want = w.cv_dst.at<float>(r, c);
+      }
+      worst = std::max(worst, std::abs(got - want));
+    }
+  }
+  return worst;
+}
+
+struct Case {
+  std::string op;
+  bool u8;
+};
+const Case kCases[] = {{"gaussian5", false}, {"gaussian5", true}, {"box3", false},
+                       {"box3", true},       {"sobel", false},    {"sobel", true},
+                       {"sobel_mag", false}, {"sobel_mag", true}, {"pyrdown", false}};
+struct Size2 {
+  size_t width, height;
+};
+
+std::string SizeName(size_t w, size_t h) { return std::to_string(w) + "x" + std::to_string(h); }
+
+void RegisterAll(const Options& options) {
+  std::vector<Size2> sizes = {{1920, 1080}};
+  if (!options.quick) sizes.push_back({3840, 2160});
+  for (uint64_t round = 0; round < options.rounds; ++round) {
+    for (const Size2 size : sizes) {
+      for (const Case& c : kCases) {
+        for (int threads : {1, 2}) {
+          for (const char* impl : {"swarm", "opencv"}) {
+            const std::string name = c.op + "/" + (c.u8 ? "u8" : "f32") + "/" +
+                                     SizeName(size.width, size.height) + "/" + impl + "/t" +
+                                     std::to_string(threads) + "/r" + std::to_string(round);
+            const bool swarm = impl[0] == 's';
+            benchmark::RegisterBenchmark(name.c_str(),
+                                         [=](benchmark::State& state) {
+                                           Workspace& w = WorkspaceFor(size.width, size.height);
+                                           ThreadPool& pool = ThePools().For(threads);
+                                           cv::setNumThreads(threads);
+                                           auto pass = [&] {
+                                             if (swarm)
+                                               SwarmPass(c.op, c.u8, w, pool);
+                                             else
+                                               OpenCvPass(c.op, c.u8, w);
+                                           };
+                                           pass();
+                                           for (auto _ : state) {
+                                             pass();
+                                             benchmark::ClobberMemory();
+                                           }
+                                           state.counters["MP/s"] = benchmark::Counter(
+                                               static_cast<double>(size.width * size.height) *
+                                                   1e-6 * static_cast<double>(state.iterations()),
+                                               benchmark::Counter::kIsRate);
+                                         })
+                ->MinTime(options.min_time_seconds)
+                ->UseRealTime();
+          }
+        }
+      }
+    }
+    // Batched: 64 x 320x240 frames (4.9 MP) vs one 1920x1080 frame (2.1 MP), swarm, 1 thread;
+    // and 8 frames, whose source and destination (4.9 MB) stay in cache like the 1080p pair
+    // (16.6 MB) does while the 64 frames (39 MB) do not.
+    for (size_t frames : {64, 8}) {
+      for (const char* op : {"gaussian5", "box3", "sobel_mag"}) {
+        const std::string name = "batch" + std::to_string(frames) + "/" + op +
+                                 "/f32/320x240/swarm/t1/r" + std::to_string(round);
+        const std::string op_name = op;
+        benchmark::RegisterBenchmark(
+            name.c_str(),
+            [=](benchmark::State& state) {
+              BatchWorkspace& w = BatchWorkspaceFor(frames);
+              ThreadPool& pool = ThePools().one;
+              auto pass = [&] {
+                if (op_name == "gaussian5") {
+                  Check(GaussianBlur(w.vision, pool, w.src.view(), w.dst.view(), 5, 1.0));
+                } else if (op_name == "box3") {
+                  Check(BoxFilter(w.vision, pool, w.src.view(), w.dst.view(), 3));
+                } else {
+                  Check(GradientMagnitude(w.vision, pool, w.src.view(), w.dst.view()));
+                }
+              };
+              pass();
+              for (auto _ : state) {
+                pass();
+                benchmark::ClobberMemory();
+              }
+              state.counters["MP/s"] =
+                  benchmark::Counter(static_cast<double>(frames) * 320 * 240 * 1e-6 *
+                                         static_cast<double>(state.iterations()),
+                                     benchmark::Counter::kIsRate);
+            })
+            ->MinTime(options.min_time_seconds)
+            ->UseRealTime();
+      }
+    }
+  }
+}
+
+// Keeps the best (smallest) seconds per iteration of every benchmark without its round suffix.
+class BestRoundReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      // "<op>/<type>/<size>/<impl>/t<threads>/r<round>/min_time:.../real_time" -> up to t<n>.
+      std::string name = run.benchmark_name();
+      name.erase(name.find("/r", name.find("/t")));
+      const double seconds = run.real_accumulated_time / static_cast<double>(run.iterations);
+      auto [it, inserted] = best.try_emplace(name, seconds);
+      if (!inserted) it->second = std::min(it->second, seconds);
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+  std::map<std::string, double> best;
+};
+
+std::string Verdict(bool ok) { return ok ? "met" : "MISSED"; }
+std::string Verdict(double value, double need) {
+  if (value <= 0) return "no data";
+  return Verdict(value >= need);
+}
+
+void PrintTable(const std::map<std::string, double>& best, const Options& options) {
+  auto mps = [&](const std::string& key, double pixels) {
+    auto it = best.find(key);
+    return it == best.end() ? 0.0 : pixels * 1e-6 / it->second;
+  };
+  std::printf("\nswarm-bench-vision: megapixels/s (best of %llu rounds), SIMD %s\n",
+              static_cast<unsigned long long>(options.rounds), ActiveSimdTarget().name.c_str());
+  std::printf("%-10s %-4s %-10s %9s %9s %7s %9s %9s %7s %7s  %s\n", "op", "type", "size",
+              "swarm 1t", "cv 1t", "ratio", "swarm 2t", "cv 2t", "ratio", "2t/1t", "targets");
+  std::vector<Size2> sizes = {{1920, 1080}};
+  if (!options.quick) sizes.push_back({3840, 2160});
+  int missed = 0;
+  for (const Size2 size : sizes) {
+    const double pixels = static_cast<double>(size.width * size.height);
+    for (const Case& c : kCases) {
+      const std::string base =
+          c.op + "/" + (c.u8 ? "u8" : "f32") + "/" + SizeName(size.width, size.height) + "/";
+      const double s1 = mps(base + "swarm/t1", pixels), o1 = mps(base + "opencv/t1", pixels);
+      const double s2 = mps(base + "swarm/t2", pixels), o2 = mps(base + "opencv/t2", pixels);
+      double need = 0;
+      if (!c.u8 && (c.op == "gaussian5" || c.op == "sobel_mag")) need = 1.5;
+      if (!c.u8 && c.op == "box3") need = 2.0;
+      if (c.u8 && (c.op == "gaussian5" || c.op == "sobel")) need = 1.0;
+      std::string targets;
+      if (need > 0) {
+        const double ratio = o1 > 0 ? s1 / o1 : 0;
+        missed += !(ratio >= need);
+        char text[64];
+        std::snprintf(text, sizeof(text), "1t >= %.1fx cv: %s", need, Verdict(ratio, need).c_str());
+        targets = text;
+      }
+      const double scaling = s1 > 0 ? s2 / s1 : 0;
+      missed += !(scaling >= 1.7);
+      targets += std::string(targets.empty() ? "" : "; ") + "2t >= 1.7x: " + Verdict(scaling, 1.7);
+      std::printf("%-10s %-4s %-10s %9.1f %9.1f %6.2fx %9.1f %9.1f %6.2fx %6.2fx  %s\n",
+                  c.op.c_str(), c.u8 ? "u8" : "f32", SizeName(size.width, size.height).c_str(), s1,
+                  o1, o1 > 0 ? s1 / o1 : 0, s2, o2, o2 > 0 ? s2 / o2 : 0, s1 > 0 ? s2 / s1 : 0,
+                  targets.c_str());
+    }
+  }
+  std::printf(
+      "\nbatched, swarm, 1 thread, f32: N x 320x240 vs one 1920x1080 (MP/s); the target "
+      "is on N = 64, N = 8 is for information (its working set fits the cache)\n");
+  for (size_t frames : {64, 8}) {
+    for (const char* op : {"gaussian5", "box3", "sobel_mag"}) {
+      const double batched =
+          mps("batch" + std::to_string(frames) + "/" + op + "/f32/320x240/swarm/t1",
+              static_cast<double>(frames) * 320 * 240);
+      const double single = mps(std::string(op) + "/f32/1920x1080/swarm/t1", 1920.0 * 1080);
+      const double ratio = single > 0 ? batched / single : 0;
+      std::string verdict = "info";
+      if (frames == 64) {
+        missed += !(ratio >= 1.0);
+        verdict = "target >= 1x: " + Verdict(ratio, 1.0);
+      }
+      std::printf("%-10s %2zu frames %9.1f  single %9.1f  ratio %5.2fx  %s\n", op, frames, batched,
+                  single, ratio, verdict.c_str());
+    }
+  }
+  std::printf("\ntargets missed: %d\n", missed);
+}
+
+}  // namespace
+}  // namespace swarm::bench
+
+int main(int argc, char** argv) {
+  swarm::bench::Options options;
+  swarm::FlagSet flags(swarm::bench::kProgram,
+                       "Vision filters: swarm vs OpenCV 4.6, 1 and 2 threads, f32 and u8. Also "
+                       "accepts Google Benchmark's --benchmark_* flags.");
+  flags.AddCount("rounds", &options.rounds, 1, 100, "interleaved rounds (the best counts)");
+  flags.AddNumber("min-time", &options.min_time_seconds, 0.001, 60.0,
+                  "minimum timed seconds per run");
+  flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar (swarm only)");
+  flags.AddSwitch("quick", &options.quick, "1920x1080 only");
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--help") std::fputs(flags.Usage().c_str(), stdout);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (swarm::Status s = flags.Parse(argc, argv); !s.ok()) swarm::bench::Die(s.message());
+  if (swarm::Status s = swarm::ForceSimdTarget(options.simd); !s.ok()) {
+    swarm::bench::Die(s.message());
+  }
+  const swarm::SimdTarget target = swarm::ActiveSimdTarget();
+  benchmark::AddCustomContext("swarm_simd_target", target.name + " (" + target.hwy_name + ")");
+  benchmark::AddCustomContext("opencv_version", CV_VERSION);
+  // Correctness first: f32 within 1e-5 of the 0..255 range (x4 for the magnitude's two extra
+  // roundings), u8 exact (the kernels' tests state where OpenCV rounds differently: not here).
+  for (const swarm::bench::Case& c : swarm::bench::kCases) {
+    swarm::bench::Workspace& w = swarm::bench::WorkspaceFor(1920, 1080);
+    const double diff = swarm::bench::MaxDifference(c.op, c.u8, w);
+    const double limit = c.u8 && c.op != "sobel_mag" ? 0.0 : 255 * 4e-5;
+    if (diff > limit) {
+      swarm::bench::Die(c.op + (c.u8 ? " u8" : " f32") + ": max |swarm - OpenCV| = " +
+                        std::to_string(diff) + " exceeds " + std::to_string(limit));
+    }
+  }
+  swarm::bench::RegisterAll(options);
+  swarm::bench::BestRoundReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  swarm::bench::PrintTable(reporter.best, options);
+  benchmark::Shutdown();
+  return 0;
+}
