@@ -10,7 +10,8 @@
 // Symmetric kernels add the mirrored pair first and multiply once (c[0] p[0] + c[1] (p[-1] +
 // p[1]) + ...): the same sequence on every target and in the scalar reference. Radii 0-3 are
 // unrolled with the coefficients held in registers; larger radii accumulate tap by tap.
-// All arithmetic is Add/Mul (never MulAdd) so -ffp-contract=off keeps f32 bitwise stable.
+// All arithmetic is separate Add/Mul (never a fused multiply-add), so f32 results are bitwise
+// stable across targets.
 
 #if defined(SWARM_KERNELS_VISION_FILTER_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SWARM_KERNELS_VISION_FILTER_INL_H_
