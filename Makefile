@@ -4,6 +4,10 @@
 # Everything else is plain CMake underneath; these targets only pick directories and flags.
 
 JOBS ?= $(shell nproc)
+# Let ccache reuse objects across checkouts in different folders (CI clones anew each run):
+# paths below the repository root are hashed relative to it, debug info included.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 RELEASE_DIR := build/release
 SANITIZE_DIR := build/sanitize
 RUN_ARGS ?= --particles 1000000 --steps 300 --report-every 60
