@@ -4,17 +4,10 @@
 
 #include <glm/geometric.hpp>
 
+#include "kernels/lowbias32.h"
+
 namespace swarm::reference {
 namespace {
-
-constexpr uint32_t LowBias32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
 
 glm::vec3 Xyz(const glm::vec4& v) { return glm::vec3(v); }
 void SetXyz(glm::vec4& v, const glm::vec3& xyz) { v = glm::vec4(xyz, v.w); }

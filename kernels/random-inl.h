@@ -16,23 +16,12 @@
 
 #include "hwy/highway.h"
 #include "kernels/integrate.h"
+#include "kernels/lowbias32.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-constexpr uint32_t kLowBiasMul1 = 0x7feb352du;
-constexpr uint32_t kLowBiasMul2 = 0x846ca68bu;
-
-constexpr uint32_t LowBias32(uint32_t x) {
-  x ^= x >> 16;
-  x *= kLowBiasMul1;
-  x ^= x >> 15;
-  x *= kLowBiasMul2;
-  x ^= x >> 16;
-  return x;
-}
 
 template <class DU>
 HWY_INLINE hn::Vec<DU> LowBias32(DU du, hn::Vec<DU> x) {
@@ -53,8 +42,9 @@ struct RandomKeys {
 inline RandomKeys KeysFor(RandomStream random) {
   const uint32_t seed_low = static_cast<uint32_t>(random.seed);
   const uint32_t seed_high = static_cast<uint32_t>(random.seed >> 32);
-  const uint32_t first = LowBias32(seed_low ^ LowBias32(seed_high ^ 0x9e3779b9u));
-  const uint32_t second = LowBias32(first ^ random.stream ^ 0x85ebca6bu);
+  // Qualified: the vector overload in this namespace hides the scalar one.
+  const uint32_t first = ::swarm::LowBias32(seed_low ^ ::swarm::LowBias32(seed_high ^ 0x9e3779b9u));
+  const uint32_t second = ::swarm::LowBias32(first ^ random.stream ^ 0x85ebca6bu);
   return {first, second};
 }
 

@@ -17,6 +17,7 @@
 
 #include "engine/buffer.h"
 #include "engine/memory.h"
+#include "kernels/lowbias32.h"
 #include "engine/state_hash.h"
 #include "support/for_each_target.h"
 
@@ -30,13 +31,7 @@ constexpr size_t kSizes[] = {0, 1, 15, 16, 17, 1000, 100003};
 // class (normal, denormal, zero, inf, NaN with payload) shows up in a large array and a copy
 // that goes through arithmetic or reorders lanes cannot pass.
 uint32_t PatternBits(size_t index, uint32_t lane) {
-  uint32_t x = static_cast<uint32_t>(index) * 4u + lane + 0x9e3779b9u;
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
+  return LowBias32(static_cast<uint32_t>(index) * 4u + lane + 0x9e3779b9u);
 }
 
 std::vector<glm::vec4> PatternVectors(size_t count) {

@@ -16,6 +16,7 @@
 
 #include "engine/buffer.h"
 #include "engine/memory.h"
+#include "kernels/lowbias32.h"
 #include "kernels/transform.h"
 
 namespace swarm {
@@ -27,13 +28,7 @@ constexpr size_t kSizes[] = {0, 1, 15, 16, 17, 1000, 100003};
 // NaN with payload) appears in a large array, so a copy that goes through arithmetic or mixes up
 // entries cannot pass.
 uint32_t PatternBits(size_t index, uint32_t entry) {
-  uint32_t x = static_cast<uint32_t>(index) * 16u + entry + 0x9e3779b9u;
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
+  return LowBias32(static_cast<uint32_t>(index) * 16u + entry + 0x9e3779b9u);
 }
 
 std::vector<glm::mat4> PatternMatrices(size_t count) {
