@@ -45,6 +45,17 @@ struct StoreFirst {
   }
 };
 
+// The lane pointers of an f32x4 input and output, hoisted into locals before a loop: Highway's
+// stores may alias anything, so pointers read through view references inside the loop would be
+// reloaded after every store (measured 7-20% in cache).
+struct InOutLanes {
+  const float* HWY_RESTRICT in[4];
+  float* HWY_RESTRICT out[4];
+
+  InOutLanes(const ConstVec4View& from, const Vec4View& to)
+      : in{from.x(), from.y(), from.z(), from.w()}, out{to.x(), to.y(), to.z(), to.w()} {}
+};
+
 // Calls body(i, store) for i = 0, N, 2N, ... < count, where store is StoreAll or StoreFirst.
 template <class D, class Body>
 HWY_INLINE void ForEachVector(D d, size_t count, const Body& body) {

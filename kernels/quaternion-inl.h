@@ -26,16 +26,6 @@ namespace swarm {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Lane pointers are hoisted into locals: Highway's stores may alias anything, so pointers read
-// through the view references would be reloaded after every store (measured 7-20% in cache).
-struct RotateLanes {
-  const float* HWY_RESTRICT in[4];
-  float* HWY_RESTRICT out[4];
-
-  RotateLanes(const ConstVec4View& from, const Vec4View& to)
-      : in{from.x(), from.y(), from.z(), from.w()}, out{to.x(), to.y(), to.z(), to.w()} {}
-};
-
 template <class D>
 HWY_INLINE Vec3V<hn::Vec<D>> LoadVec3(D d, const float* const HWY_RESTRICT* lanes, size_t i) {
   return {hn::LoadU(d, lanes[0] + i), hn::LoadU(d, lanes[1] + i), hn::LoadU(d, lanes[2] + i)};
@@ -46,7 +36,7 @@ HWY_INLINE Vec3V<hn::Vec<D>> LoadVec3(D d, const float* const HWY_RESTRICT* lane
 inline void RotateVectorsImpl(const glm::quat& q, const ConstVec4View& in, const Vec4View& out) {
   const hn::ScalableTag<float> d;
   const auto rotation = BroadcastQuat(d, q.x, q.y, q.z, q.w);
-  const RotateLanes lanes(in, out);
+  const InOutLanes lanes(in, out);
   ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
     const auto w = hn::LoadU(d, lanes.in[3] + i);
     const auto v = Rotate(rotation, LoadVec3(d, lanes.in, i));
@@ -60,13 +50,13 @@ inline void RotateVectorsImpl(const glm::quat& q, const ConstVec4View& in, const
 inline void RotateVectorsPerElementImpl(const ConstVec4View& q, const ConstVec4View& in,
                                         const Vec4View& out) {
   const hn::ScalableTag<float> d;
-  const RotateLanes lanes(in, out);
+  const InOutLanes lanes(in, out);
   const float* HWY_RESTRICT rotation[4] = {q.x(), q.y(), q.z(), q.w()};
   ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
     const auto w = hn::LoadU(d, lanes.in[3] + i);
     const QuatV<hn::Vec<decltype(d)>> quaternion{
-        hn::LoadU(d, rotation[0] + i), hn::LoadU(d, rotation[1] + i),
-        hn::LoadU(d, rotation[2] + i), hn::LoadU(d, rotation[3] + i)};
+        hn::LoadU(d, rotation[0] + i), hn::LoadU(d, rotation[1] + i), hn::LoadU(d, rotation[2] + i),
+        hn::LoadU(d, rotation[3] + i)};
     const auto v = Rotate(quaternion, LoadVec3(d, lanes.in, i));
     store(v.x, d, lanes.out[0] + i);
     store(v.y, d, lanes.out[1] + i);

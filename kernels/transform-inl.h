@@ -96,23 +96,17 @@ HWY_INLINE void TransformBroadcast(const glm::mat4& matrix, const ConstVec4View&
     for (int r = 0; r < 4; ++r) m[c][r] = hn::Set(d, matrix[c][r]);
   }
   const auto entry = [&](int c, int r) HWY_ATTR { return m[c][r]; };
-  const float* in_x = in.x();
-  const float* in_y = in.y();
-  const float* in_z = in.z();
-  const float* in_w = in.w();
-  float* out_x = out.x();
-  float* out_y = out.y();
-  float* out_z = out.z();
-  float* out_w = out.w();
+  const InOutLanes lanes(in, out);
   ForEachVector(d, in.count, [&](size_t i, auto store) HWY_ATTR {
-    const V x = hn::LoadU(d, in_x + i);
-    const V y = hn::LoadU(d, in_y + i);
-    const V z = hn::LoadU(d, in_z + i);
+    const V x = hn::LoadU(d, lanes.in[0] + i);
+    const V y = hn::LoadU(d, lanes.in[1] + i);
+    const V z = hn::LoadU(d, lanes.in[2] + i);
     V w = x;  // unused unless kHomogeneous
-    if constexpr (kMode == TransformMode::kHomogeneous) w = hn::LoadU(d, in_w + i);
+    if constexpr (kMode == TransformMode::kHomogeneous) w = hn::LoadU(d, lanes.in[3] + i);
     V rows[4];
     Rows<kMode, kRows>(entry, x, y, z, w, rows);
-    StoreRows<kMode, kDivide>(d, rows, store, out_x + i, out_y + i, out_z + i, out_w + i);
+    StoreRows<kMode, kDivide>(d, rows, store, lanes.out[0] + i, lanes.out[1] + i, lanes.out[2] + i,
+                              lanes.out[3] + i);
   });
 }
 
@@ -142,27 +136,21 @@ HWY_INLINE void TransformPerElement(const ConstMat4View& matrices, const ConstVe
   constexpr int kRows = kRowsComputed<kMode, false>;
   const float* matrix_data = matrices.data;
   const size_t matrix_stride = matrices.lane_stride;
-  const float* in_x = in.x();
-  const float* in_y = in.y();
-  const float* in_z = in.z();
-  const float* in_w = in.w();
-  float* out_x = out.x();
-  float* out_y = out.y();
-  float* out_z = out.z();
-  float* out_w = out.w();
+  const InOutLanes lanes(in, out);
   ForEachVector(d, in.count, [&](size_t i, auto store) HWY_ATTR {
     const float* element = matrix_data + i;
     const auto entry = [&](int c, int r) HWY_ATTR {
       return hn::LoadU(d, element + static_cast<size_t>(4 * c + r) * matrix_stride);
     };
-    const V x = hn::LoadU(d, in_x + i);
-    const V y = hn::LoadU(d, in_y + i);
-    const V z = hn::LoadU(d, in_z + i);
+    const V x = hn::LoadU(d, lanes.in[0] + i);
+    const V y = hn::LoadU(d, lanes.in[1] + i);
+    const V z = hn::LoadU(d, lanes.in[2] + i);
     V w = x;  // unused unless kHomogeneous
-    if constexpr (kMode == TransformMode::kHomogeneous) w = hn::LoadU(d, in_w + i);
+    if constexpr (kMode == TransformMode::kHomogeneous) w = hn::LoadU(d, lanes.in[3] + i);
     V rows[4];
     Rows<kMode, kRows>(entry, x, y, z, w, rows);
-    StoreRows<kMode, false>(d, rows, store, out_x + i, out_y + i, out_z + i, out_w + i);
+    StoreRows<kMode, false>(d, rows, store, lanes.out[0] + i, lanes.out[1] + i, lanes.out[2] + i,
+                            lanes.out[3] + i);
   });
 }
 
@@ -226,18 +214,12 @@ inline void CameraProjectImpl(const CameraParams& camera, const ConstVec4View& p
   const V width = hn::Set(d, camera.width_pixels);
   const V height = hn::Set(d, camera.height_pixels);
   const auto flag_one = hn::Set(di, 1);
-  const float* in_x = points.x();
-  const float* in_y = points.y();
-  const float* in_z = points.z();
-  float* out_x = screen.x();
-  float* out_y = screen.y();
-  float* out_z = screen.z();
-  float* out_w = screen.w();
+  const InOutLanes lanes(points, screen);
   uint8_t* flags = visible.data;
   ForEachVector(d, points.count, [&](size_t i, auto store) HWY_ATTR {
-    const V x = hn::LoadU(d, in_x + i);
-    const V y = hn::LoadU(d, in_y + i);
-    const V z = hn::LoadU(d, in_z + i);
+    const V x = hn::LoadU(d, lanes.in[0] + i);
+    const V y = hn::LoadU(d, lanes.in[1] + i);
+    const V z = hn::LoadU(d, lanes.in[2] + i);
     const V clip_x = PointRow(m[0][0], m[1][0], m[2][0], m[3][0], x, y, z);
     const V clip_y = PointRow(m[0][1], m[1][1], m[2][1], m[3][1], x, y, z);
     const V clip_z = PointRow(m[0][2], m[1][2], m[2][2], m[3][2], x, y, z);
@@ -248,10 +230,10 @@ inline void CameraProjectImpl(const CameraParams& camera, const ConstVec4View& p
     const auto inside =
         hn::And(hn::And(hn::Gt(clip_w, zero), hn::Le(hn::Abs(clip_x), clip_w)),
                 hn::And(hn::Le(hn::Abs(clip_y), clip_w), hn::Le(hn::Abs(clip_z), clip_w)));
-    store(hn::Mul(hn::Mul(hn::Add(ndc_x, one), half), width), d, out_x + i);
-    store(hn::Mul(hn::Mul(hn::Sub(one, ndc_y), half), height), d, out_y + i);
-    store(ndc_z, d, out_z + i);
-    store(clip_w, d, out_w + i);
+    store(hn::Mul(hn::Mul(hn::Add(ndc_x, one), half), width), d, lanes.out[0] + i);
+    store(hn::Mul(hn::Mul(hn::Sub(one, ndc_y), half), height), d, lanes.out[1] + i);
+    store(ndc_z, d, lanes.out[2] + i);
+    store(clip_w, d, lanes.out[3] + i);
     const auto flag = hn::IfThenElseZero(hn::RebindMask(di, inside), flag_one);
     store(hn::DemoteTo(d8, flag), d8, flags + i);
   });
