@@ -61,7 +61,7 @@ void TransformPointsByPoses(const ConstPoseView& poses, const ConstVec4View& poi
 // |omega| dt per step about omega / |omega|, up to rounding. sinc comes from a Taylor polynomial
 // for h < 1/4 and sin(h) / h otherwise, selected per lane without a branch, so:
 //   - omega = 0 gives dq = (0, 0, 0, 1) exactly, and the step sets q = normalize(q) (bitwise
-//     reference::NormalizeRotation(q); unchanged for most unit q, else moved by an ulp or two)
+//     reference::NormalizedQuaternion(q); unchanged for most unit q, else moved by an ulp or two)
 //     and t = t + v dt;
 //   - tiny omega (down to subnormal) gives dq = (omega dt / 2, 1): no division, no NaN.
 // Normalisation is q / sqrt(dot(q, q)) with exact Sqrt and Div, so |q| = 1 within a few ulp after

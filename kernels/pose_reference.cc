@@ -4,6 +4,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "kernels/assert.h"
+#include "kernels/quaternion_reference.h"
 
 namespace swarm::reference {
 namespace {
@@ -13,15 +14,6 @@ glm::vec3 Cross(const glm::vec3& a, const glm::vec3& b) {
 }
 
 glm::quat Conjugate(const glm::quat& q) { return glm::quat(q.w, -q.x, -q.y, -q.z); }
-
-glm::quat Multiply(const glm::quat& a, const glm::quat& b) {
-  glm::quat r;
-  r.w = ((a.w * b.w - a.x * b.x) - a.y * b.y) - a.z * b.z;
-  r.x = ((a.w * b.x + a.x * b.w) + a.y * b.z) - a.z * b.y;
-  r.y = ((a.w * b.y - a.x * b.z) + a.y * b.w) + a.z * b.x;
-  r.z = ((a.w * b.z + a.x * b.y) - a.y * b.x) + a.z * b.w;
-  return r;
-}
 
 glm::vec3 Rotate(const glm::quat& q, const glm::vec3& v) {
   const glm::vec3 u(q.x, q.y, q.z);
@@ -33,7 +25,7 @@ glm::vec3 Rotate(const glm::quat& q, const glm::vec3& v) {
 }  // namespace
 
 Pose Compose(const Pose& a, const Pose& b) {
-  return {Multiply(a.rotation, b.rotation), Rotate(a.rotation, b.translation) + a.translation};
+  return {QuaternionProduct(a.rotation, b.rotation), Rotate(a.rotation, b.translation) + a.translation};
 }
 
 Pose Invert(const Pose& pose) {
@@ -43,17 +35,11 @@ Pose Invert(const Pose& pose) {
 
 Pose Relative(const Pose& a, const Pose& b) {
   const glm::quat inverse_qa = Conjugate(a.rotation);
-  return {Multiply(inverse_qa, b.rotation), Rotate(inverse_qa, b.translation - a.translation)};
+  return {QuaternionProduct(inverse_qa, b.rotation), Rotate(inverse_qa, b.translation - a.translation)};
 }
 
 glm::vec3 Transform(const Pose& pose, const glm::vec3& point) {
   return Rotate(pose.rotation, point) + pose.translation;
-}
-
-glm::quat NormalizeRotation(const glm::quat& q) {
-  const float length = std::sqrt(((q.x * q.x + q.y * q.y) + q.z * q.z) + q.w * q.w);
-  if (length == 0.0f) return glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
-  return glm::quat(q.w / length, q.x / length, q.y / length, q.z / length);
 }
 
 void IntegrateRigidBody(Pose& pose, const glm::vec3& linear_velocity,
@@ -66,7 +52,7 @@ void IntegrateRigidBody(Pose& pose, const glm::vec3& linear_velocity,
   const float sinc = half_angle == 0.0f ? 1.0f : std::sin(half_angle) / half_angle;
   const float scale = sinc * half_dt;
   const glm::quat dq(std::cos(half_angle), scale * omega.x, scale * omega.y, scale * omega.z);
-  pose.rotation = NormalizeRotation(Multiply(dq, pose.rotation));
+  pose.rotation = NormalizedQuaternion(QuaternionProduct(dq, pose.rotation));
 }
 
 glm::mat3 WorldInverseInertia(const glm::quat& q, const glm::vec3& inverse_body_inertia) {

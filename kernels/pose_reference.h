@@ -31,9 +31,6 @@ glm::vec3 Transform(const Pose& pose, const glm::vec3& point);
 // One rigid-body step (kernels/pose.h IntegrateRigidBodies) with std::sin / std::cos.
 void IntegrateRigidBody(Pose& pose, const glm::vec3& linear_velocity,
                         const glm::vec3& angular_velocity, float dt_seconds);
-// normalize(q) as the kernels evaluate it: q / sqrt(((x x + y y) + z z) + w w), and the identity
-// where that length is 0.
-glm::quat NormalizeRotation(const glm::quat& q);
 // R diag(inverse_body_inertia) R^T with R the rotation matrix of q (exactly symmetric).
 glm::mat3 WorldInverseInertia(const glm::quat& q, const glm::vec3& inverse_body_inertia);
 

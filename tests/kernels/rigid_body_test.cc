@@ -14,6 +14,7 @@
 
 #include "kernels/pose.h"
 #include "kernels/pose_reference.h"
+#include "kernels/quaternion_reference.h"
 #include "pose_fixture.h"
 #include "support/for_each_target.h"
 
@@ -260,7 +261,7 @@ TEST_CASE("Constant angular velocity rotates by exactly n |omega| dt about its a
 
 TEST_CASE("Zero angular velocity only normalises q and translates") {
   // Documented: omega = 0 (either sign of zero) gives dq = (0, 0, 0, 1) exactly, dq q = q
-  // exactly, so q becomes normalize(q) (reference::NormalizeRotation, bitwise) and t += v dt.
+  // exactly, so q becomes normalize(q) (reference::NormalizedQuaternion, bitwise) and t += v dt.
   std::mt19937 rng(12);
   const size_t count = 33;
   Arrays input = BodyInputs(count, rng, 0.0f);
@@ -276,7 +277,7 @@ TEST_CASE("Zero angular velocity only normalises q and translates") {
     for (size_t i = 0; i < count; ++i) {
       INFO("body " << i);
       const reference::Pose before = GetBody(input, i), after = GetBody(p, i);
-      const glm::quat want = reference::NormalizeRotation(before.rotation);
+      const glm::quat want = reference::NormalizedQuaternion(before.rotation);
       for (int k = 0; k < 4; ++k) CHECK(test::SameBits(after.rotation[k], want[k]));
       const glm::vec3 want_t = before.translation + input[kLinearVelocity].Get3(i) * kDt;
       for (int k = 0; k < 3; ++k) CHECK(test::SameBits(after.translation[k], want_t[k]));
