@@ -41,11 +41,18 @@ size_t PyramidMargin() { return Padded(2); }
 
 // Non-temporal stores for destinations that cannot stay in cache anyway (measured on 1920x1080
 // f32, 8 MB); they need vector-aligned rows, which ValidImage's stride rule gives once the base
-// is aligned.
+// is aligned. A batch decides once for all its frames: 64 frames of 300 KB are 19 MB of output
+// even though each frame alone would fit in cache.
 constexpr size_t kStreamBytes = size_t{4} << 20;
+bool AlignedForStream(const float* data) {
+  return reinterpret_cast<uintptr_t>(data) % kAlignBytes == 0;
+}
 bool StreamOutput(const ImageF32View& dst) {
-  return dst.height * dst.row_stride * sizeof(float) >= kStreamBytes &&
-         reinterpret_cast<uintptr_t>(dst.data) % kAlignBytes == 0;
+  return dst.height * dst.row_stride * sizeof(float) >= kStreamBytes && AlignedForStream(dst.data);
+}
+bool StreamOutput(const ImageBatchView<float>& dst) {
+  return dst.count * dst.image_stride * sizeof(float) >= kStreamBytes &&
+         AlignedForStream(dst.data) && (dst.image_stride * sizeof(float)) % kAlignBytes == 0;
 }
 
 template <typename T>
@@ -137,14 +144,13 @@ Radii GaussianRadii(const ImageView<const T>& src, size_t ksize) {
 }
 
 void RunGaussianF32(const ConstImageF32View& src, const ImageF32View& dst, size_t ksize,
-                    RowRange rows, const FloatView& scratch) {
+                    RowRange rows, const FloatView& scratch, bool stream) {
   static constexpr float kOne = 1.0f;
   const Radii r = GaussianRadii(src, ksize);
   const float* center = scratch.data + ksize / 2;
   HWY_DYNAMIC_DISPATCH(GaussianF32Impl)
   (src, dst, r.x == 0 ? &kOne : center, r.x, r.y == 0 ? &kOne : center, r.y, rows,
-   scratch.data + Padded(ksize), RowElements(src.width, ksize / 2), Padded(ksize / 2),
-   StreamOutput(dst));
+   scratch.data + Padded(ksize), RowElements(src.width, ksize / 2), Padded(ksize / 2), stream);
 }
 
 void RunGaussianU8(const ConstImageU8View& src, const ImageU8View& dst, size_t ksize, RowRange rows,
@@ -159,6 +165,24 @@ void RunGaussianU8(const ConstImageU8View& src, const ImageU8View& dst, size_t k
 
 float BoxScale(size_t ksize) {
   return static_cast<float>(1.0 / static_cast<double>(ksize * ksize));
+}
+
+void RunBoxF32(const ConstImageF32View& src, const ImageF32View& dst, size_t ksize, RowRange rows,
+               const FloatView& scratch, bool stream) {
+  HWY_DYNAMIC_DISPATCH(BoxF32Impl)
+  (src, dst, ksize / 2, BoxScale(ksize), rows, scratch.data, RowElements(src.width, ksize / 2),
+   Padded(ksize / 2), stream);
+}
+
+bool ValidPyramid(const ConstImageF32View& src, const ImageF32View& dst, RowRange rows) {
+  return ValidImage(src) && ValidImage(dst) && dst.width == (src.width + 1) / 2 &&
+         dst.height == (src.height + 1) / 2 && Disjoint(src, dst) && rows.begin <= rows.end;
+}
+
+void RunPyramidDown(const ConstImageF32View& src, const ImageF32View& dst, RowRange rows,
+                    const FloatView& scratch, bool stream) {
+  HWY_DYNAMIC_DISPATCH(PyramidDownImpl)
+  (src, dst, rows, scratch.data, PyramidDownScratchElements(src.width), PyramidMargin(), stream);
 }
 
 }  // namespace
@@ -198,7 +222,7 @@ void GaussianBlur(const ConstImageF32View& src, const ImageF32View& dst, size_t 
   SWARM_ASSERT(ValidSameShape(src, dst, rows) && ksize % 2 == 1 && ksize <= kMaxGaussianKsize &&
                sigma > 0.0 && scratch.count >= GaussianScratchElements(src.width, ksize));
   GaussianCoefficients(ksize, sigma, scratch.data);
-  RunGaussianF32(src, dst, ksize, rows, scratch);
+  RunGaussianF32(src, dst, ksize, rows, scratch, StreamOutput(dst));
 }
 
 void GaussianBlur(const ConstImageU8View& src, const ImageU8View& dst, size_t ksize, double sigma,
@@ -214,9 +238,7 @@ void BoxFilter(const ConstImageF32View& src, const ImageF32View& dst, size_t ksi
                const FloatView& scratch) {
   SWARM_ASSERT(ValidSameShape(src, dst, rows) && ksize % 2 == 1 && ksize <= kMaxBoxKsize &&
                scratch.count >= BoxScratchElements(src.width, ksize));
-  HWY_DYNAMIC_DISPATCH(BoxF32Impl)
-  (src, dst, ksize / 2, BoxScale(ksize), rows, scratch.data, RowElements(src.width, ksize / 2),
-   Padded(ksize / 2), StreamOutput(dst));
+  RunBoxF32(src, dst, ksize, rows, scratch, StreamOutput(dst));
 }
 
 void BoxFilter(const ConstImageU8View& src, const ImageU8View& dst, size_t ksize, RowRange rows,
@@ -230,21 +252,21 @@ void BoxFilter(const ConstImageU8View& src, const ImageU8View& dst, size_t ksize
 
 void PyramidDown(const ConstImageF32View& src, const ImageF32View& dst, RowRange rows,
                  const FloatView& scratch) {
-  SWARM_ASSERT(ValidImage(src) && ValidImage(dst) && dst.width == (src.width + 1) / 2 &&
-               dst.height == (src.height + 1) / 2 && Disjoint(src, dst) && rows.begin <= rows.end &&
+  SWARM_ASSERT(ValidPyramid(src, dst, rows) &&
                scratch.count >= PyramidDownScratchElements(src.width));
-  HWY_DYNAMIC_DISPATCH(PyramidDownImpl)
-  (src, dst, rows, scratch.data, PyramidDownScratchElements(src.width), PyramidMargin(),
-   StreamOutput(dst));
+  RunPyramidDown(src, dst, rows, scratch, StreamOutput(dst));
 }
 
 void GaussianBlurBatch(const ImageBatchView<const float>& src, const ImageBatchView<float>& dst,
                        size_t ksize, double sigma, const FloatView& scratch) {
   SWARM_ASSERT(ValidBatch(src, dst));
-  GaussianBlur(src.Image(0), dst.Image(0), ksize, sigma, RowRange{}, scratch);
-  for (size_t i = 1; i < src.count; ++i) {
+  SWARM_ASSERT(ksize % 2 == 1 && ksize <= kMaxGaussianKsize && sigma > 0.0 &&
+               scratch.count >= GaussianScratchElements(src.width, ksize));
+  GaussianCoefficients(ksize, sigma, scratch.data);
+  const bool stream = StreamOutput(dst);
+  for (size_t i = 0; i < src.count; ++i) {
     SWARM_ASSERT(ValidSameShape(src.Image(i), dst.Image(i), RowRange{}));
-    RunGaussianF32(src.Image(i), dst.Image(i), ksize, RowRange{}, scratch);
+    RunGaussianF32(src.Image(i), dst.Image(i), ksize, RowRange{}, scratch, stream);
   }
 }
 
@@ -260,9 +282,12 @@ void GaussianBlurBatch(const ImageBatchView<const uint8_t>& src, const ImageBatc
 
 void BoxFilterBatch(const ImageBatchView<const float>& src, const ImageBatchView<float>& dst,
                     size_t ksize, const FloatView& scratch) {
-  SWARM_ASSERT(ValidBatch(src, dst));
+  SWARM_ASSERT(ValidBatch(src, dst) && ksize % 2 == 1 && ksize <= kMaxBoxKsize &&
+               scratch.count >= BoxScratchElements(src.width, ksize));
+  const bool stream = StreamOutput(dst);
   for (size_t i = 0; i < src.count; ++i) {
-    BoxFilter(src.Image(i), dst.Image(i), ksize, RowRange{}, scratch);
+    SWARM_ASSERT(ValidSameShape(src.Image(i), dst.Image(i), RowRange{}));
+    RunBoxF32(src.Image(i), dst.Image(i), ksize, RowRange{}, scratch, stream);
   }
 }
 
@@ -276,9 +301,11 @@ void BoxFilterBatch(const ImageBatchView<const uint8_t>& src, const ImageBatchVi
 
 void PyramidDownBatch(const ImageBatchView<const float>& src, const ImageBatchView<float>& dst,
                       const FloatView& scratch) {
-  SWARM_ASSERT(ValidBatch(src, dst));
+  SWARM_ASSERT(ValidBatch(src, dst) && scratch.count >= PyramidDownScratchElements(src.width));
+  const bool stream = StreamOutput(dst);
   for (size_t i = 0; i < src.count; ++i) {
-    PyramidDown(src.Image(i), dst.Image(i), RowRange{}, scratch);
+    SWARM_ASSERT(ValidPyramid(src.Image(i), dst.Image(i), RowRange{}));
+    RunPyramidDown(src.Image(i), dst.Image(i), RowRange{}, scratch, stream);
   }
 }
 

@@ -81,17 +81,17 @@ using BatchFilter = std::function<void(const ImageBatchView<const T>&, const Ima
 // A batch call equals one whole-image call per frame; frames differ so a mixed-up frame shows.
 template <typename T>
 void CheckBatch(size_t width, size_t height, size_t out_width, size_t out_height,
-                size_t scratch_count, const BandFilter<T>& single, const BatchFilter<T>& batch) {
-  constexpr size_t kFrames = 4;
-  const PaddedImage<T> src = RandomImage<T>(width, height, 21, kFrames);
+                size_t scratch_count, const BandFilter<T>& single, const BatchFilter<T>& batch,
+                size_t frames = 4) {
+  const PaddedImage<T> src = RandomImage<T>(width, height, 21, frames);
   test::ForEachTarget([&](const test::TargetUnderTest& target) {
     INFO("target " << target.name);
-    PaddedImage<T> batched(out_width, out_height, test::Sentinel<T>(), kFrames);
+    PaddedImage<T> batched(out_width, out_height, test::Sentinel<T>(), frames);
     test::GuardedScratch<ScratchOf<T>> scratch(scratch_count);
     batch(src.batch(), batched.batch(), scratch.view());
     CHECK(scratch.GuardIntact());
     CHECK(batched.PaddingIs(test::Sentinel<T>()));
-    for (size_t k = 0; k < kFrames; ++k) {
+    for (size_t k = 0; k < frames; ++k) {
       INFO("frame " << k);
       PaddedImage<T> one(out_width, out_height, test::Sentinel<T>());
       single(src.cview(k), one.view(), RowRange{}, scratch.view());
@@ -125,6 +125,26 @@ TEST_CASE("Batched filters equal one call per frame") {
       w, h, (w + 1) / 2, (h + 1) / 2, PyramidDownScratchElements(w),
       [](auto src, auto dst, RowRange rows, auto s) { PyramidDown(src, dst, rows, s); },
       [](auto src, auto dst, auto s) { PyramidDownBatch(src, dst, s); });
+}
+
+// 16 frames of 333x211 f32 are 4.5 MB of output: the batch streams its stores past the cache while
+// each frame alone would not, and the bits must not change.
+TEST_CASE("Batched f32 filters streaming the whole batch equal one call per frame") {
+  const size_t w = 333;
+  const size_t h = 211;
+  const size_t frames = 16;
+  CheckBatch<float>(
+      w, h, w, h, GaussianScratchElements(w, 5),
+      [](auto src, auto dst, RowRange rows, auto s) { GaussianBlur(src, dst, 5, 1.0, rows, s); },
+      [](auto src, auto dst, auto s) { GaussianBlurBatch(src, dst, 5, 1.0, s); }, frames);
+  CheckBatch<float>(
+      w, h, w, h, BoxScratchElements(w, 3),
+      [](auto src, auto dst, RowRange rows, auto s) { BoxFilter(src, dst, 3, rows, s); },
+      [](auto src, auto dst, auto s) { BoxFilterBatch(src, dst, 3, s); }, frames);
+  CheckBatch<float>(
+      2 * w, 2 * h, w, h, PyramidDownScratchElements(2 * w),
+      [](auto src, auto dst, RowRange rows, auto s) { PyramidDown(src, dst, rows, s); },
+      [](auto src, auto dst, auto s) { PyramidDownBatch(src, dst, s); }, frames);
 }
 
 }  // namespace
