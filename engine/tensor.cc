@@ -401,7 +401,8 @@ std::string TensorView::TypeString() const {
 }
 
 Result<Tensor> Tensor::Create(MemoryAccountant& accountant, DType dtype,
-                              std::span<const int64_t> shape, MemoryCategory category) {
+                              std::span<const int64_t> shape, MemoryCategory category,
+                              MemoryOrder order) {
   if (static_cast<size_t>(dtype) >= kDTypeCount) return InvalidArgument("tensor dtype is invalid");
   Result<int64_t> count = ElementCount(shape);
   if (!count.ok()) return count.status();
@@ -418,7 +419,16 @@ Result<Tensor> Tensor::Create(MemoryAccountant& accountant, DType dtype,
   tensor.category_ = category;
   tensor.memory_ = memory.value();
   tensor.bytes_ = allocated;
-  tensor.view_ = TensorView::Contiguous(tensor.memory_, dtype, shape).value();
+  if (order == MemoryOrder::kC) {
+    tensor.view_ = TensorView::Contiguous(tensor.memory_, dtype, shape).value();
+  } else {
+    // Fortran order is C order of the reversed shape, seen through a transposition.
+    std::array<int64_t, kMaxTensorRank> reversed{};
+    std::reverse_copy(shape.begin(), shape.end(), reversed.begin());
+    tensor.view_ = TensorView::Contiguous(tensor.memory_, dtype, {reversed.data(), shape.size()})
+                       .value()
+                       .Transposed();
+  }
   return tensor;
 }
 

@@ -179,7 +179,7 @@ class TensorView {
   // Unchecked: pointer to the element at `index` (rank() entries, each in range).
   std::byte* ElementAddress(const int64_t* index) const;
 
-  // "f32[512][4]" (with " (read-only)" appended only by Format).
+  // "f32[512][4]": the dtype and the extents, as Nx prints a tensor type.
   std::string TypeString() const;
 
  private:
@@ -198,18 +198,24 @@ Status CheckWritable(const TensorView& view, std::string_view what);
 // "[512, 4]"
 std::string ShapeString(std::span<const int64_t> shape);
 
-// An owning, contiguous C-order tensor, accounted under MemoryCategory::kTensors (or the category
-// given). Contents start zeroed. Move-only.
+// Element order of an owning tensor: C (last axis contiguous) or Fortran (first axis contiguous,
+// as .npy files with fortran_order and column-major tools write them).
+enum class MemoryOrder : uint8_t { kC, kFortran };
+
+// An owning tensor without gaps, accounted under MemoryCategory::kTensors (or the category given).
+// Contents start zeroed. Move-only.
 class Tensor {
  public:
   static Result<Tensor> Create(MemoryAccountant& accountant, DType dtype,
                                std::span<const int64_t> shape,
-                               MemoryCategory category = MemoryCategory::kTensors);
+                               MemoryCategory category = MemoryCategory::kTensors,
+                               MemoryOrder order = MemoryOrder::kC);
   static Result<Tensor> Create(MemoryAccountant& accountant, DType dtype,
                                std::initializer_list<int64_t> shape,
-                               MemoryCategory category = MemoryCategory::kTensors) {
+                               MemoryCategory category = MemoryCategory::kTensors,
+                               MemoryOrder order = MemoryOrder::kC) {
     return Create(accountant, dtype, std::span<const int64_t>(shape.begin(), shape.size()),
-                  category);
+                  category, order);
   }
   Tensor() = default;
   Tensor(Tensor&& other) noexcept;

@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(build-essential make cmake ccache pkg-config
           libhwy-dev libglm-dev libxxhash-dev libpng-dev catch2
-          libopencv-imgproc-dev libopencv-core-dev)
+          libopencv-imgproc-dev libopencv-core-dev python3-numpy)
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libbenchmark-dev python3-numpy python3-matplotlib)
 fi
