@@ -8,6 +8,7 @@
 // same memory from step to step. Running a batch allocates nothing.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -30,7 +31,7 @@ class ThreadPool {
   // Calls task(index) for every index in [0, count) on T = min(num_threads(), max_threads,
   // count) threads: thread t (0 = the caller) runs indices [count * t / T, count * (t + 1) / T)
   // in increasing order. With T = 1 the caller runs everything without waking a worker (waking
-  // one costs ~10 us here, more than a small batch). Returns when all have run.
+  // a sleeping one costs ~10-50 us, more than a small batch). Returns when all have run.
   // Not reentrant: a task must not call ParallelFor on the same pool.
   template <class Task>
   void ParallelFor(size_t count, const Task& task, size_t max_threads = SIZE_MAX) {
@@ -55,9 +56,11 @@ class ThreadPool {
   size_t active_threads_ = 1;  // threads taking part in the current batch, caller included
   Trampoline call_ = nullptr;
   const void* context_ = nullptr;
-  size_t generation_ = 0;
-  size_t workers_busy_ = 0;
-  bool stopping_ = false;
+  // Written under mutex_; atomic so that a waiting thread can spin on them briefly before it
+  // sleeps on a condition variable (see SpinBriefly in thread_pool.cc).
+  std::atomic<size_t> generation_ = 0;
+  std::atomic<size_t> workers_busy_ = 0;
+  std::atomic<bool> stopping_ = false;
 };
 
 }  // namespace swarm
