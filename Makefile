@@ -1,6 +1,7 @@
 # The two commands a new machine needs (see README.md):
 #   make run    installs missing Debian packages, builds Release, runs the headless particle job
-#   make test   the same set-up, then the whole test suite (Release, then ASan + UBSan) via ctest
+#   make test   the same set-up, then the whole test suite (Release, then ASan + UBSan) via ctest,
+#               then 20 seconds of fuzzing the .npy reader (`make fuzz` fuzzes for longer)
 # Everything else is plain CMake underneath; these targets only pick directories and flags.
 
 JOBS ?= $(shell nproc)
@@ -12,7 +13,10 @@ RELEASE_DIR := build/release
 SANITIZE_DIR := build/sanitize
 RUN_ARGS ?= --particles 1000000 --steps 300 --report-every 60
 
-.PHONY: deps run build test test-release test-sanitize bench clean
+FUZZ_DIR := build/fuzz
+FUZZ_SECONDS ?= 60
+
+.PHONY: deps run build test test-release test-sanitize test-fuzz fuzz fuzz-build bench clean
 
 deps:
 	scripts/install-deps.sh
@@ -27,7 +31,7 @@ run: deps $(RELEASE_DIR)/CMakeCache.txt
 	cmake --build $(RELEASE_DIR) -j $(JOBS) --target swarm-particles
 	$(RELEASE_DIR)/demos/particles/swarm-particles $(RUN_ARGS)
 
-test: test-release test-sanitize
+test: test-release test-sanitize test-fuzz
 
 test-release: build
 	ctest --test-dir $(RELEASE_DIR) -j $(JOBS) --output-on-failure
@@ -37,6 +41,28 @@ test-sanitize: deps
 	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWARM_SANITIZE=ON
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	ctest --test-dir $(SANITIZE_DIR) -j $(JOBS) --output-on-failure
+
+# The .npy reader under libFuzzer (clang, ASan + UBSan: tests/fuzz/) for FUZZ_SECONDS seconds,
+# e.g. `make fuzz FUZZ_SECONDS=600`. Seeds: numpy-written files of every dtype plus
+# tests/engine/npy_regressions/; what the fuzzer learns accumulates in build/fuzz/corpus. A crash
+# fails the run and leaves build/fuzz/crash-*: fix it, then keep the input in npy_regressions/.
+FUZZ_RUN = $(FUZZ_DIR)/npy_fuzzer -max_len=4096 -timeout=10 -dict=tests/fuzz/npy.dict \
+	-artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+
+fuzz: fuzz-build
+	$(FUZZ_RUN) -max_total_time=$(FUZZ_SECONDS)
+
+# The bounded pass that `make test` includes.
+test-fuzz: fuzz-build
+	$(FUZZ_RUN) -max_total_time=20
+
+fuzz-build: deps
+	cmake -S tests/fuzz -B $(FUZZ_DIR) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(FUZZ_DIR) -j $(JOBS)
+	rm -rf $(FUZZ_DIR)/seeds
+	/usr/bin/python3 tests/fuzz/make_seeds.py $(FUZZ_DIR)/seeds
+	cp tests/engine/npy_regressions/*.npy $(FUZZ_DIR)/seeds/
+	mkdir -p $(FUZZ_DIR)/corpus
 
 bench:
 	scripts/install-deps.sh --bench

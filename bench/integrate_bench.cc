@@ -95,9 +95,9 @@ glm::vec4 InitialPosition(size_t i) {
 }
 glm::vec4 InitialVelocity(size_t i) { return {Pattern(i, 4), Pattern(i, 5), Pattern(i, 6), 0.0f}; }
 
-[[noreturn]] void Die(const std::string& message) {
-  ExitWithError("swarm-bench-integrate", message);
-}
+constexpr const char* kProgram = "swarm-bench-integrate";
+
+[[noreturn]] void Die(const std::string& message) { ExitWithError(kProgram, message); }
 
 Vec4Buffer MakeSwarmBuffer(MemoryAccountant& memory, size_t count,
                            glm::vec4 (*initial)(size_t)) {
@@ -339,23 +339,14 @@ void RegisterAll(const Options& options, Pools& pools) {
 int main(int argc, char** argv) {
   using swarm::bench::Options;
   Options options;
-  swarm::FlagSet flags("swarm-bench-integrate",
+  swarm::FlagSet flags(swarm::bench::kProgram,
                        "Euler integration: swarm vs glm AoS, scalar SoA and the memory roofline. "
                        "Also accepts Google Benchmark's --benchmark_* flags.");
   flags.AddCount("max-count", &options.max_count, 16, swarm::bench::kLargeCount,
                  "largest N to run (16 always runs)");
   swarm::bench::AddRoundFlags(flags, options.rounds, "N < 1e6", "1e6 <= N < 1e8", "N = 1e8");
   flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar (swarm only)");
-  for (int i = 1; i < argc; ++i) {
-    if (std::string_view(argv[i]) == "--help") std::fputs(flags.Usage().c_str(), stdout);
-  }
-  benchmark::Initialize(&argc, argv);  // consumes --benchmark_* (and prints its own --help)
-  if (swarm::Status s = flags.Parse(argc, argv); !s.ok()) swarm::bench::Die(s.message());
-  if (swarm::Status s = swarm::ForceSimdTarget(options.simd); !s.ok()) {
-    swarm::bench::Die(s.message());
-  }
-  const swarm::SimdTarget target = swarm::ActiveSimdTarget();
-  benchmark::AddCustomContext("swarm_simd_target", target.name + " (" + target.hwy_name + ")");
+  swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
   benchmark::AddCustomContext("bytes_per_particle",
                               "64 (p and v, 16 B each, read and written)");
   std::string rounds = std::to_string(options.rounds.rounds) + " below 1e6, ";

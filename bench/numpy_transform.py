@@ -38,6 +38,8 @@ from contextlib import redirect_stdout
 
 import numpy as np
 
+from numpy_timing import time_call
+
 BYTES_PER_ELEMENT = {
     "transform_one_matrix": 28.0,
     "transform_per_element": 96.0,
@@ -204,26 +206,6 @@ def check(workload, name, function, d):
     error = np.max(np.abs(got - want) / (1.0 + np.abs(want)))
     if not error <= 1e-5:
         sys.exit(f"numpy_transform.py: {workload} {name} is wrong: max relative error {error:.3g}")
-
-
-def time_call(function, d, min_time, repeats):
-    """Seconds per call: best of `repeats` loops of at least min_time seconds each."""
-    loops = 1
-    while True:
-        start = time.perf_counter()
-        for _ in range(loops):
-            function(d)
-        elapsed = time.perf_counter() - start
-        if elapsed >= min_time:
-            break
-        loops = max(loops * 2, int(loops * min_time / max(elapsed, 1e-9) * 1.2))
-    times = [elapsed / loops]
-    for _ in range(repeats - 1):
-        start = time.perf_counter()
-        for _ in range(loops):
-            function(d)
-        times.append((time.perf_counter() - start) / loops)
-    return min(times), max(times) / min(times)
 
 
 def blas_info():

@@ -502,16 +502,7 @@ int main(int argc, char** argv) {
                  "largest N to run (N = 1e3, 1e4, ... up to it)");
   swarm::bench::AddRoundFlags(flags, options.rounds, "N < 1e6", "N >= 1e6", nullptr);
   flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar (swarm only)");
-  for (int i = 1; i < argc; ++i) {
-    if (std::string_view(argv[i]) == "--help") std::fputs(flags.Usage().c_str(), stdout);
-  }
-  benchmark::Initialize(&argc, argv);  // consumes --benchmark_* (and prints its own --help)
-  if (swarm::Status s = flags.Parse(argc, argv); !s.ok()) swarm::bench::Die(s.message());
-  if (swarm::Status s = swarm::ForceSimdTarget(options.simd); !s.ok()) {
-    swarm::bench::Die(s.message());
-  }
-  const swarm::SimdTarget target = swarm::ActiveSimdTarget();
-  benchmark::AddCustomContext("swarm_simd_target", target.name + " (" + target.hwy_name + ")");
+  swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
   benchmark::AddCustomContext(
       "bytes_per_element",
       "transform_one_matrix 28 (kPoints: x, y, z read, x, y, z, w written), "

@@ -445,16 +445,7 @@ int main(int argc, char** argv) {
                   "minimum timed seconds per run");
   flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar (swarm only)");
   flags.AddSwitch("quick", &options.quick, "1920x1080 only");
-  for (int i = 1; i < argc; ++i) {
-    if (std::string_view(argv[i]) == "--help") std::fputs(flags.Usage().c_str(), stdout);
-  }
-  benchmark::Initialize(&argc, argv);
-  if (swarm::Status s = flags.Parse(argc, argv); !s.ok()) swarm::bench::Die(s.message());
-  if (swarm::Status s = swarm::ForceSimdTarget(options.simd); !s.ok()) {
-    swarm::bench::Die(s.message());
-  }
-  const swarm::SimdTarget target = swarm::ActiveSimdTarget();
-  benchmark::AddCustomContext("swarm_simd_target", target.name + " (" + target.hwy_name + ")");
+  swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
   benchmark::AddCustomContext("opencv_version", CV_VERSION);
   // Correctness first: f32 within 1e-5 of the 0..255 range (x4 for the magnitude's two extra
   // roundings), u8 exact (the kernels' tests state where OpenCV rounds differently: not here).

@@ -9,7 +9,8 @@ install(TARGETS swarm swarm_engine swarm_kernels EXPORT swarmTargets
 foreach(dir engine kernels)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/swarm/${dir}
-    FILES_MATCHING PATTERN "*.h" PATTERN "*-inl.h" EXCLUDE PATTERN "*_checks.h" EXCLUDE)
+    FILES_MATCHING PATTERN "*.h" PATTERN "*-inl.h" EXCLUDE PATTERN "*_checks.h" EXCLUDE
+    PATTERN "*_internal.h" EXCLUDE PATTERN "python" EXCLUDE)
 endforeach()
 install(FILES ${PROJECT_SOURCE_DIR}/swarm.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/swarm)
 

@@ -411,6 +411,15 @@ Result<Tensor> Tensor::Create(MemoryAccountant& accountant, DType dtype,
     return InvalidArgument("tensor " + std::string(DTypeName(dtype)) + ShapeString(shape) +
                            " needs more bytes than fit in 64 bits");
   }
+  // Strides count zero extents as one (as numpy does), so they can overflow where the element
+  // count, zero, does not; the views below would then fail after the allocation.
+  int64_t stride_span = 1;
+  for (int64_t extent : shape) {
+    if (!MultiplyFits(stride_span, std::max<int64_t>(extent, 1), &stride_span)) {
+      return InvalidArgument("tensor shape " + ShapeString(shape) +
+                             " has strides beyond 64 bits (zero extents count as one)");
+    }
+  }
   const size_t allocated = std::max<size_t>(static_cast<size_t>(bytes), kAlignBytes);
   Result<void*> memory = accountant.Allocate(category, allocated);
   if (!memory.ok()) return memory.status();

@@ -1,25 +1,28 @@
 #!/usr/bin/env bash
 # Builds and runs swarm's benchmarks, then charts them and prints their tables.
 #
-#   scripts/bench.sh                         all suites (~7 minutes)
+#   scripts/bench.sh                         all suites (~9 minutes)
 #   scripts/bench.sh --suite transform       one suite: integrate (Euler, N = 16 .. 1e8, ~2-4
 #                                            min) or transform (matrices, quaternions and numpy,
 #                                            N = 1e3 .. 1e7, ~2-3 min) or vision (filters vs
 #                                            OpenCV, 1080p and 4K, f32 and u8, ~2 min; prints a
-#                                            table with the issue's targets)
+#                                            table with the issue's targets) or tensor (sum and
+#                                            mean vs a read pass and numpy, N = 1e3 .. 1e8, adds,
+#                                            FormatTensor, ~1 min; prints a table with targets)
 #   scripts/bench.sh --quick                 N <= 1e6, one round: a smoke run of the whole flow
 #   scripts/bench.sh --suite integrate -- --rounds=5   flags after -- go to each suite's binary
 #
-# Flags: --suite all|integrate|transform|vision (default all), --build-dir DIR (default
+# Flags: --suite all|integrate|transform|vision|tensor (default all), --build-dir DIR (default
 # build-bench), --jobs N (default: all CPUs), --quick, --help. Writes bench/results/{integrate,
-# transform,transform_numpy,vision}.json (gitignored) and docs/bench-{integrate,transform}.png.
+# transform,transform_numpy,vision,tensor,tensor_numpy}.json (gitignored) and
+# docs/bench-{integrate,transform}.png.
 # Configuration comes from these flags only; no environment variable changes what runs. (The
 # numpy peers run with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from their environment, so
 # that numpy's BLAS picks its own kernels; bench/results/transform_numpy.json records which BLAS
 # it loaded.)
 set -euo pipefail
 
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="build-bench"
@@ -33,7 +36,7 @@ while [[ $# -gt 0 ]]; do
     --build-dir=*) build_dir="${1#*=}"; shift ;;
     --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
     --jobs=*) jobs="${1#*=}"; shift ;;
-    --suite) suite="${2:?--suite needs all, integrate, transform or vision}"; shift 2 ;;
+    --suite) suite="${2:?--suite needs all, integrate, transform, vision or tensor}"; shift 2 ;;
     --suite=*) suite="${1#*=}"; shift ;;
     --quick) quick=1; shift ;;
     --help|-h) usage; exit 0 ;;
@@ -46,9 +49,9 @@ if [[ ! "$jobs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 case "$suite" in
-  all) suites=(integrate transform vision) ;;
-  integrate|transform|vision) suites=("$suite") ;;
-  *) echo "bench.sh: --suite expects all, integrate, transform or vision, got '$suite'" >&2
+  all) suites=(integrate transform vision tensor) ;;
+  integrate|transform|vision|tensor) suites=("$suite") ;;
+  *) echo "bench.sh: --suite expects all, integrate, transform, vision or tensor, got '$suite'" >&2
      exit 2 ;;
 esac
 quick_flags=()
@@ -80,6 +83,17 @@ for name in "${suites[@]}"; do
     "$build_dir/bench/swarm-bench-vision" "${vision_flags[@]}" "${bench_flags[@]}" \
       --benchmark_out="$json" --benchmark_out_format=json
     summary+=("vision suite run time: $(( $(date +%s) - start )) s (benchmark binary)")
+    echo
+    continue
+  fi
+  if [[ "$name" == tensor ]]; then
+    # numpy runs right after the binary, then one table compares both (bench/numpy_tensor.py).
+    "$build_dir/bench/swarm-bench-tensor" "${quick_flags[@]}" "${bench_flags[@]}" \
+      --benchmark_out="$json" --benchmark_out_format=json
+    /usr/bin/python3 bench/numpy_tensor.py "${numpy_flags[@]}" > bench/results/tensor_numpy.json
+    summary+=("tensor suite run time: $(( $(date +%s) - start )) s (benchmark binary and numpy)")
+    echo
+    /usr/bin/python3 bench/numpy_tensor.py --table "$json" bench/results/tensor_numpy.json
     echo
     continue
   fi

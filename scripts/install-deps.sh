@@ -6,7 +6,9 @@ set -euo pipefail
 
 packages=(build-essential make cmake ccache pkg-config
           libhwy-dev libglm-dev libxxhash-dev libpng-dev catch2
-          libopencv-imgproc-dev libopencv-core-dev python3-numpy)
+          libopencv-imgproc-dev libopencv-core-dev python3-numpy libdlpack-dev
+          clang libclang-rt-14-dev  # clang + its runtime: the libFuzzer build (make fuzz)
+          python3-dev)  # embeds numpy in the DLPack interop test
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libbenchmark-dev python3-numpy python3-matplotlib)
 fi

@@ -4,32 +4,23 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "engine/tensor_copy.h"
+#include "support/python_process.h"
 
 namespace swarm {
 namespace {
 
 std::vector<std::string> PythonCaseLines(int seed, int count) {
-  const std::string command = std::string(SWARM_PYTHON) + " " + SWARM_TENSOR_CASES_SCRIPT + " " +
-                              std::to_string(seed) + " " + std::to_string(count);
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
+  const test::PythonRun run = test::RunPython(std::string(SWARM_TENSOR_CASES_SCRIPT) + " " +
+                                              std::to_string(seed) + " " + std::to_string(count));
+  REQUIRE(run.status == 0);
   std::vector<std::string> lines;
-  std::string line;
-  for (int c = fgetc(pipe); c != EOF; c = fgetc(pipe)) {
-    if (c == '\n') {
-      lines.push_back(line);
-      line.clear();
-    } else {
-      line += static_cast<char>(c);
-    }
-  }
-  REQUIRE(pclose(pipe) == 0);
+  std::istringstream in(run.output);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
   REQUIRE(lines.size() == static_cast<size_t>(count));
   return lines;
 }

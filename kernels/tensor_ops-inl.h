@@ -1,0 +1,317 @@
+// Per-target code of the tensor row kernels (see kernels/tensor_ops.h for the semantics).
+//
+// Elementwise rows: whole vectors load and store directly; the last partial vector copies its
+// inputs into stack buffers, computes a whole vector there and copies `count - i` results out, so
+// nothing outside the caller's row is touched (rows are views of user memory without padding).
+//
+// Reductions: the 32 accumulators of a lane state live in 32 / Lanes(d) vectors (AVX3: 4 vectors
+// of 8 doubles for a sum; SCALAR: 32 single lanes), vector k holding accumulators
+// [k * Lanes, (k + 1) * Lanes). A block of 32 elements starting at a multiple of 32 in the
+// state's count then puts element j into accumulator j, exactly the scalar definition; elements
+// before the first such block and after the last go one by one into their accumulator. Each
+// accumulator therefore sees the same additions in the same order on every target.
+
+#if defined(SWARM_KERNELS_TENSOR_OPS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SWARM_KERNELS_TENSOR_OPS_INL_H_
+#undef SWARM_KERNELS_TENSOR_OPS_INL_H_
+#else
+#define SWARM_KERNELS_TENSOR_OPS_INL_H_
+#endif
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "hwy/highway.h"
+#include "kernels/tensor_ops.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace swarm {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// --- elementwise ---
+
+// -0 below +0 without a branch: for equal operands the bitwise OR of min keeps a sign bit that
+// either has (their other bits are equal), the AND of max keeps it only if both have it.
+// NaN results become the one quiet NaN (IEEE leaves the payload open, x86 takes an operand's by
+// position, and compilers may swap the operands of commutative operations).
+template <ElementwiseOp kOp, class D>
+HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> a, hn::Vec<D> b) {
+  const auto nan = hn::Set(d, std::numeric_limits<float>::quiet_NaN());
+  if constexpr (kOp == ElementwiseOp::kMin || kOp == ElementwiseOp::kMax) {
+    const auto ordered = kOp == ElementwiseOp::kMin
+                             ? hn::IfThenElse(hn::Eq(a, b), hn::Or(a, b), hn::Min(a, b))
+                             : hn::IfThenElse(hn::Eq(a, b), hn::And(a, b), hn::Max(a, b));
+    return hn::IfThenElse(hn::Or(hn::IsNaN(a), hn::IsNaN(b)), nan, ordered);
+  } else {
+    hn::Vec<D> result;
+    if constexpr (kOp == ElementwiseOp::kAdd) result = hn::Add(a, b);
+    if constexpr (kOp == ElementwiseOp::kSub) result = hn::Sub(a, b);
+    if constexpr (kOp == ElementwiseOp::kMul) result = hn::Mul(a, b);
+    if constexpr (kOp == ElementwiseOp::kDiv) result = hn::Div(a, b);
+    return hn::IfThenElse(hn::IsNaN(result), nan, result);
+  }
+}
+
+// The scalar form of the same definitions, for strided rows.
+inline uint32_t BitsOf(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits;
+}
+inline float FloatOf(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+// Min / max of numbers (no NaN) with -0 below +0.
+inline float ScalarMin(float a, float b) {
+  if (a == b) return FloatOf(BitsOf(a) | BitsOf(b));
+  return b < a ? b : a;
+}
+inline float ScalarMax(float a, float b) {
+  if (a == b) return FloatOf(BitsOf(a) & BitsOf(b));
+  return b > a ? b : a;
+}
+
+template <ElementwiseOp kOp>
+HWY_INLINE float ApplyScalar(float a, float b) {
+  float result;
+  if constexpr (kOp == ElementwiseOp::kAdd) result = a + b;
+  if constexpr (kOp == ElementwiseOp::kSub) result = a - b;
+  if constexpr (kOp == ElementwiseOp::kMul) result = a * b;
+  if constexpr (kOp == ElementwiseOp::kDiv) result = a / b;
+  if constexpr (kOp == ElementwiseOp::kMin || kOp == ElementwiseOp::kMax) {
+    if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<float>::quiet_NaN();
+    result = kOp == ElementwiseOp::kMin ? ScalarMin(a, b) : ScalarMax(a, b);
+  }
+  return std::isnan(result) ? std::numeric_limits<float>::quiet_NaN() : result;
+}
+
+// kABroadcast / kBBroadcast: the input is one scalar (step 0) rather than a row (step 1).
+template <ElementwiseOp kOp, bool kABroadcast, bool kBBroadcast>
+HWY_INLINE void ElementwiseLoop(const float* a, const float* b, float* out, size_t count) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  const auto a_scalar = hn::Set(d, *a);  // callers guarantee count >= 1
+  const auto b_scalar = hn::Set(d, *b);
+  size_t i = 0;
+  for (; i + lanes <= count; i += lanes) {
+    const auto va = kABroadcast ? a_scalar : hn::LoadU(d, a + i);
+    const auto vb = kBBroadcast ? b_scalar : hn::LoadU(d, b + i);
+    hn::StoreU(Apply<kOp>(d, va, vb), d, out + i);
+  }
+  if (i == count) return;
+  const size_t rest = count - i;
+  constexpr size_t kMaxLanes = hn::MaxLanes(decltype(d)());
+  HWY_ALIGN float tail_a[kMaxLanes] = {};
+  HWY_ALIGN float tail_b[kMaxLanes] = {};
+  HWY_ALIGN float tail_out[kMaxLanes];
+  if (!kABroadcast) std::memcpy(tail_a, a + i, rest * sizeof(float));
+  if (!kBBroadcast) std::memcpy(tail_b, b + i, rest * sizeof(float));
+  const auto va = kABroadcast ? a_scalar : hn::Load(d, tail_a);
+  const auto vb = kBBroadcast ? b_scalar : hn::Load(d, tail_b);
+  hn::Store(Apply<kOp>(d, va, vb), d, tail_out);
+  std::memcpy(out + i, tail_out, rest * sizeof(float));
+}
+
+template <ElementwiseOp kOp>
+HWY_INLINE void ElementwiseSteps(const float* a, size_t a_step, const float* b, size_t b_step,
+                                 float* out, size_t count) {
+  if (a_step == 0 && b_step == 0) return ElementwiseLoop<kOp, true, true>(a, b, out, count);
+  if (a_step == 0) return ElementwiseLoop<kOp, true, false>(a, b, out, count);
+  if (b_step == 0) return ElementwiseLoop<kOp, false, true>(a, b, out, count);
+  return ElementwiseLoop<kOp, false, false>(a, b, out, count);
+}
+
+inline void ElementwiseRowImpl(ElementwiseOp op, const float* a, size_t a_step, const float* b,
+                               size_t b_step, float* out, size_t count) {
+  if (count == 0) return;
+  switch (op) {
+    case ElementwiseOp::kAdd:
+      return ElementwiseSteps<ElementwiseOp::kAdd>(a, a_step, b, b_step, out, count);
+    case ElementwiseOp::kSub:
+      return ElementwiseSteps<ElementwiseOp::kSub>(a, a_step, b, b_step, out, count);
+    case ElementwiseOp::kMul:
+      return ElementwiseSteps<ElementwiseOp::kMul>(a, a_step, b, b_step, out, count);
+    case ElementwiseOp::kDiv:
+      return ElementwiseSteps<ElementwiseOp::kDiv>(a, a_step, b, b_step, out, count);
+    case ElementwiseOp::kMin:
+      return ElementwiseSteps<ElementwiseOp::kMin>(a, a_step, b, b_step, out, count);
+    case ElementwiseOp::kMax:
+      return ElementwiseSteps<ElementwiseOp::kMax>(a, a_step, b, b_step, out, count);
+  }
+}
+
+template <ElementwiseOp kOp>
+HWY_INLINE void StridedLoop(const float* a, ptrdiff_t a_stride, const float* b, ptrdiff_t b_stride,
+                            float* out, ptrdiff_t out_stride, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const auto at = static_cast<ptrdiff_t>(i);
+    out[at * out_stride] = ApplyScalar<kOp>(a[at * a_stride], b[at * b_stride]);
+  }
+}
+
+inline void ElementwiseRowStridedImpl(ElementwiseOp op, const float* a, ptrdiff_t a_stride,
+                                      const float* b, ptrdiff_t b_stride, float* out,
+                                      ptrdiff_t out_stride, size_t count) {
+  switch (op) {
+    case ElementwiseOp::kAdd:
+      return StridedLoop<ElementwiseOp::kAdd>(a, a_stride, b, b_stride, out, out_stride, count);
+    case ElementwiseOp::kSub:
+      return StridedLoop<ElementwiseOp::kSub>(a, a_stride, b, b_stride, out, out_stride, count);
+    case ElementwiseOp::kMul:
+      return StridedLoop<ElementwiseOp::kMul>(a, a_stride, b, b_stride, out, out_stride, count);
+    case ElementwiseOp::kDiv:
+      return StridedLoop<ElementwiseOp::kDiv>(a, a_stride, b, b_stride, out, out_stride, count);
+    case ElementwiseOp::kMin:
+      return StridedLoop<ElementwiseOp::kMin>(a, a_stride, b, b_stride, out, out_stride, count);
+    case ElementwiseOp::kMax:
+      return StridedLoop<ElementwiseOp::kMax>(a, a_stride, b, b_stride, out, out_stride, count);
+  }
+}
+
+// --- sum ---
+
+inline void AccumulateSumImpl(const float* row, size_t count, SumLanes& state) {
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> df;  // as many floats as dd has doubles
+  constexpr size_t kLanes = hn::MaxLanes(decltype(dd)());
+  static_assert(kReduceLanes % kLanes == 0, "a vector must hold whole accumulators");
+  constexpr size_t kVectors = kReduceLanes / kLanes;
+  HWY_DASSERT(hn::Lanes(dd) == kLanes);
+
+  size_t i = 0;
+  const size_t phase = state.count % kReduceLanes;
+  if (phase != 0) {
+    for (; i < count && phase + i < kReduceLanes; ++i) {
+      state.lanes[phase + i] += static_cast<double>(row[i]);
+    }
+  }
+  if (i + kReduceLanes <= count) {
+    hn::Vec<decltype(dd)> sums[kVectors];
+    for (size_t k = 0; k < kVectors; ++k) sums[k] = hn::LoadU(dd, state.lanes + k * kLanes);
+    for (; i + kReduceLanes <= count; i += kReduceLanes) {
+      for (size_t k = 0; k < kVectors; ++k) {
+        sums[k] = hn::Add(sums[k], hn::PromoteTo(dd, hn::LoadU(df, row + i + k * kLanes)));
+      }
+    }
+    for (size_t k = 0; k < kVectors; ++k) hn::StoreU(sums[k], dd, state.lanes + k * kLanes);
+  }
+  // Here either the row ended within the head, or i - head is a multiple of 32 and the next
+  // element goes to accumulator 0.
+  for (; i < count; ++i) {
+    state.lanes[(phase + i) % kReduceLanes] += static_cast<double>(row[i]);
+  }
+  state.count += count;
+}
+
+inline void AccumulateSumStridedImpl(const float* row, ptrdiff_t stride, size_t count,
+                                     SumLanes& state) {
+  size_t lane = state.count % kReduceLanes;
+  for (size_t i = 0; i < count; ++i) {
+    state.lanes[lane] += static_cast<double>(row[static_cast<ptrdiff_t>(i) * stride]);
+    lane = lane + 1 == kReduceLanes ? 0 : lane + 1;
+  }
+  state.count += count;
+}
+
+// --- min / max ---
+
+// The accumulator update without NaN handling: the state records NaN separately and a NaN
+// accumulator is never read (Finish returns NaN instead), so these only need the total order
+// with -0 below +0 on numbers.
+template <bool kMin, class V>
+HWY_INLINE V Extremum(V accumulator, V value) {
+  if constexpr (kMin) {
+    return hn::IfThenElse(hn::Eq(accumulator, value), hn::Or(accumulator, value),
+                          hn::Min(accumulator, value));
+  } else {
+    return hn::IfThenElse(hn::Eq(accumulator, value), hn::And(accumulator, value),
+                          hn::Max(accumulator, value));
+  }
+}
+
+template <bool kMin>
+HWY_INLINE void ExtremumScalar(float value, float& accumulator, bool& saw_nan) {
+  if (std::isnan(value)) {
+    saw_nan = true;
+    return;
+  }
+  accumulator = kMin ? ScalarMin(accumulator, value) : ScalarMax(accumulator, value);
+}
+
+template <bool kMin>
+HWY_INLINE void AccumulateExtremum(const float* row, size_t count, ExtremumLanes& state) {
+  const hn::ScalableTag<float> d;
+  constexpr size_t kLanes = hn::MaxLanes(decltype(d)());
+  static_assert(kReduceLanes % kLanes == 0, "a vector must hold whole accumulators");
+  constexpr size_t kVectors = kReduceLanes / kLanes;
+  HWY_DASSERT(hn::Lanes(d) == kLanes);
+
+  size_t i = 0;
+  const size_t phase = state.count % kReduceLanes;
+  if (phase != 0) {
+    for (; i < count && phase + i < kReduceLanes; ++i) {
+      ExtremumScalar<kMin>(row[i], state.lanes[phase + i], state.saw_nan);
+    }
+  }
+  if (i + kReduceLanes <= count) {
+    using V = hn::Vec<decltype(d)>;
+    V accumulators[kVectors];
+    V nan_seen = hn::Zero(d);
+    for (size_t k = 0; k < kVectors; ++k) {
+      accumulators[k] = hn::LoadU(d, state.lanes + k * kLanes);
+    }
+    for (; i + kReduceLanes <= count; i += kReduceLanes) {
+      for (size_t k = 0; k < kVectors; ++k) {
+        const V value = hn::LoadU(d, row + i + k * kLanes);
+        nan_seen = hn::Or(nan_seen, hn::VecFromMask(d, hn::IsNaN(value)));
+        accumulators[k] = Extremum<kMin>(accumulators[k], value);
+      }
+    }
+    for (size_t k = 0; k < kVectors; ++k) {
+      hn::StoreU(accumulators[k], d, state.lanes + k * kLanes);
+    }
+    if (!hn::AllFalse(d, hn::MaskFromVec(nan_seen))) state.saw_nan = true;
+  }
+  for (; i < count; ++i) {
+    ExtremumScalar<kMin>(row[i], state.lanes[(phase + i) % kReduceLanes], state.saw_nan);
+  }
+  state.count += count;
+}
+
+template <bool kMin>
+HWY_INLINE void AccumulateExtremumStrided(const float* row, ptrdiff_t stride, size_t count,
+                                          ExtremumLanes& state) {
+  size_t lane = state.count % kReduceLanes;
+  for (size_t i = 0; i < count; ++i) {
+    ExtremumScalar<kMin>(row[static_cast<ptrdiff_t>(i) * stride], state.lanes[lane], state.saw_nan);
+    lane = lane + 1 == kReduceLanes ? 0 : lane + 1;
+  }
+  state.count += count;
+}
+
+inline void AccumulateMinImpl(const float* row, size_t count, ExtremumLanes& state) {
+  AccumulateExtremum<true>(row, count, state);
+}
+inline void AccumulateMaxImpl(const float* row, size_t count, ExtremumLanes& state) {
+  AccumulateExtremum<false>(row, count, state);
+}
+inline void AccumulateMinStridedImpl(const float* row, ptrdiff_t stride, size_t count,
+                                     ExtremumLanes& state) {
+  AccumulateExtremumStrided<true>(row, stride, count, state);
+}
+inline void AccumulateMaxStridedImpl(const float* row, ptrdiff_t stride, size_t count,
+                                     ExtremumLanes& state) {
+  AccumulateExtremumStrided<false>(row, stride, count, state);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace swarm
+HWY_AFTER_NAMESPACE();
+
+#endif  // SWARM_KERNELS_TENSOR_OPS_INL_H_

@@ -1,0 +1,107 @@
+// Row kernels behind the tensor operations (engine/tensor_ops.h): elementwise arithmetic on f32
+// rows where each input is contiguous or a broadcast scalar, and deterministic reductions of f32
+// rows into fixed lane states that the engine can feed several rows in a fixed order.
+//
+// Rows here are raw user memory (slices of tensor views), not swarm's padded buffers: kernels
+// never read or write an element past `count`. The last partial vector of a row goes through a
+// small stack copy, because a masked load may still touch the whole vector on some targets.
+//
+// Elementwise semantics (identical on every SIMD target): add, sub, mul and div are the single
+// correctly rounded IEEE operation; min(a, b) and max(a, b) are the smaller and larger value with
+// -0 ordered below +0, so min(-0, +0) = -0 and max(-0, +0) = +0 in either argument order (IEEE
+// 754-2019 minimum / maximum), and NaN if either operand is NaN (like numpy's np.minimum and
+// np.maximum). Every NaN result is the quiet NaN std::numeric_limits<float>::quiet_NaN()
+// (0x7fc00000): IEEE leaves a NaN result's payload open, x86 takes an operand's by position and
+// compilers may swap the operands of commutative operations, so only a fixed NaN is portable.
+//
+// Reduction semantics (the "lane state" of a reduction):
+//   A state has kReduceLanes accumulators and counts the elements it has seen. The k-th element
+//   it sees (counting across every row accumulated into it) goes to accumulator k mod 32:
+//     - sum: the float is converted to double and added to the accumulator, accumulators start
+//       at -0.0 (the exact additive identity, so a sum of -0s is -0) and each adds its elements
+//       in the order seen;
+//     - min / max: the accumulator keeps the smaller / larger value with -0 below +0, and the
+//       state remembers whether any element was NaN.
+//   Finishing combines the 32 accumulators with a fixed pairwise tree: a[i] = a[i] op a[i + 16]
+//   for i < 16, then a[i] op a[i + 8] for i < 8, ..., then a[0] op a[1]. Every target runs exactly
+//   these double additions in this order, so the result has the same bits on AVX3 (16 float
+//   lanes), AVX2, SSE4 and SCALAR alike; a NaN sum is the quiet NaN, as above. A sum of n
+//   elements has a rounding error of at most about (n / 32 + 5) * 2^-53 times the sum of
+//   magnitudes: ~3e-10 relative at n = 1e8 for same-signed data.
+//   Min / max return the quiet NaN if any element seen was NaN. They are exact, so without NaN
+//   their result does not depend on the order at all.
+//
+// Reference implementations for tests: kernels/tensor_ops_reference.h.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+namespace swarm {
+
+enum class ElementwiseOp : uint8_t { kAdd, kSub, kMul, kDiv, kMin, kMax };
+
+// out[i] = a[i * a_step] op b[i * b_step] for i in [0, count).
+// Preconditions: a_step and b_step are 0 (a broadcast scalar) or 1 (contiguous); out holds
+// `count` floats; out may be exactly a or b when that input's step is 1, and overlaps neither
+// input otherwise. Nothing past element count - 1 is read or written.
+void ElementwiseRow(ElementwiseOp op, const float* a, size_t a_step, const float* b, size_t b_step,
+                    float* out, size_t count);
+
+// The same operation with any strides (in elements, may be negative or zero), one element at a
+// time, for rows that no SIMD load can cover. Same results per element as ElementwiseRow.
+// Precondition: out's elements do not overlap each other, nor a's or b's except element i of out
+// being element i of an input.
+void ElementwiseRowStrided(ElementwiseOp op, const float* a, ptrdiff_t a_stride, const float* b,
+                           ptrdiff_t b_stride, float* out, ptrdiff_t out_stride, size_t count);
+
+inline constexpr size_t kReduceLanes = 32;
+
+// Accumulators of a deterministic sum (see the reduction semantics above).
+struct SumLanes {
+  double lanes[kReduceLanes];
+  uint64_t count = 0;  // elements seen; the next one goes to lane count % kReduceLanes
+
+  SumLanes() {
+    for (double& lane : lanes) lane = -0.0;
+  }
+};
+
+// Accumulators of a deterministic min or max.
+struct ExtremumLanes {
+  float lanes[kReduceLanes];
+  uint64_t count = 0;
+  bool saw_nan = false;
+
+  // A state for min (accumulators +inf) or for max (-inf).
+  static ExtremumLanes ForMin() { return ExtremumLanes(std::numeric_limits<float>::infinity()); }
+  static ExtremumLanes ForMax() { return ExtremumLanes(-std::numeric_limits<float>::infinity()); }
+
+ private:
+  explicit ExtremumLanes(float start) {
+    for (float& lane : lanes) lane = start;
+  }
+};
+
+// Adds the `count` contiguous floats at `row` to the state, in index order.
+void AccumulateSum(const float* row, size_t count, SumLanes& state);
+// The same for row[0], row[stride], ..., row[(count - 1) * stride] (stride may be negative or
+// zero); gives the same state as AccumulateSum on those values copied into a contiguous row.
+void AccumulateSumStrided(const float* row, ptrdiff_t stride, size_t count, SumLanes& state);
+// The pairwise tree over the accumulators. A state that saw nothing gives +0.0; a NaN result is
+// the quiet NaN.
+double FinishSum(const SumLanes& state);
+
+// Min / max accumulation of contiguous and strided rows; the state must come from ForMin() for
+// the Min functions and from ForMax() for the Max functions.
+void AccumulateMin(const float* row, size_t count, ExtremumLanes& state);
+void AccumulateMax(const float* row, size_t count, ExtremumLanes& state);
+void AccumulateMinStrided(const float* row, ptrdiff_t stride, size_t count, ExtremumLanes& state);
+void AccumulateMaxStrided(const float* row, ptrdiff_t stride, size_t count, ExtremumLanes& state);
+// The tree over the accumulators, or quiet NaN if any element was NaN. Precondition: the state
+// saw at least one element (the minimum of nothing is undefined).
+float FinishMin(const ExtremumLanes& state);
+float FinishMax(const ExtremumLanes& state);
+
+}  // namespace swarm

@@ -1,0 +1,27 @@
+"""Shared set-up of the Python tests: the library path comes as the first command-line argument
+(ctest passes $<TARGET_FILE:swarm_c>), the module is engine/python/swarm.py of this source tree."""
+
+import pathlib
+import sys
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "engine" / "python"))
+
+import swarm  # noqa: E402
+
+_LIBRARY = None
+
+
+def library():
+    """The swarm.Library loaded from the path given on the command line (loaded once)."""
+    global _LIBRARY
+    if _LIBRARY is None:
+        if len(sys.argv) < 2:
+            sys.exit(f"usage: {sys.argv[0]} path/to/libswarm_c.so [unittest arguments]")
+        _LIBRARY = swarm.load(sys.argv[1])
+    return _LIBRARY
+
+
+def main():
+    library()
+    unittest.main(argv=[sys.argv[0]] + sys.argv[2:], verbosity=2)
