@@ -1,4 +1,4 @@
-// Plumbing shared by swarm's benchmark programs (bench/integrate_bench.cc,
+// Plumbing shared by swarm's benchmark programs (bench/integrate_bench.cc, tensor_bench.cc,
 // bench/transform_bench.cc): rounds and timing plans, the one-workspace-per-N cache, timing with
 // an untimed warm-up pass, per-element counters, tiled runs over a thread pool and registration of
 // interleaved rounds.
@@ -19,11 +19,10 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <utility>
 
+#include "bench/bench_start.h"
 #include "engine/flags.h"
-#include "engine/simd.h"
 #include "engine/thread_pool.h"
 #include "engine/tile_pipeline.h"
 
@@ -80,26 +79,6 @@ inline float Pattern(size_t i, uint32_t salt) {
   return static_cast<float>(x >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-[[noreturn]] inline void ExitWithError(const char* program, const std::string& message) {
-  std::fprintf(stderr, "%s: %s\n", program, message.c_str());
-  std::exit(2);
-}
-
-// The start every benchmark program shares: prints swarm's --help next to Google Benchmark's,
-// lets Google Benchmark consume its --benchmark_* flags, parses the rest into `flags`, forces the
-// SIMD target `*simd` names (bound to a flag, hence read after parsing) and records the running
-// target in the JSON context. A bad flag or target exits with status 2.
-inline void StartBenchmark(const char* program, FlagSet& flags, int* argc, char** argv,
-                           const std::string* simd) {
-  for (int i = 1; i < *argc; ++i) {
-    if (std::string_view(argv[i]) == "--help") std::fputs(flags.Usage().c_str(), stdout);
-  }
-  benchmark::Initialize(argc, argv);
-  if (Status s = flags.Parse(*argc, argv); !s.ok()) ExitWithError(program, s.message());
-  if (Status s = ForceSimdTarget(*simd); !s.ok()) ExitWithError(program, s.message());
-  const SimdTarget target = ActiveSimdTarget();
-  benchmark::AddCustomContext("swarm_simd_target", target.name + " (" + target.hwy_name + ")");
-}
 
 // The memory of one N, built on first use. Only one workspace of a type lives at a time and
 // benchmarks are registered N by N, so each N allocates once. Workspace is constructible from

@@ -97,7 +97,7 @@ glm::vec4 InitialVelocity(size_t i) { return {Pattern(i, 4), Pattern(i, 5), Patt
 
 constexpr const char* kProgram = "swarm-bench-integrate";
 
-[[noreturn]] void Die(const std::string& message) { ExitWithError(kProgram, message); }
+[[noreturn]] void Die(const std::string& message) { Fail(kProgram, message); }
 
 Vec4Buffer MakeSwarmBuffer(MemoryAccountant& memory, size_t count,
                            glm::vec4 (*initial)(size_t)) {

@@ -116,7 +116,7 @@ struct Options {
   std::string simd = "auto";
 };
 
-[[noreturn]] void Die(const std::string& message) { ExitWithError(kProgram, message); }
+[[noreturn]] void Die(const std::string& message) { Fail(kProgram, message); }
 
 template <typename T>
 T Check(Result<T> result) {

@@ -123,7 +123,7 @@ struct Options {
   std::string simd = "auto";
 };
 
-[[noreturn]] void Die(const std::string& message) { ExitWithError(kProgram, message); }
+[[noreturn]] void Die(const std::string& message) { Fail(kProgram, message); }
 
 glm::quat UnitQuaternion(size_t i, uint32_t salt) {
   glm::quat q(Pattern(i, salt + 3), Pattern(i, salt), Pattern(i, salt + 1), Pattern(i, salt + 2));

@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_start.h"
 #include "engine/flags.h"
 #include "engine/image.h"
 #include "engine/memory.h"
@@ -53,10 +54,7 @@ struct Options {
   bool quick = false;
 };
 
-[[noreturn]] void Die(const std::string& message) {
-  std::fprintf(stderr, "%s: %s\n", kProgram, message.c_str());
-  std::exit(2);
-}
+[[noreturn]] void Die(const std::string& message) { Fail(kProgram, message); }
 
 void Check(const Status& status) {
   if (!status.ok()) Die(status.message());

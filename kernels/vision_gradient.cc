@@ -59,9 +59,11 @@ const char* ArgumentsError(const ImageView<Src>& src, const Out& out, size_t scr
 
 size_t ClampEnd(RowRange rows, size_t height) { return std::min(rows.end, height); }
 
-// Calls writing at least this much output stream their f32 vectors past the cache (see
-// WholeVector in vision_gradient-inl.h): several times a core's L2, so a result that a fused
-// pipeline tile would reread from cache is never streamed.
+// Images (or batches) whose outputs total at least this much stream their f32 vectors past the
+// cache (see WholeVector in vision_gradient-inl.h): several times a core's L2, so a result that
+// a fused pipeline tile would reread from cache is never streamed. The decision counts the whole
+// image, not the rows of one call, so that the bands two threads split a frame into store the way
+// the whole frame does (half of a 1080p f32 output is just under the threshold).
 constexpr size_t kStreamingBytes = size_t{4} << 20;
 
 template <typename T>
@@ -104,12 +106,6 @@ bool MatchesBatch(const ImageBatchView<T>& out, const ImageBatchView<Src>& src) 
          (out.count == src.count && out.image_stride >= out.row_stride * out.height);
 }
 
-template <typename Src>
-size_t RowCount(const ImageView<const Src>& src, RowRange rows) {
-  const size_t end = ClampEnd(rows, src.height);
-  return end > rows.begin ? end - rows.begin : 0;
-}
-
 }  // namespace
 
 size_t GradientScratchElements(size_t width) {
@@ -128,12 +124,12 @@ const char* GradientArgumentsError(const ConstImageU8View& src, const GradientOu
 
 void Gradient(GradientFilter filter, const ConstImageF32View& src, const GradientOutputsF32& out,
               const FloatView& scratch, RowRange rows) {
-  GradientChecked(filter, src, out, scratch, rows, ShouldStream(out, RowCount(src, rows), 1));
+  GradientChecked(filter, src, out, scratch, rows, ShouldStream(out, src.height, 1));
 }
 
 void Gradient(GradientFilter filter, const ConstImageU8View& src, const GradientOutputsU8& out,
               const FloatView& scratch, RowRange rows) {
-  GradientChecked(filter, src, out, scratch, rows, ShouldStream(out, RowCount(src, rows), 1));
+  GradientChecked(filter, src, out, scratch, rows, ShouldStream(out, src.height, 1));
 }
 
 namespace {
@@ -149,7 +145,7 @@ void GradientBatchImpl(GradientFilter filter, const ImageBatchView<const Src>& s
   const auto image_outputs = [&](size_t i) {
     return Out{ImageOrEmpty(out.dx, i), ImageOrEmpty(out.dy, i), ImageOrEmpty(out.magnitude, i)};
   };
-  const bool stream = ShouldStream(image_outputs(0), RowCount(src.Image(0), rows), src.count);
+  const bool stream = ShouldStream(image_outputs(0), src.height, src.count);
   for (size_t i = 0; i < src.count; ++i) {
     GradientChecked(filter, src.Image(i), image_outputs(i), scratch, rows, stream);
   }
