@@ -64,8 +64,14 @@ swarm_status Report(const char* function, const Status& status) {
               std::string(function) + ": " + status.message());
 }
 
-swarm_status NullArgument(const char* function, const char* argument) {
-  return Fail(SWARM_INVALID_ARGUMENT, std::string(function) + ": " + argument + " is null");
+// Called outside Guarded by the calls that only read handles, so it must not throw: building the
+// message can (bad_alloc), and then a fixed one stands in.
+swarm_status NullArgument(const char* function, const char* argument) noexcept {
+  try {
+    return Fail(SWARM_INVALID_ARGUMENT, std::string(function) + ": " + argument + " is null");
+  } catch (...) {
+    return Fail(SWARM_INVALID_ARGUMENT, "null handle");  // short enough to need no allocation
+  }
 }
 
 Result<DType> ToDType(const swarm_dtype& dtype) {

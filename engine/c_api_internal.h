@@ -58,7 +58,7 @@ swarm_status Fail(swarm_status status, std::string message);
 // SWARM_OK, or the Status's code with "function: message".
 swarm_status Report(const char* function, const Status& status);
 // SWARM_INVALID_ARGUMENT "function: `argument` is null".
-swarm_status NullArgument(const char* function, const char* argument);
+swarm_status NullArgument(const char* function, const char* argument) noexcept;
 
 // Runs `body` (which returns swarm_status) and turns any exception into a status, so none
 // crosses the C boundary.

@@ -1,4 +1,5 @@
 // C API: new views of a view (slice, permute, reshape), copies and casts, and printing.
+#include <algorithm>
 #include <array>
 #include <span>
 #include <string>
@@ -72,7 +73,9 @@ swarm_status swarm_tensor_slice(swarm_tensor tensor, const swarm_slice* slices, 
       axes[i].step = slice.step == 0 ? 1 : slice.step;
       axes[i].start_omitted = !slice.has_start;
       axes[i].start = slice.has_start ? slice.start : 0;
-      axes[i].stop = slice.has_stop ? slice.stop : kSliceEnd;
+      // An explicit stop of INT64_MAX would read as kSliceEnd ("omitted"); any stop past the
+      // axis clamps alike, so INT64_MAX - 1 means the same.
+      axes[i].stop = !slice.has_stop ? kSliceEnd : std::min(slice.stop, kSliceEnd - 1);
     }
     return Derived(kFunction, tensor,
                    tensor->view.Sliced(std::span<const AxisSlice>(axes.data(), count)), out);

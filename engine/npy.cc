@@ -28,17 +28,6 @@ namespace {
 // Non-contiguous views are gathered through this much stack before each write.
 constexpr size_t kGatherBytes = 16 * 1024;
 
-// "f32[3][4]"
-std::string TypeString(DType dtype, std::span<const int64_t> shape) {
-  std::string out = DTypeName(dtype);
-  for (int64_t extent : shape) {
-    out += '[';
-    out += std::to_string(extent);
-    out += ']';
-  }
-  return out;
-}
-
 // Keeps the code of `status` (over budget, out of memory) and puts `context` in front.
 Status WithContext(const std::string& context, const Status& status) {
   return {status.code(), context + status.message()};

@@ -217,9 +217,10 @@ swarm_status swarm_tensor_format(swarm_tensor tensor, const swarm_format_desc* d
  * Interchange: .npy files and DLPack (0.6, CPU).
  */
 
-/* Writes the view as a .npy file (format 1.0, little-endian, C order). */
+/* Writes the view as a .npy file (little-endian, C order; format 1.0, or 2.0 when the header
+ * needs it), byte for byte what np.save writes. */
 swarm_status swarm_tensor_save_npy(swarm_tensor tensor, const char* path);
-/* Reads a .npy file (format 1.0 or 2.0, little-endian, C or Fortran order) into a new
+/* Reads a .npy file (format 1.0, 2.0 or 3.0, little-endian, C or Fortran order) into a new
  * SWARM_BUFFER_TENSOR buffer. A malformed or truncated file fails with the reason. */
 swarm_status swarm_load_npy(swarm_context context, const char* path, swarm_buffer* out);
 

@@ -1,6 +1,7 @@
 #include "engine/tensor.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <utility>
 
 #include "kernels/views.h"
@@ -111,6 +112,51 @@ std::string ShapeString(std::span<const int64_t> shape) {
   return out + "]";
 }
 
+bool ViewsOverlap(const TensorView& a, const TensorView& b) {
+  const TensorView::ByteRange x = a.Footprint();
+  const TensorView::ByteRange y = b.Footprint();
+  return x.begin != x.end && y.begin != y.end && x.begin < y.end && y.begin < x.end;
+}
+
+bool SameView(const TensorView& a, const TensorView& b) {
+  if (a.data() != b.data() || a.rank() != b.rank() || a.dtype() != b.dtype()) return false;
+  for (size_t axis = 0; axis < a.rank(); ++axis) {
+    if (a.shape(axis) != b.shape(axis)) return false;
+    if (a.shape(axis) > 1 && a.stride(axis) != b.stride(axis)) return false;
+  }
+  return true;
+}
+
+bool MayOverlapItself(const TensorView& view) {
+  if (view.empty()) return false;
+  std::array<std::pair<int64_t, int64_t>, kMaxTensorRank> axes{};  // (|stride|, extent)
+  size_t count = 0;
+  for (size_t axis = 0; axis < view.rank(); ++axis) {
+    if (view.shape(axis) <= 1) continue;
+    // Insertion by |stride| (at most kMaxTensorRank entries).
+    const std::pair<int64_t, int64_t> entry{std::abs(view.stride(axis)), view.shape(axis)};
+    size_t at = count++;
+    for (; at > 0 && axes[at - 1].first > entry.first; --at) axes[at] = axes[at - 1];
+    axes[at] = entry;
+  }
+  int64_t reach = 0;  // farthest element offset the smaller axes reach
+  for (size_t i = 0; i < count; ++i) {
+    if (axes[i].first <= reach) return true;
+    reach += axes[i].first * (axes[i].second - 1);
+  }
+  return false;
+}
+
+std::string TypeString(DType dtype, std::span<const int64_t> shape) {
+  std::string out = DTypeName(dtype);
+  for (int64_t extent : shape) {
+    out += '[';
+    out += std::to_string(extent);
+    out += ']';
+  }
+  return out;
+}
+
 Status CheckDType(const TensorView& view, DType expected, std::string_view what) {
   if (view.dtype() == expected) return {};
   return InvalidArgument(std::string(what) + ": expected a " + DTypeName(expected) +
@@ -135,12 +181,14 @@ Result<TensorView> TensorView::Create(void* data, DType dtype, std::span<const i
   if (!counted.ok()) return counted.status();
   const int64_t count = counted.value();
   // The farthest element must be addressable: |stride| * (extent - 1) summed over axes, in bytes.
-  if (count > 0) {
+  // Checked for empty views too, so that slicing and reshaping them cannot overflow either.
+  {
     int64_t reach = 0;
     for (size_t axis = 0; axis < shape.size(); ++axis) {
       int64_t axis_reach;
       if (strides[axis] == std::numeric_limits<int64_t>::min() ||
-          !MultiplyFits(std::abs(strides[axis]), shape[axis] - 1, &axis_reach) ||
+          !MultiplyFits(std::abs(strides[axis]), std::max<int64_t>(shape[axis], 1) - 1,
+                        &axis_reach) ||
           __builtin_add_overflow(reach, axis_reach, &reach)) {
         return InvalidArgument("tensor strides " + ShapeString(strides) + " with shape " +
                                ShapeString(shape) + " reach beyond 64-bit offsets");
@@ -151,7 +199,9 @@ Result<TensorView> TensorView::Create(void* data, DType dtype, std::span<const i
       return InvalidArgument("tensor strides " + ShapeString(strides) + " with shape " +
                              ShapeString(shape) + " reach beyond 64-bit offsets");
     }
-    if (data == nullptr) return InvalidArgument("tensor data is null for a non-empty tensor");
+  }
+  if (count > 0 && data == nullptr) {
+    return InvalidArgument("tensor data is null for a non-empty tensor");
   }
   TensorView view;
   view.data_ = data;
@@ -307,11 +357,14 @@ Result<TensorView> TensorView::Reshaped(std::span<const int64_t> requested) cons
   out.rank_ = static_cast<uint8_t>(new_rank);
   std::copy(new_shape.begin(), new_shape.begin() + new_rank, out.shape_.begin());
   if (count == 0) {
-    // Any strides address nothing; use C order.
+    // Any strides address nothing; use C order (zero extents counting as one, as numpy does).
     int64_t running = 1;
     for (size_t axis = new_rank; axis-- > 0;) {
       out.strides_[axis] = running;
-      running *= std::max<int64_t>(new_shape[axis], 1);
+      if (!MultiplyFits(running, std::max<int64_t>(new_shape[axis], 1), &running)) {
+        return InvalidArgument("reshape: shape " + ShapeString(requested) +
+                               " has strides beyond 64 bits (zero extents count as one)");
+      }
     }
     return out;
   }
@@ -390,15 +443,7 @@ Result<const void*> TensorView::ElementPointer(std::span<const int64_t> index) c
   return static_cast<const void*>(ElementAddress(index.data()));
 }
 
-std::string TensorView::TypeString() const {
-  std::string out = DTypeName(dtype_);
-  for (size_t axis = 0; axis < rank_; ++axis) {
-    out += '[';
-    out += std::to_string(shape_[axis]);
-    out += ']';
-  }
-  return out;
-}
+std::string TensorView::TypeString() const { return swarm::TypeString(dtype_, shape()); }
 
 Result<Tensor> Tensor::Create(MemoryAccountant& accountant, DType dtype,
                               std::span<const int64_t> shape, MemoryCategory category,

@@ -94,7 +94,8 @@ inline constexpr size_t kMaxTensorRank = 8;
 
 // One axis of a slice, with Python's semantics: negative start/stop count from the end, out of
 // range bounds clamp, step may be negative (never zero). kSliceEnd means "to the end" in the
-// direction of the step (the omitted bound of `a[::-1]`).
+// direction of the step (the omitted bound of `a[::-1]`); an explicit stop past the axis is
+// written as any value below kSliceEnd (they all clamp alike).
 inline constexpr int64_t kSliceEnd = std::numeric_limits<int64_t>::max();
 struct AxisSlice {
   int64_t start = 0;
@@ -197,6 +198,21 @@ Status CheckDType(const TensorView& view, DType expected, std::string_view what)
 Status CheckWritable(const TensorView& view, std::string_view what);
 // "[512, 4]"
 std::string ShapeString(std::span<const int64_t> shape);
+// "f32[512][4]", as Nx prints a tensor type (TensorView::TypeString for a view).
+std::string TypeString(DType dtype, std::span<const int64_t> shape);
+
+// Layout relations that decide whether a write through one view may clobber another.
+//
+// True if the two views' byte footprints intersect (empty views intersect nothing).
+bool ViewsOverlap(const TensorView& a, const TensorView& b);
+// Same data, dtype, shape and strides (strides of extent-1 axes address nothing and are ignored):
+// writing one in place of the other is an in-place operation.
+bool SameView(const TensorView& a, const TensorView& b);
+// True unless the view's elements are provably distinct: with the axes of extent > 1 sorted by
+// |stride|, each stride must step past everything the smaller axes reach. Broadcast (stride 0)
+// views fail, and so do the rare layouts that interleave axes without collisions; both are
+// refused as destinations of writes.
+bool MayOverlapItself(const TensorView& view);
 
 // Element order of an owning tensor: C (last axis contiguous) or Fortran (first axis contiguous,
 // as .npy files with fortran_order and column-major tools write them).

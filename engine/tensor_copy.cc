@@ -54,20 +54,6 @@ To Cast(From value) {
   }
 }
 
-bool Overlap(const TensorView& a, const TensorView& b) {
-  const TensorView::ByteRange x = a.Footprint();
-  const TensorView::ByteRange y = b.Footprint();
-  return x.begin < y.end && y.begin < x.end;
-}
-
-bool SameView(const TensorView& a, const TensorView& b) {
-  if (a.data() != b.data() || a.dtype() != b.dtype() || a.rank() != b.rank()) return false;
-  for (size_t axis = 0; axis < a.rank(); ++axis) {
-    if (a.shape(axis) != b.shape(axis) || a.stride(axis) != b.stride(axis)) return false;
-  }
-  return true;
-}
-
 // Copies one row (the last axis) at a time; rank-0 views are one row of one element.
 template <typename To, typename From>
 void CopyElements(const TensorView& src, const TensorView& dst) {
@@ -102,7 +88,12 @@ Status CopyInto(const TensorView& src, const TensorView& dst) {
   }
   if (src.empty()) return {};
   if (SameView(src, dst)) return {};
-  if (Overlap(src, dst)) {
+  if (MayOverlapItself(dst)) {
+    return InvalidArgument("CopyInto: destination " + dst.TypeString() + " with strides " +
+                           ShapeString(dst.strides()) +
+                           " has elements that overlap each other (e.g. a broadcast view)");
+  }
+  if (ViewsOverlap(src, dst)) {
     return InvalidArgument("CopyInto: source " + src.TypeString() + " and destination " +
                            dst.TypeString() + " overlap in memory");
   }

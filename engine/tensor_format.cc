@@ -1,5 +1,6 @@
 #include "engine/tensor_format.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <complex>
@@ -49,7 +50,8 @@ class Printer {
   Printer(const TensorView& view, const TensorFormatOptions& options, std::string& out)
       : view_(view), out_(out) {
     elide_ = static_cast<uint64_t>(view.size()) > options.limit;
-    edge_ = static_cast<int64_t>(options.edge_items);
+    // No axis has more than 2^62 entries, so larger values change nothing and cannot overflow.
+    edge_ = static_cast<int64_t>(std::min<size_t>(options.edge_items, size_t{1} << 62));
     append_ = VisitDType(view.dtype(), [](auto value) {
       return &AppendValue<decltype(value)>;
     });

@@ -11,45 +11,6 @@
 namespace swarm {
 namespace {
 
-// --- layout helpers ---
-
-bool Overlap(TensorView::ByteRange x, TensorView::ByteRange y) {
-  return x.begin != x.end && y.begin != y.end && x.begin < y.end && y.begin < x.end;
-}
-
-// Same data, shape and strides (strides of extent-1 axes address nothing and are ignored).
-bool SameView(const TensorView& x, const TensorView& y) {
-  if (x.data() != y.data() || x.rank() != y.rank() || x.dtype() != y.dtype()) return false;
-  for (size_t axis = 0; axis < x.rank(); ++axis) {
-    if (x.shape(axis) != y.shape(axis)) return false;
-    if (x.shape(axis) > 1 && x.stride(axis) != y.stride(axis)) return false;
-  }
-  return true;
-}
-
-// True unless the view's elements are provably distinct: with the axes of extent > 1 sorted by
-// |stride|, each stride must step past everything the smaller axes reach. Layouts that interleave
-// axes without collisions fail this test too; they are rare enough to be refused as writes.
-bool MayOverlapItself(const TensorView& view) {
-  if (view.empty()) return false;
-  std::array<std::pair<int64_t, int64_t>, kMaxTensorRank> axes{};  // (|stride|, extent)
-  size_t count = 0;
-  for (size_t axis = 0; axis < view.rank(); ++axis) {
-    if (view.shape(axis) <= 1) continue;
-    // Insertion by |stride| (at most kMaxTensorRank entries).
-    const std::pair<int64_t, int64_t> entry{std::abs(view.stride(axis)), view.shape(axis)};
-    size_t at = count++;
-    for (; at > 0 && axes[at - 1].first > entry.first; --at) axes[at] = axes[at - 1];
-    axes[at] = entry;
-  }
-  int64_t reach = 0;  // farthest element offset the smaller axes reach
-  for (size_t i = 0; i < count; ++i) {
-    if (axes[i].first <= reach) return true;
-    reach += axes[i].first * (axes[i].second - 1);
-  }
-  return false;
-}
-
 // A walk over elements as rows: `rank` outer axes in C order, then an inner row of `inner_extent`
 // elements. Each operand has a base pointer and strides (in elements) per axis.
 template <size_t kOperands>
@@ -147,11 +108,12 @@ constexpr size_t kOut = 0;
 constexpr size_t kA = 1;
 constexpr size_t kB = 2;
 
-// An axis on which the SIMD kernel can run: out steps by one, each input by one or not at all.
-bool KernelAxis(const Axis<3>& axis) {
-  const auto& s = axis.strides;
+// Strides (out, a, b) along which the SIMD kernel can run: out steps by one, each input by one or
+// not at all.
+bool KernelStrides(const std::array<int64_t, 3>& s) {
   return s[kOut] == 1 && (s[kA] == 0 || s[kA] == 1) && (s[kB] == 0 || s[kB] == 1);
 }
+bool KernelAxis(const Axis<3>& axis) { return KernelStrides(axis.strides); }
 
 // The walk documented in engine/tensor_ops.h: axes of extent 1 dropped; axes where out steps
 // backwards walked forwards instead (element results do not depend on the order); axes nested by
@@ -350,7 +312,7 @@ Status Elementwise(BinaryOp op, const TensorView& a, const TensorView& b, const 
   const TensorView* inputs[] = {&a, &b};
   const char* roles[] = {"a", "b"};
   for (int k = 0; k < 2; ++k) {
-    if (!SameView(*inputs[k], out) && Overlap(inputs[k]->Footprint(), out.Footprint())) {
+    if (!SameView(*inputs[k], out) && ViewsOverlap(*inputs[k], out)) {
       return InvalidArgument(name + ": out " + out.TypeString() + " overlaps operand " + roles[k] +
                              " " + inputs[k]->TypeString() +
                              " in memory without being the very same view (in place); write "
@@ -365,7 +327,7 @@ Status Elementwise(BinaryOp op, const TensorView& a, const TensorView& b, const 
   const ElementwiseOp kernel_op = KernelOp(op);
   const auto extent = static_cast<size_t>(plan.inner_extent);
   const auto& s = plan.inner_stride;
-  const bool kernel = s[kOut] == 1 && (s[kA] == 0 || s[kA] == 1) && (s[kB] == 0 || s[kB] == 1);
+  const bool kernel = KernelStrides(s);
   plan.ForEachRow([&](const std::array<float*, 3>& row) {
     if (kernel) {
       ElementwiseRow(kernel_op, row[kA], static_cast<size_t>(s[kA]), row[kB],
@@ -419,7 +381,7 @@ Status Reduce(ReduceOp op, const TensorView& view, size_t axis, const TensorView
     return InvalidArgument(name + ": out " + out.TypeString() + " with strides " +
                            ShapeString(out.strides()) + " has elements that overlap each other");
   }
-  if (Overlap(view.Footprint(), out.Footprint())) {
+  if (ViewsOverlap(view, out)) {
     return InvalidArgument(name + ": out " + out.TypeString() + " overlaps the input " +
                            view.TypeString() + " in memory; write into separate memory");
   }

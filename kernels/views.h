@@ -27,6 +27,14 @@ template <typename T>
 inline constexpr size_t kPadElements = kMaxVectorBytes / sizeof(T);
 inline constexpr size_t kPadFloats = kPadElements<float>;
 
+// Kernels whose output reaches this many bytes in one call (or one batch) write it with
+// non-temporal stores: several times a core's L2, so data that cannot stay in cache anyway does
+// not evict what can. Streaming needs vector-aligned addresses (IsVectorAligned).
+inline constexpr size_t kStreamOutputBytes = size_t{4} << 20;
+inline bool IsVectorAligned(const void* pointer) {
+  return reinterpret_cast<uintptr_t>(pointer) % kAlignBytes == 0;
+}
+
 template <typename T>
 constexpr size_t RoundUpToVector(size_t count) {
   return (count + kPadElements<T> - 1) / kPadElements<T> * kPadElements<T>;

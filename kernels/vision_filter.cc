@@ -43,16 +43,13 @@ size_t PyramidMargin() { return Padded(2); }
 // f32, 8 MB); they need vector-aligned rows, which ValidImage's stride rule gives once the base
 // is aligned. A batch decides once for all its frames: 64 frames of 300 KB are 19 MB of output
 // even though each frame alone would fit in cache.
-constexpr size_t kStreamBytes = size_t{4} << 20;
-bool AlignedForStream(const float* data) {
-  return reinterpret_cast<uintptr_t>(data) % kAlignBytes == 0;
-}
 bool StreamOutput(const ImageF32View& dst) {
-  return dst.height * dst.row_stride * sizeof(float) >= kStreamBytes && AlignedForStream(dst.data);
+  return dst.height * dst.row_stride * sizeof(float) >= kStreamOutputBytes &&
+         IsVectorAligned(dst.data);
 }
 bool StreamOutput(const ImageBatchView<float>& dst) {
-  return dst.count * dst.image_stride * sizeof(float) >= kStreamBytes &&
-         AlignedForStream(dst.data) && (dst.image_stride * sizeof(float)) % kAlignBytes == 0;
+  return dst.count * dst.image_stride * sizeof(float) >= kStreamOutputBytes &&
+         IsVectorAligned(dst.data) && (dst.image_stride * sizeof(float)) % kAlignBytes == 0;
 }
 
 template <typename T>

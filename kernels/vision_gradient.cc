@@ -59,28 +59,30 @@ const char* ArgumentsError(const ImageView<Src>& src, const Out& out, size_t scr
 
 size_t ClampEnd(RowRange rows, size_t height) { return std::min(rows.end, height); }
 
-// Images (or batches) whose outputs total at least this much stream their f32 vectors past the
-// cache (see WholeVector in vision_gradient-inl.h): several times a core's L2, so a result that
-// a fused pipeline tile would reread from cache is never streamed. The decision counts the whole
-// image, not the rows of one call, so that the bands two threads split a frame into store the way
-// the whole frame does (half of a 1080p f32 output is just under the threshold).
-constexpr size_t kStreamingBytes = size_t{4} << 20;
-
+// Images (or batches) whose outputs total kStreamOutputBytes or more stream their f32 vectors
+// past the cache (see WholeVector in vision_gradient-inl.h). The decision counts the whole image,
+// not the rows of one call, so that the bands two threads split a frame into store the way the
+// whole frame does (half of a 1080p f32 output is just under the threshold).
 template <typename T>
 size_t BytesWritten(const ImageView<T>& image, size_t rows) {
   return image.data == nullptr ? 0 : rows * image.width * sizeof(T);
 }
 
-bool Aligned(const void* p) { return reinterpret_cast<uintptr_t>(p) % kAlignBytes == 0; }
-
-// Streaming needs every f32 output row on a vector boundary (views promise it; checked anyway,
-// because a misaligned Stream faults where StoreU would not).
+// Streaming needs every f32 output row of every image on a vector boundary (views promise it for
+// rows; checked anyway, with the batch's image stride, because a misaligned Stream faults where
+// StoreU would not).
 template <class Out>
-bool ShouldStream(const Out& out, size_t rows, size_t images) {
+bool ShouldStream(const Out& out, size_t rows, size_t images, bool image_strides_aligned) {
   const size_t bytes = images * (BytesWritten(out.dx, rows) + BytesWritten(out.dy, rows) +
                                  BytesWritten(out.magnitude, rows));
-  return bytes >= kStreamingBytes && Aligned(out.dx.data) && Aligned(out.dy.data) &&
-         Aligned(out.magnitude.data);
+  return bytes >= kStreamOutputBytes && IsVectorAligned(out.dx.data) &&
+         IsVectorAligned(out.dy.data) && IsVectorAligned(out.magnitude.data) &&
+         image_strides_aligned;
+}
+
+template <typename T>
+bool ImageStrideAligned(const ImageBatchView<T>& batch) {
+  return batch.data == nullptr || (batch.image_stride * sizeof(T)) % kAlignBytes == 0;
 }
 
 template <typename Src, class Out>
@@ -124,12 +126,12 @@ const char* GradientArgumentsError(const ConstImageU8View& src, const GradientOu
 
 void Gradient(GradientFilter filter, const ConstImageF32View& src, const GradientOutputsF32& out,
               const FloatView& scratch, RowRange rows) {
-  GradientChecked(filter, src, out, scratch, rows, ShouldStream(out, src.height, 1));
+  GradientChecked(filter, src, out, scratch, rows, ShouldStream(out, src.height, 1, true));
 }
 
 void Gradient(GradientFilter filter, const ConstImageU8View& src, const GradientOutputsU8& out,
               const FloatView& scratch, RowRange rows) {
-  GradientChecked(filter, src, out, scratch, rows, ShouldStream(out, src.height, 1));
+  GradientChecked(filter, src, out, scratch, rows, ShouldStream(out, src.height, 1, true));
 }
 
 namespace {
@@ -145,7 +147,10 @@ void GradientBatchImpl(GradientFilter filter, const ImageBatchView<const Src>& s
   const auto image_outputs = [&](size_t i) {
     return Out{ImageOrEmpty(out.dx, i), ImageOrEmpty(out.dy, i), ImageOrEmpty(out.magnitude, i)};
   };
-  const bool stream = ShouldStream(image_outputs(0), src.height, src.count);
+  const bool stream =
+      ShouldStream(image_outputs(0), src.height, src.count,
+                   ImageStrideAligned(out.dx) && ImageStrideAligned(out.dy) &&
+                       ImageStrideAligned(out.magnitude));
   for (size_t i = 0; i < src.count; ++i) {
     GradientChecked(filter, src.Image(i), image_outputs(i), scratch, rows, stream);
   }

@@ -31,9 +31,10 @@
 // (dx^2 + dy^2 < 2^24, exact) equals cv::magnitude of OpenCV's converted CV_16S results exactly,
 // and for Scharr to within an ulp.
 //
-// Large outputs (>= 4 MiB written by one call or one batch) are stored with non-temporal Stream
-// for whole vectors when every f32 output is kAlignBytes-aligned; values are the same either
-// way, only cache behaviour differs. Calls return after a store fence.
+// Large outputs (kStreamOutputBytes or more for the whole image or batch, whatever rows one call
+// computes) are stored with non-temporal Stream for whole vectors when every output is
+// kAlignBytes-aligned; values are the same either way, only cache behaviour differs. Calls return
+// after a store fence.
 //
 // Preconditions (checked once per call with SWARM_ASSERT; GradientArgumentsError gives the reason
 // as text so boundaries can report it): source and every present output have the same non-zero

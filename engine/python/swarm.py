@@ -16,13 +16,19 @@ Arrays from Tensor.numpy() / np.asarray(tensor) keep the tensor (and so the swar
 through their `base`; DLPack capsules keep the buffer alive through their deleter. Errors raise
 SwarmError carrying the C API's status name and message.
 
-Needs only ctypes and numpy (1.22 or later for DLPack).
+Needs only ctypes and numpy 1.24 (Debian 12's; numpy before 1.23.5 frees DLPack tensors without
+holding the GIL).
 """
 
 import ctypes
 import operator
 
 import numpy as np
+
+def _clamp_int64(value):
+    """Slice bounds beyond int64 clamp like any bound past the axis (ctypes would wrap them)."""
+    return max(-(1 << 63) + 1, min(value, (1 << 63) - 1))
+
 
 __all__ = ["load", "Library", "Context", "Buffer", "Tensor", "SwarmError", "DTYPES"]
 
@@ -465,9 +471,9 @@ class Tensor(_Handle):
                 if item.step is not None and operator.index(item.step) == 0:
                     raise ValueError("slice step cannot be zero")
                 slices[axis] = _Slice(
-                    0 if item.start is None else operator.index(item.start),
-                    0 if item.stop is None else operator.index(item.stop),
-                    0 if item.step is None else operator.index(item.step),
+                    0 if item.start is None else _clamp_int64(operator.index(item.start)),
+                    0 if item.stop is None else _clamp_int64(operator.index(item.stop)),
+                    0 if item.step is None else _clamp_int64(operator.index(item.step)),
                     item.start is not None, item.stop is not None)
             else:
                 index = operator.index(item)

@@ -91,6 +91,16 @@ TEST_CASE("Refused copies name the problem and leave the destination unchanged")
   CHECK(src.view().At<float>({1, 1}).value() == 5.0f);
   CHECK(CopyInto(src.view(), src.view()).ok());
 
+  // A broadcast destination (stride 0) would receive every source row in turn.
+  const int64_t square[] = {4, 4};
+  const int64_t broadcast_strides[] = {0, 1};
+  const TensorView broadcast =
+      TensorView::Create(dst.view().data(), DType::kF32, square, broadcast_strides).value();
+  Status self_overlap = CopyInto(src.view(), broadcast);
+  REQUIRE_FALSE(self_overlap.ok());
+  CHECK_THAT(self_overlap.message(), Catch::Contains("overlap each other"));
+  CHECK(dst.view().At<float>({0, 0}).value() == 9.0f);
+
   MemoryAccountant small(/*budget_bytes=*/32);
   Result<Tensor> over = Copy(small, src.view());
   REQUIRE_FALSE(over.ok());

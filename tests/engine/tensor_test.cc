@@ -128,6 +128,11 @@ TEST_CASE("Reshape infers one -1 extent and refuses impossible shapes") {
   Result<TensorView> two = t.view().Reshaped({-1, -1});
   REQUIRE_FALSE(two.ok());
   CHECK_THAT(two.status().message(), Catch::Contains("more than one axis is -1"));
+  // Zero elements, but C-order strides of [0][2^62][2^62] would overflow.
+  Tensor empty = Tensor::Create(memory, DType::kF32, {0}).value();
+  Result<TensorView> huge = empty.view().Reshaped({0, int64_t{1} << 62, int64_t{1} << 62});
+  REQUIRE_FALSE(huge.ok());
+  CHECK_THAT(huge.status().message(), Catch::Contains("beyond 64 bits"));
   Result<TensorView> count = t.view().Reshaped({5, 5});
   REQUIRE_FALSE(count.ok());
   CHECK_THAT(count.status().message(), Catch::Contains("24 elements"));

@@ -355,6 +355,47 @@ TEST_CASE("Batched gradients equal per-image calls") {
   });
 }
 
+// 16 frames of 333x211 are 4.5 MB of magnitude: enough to stream, but an image stride of one
+// float past the frame puts every later frame off the vector boundary, where a non-temporal store
+// would fault. The batch must notice and store normally, with the bits of per-frame calls.
+TEST_CASE("Batched gradients with unaligned frames store safely and equal per-image calls") {
+  constexpr size_t kWidth = 333, kHeight = 211, kFrames = 16;
+  const size_t row_stride = RoundUpToVector<float>(kWidth);
+  const size_t image_stride = row_stride * kHeight + 1;
+  const size_t floats = RoundUpToVector<float>(image_stride * kFrames);
+  auto allocate = [&] {
+    return std::unique_ptr<float[], decltype(&std::free)>(
+        static_cast<float*>(std::aligned_alloc(kAlignBytes, floats * sizeof(float))), &std::free);
+  };
+  auto src = allocate();
+  auto batched = allocate();
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> value(0.0f, 255.0f);
+  for (size_t i = 0; i < floats; ++i) src[i] = value(rng);
+  const ImageBatchView<const float> src_batch{src.get(), kFrames, kWidth, kHeight, row_stride,
+                                              image_stride};
+  const ImageBatchView<float> out_batch{batched.get(), kFrames, kWidth, kHeight, row_stride,
+                                        image_stride};
+  std::vector<float> scratch(GradientScratchElements(kWidth));
+  ForEachTarget([&](const TargetUnderTest& target) {
+    INFO("target " << target.name);
+    std::memset(batched.get(), 0, floats * sizeof(float));
+    GradientBatch(GradientFilter::kSobel, src_batch, {.magnitude = out_batch},
+                  {scratch.data(), scratch.size()});
+    for (size_t k = 0; k < kFrames; ++k) {
+      INFO("frame " << k);
+      std::vector<float> one(row_stride * kHeight);
+      Gradient(GradientFilter::kSobel, src_batch.Image(k),
+               {.magnitude = {one.data(), kWidth, kHeight, row_stride}},
+               {scratch.data(), scratch.size()});
+      for (size_t y = 0; y < kHeight; ++y) {
+        REQUIRE(std::memcmp(one.data() + y * row_stride, out_batch.Image(k).Row(y),
+                            kWidth * sizeof(float)) == 0);
+      }
+    }
+  });
+}
+
 TEST_CASE("GradientMagnitude matches cv::magnitude and the reference bits on every target") {
   for (const Size size : kSizes) {
     INFO(size.width << "x" << size.height);
