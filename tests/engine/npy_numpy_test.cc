@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "engine/npy.h"
+#include "npy_test_values.h"
 #include "support/every_index.h"
 #include "support/python_process.h"
 
@@ -138,17 +139,7 @@ std::vector<int64_t> ParseShape(const std::string& text) {
   return shape;
 }
 
-template <typename T>
-T ValueAt(int64_t n) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return static_cast<T>(n) * T(0.5) - T(3.25);
-  } else if constexpr (std::is_integral_v<T>) {
-    return static_cast<T>(static_cast<uint64_t>(n + 1) * 0x9E3779B97F4A7C15ull >> 7);
-  } else {
-    using Real = typename T::value_type;
-    return T(static_cast<Real>(n) * Real(0.5), -static_cast<Real>(n) * Real(0.25) - Real(1));
-  }
-}
+using test::ValueAt;
 
 std::string JoinShape(const std::vector<int64_t>& shape) {
   std::string out;

@@ -6,6 +6,7 @@
 // visited by the test's own odometer, never from the library's iteration. Files go to
 // npy_test_files/ in the working directory (the build tree, where ctest runs the test).
 #include "engine/npy.h"
+#include "npy_test_values.h"
 #include "support/every_index.h"
 
 #include <catch2/catch.hpp>
@@ -29,19 +30,7 @@ std::string TestPath(const std::string& name) {
 
 using test::EveryIndex;
 
-// A distinct value for element number n of each dtype: halves for floats (exact in f32 up to
-// 2^23), a multiplicative hash wrapped to the integer type (both signs, the full range).
-template <typename T>
-T ValueAt(int64_t n) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return static_cast<T>(n) * T(0.5) - T(3.25);
-  } else if constexpr (std::is_integral_v<T>) {
-    return static_cast<T>(static_cast<uint64_t>(n + 1) * 0x9E3779B97F4A7C15ull >> 7);
-  } else {
-    using Real = typename T::value_type;
-    return T(static_cast<Real>(n) * Real(0.5), -static_cast<Real>(n) * Real(0.25) - Real(1));
-  }
-}
+using test::ValueAt;
 
 std::vector<int64_t> ShapeOf(const TensorView& view) {
   return {view.shape().begin(), view.shape().end()};
