@@ -34,7 +34,7 @@ import time
 
 import numpy as np
 
-from numpy_timing import time_call
+from numpy_timing import result_row, time_call
 
 BYTES_PER_ELEMENT = {"sum": 4.0, "mean": 4.0, "add": 12.0, "add_row": 32.0}
 REDUCE_COUNTS = [1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
@@ -130,12 +130,8 @@ def measure(args):
             check(workload, function, d)
             seconds, spread = time_call(function, d, args.min_time, args.repeats)
             seconds /= passes
-            results.append({
-                "workload": workload, "impl": name, "description": description, "n": n,
-                "ns_per_element": seconds / n * 1e9,
-                "bytes_per_second": BYTES_PER_ELEMENT[workload] * n / seconds,
-                "spread": spread,
-            })
+            results.append(result_row(workload, name, description, n, seconds, spread,
+                                      BYTES_PER_ELEMENT[workload]))
         del d
     document = {
         "numpy": np.__version__,

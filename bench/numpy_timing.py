@@ -22,3 +22,13 @@ def time_call(function, d, min_time, repeats):
             function(d)
         times.append((time.perf_counter() - start) / loops)
     return min(times), max(times) / min(times)
+
+
+def result_row(workload, name, description, n, seconds, spread, bytes_per_element):
+    """One JSON row of a peer benchmark: ns per element and bytes per second at size n."""
+    return {
+        "workload": workload, "impl": name, "description": description, "n": n,
+        "ns_per_element": seconds / n * 1e9,
+        "bytes_per_second": bytes_per_element * n / seconds,
+        "spread": spread,
+    }

@@ -38,7 +38,7 @@ from contextlib import redirect_stdout
 
 import numpy as np
 
-from numpy_timing import time_call
+from numpy_timing import result_row, time_call
 
 BYTES_PER_ELEMENT = {
     "transform_one_matrix": 28.0,
@@ -272,12 +272,8 @@ def main():
         for workload, name, description, function in IMPLEMENTATIONS:
             check(workload, name, function, d)
             seconds, spread = time_call(function, d, args.min_time, args.repeats)
-            results.append({
-                "workload": workload, "impl": name, "description": description, "n": n,
-                "ns_per_element": seconds / n * 1e9,
-                "bytes_per_second": BYTES_PER_ELEMENT[workload] * n / seconds,
-                "spread": spread,
-            })
+            results.append(result_row(workload, name, description, n, seconds, spread,
+                                      BYTES_PER_ELEMENT[workload]))
         del d
     document = {
         "numpy": np.__version__,

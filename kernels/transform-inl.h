@@ -85,12 +85,28 @@ HWY_INLINE void StoreRows(D d, const hn::Vec<D>* HWY_RESTRICT rows, const Store&
   }
 }
 
+// Vector i of the input lanes through the matrix whose entry(c, r) is column c, row r (the same
+// for every lane, or each lane's own matrix), stored to the output lanes.
+template <TransformMode kMode, bool kDivide, class D, class Entry, class Store>
+HWY_INLINE void TransformVector(D d, const Entry& entry, const InOutLanes& lanes, size_t i,
+                                const Store& store) {
+  using V = hn::Vec<D>;
+  const V x = hn::LoadU(d, lanes.in[0] + i);
+  const V y = hn::LoadU(d, lanes.in[1] + i);
+  const V z = hn::LoadU(d, lanes.in[2] + i);
+  V w = x;  // unused unless kHomogeneous
+  if constexpr (kMode == TransformMode::kHomogeneous) w = hn::LoadU(d, lanes.in[3] + i);
+  V rows[4];
+  Rows<kMode, kRowsComputed<kMode, kDivide>>(entry, x, y, z, w, rows);
+  StoreRows<kMode, kDivide>(d, rows, store, lanes.out[0] + i, lanes.out[1] + i, lanes.out[2] + i,
+                            lanes.out[3] + i);
+}
+
 template <TransformMode kMode, bool kDivide>
 HWY_INLINE void TransformBroadcast(const glm::mat4& matrix, const ConstVec4View& in,
                                    const Vec4View& out) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
-  constexpr int kRows = kRowsComputed<kMode, kDivide>;
   V m[4][4];
   for (int c = 0; c < 4; ++c) {
     for (int r = 0; r < 4; ++r) m[c][r] = hn::Set(d, matrix[c][r]);
@@ -98,15 +114,7 @@ HWY_INLINE void TransformBroadcast(const glm::mat4& matrix, const ConstVec4View&
   const auto entry = [&](int c, int r) HWY_ATTR { return m[c][r]; };
   const InOutLanes lanes(in, out);
   ForEachVector(d, in.count, [&](size_t i, auto store) HWY_ATTR {
-    const V x = hn::LoadU(d, lanes.in[0] + i);
-    const V y = hn::LoadU(d, lanes.in[1] + i);
-    const V z = hn::LoadU(d, lanes.in[2] + i);
-    V w = x;  // unused unless kHomogeneous
-    if constexpr (kMode == TransformMode::kHomogeneous) w = hn::LoadU(d, lanes.in[3] + i);
-    V rows[4];
-    Rows<kMode, kRows>(entry, x, y, z, w, rows);
-    StoreRows<kMode, kDivide>(d, rows, store, lanes.out[0] + i, lanes.out[1] + i, lanes.out[2] + i,
-                              lanes.out[3] + i);
+    TransformVector<kMode, kDivide>(d, entry, lanes, i, store);
   });
 }
 
@@ -132,8 +140,6 @@ template <TransformMode kMode>
 HWY_INLINE void TransformPerElement(const ConstMat4View& matrices, const ConstVec4View& in,
                                     const Vec4View& out) {
   const hn::ScalableTag<float> d;
-  using V = hn::Vec<decltype(d)>;
-  constexpr int kRows = kRowsComputed<kMode, false>;
   const float* matrix_data = matrices.data;
   const size_t matrix_stride = matrices.lane_stride;
   const InOutLanes lanes(in, out);
@@ -142,15 +148,7 @@ HWY_INLINE void TransformPerElement(const ConstMat4View& matrices, const ConstVe
     const auto entry = [&](int c, int r) HWY_ATTR {
       return hn::LoadU(d, element + static_cast<size_t>(4 * c + r) * matrix_stride);
     };
-    const V x = hn::LoadU(d, lanes.in[0] + i);
-    const V y = hn::LoadU(d, lanes.in[1] + i);
-    const V z = hn::LoadU(d, lanes.in[2] + i);
-    V w = x;  // unused unless kHomogeneous
-    if constexpr (kMode == TransformMode::kHomogeneous) w = hn::LoadU(d, lanes.in[3] + i);
-    V rows[4];
-    Rows<kMode, kRows>(entry, x, y, z, w, rows);
-    StoreRows<kMode, false>(d, rows, store, lanes.out[0] + i, lanes.out[1] + i, lanes.out[2] + i,
-                            lanes.out[3] + i);
+    TransformVector<kMode, false>(d, entry, lanes, i, store);
   });
 }
 

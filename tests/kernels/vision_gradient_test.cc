@@ -20,6 +20,7 @@
 
 #include "kernels/vision_gradient_reference.h"
 #include "support/for_each_target.h"
+#include "support/padded_image.h"
 
 namespace swarm {
 namespace {
@@ -27,67 +28,7 @@ namespace {
 using test::ForEachTarget;
 using test::TargetUnderTest;
 
-// A padded planar image owned by the test (independent of engine/image.h): rows of
-// RoundUpToVector<T>(width) elements, kAlignBytes-aligned, padding set to `padding`. `count`
-// images of the same size follow each other, so one object also serves as a batch.
-template <typename T>
-class PaddedImage {
- public:
-  PaddedImage(size_t width, size_t height, T padding, size_t count = 1)
-      : width_(width),
-        height_(height),
-        count_(count),
-        stride_(RoundUpToVector<T>(width)),
-        image_stride_(stride_ * height),
-        size_(std::max<size_t>(image_stride_ * count, 1)),
-        data_(static_cast<T*>(std::aligned_alloc(kAlignBytes, RoundUp(size_ * sizeof(T))))) {
-    REQUIRE(data_ != nullptr);
-    std::fill(data(), data() + size_, padding);
-    for (size_t k = 0; k < count_; ++k) {
-      for (size_t y = 0; y < height_; ++y) std::fill(Row(k, y), Row(k, y) + width_, T{});
-    }
-  }
-  PaddedImage(const PaddedImage& other)
-      : PaddedImage(other.width_, other.height_, T{}, other.count_) {
-    std::memcpy(data(), other.data(), size_ * sizeof(T));
-  }
-  PaddedImage& operator=(const PaddedImage&) = delete;
-
-  T* data() const { return data_.get(); }
-  T* Row(size_t k, size_t y) const { return data() + k * image_stride_ + y * stride_; }
-  ImageView<T> view(size_t k = 0) const { return {Row(k, 0), width_, height_, stride_}; }
-  ImageBatchView<T> batch() const {
-    return {data(), count_, width_, height_, stride_, image_stride_};
-  }
-  cv::Mat Mat(size_t k = 0) const {
-    return cv::Mat(static_cast<int>(height_), static_cast<int>(width_), cv::DataType<T>::type,
-                   Row(k, 0), stride_ * sizeof(T));
-  }
-  bool BitwiseEqual(const PaddedImage& other) const {
-    return size_ == other.size_ && std::memcmp(data(), other.data(), size_ * sizeof(T)) == 0;
-  }
-  // True if every element outside the images' pixels still equals `padding`.
-  bool PaddingIs(T padding) const {
-    for (size_t k = 0; k < count_; ++k) {
-      for (size_t y = 0; y < height_; ++y) {
-        for (size_t x = width_; x < stride_; ++x) {
-          if (std::memcmp(&Row(k, y)[x], &padding, sizeof(T)) != 0) return false;
-        }
-      }
-    }
-    return true;
-  }
-
- private:
-  static size_t RoundUp(size_t bytes) {
-    return (bytes + kAlignBytes - 1) / kAlignBytes * kAlignBytes;
-  }
-  struct Free {
-    void operator()(T* p) const { std::free(p); }
-  };
-  size_t width_, height_, count_, stride_, image_stride_, size_;
-  std::unique_ptr<T, Free> data_;
-};
+using test::PaddedImage;
 
 struct Size {
   size_t width;
@@ -111,7 +52,7 @@ PaddedImage<float> RandomF32(Size size, uint32_t seed, size_t count = 1) {
   PaddedImage<float> image(size.width, size.height, kPadF32, count);
   for (size_t k = 0; k < count; ++k) {
     for (size_t y = 0; y < size.height; ++y) {
-      for (size_t x = 0; x < size.width; ++x) image.Row(k, y)[x] = value(rng);
+      for (size_t x = 0; x < size.width; ++x) image.Row(y, k)[x] = value(rng);
     }
   }
   return image;
@@ -126,7 +67,7 @@ PaddedImage<uint8_t> RandomU8(Size size, uint32_t seed, size_t count = 1) {
       for (size_t x = 0; x < size.width; ++x) {
         // Mostly saturated values so the int16 extremes (|dx| = 4 * 255) occur.
         const int v = value(rng);
-        image.Row(k, y)[x] = static_cast<uint8_t>(v < 64 ? 0 : v > 192 ? 255 : v);
+        image.Row(y, k)[x] = static_cast<uint8_t>(v < 64 ? 0 : v > 192 ? 255 : v);
       }
     }
   }
