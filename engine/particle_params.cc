@@ -28,6 +28,11 @@ Status OutOfRange(const char* name, const char* expected, float value) {
 
 bool InUnitInterval(float value) { return value >= 0.0f && value <= 1.0f; }
 
+bool KnownShape(EmitterShape shape) {
+  return shape == EmitterShape::kBox || shape == EmitterShape::kSphere ||
+         shape == EmitterShape::kRing;
+}
+
 }  // namespace
 
 Status ValidateDt(float dt_seconds) {
@@ -85,6 +90,20 @@ Status ValidateEmitter(const EmitterParams& params) {
   }
   if (!(std::isfinite(params.lifetime_max) && params.lifetime_max >= params.lifetime_min)) {
     return OutOfRange("emitter lifetime_max", "finite and >= lifetime_min", params.lifetime_max);
+  }
+  if (!KnownShape(params.shape)) {
+    return InvalidArgument("emitter shape must be box (0), sphere (1) or ring (2), got " +
+                           std::to_string(static_cast<unsigned>(params.shape)));
+  }
+  // Checked whatever the shape, so switching shapes later cannot bring in a bad value.
+  if (!(std::isfinite(params.radius) && params.radius >= 0.0f)) {
+    return OutOfRange("emitter radius", "finite and >= 0", params.radius);
+  }
+  if (!(std::isfinite(params.radial_speed) && params.radial_speed >= 0.0f)) {
+    return OutOfRange("emitter radial_speed", "finite and >= 0", params.radial_speed);
+  }
+  if (!std::isfinite(params.tangential_speed)) {
+    return OutOfRange("emitter tangential_speed", "finite", params.tangential_speed);
   }
   return {};
 }

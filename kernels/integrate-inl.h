@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "hwy/highway.h"
+#include "kernels/deterministic_math-inl.h"
 #include "kernels/integrate.h"
 #include "kernels/loop-inl.h"
 #include "kernels/random-inl.h"
@@ -169,7 +170,10 @@ struct EmittedVector {
   hn::Vec<D> lifetime;
 };
 
-template <class D>
+// The formulas of EmitterParams (kernels/integrate.h), one operation at a time; the scalar
+// reference::Emit performs the same operations in the same order. `kShape` is a template
+// argument so that the shape costs one branch per call (EmitImpl, RespawnDeadImpl), not per lane.
+template <EmitterShape kShape, class D>
 HWY_INLINE EmittedVector<D> EmitVector(D d, const EmitterParams& emitter, RandomKeys keys,
                                        uint32_t first_index, size_t i) {
   const hn::RebindToUnsigned<D> du;
@@ -177,33 +181,74 @@ HWY_INLINE EmittedVector<D> EmitVector(D d, const EmitterParams& emitter, Random
   const auto base_counter = hn::ShiftLeft<3>(particle);
   const auto one = hn::Set(d, 1.0f);
   const auto two = hn::Set(d, 2.0f);
+  const auto two_pi = hn::Set(d, kEmitterTwoPi);
+  const auto uniform = [&](uint32_t draw) HWY_ATTR {
+    return UniformFromCounters(d, keys, hn::Add(base_counter, hn::Set(du, draw)));
+  };
   // Symmetric uniform in [-1, 1) from draw number `draw` of this particle.
   const auto symmetric = [&](uint32_t draw) HWY_ATTR {
-    const auto u = UniformFromCounters(d, keys, hn::Add(base_counter, hn::Set(du, draw)));
+    const auto u = uniform(draw);
     return hn::Sub(hn::Mul(u, two), one);
   };
-  EmittedVector<D> out;
-  for (int axis = 0; axis < 3; ++axis) {
-    out.position[axis] = hn::Add(
+  // center + half_extent * s(u_axis): kBox and kSphere positions.
+  const auto box_position = [&](int axis) HWY_ATTR {
+    return hn::Add(
         hn::Set(d, emitter.center[axis]),
         hn::Mul(hn::Set(d, emitter.half_extent[axis]), symmetric(static_cast<uint32_t>(axis))));
-    out.velocity[axis] = hn::Add(hn::Set(d, emitter.velocity[axis]),
-                                 hn::Mul(hn::Set(d, emitter.velocity_spread[axis]),
-                                         symmetric(static_cast<uint32_t>(axis + 3))));
+  };
+  // velocity + velocity_spread * s(u_{3 + axis}): kBox velocities, kRing's before the swirl.
+  const auto spread_velocity = [&](int axis) HWY_ATTR {
+    return hn::Add(hn::Set(d, emitter.velocity[axis]),
+                   hn::Mul(hn::Set(d, emitter.velocity_spread[axis]),
+                           symmetric(static_cast<uint32_t>(axis + 3))));
+  };
+  EmittedVector<D> out;
+  if constexpr (kShape == EmitterShape::kBox) {
+    for (int axis = 0; axis < 3; ++axis) {
+      out.position[axis] = box_position(axis);
+      out.velocity[axis] = spread_velocity(axis);
+    }
+  } else if constexpr (kShape == EmitterShape::kSphere) {
+    for (int axis = 0; axis < 3; ++axis) out.position[axis] = box_position(axis);
+    const auto z = symmetric(3);
+    hn::Vec<D> sin_phi, cos_phi;
+    SinCos(d, hn::Mul(uniform(4), two_pi), sin_phi, cos_phi);
+    const auto r_xy = hn::Sqrt(hn::Max(hn::Zero(d), hn::Sub(one, hn::Mul(z, z))));
+    const auto speed = hn::Mul(hn::Set(d, emitter.radial_speed), uniform(5));
+    const hn::Vec<D> direction[3] = {hn::Mul(r_xy, cos_phi), hn::Mul(r_xy, sin_phi), z};
+    for (int axis = 0; axis < 3; ++axis) {
+      out.velocity[axis] =
+          hn::Add(hn::Set(d, emitter.velocity[axis]), hn::Mul(direction[axis], speed));
+    }
+  } else {
+    static_assert(kShape == EmitterShape::kRing);
+    hn::Vec<D> sin_theta, cos_theta;
+    SinCos(d, hn::Mul(uniform(0), two_pi), sin_theta, cos_theta);
+    const auto radial = hn::Add(hn::Set(d, emitter.radius),
+                                hn::Mul(hn::Set(d, emitter.half_extent.x), symmetric(1)));
+    out.position[0] = hn::Add(hn::Set(d, emitter.center.x), hn::Mul(radial, cos_theta));
+    out.position[1] = hn::Add(hn::Set(d, emitter.center.y),
+                              hn::Mul(hn::Set(d, emitter.half_extent.y), symmetric(2)));
+    out.position[2] = hn::Add(hn::Set(d, emitter.center.z), hn::Mul(radial, sin_theta));
+    const auto tangential = hn::Set(d, emitter.tangential_speed);
+    out.velocity[0] = hn::Sub(spread_velocity(0), hn::Mul(tangential, sin_theta));
+    out.velocity[1] = spread_velocity(1);
+    out.velocity[2] = hn::Add(spread_velocity(2), hn::Mul(tangential, cos_theta));
   }
-  const auto u = UniformFromCounters(d, keys, hn::Add(base_counter, hn::Set(du, 6u)));
-  out.lifetime = hn::Add(hn::Set(d, emitter.lifetime_min),
-                         hn::Mul(u, hn::Set(d, emitter.lifetime_max - emitter.lifetime_min)));
+  out.lifetime =
+      hn::Add(hn::Set(d, emitter.lifetime_min),
+              hn::Mul(uniform(6), hn::Set(d, emitter.lifetime_max - emitter.lifetime_min)));
   return out;
 }
 
-inline void EmitImpl(const Vec4View& positions, const Vec4View& velocities, const FloatView& ages,
-                     const FloatView& lifetimes, const EmitterParams& emitter, RandomStream random,
-                     uint32_t first_index) {
+template <EmitterShape kShape>
+void EmitLoop(const Vec4View& positions, const Vec4View& velocities, const FloatView& ages,
+              const FloatView& lifetimes, const EmitterParams& emitter, RandomStream random,
+              uint32_t first_index) {
   const hn::ScalableTag<float> d;
   const RandomKeys keys = KeysFor(random);
   ForEachVector(d, positions.count, [&](size_t i, auto store) HWY_ATTR {
-    const auto e = EmitVector(d, emitter, keys, first_index, i);
+    const auto e = EmitVector<kShape>(d, emitter, keys, first_index, i);
     for (int axis = 0; axis < 3; ++axis) {
       store(e.position[axis], d, positions.Lane(axis) + i);
       store(e.velocity[axis], d, velocities.Lane(axis) + i);
@@ -213,10 +258,10 @@ inline void EmitImpl(const Vec4View& positions, const Vec4View& velocities, cons
   });
 }
 
-inline void RespawnDeadImpl(const Vec4View& positions, const Vec4View& velocities,
-                            const FloatView& ages, const FloatView& lifetimes, const ByteView& dead,
-                            const EmitterParams& emitter, RandomStream random,
-                            uint32_t first_index) {
+template <EmitterShape kShape>
+void RespawnDeadLoop(const Vec4View& positions, const Vec4View& velocities, const FloatView& ages,
+                     const FloatView& lifetimes, const ByteView& dead, const EmitterParams& emitter,
+                     RandomStream random, uint32_t first_index) {
   const hn::ScalableTag<float> d;
   const hn::RebindToSigned<decltype(d)> di;
   const hn::Rebind<uint8_t, decltype(d)> d8;
@@ -225,7 +270,7 @@ inline void RespawnDeadImpl(const Vec4View& positions, const Vec4View& velocitie
     const auto flags = hn::PromoteTo(di, hn::LoadU(d8, dead.data + i));
     const auto respawn = hn::RebindMask(d, hn::Ne(flags, hn::Zero(di)));
     if (hn::AllFalse(d, respawn)) return;
-    const auto e = EmitVector(d, emitter, keys, first_index, i);
+    const auto e = EmitVector<kShape>(d, emitter, keys, first_index, i);
     for (int axis = 0; axis < 3; ++axis) {
       float* p = positions.Lane(axis) + i;
       float* v = velocities.Lane(axis) + i;
@@ -237,6 +282,39 @@ inline void RespawnDeadImpl(const Vec4View& positions, const Vec4View& velocitie
           lifetimes.data + i);
     store(hn::Zero(d8), d8, dead.data + i);
   });
+}
+
+inline void EmitImpl(const Vec4View& positions, const Vec4View& velocities, const FloatView& ages,
+                     const FloatView& lifetimes, const EmitterParams& emitter, RandomStream random,
+                     uint32_t first_index) {
+  switch (emitter.shape) {
+    case EmitterShape::kBox:
+      return EmitLoop<EmitterShape::kBox>(positions, velocities, ages, lifetimes, emitter, random,
+                                          first_index);
+    case EmitterShape::kSphere:
+      return EmitLoop<EmitterShape::kSphere>(positions, velocities, ages, lifetimes, emitter,
+                                             random, first_index);
+    case EmitterShape::kRing:
+      return EmitLoop<EmitterShape::kRing>(positions, velocities, ages, lifetimes, emitter, random,
+                                           first_index);
+  }
+}
+
+inline void RespawnDeadImpl(const Vec4View& positions, const Vec4View& velocities,
+                            const FloatView& ages, const FloatView& lifetimes, const ByteView& dead,
+                            const EmitterParams& emitter, RandomStream random,
+                            uint32_t first_index) {
+  switch (emitter.shape) {
+    case EmitterShape::kBox:
+      return RespawnDeadLoop<EmitterShape::kBox>(positions, velocities, ages, lifetimes, dead,
+                                                 emitter, random, first_index);
+    case EmitterShape::kSphere:
+      return RespawnDeadLoop<EmitterShape::kSphere>(positions, velocities, ages, lifetimes, dead,
+                                                    emitter, random, first_index);
+    case EmitterShape::kRing:
+      return RespawnDeadLoop<EmitterShape::kRing>(positions, velocities, ages, lifetimes, dead,
+                                                  emitter, random, first_index);
+  }
 }
 
 }  // namespace HWY_NAMESPACE

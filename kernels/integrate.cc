@@ -27,6 +27,12 @@ namespace {
 
 bool ValidDt(float dt_seconds) { return std::isfinite(dt_seconds) && dt_seconds > 0.0f; }
 
+// The emitter kernels switch on the shape; any other value would leave the outputs unwritten.
+bool KnownShape(EmitterShape shape) {
+  return shape == EmitterShape::kBox || shape == EmitterShape::kSphere ||
+         shape == EmitterShape::kRing;
+}
+
 }  // namespace
 
 void IntegrateEuler(const Vec4View& positions, const Vec4View& velocities,
@@ -74,7 +80,7 @@ void EmitParticles(const Vec4View& positions, const Vec4View& velocities, const 
                    const FloatView& lifetimes, const EmitterParams& emitter, RandomStream random,
                    uint32_t first_index) {
   SWARM_ASSERT(SameCount(positions, velocities) && SameCount(positions, ages) &&
-               SameCount(positions, lifetimes));
+               SameCount(positions, lifetimes) && KnownShape(emitter.shape));
   HWY_DYNAMIC_DISPATCH(EmitImpl)
   (positions, velocities, ages, lifetimes, emitter, random, first_index);
 }
@@ -83,7 +89,8 @@ void RespawnDead(const Vec4View& positions, const Vec4View& velocities, const Fl
                  const FloatView& lifetimes, const ByteView& dead, const EmitterParams& emitter,
                  RandomStream random, uint32_t first_index) {
   SWARM_ASSERT(SameCount(positions, velocities) && SameCount(positions, ages) &&
-               SameCount(positions, lifetimes) && SameCount(positions, dead));
+               SameCount(positions, lifetimes) && SameCount(positions, dead) &&
+               KnownShape(emitter.shape));
   HWY_DYNAMIC_DISPATCH(RespawnDeadImpl)
   (positions, velocities, ages, lifetimes, dead, emitter, random, first_index);
 }

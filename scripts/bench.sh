@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs swarm's benchmarks, then charts them and prints their tables.
 #
-#   scripts/bench.sh                         all suites (~9 minutes)
+#   scripts/bench.sh                         all suites (~11 minutes)
 #   scripts/bench.sh --suite transform       one suite: integrate (Euler, N = 16 .. 1e8, ~2-4
 #                                            min) or transform (matrices, quaternions and numpy,
 #                                            N = 1e3 .. 1e7, ~2-3 min) or vision (filters vs
@@ -9,12 +9,15 @@
 #                                            table with the issue's targets) or tensor (sum and
 #                                            mean vs a read pass and numpy, N = 1e3 .. 1e8, adds,
 #                                            FormatTensor, ~1 min; prints a table with targets)
+#                                            or particles (ParticleSystem::Step vs STREAM triad,
+#                                            N = 1e4 .. 1e8, 1 and 2 threads, ~2 min; prints
+#                                            ms/step, GB/s and the step/triad ratio)
 #   scripts/bench.sh --quick                 N <= 1e6, one round: a smoke run of the whole flow
 #   scripts/bench.sh --suite integrate -- --rounds=5   flags after -- go to each suite's binary
 #
-# Flags: --suite all|integrate|transform|vision|tensor (default all), --build-dir DIR (default
-# build-bench), --jobs N (default: all CPUs), --quick, --help. Writes bench/results/{integrate,
-# transform,transform_numpy,vision,tensor,tensor_numpy}.json (gitignored) and
+# Flags: --suite all|integrate|transform|vision|tensor|particles (default all), --build-dir DIR
+# (default build-bench), --jobs N (default: all CPUs), --quick, --help. Writes bench/results/
+# {integrate,transform,transform_numpy,vision,tensor,tensor_numpy,particles}.json (gitignored) and
 # docs/bench-{integrate,transform}.png.
 # Configuration comes from these flags only; no environment variable changes what runs. (The
 # numpy peers run with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from their environment, so
@@ -22,7 +25,7 @@
 # it loaded.)
 set -euo pipefail
 
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="build-bench"
@@ -36,7 +39,8 @@ while [[ $# -gt 0 ]]; do
     --build-dir=*) build_dir="${1#*=}"; shift ;;
     --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
     --jobs=*) jobs="${1#*=}"; shift ;;
-    --suite) suite="${2:?--suite needs all, integrate, transform, vision or tensor}"; shift 2 ;;
+    --suite) suite="${2:?--suite needs all, integrate, transform, vision, tensor or particles}"
+      shift 2 ;;
     --suite=*) suite="${1#*=}"; shift ;;
     --quick) quick=1; shift ;;
     --help|-h) usage; exit 0 ;;
@@ -49,9 +53,10 @@ if [[ ! "$jobs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 case "$suite" in
-  all) suites=(integrate transform vision tensor) ;;
-  integrate|transform|vision|tensor) suites=("$suite") ;;
-  *) echo "bench.sh: --suite expects all, integrate, transform, vision or tensor, got '$suite'" >&2
+  all) suites=(integrate transform vision tensor particles) ;;
+  integrate|transform|vision|tensor|particles) suites=("$suite") ;;
+  *) echo "bench.sh: --suite expects all, integrate, transform, vision, tensor or particles," \
+       "got '$suite'" >&2
      exit 2 ;;
 esac
 quick_flags=()
@@ -83,6 +88,16 @@ for name in "${suites[@]}"; do
     "$build_dir/bench/swarm-bench-vision" "${vision_flags[@]}" "${bench_flags[@]}" \
       --benchmark_out="$json" --benchmark_out_format=json
     summary+=("vision suite run time: $(( $(date +%s) - start )) s (benchmark binary)")
+    echo
+    continue
+  fi
+  if [[ "$name" == particles ]]; then
+    # The binary prints its own table (best round, ms/step, GB/s, step/triad) after the runs.
+    particles_flags=()
+    if [[ $quick -eq 1 ]]; then particles_flags=(--max-particles=1e6 --rounds=1 --memory-rounds=1); fi
+    "$build_dir/bench/swarm-bench-particles" "${particles_flags[@]}" "${bench_flags[@]}" \
+      --benchmark_out="$json" --benchmark_out_format=json
+    summary+=("particles suite run time: $(( $(date +%s) - start )) s (benchmark binary)")
     echo
     continue
   fi

@@ -259,5 +259,55 @@ TEST_CASE("Bad emitter parameters are rejected with the parameter named") {
   expect(e, "emitter half_extent must be finite");
 }
 
+TEST_CASE("Bad emitter shape parameters are rejected with the field named") {
+  const auto expect = [](EmitterParams params, const char* expected) {
+    const Status status = ValidateEmitter(params);
+    CHECK(status.code() == ErrorCode::kInvalidArgument);
+    CHECK_THAT(status.message(), Catch::Contains(expected));
+  };
+  for (const EmitterShape shape :
+       {EmitterShape::kBox, EmitterShape::kSphere, EmitterShape::kRing}) {
+    EmitterParams e;
+    e.shape = shape;
+    CHECK(ValidateEmitter(e).ok());
+    // Zero radius and radial speed are legal (a disc of radius half_extent.x, a still cloud),
+    // and so is a negative tangential speed (turning the other way).
+    e.radius = 0.0f;
+    e.radial_speed = 0.0f;
+    e.tangential_speed = -3.0f;
+    CHECK(ValidateEmitter(e).ok());
+  }
+  EmitterParams e;
+  e.shape = static_cast<EmitterShape>(3);
+  expect(e, "emitter shape must be box (0), sphere (1) or ring (2), got 3");
+  e.shape = static_cast<EmitterShape>(255);
+  expect(e, "emitter shape must be box (0), sphere (1) or ring (2), got 255");
+  // Every shape's fields are checked whatever the shape in use.
+  for (const EmitterShape shape :
+       {EmitterShape::kBox, EmitterShape::kSphere, EmitterShape::kRing}) {
+    INFO("shape " << static_cast<int>(shape));
+    e = {};
+    e.shape = shape;
+    e.radius = -0.5f;
+    expect(e, "emitter radius must be finite and >= 0, got -0.5");
+    e.radius = kNaN;
+    expect(e, "emitter radius must be finite and >= 0, got nan");
+    e.radius = kInf;
+    expect(e, "emitter radius must be finite and >= 0, got inf");
+    e = {};
+    e.shape = shape;
+    e.radial_speed = -2.0f;
+    expect(e, "emitter radial_speed must be finite and >= 0, got -2");
+    e.radial_speed = kNaN;
+    expect(e, "emitter radial_speed must be finite and >= 0, got nan");
+    e = {};
+    e.shape = shape;
+    e.tangential_speed = -kInf;
+    expect(e, "emitter tangential_speed must be finite, got -inf");
+    e.tangential_speed = kNaN;
+    expect(e, "emitter tangential_speed must be finite, got nan");
+  }
+}
+
 }  // namespace
 }  // namespace swarm
