@@ -1,5 +1,6 @@
 # The two commands a new machine needs (see README.md):
-#   make run    installs missing Debian packages, builds Release, runs the headless particle job
+#   make run    installs missing Debian packages, builds Release, runs the particle demo (a window,
+#               or headless without a display) and writes its last frame to build/particles.png
 #   make test   the same set-up, then the whole test suite (Release, then ASan + UBSan) via ctest,
 #               then 20 seconds of fuzzing the .npy reader (`make fuzz` fuzzes for longer)
 # Everything else is plain CMake underneath; these targets only pick directories and flags.
@@ -11,7 +12,8 @@ export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 RELEASE_DIR := build/release
 SANITIZE_DIR := build/sanitize
-RUN_ARGS ?= --particles 1000000 --steps 300 --report-every 60
+# The demo's flags (swarm-particles --help), e.g. RUN_ARGS="--scene galaxy --threads 2 --out x.png".
+RUN_ARGS ?= --out build/particles.png
 
 FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 60

@@ -41,17 +41,22 @@ Status BadSetting(const std::string& name, const std::string& expected, double g
 
 // Linear interpolation from `from` samples to `to` samples with pixel centres aligned (the
 // mapping of cv::resize INTER_LINEAR): sample x of the output reads src[index] and
-// src[index + 1] with weight; index + 1 stays inside a padded row, and at the right edge the
-// weight is 0.
+// src[index + 1] with weight. Both must lie inside the row (a row whose width is a multiple of
+// the vector has no padding after its last element), so the right edge uses index from - 2 with
+// weight 1; a one-sample row reads its padding with weight 0.
 void InterpolationTable(size_t from, size_t to, int32_t* index, float* weight) {
   const double ratio = static_cast<double>(from) / static_cast<double>(to);
   for (size_t x = 0; x < to; ++x) {
+    if (from == 1) {
+      index[x] = 0;
+      weight[x] = 0.0f;
+      continue;
+    }
     double position = (static_cast<double>(x) + 0.5) * ratio - 0.5;
     position = std::clamp(position, 0.0, static_cast<double>(from - 1));
-    size_t left = static_cast<size_t>(position);
-    if (left >= from - 1) left = from - 1;
+    const size_t left = std::min(static_cast<size_t>(position), from - 2);
     index[x] = static_cast<int32_t>(left);
-    weight[x] = left == from - 1 ? 0.0f : static_cast<float>(position - static_cast<double>(left));
+    weight[x] = static_cast<float>(position - static_cast<double>(left));
   }
 }
 

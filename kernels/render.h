@@ -60,7 +60,7 @@ void ResolveSplats(uint32_t* const* accumulators, size_t accumulator_count, size
 
 // Horizontal linear interpolation through a table: out[x] = a + w[x] * (b - a) with a =
 // src[index[x]], b = src[index[x] + 1], for x < count. Every index[x] + 1 is a valid element of
-// src (callers clamp at the right edge and give weight 0 there). Arrays are vector-aligned.
+// src: callers keep index + 1 inside the row. Arrays are vector-aligned.
 void InterpolateRow(const float* src, const int32_t* index, const float* weight, size_t count,
                     float* out);
 

@@ -8,7 +8,9 @@ packages=(build-essential make cmake ccache pkg-config
           libhwy-dev libglm-dev libxxhash-dev libpng-dev catch2
           libopencv-imgproc-dev libopencv-core-dev python3-numpy libdlpack-dev
           clang libclang-rt-14-dev  # clang + its runtime: the libFuzzer build (make fuzz)
-          python3-dev)  # embeds numpy in the DLPack interop test
+          python3-dev  # embeds numpy in the DLPack interop test
+          libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core  # the particle demo's window and HUD
+          xvfb xauth)  # the particle demo's window test (xvfb-run)
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libbenchmark-dev python3-numpy python3-matplotlib)
 fi

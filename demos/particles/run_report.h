@@ -1,0 +1,34 @@
+// What swarm-particles prints: errors (one line, exit status 2) and the summary at the end of a
+// run (stage timings, SIMD target, threads, state hash, memory report), the same for the headless
+// mode and the window.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "demos/particles/frame_timings.h"
+#include "demos/particles/options.h"
+#include "demos/particles/particle_demo.h"
+#include "engine/memory.h"
+#include "engine/status.h"
+
+namespace swarm {
+
+inline constexpr int kExitBadInput = 2;
+
+// Prints "swarm-particles: <message>" to stderr and returns kExitBadInput.
+int Fail(const Status& status);
+// As Fail, first naming --memory-limit when the budget refused the request.
+int FailSetup(const Status& status, const DemoOptions& options);
+
+// One line: mode, scene, particles, frame size, threads, SIMD target that runs and the targets
+// this CPU supports.
+void PrintRunHeader(const char* mode, const DemoOptions& options, const ParticleDemo& demo,
+                    size_t threads);
+
+// Per-stage mean and median, frame time and its FPS equivalent, frames and steps, state hash and
+// the memory report.
+void PrintRunSummary(const FrameTimingLog& timings, const ParticleDemo& demo,
+                     const MemoryAccountant& memory, bool with_upload);
+
+}  // namespace swarm
