@@ -139,8 +139,9 @@ TEST_CASE("RespawnDead matches reference::Emit bitwise for every shape on every 
   }
 }
 
-TEST_CASE("RespawnDead with any shape leaves live particles bitwise untouched") {
-  for (const EmitterShape shape : {EmitterShape::kSphere, EmitterShape::kRing}) {
+TEST_CASE("RespawnDead with any shape leaves live particles bitwise untouched and clears flags") {
+  for (const EmitterShape shape :
+       {EmitterShape::kBox, EmitterShape::kSphere, EmitterShape::kRing}) {
     const EmitterParams emitter = TestEmitter(shape);
     for (const size_t count : test::kSizes) {
       INFO("shape " << ShapeName(shape) << ", count " << count);

@@ -283,33 +283,7 @@ TEST_CASE("RespawnDead matches reference::Emit for dead particles on every targe
       });
 }
 
-TEST_CASE("RespawnDead leaves live particles bitwise untouched and clears every dead flag") {
-  const EmitterParams emitter = TestEmitter();
-  for (const size_t count : test::kSizes) {
-    INFO("count " << count);
-    const Particles input = test::RandomParticles(count, static_cast<uint32_t>(count) + 99u);
-    ForEachTarget([&](const TargetUnderTest& target) {
-      INFO("target " << target.name);
-      Particles got = input;
-      RespawnDead(got.positions.view(), got.velocities.view(), got.ages.view(),
-                  got.lifetimes.view(), got.dead.view(), emitter, kStream, 0);
-      size_t live_changed = 0, dead_not_respawned = 0, flags_left = 0;
-      for (size_t i = 0; i < count; ++i) {
-        const bool dead = input.dead[i] != 0;
-        const bool same = test::SameBits(got.ages[i], input.ages[i]) &&
-                          test::SameBits(got.lifetimes[i], input.lifetimes[i]) &&
-                          test::SameBits(got.positions.Get(i), input.positions.Get(i)) &&
-                          test::SameBits(got.velocities.Get(i), input.velocities.Get(i));
-        live_changed += !dead && !same;
-        dead_not_respawned += dead && got.ages[i] != 0.0f;
-        flags_left += got.dead[i] != 0;
-      }
-      CHECK(live_changed == 0);
-      CHECK(dead_not_respawned == 0);
-      CHECK(flags_left == 0);
-    });
-  }
-}
+// RespawnDead's untouched live particles, for every shape: emitter_shapes_test.cc.
 
 TEST_CASE("RespawnDead with every flag set equals EmitParticles") {
   constexpr size_t kCount = 1000;
