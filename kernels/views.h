@@ -120,6 +120,37 @@ struct BasicPoseView {
 using PoseView = BasicPoseView<float>;
 using ConstPoseView = BasicPoseView<const float>;
 
+// N robots' values of `arrays` per-robot quantities (joint angles, link pose components, Jacobian
+// entries), structure of arrays over the robot index: quantity j of robot r is Array(j)[r], so one
+// vector holds one quantity of 16 robots (AVX-512). Same padding and stride rules as
+// BasicVec4View: `stride` is a multiple of kPadFloats and >= count, data is kAlignBytes-aligned.
+template <typename Float>
+struct BasicLanesView {
+  Float* data = nullptr;
+  size_t count = 0;   // robots
+  size_t stride = 0;  // floats between consecutive arrays
+  size_t arrays = 0;  // quantities per robot
+
+  Float* Array(size_t index) const {
+    SWARM_ASSERT(index < arrays);
+    return data + index * stride;
+  }
+  // Robots [begin, begin + n): same arrays and stride.
+  BasicLanesView Slice(size_t begin, size_t n) const {
+    SWARM_ASSERT(begin % kPadFloats == 0 && begin + n <= count);
+    return {data + begin, n, stride, arrays};
+  }
+  // Quantities [first, first + n) of the same robots.
+  BasicLanesView Arrays(size_t first, size_t n) const {
+    SWARM_ASSERT(first + n <= arrays);
+    return {data + first * stride, count, stride, n};
+  }
+  operator BasicLanesView<const float>() const { return {data, count, stride, arrays}; }
+};
+
+using LanesView = BasicLanesView<float>;
+using ConstLanesView = BasicLanesView<const float>;
+
 // A planar single-channel image of T (float or uint8_t): `height` rows of `width` pixels, row y
 // starting at data + y * row_stride. row_stride (in elements) is a multiple of kPadElements<T> and
 // data is kAlignBytes-aligned, so every row starts on a vector boundary and may be read up to

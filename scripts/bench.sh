@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs swarm's benchmarks, then charts them and prints their tables.
 #
-#   scripts/bench.sh                         all suites (~11 minutes)
+#   scripts/bench.sh                         all suites (~14 minutes)
 #   scripts/bench.sh --suite transform       one suite: integrate (Euler, N = 16 .. 1e8, ~2-4
 #                                            min) or transform (matrices, quaternions and numpy,
 #                                            N = 1e3 .. 1e7, ~2-3 min) or vision (filters vs
@@ -11,21 +11,25 @@
 #                                            FormatTensor, ~1 min; prints a table with targets)
 #                                            or particles (ParticleSystem::Step vs STREAM triad,
 #                                            N = 1e4 .. 1e8, 1 and 2 threads, ~2 min; prints
-#                                            ms/step, GB/s and the step/triad ratio)
+#                                            ms/step, GB/s and the step/triad ratio) or robots
+#                                            (UR5 forward kinematics vs a per-robot loop and
+#                                            MuJoCo, R = 1 .. 1e6, control and IK steps of 1e5
+#                                            robots, 1 and 2 threads, ~3 min; prints M evals/s,
+#                                            ratios, ms/step, memory per robot and the targets)
 #   scripts/bench.sh --quick                 N <= 1e6, one round: a smoke run of the whole flow
 #   scripts/bench.sh --suite integrate -- --rounds=5   flags after -- go to each suite's binary
 #
-# Flags: --suite all|integrate|transform|vision|tensor|particles (default all), --build-dir DIR
-# (default build-bench), --jobs N (default: all CPUs), --quick, --help. Writes bench/results/
-# {integrate,transform,transform_numpy,vision,tensor,tensor_numpy,particles}.json (gitignored) and
-# docs/bench-{integrate,transform}.png.
+# Flags: --suite all|integrate|transform|vision|tensor|particles|robots (default all),
+# --build-dir DIR (default build-bench), --jobs N (default: all CPUs), --quick, --help. Writes
+# bench/results/{integrate,transform,transform_numpy,vision,tensor,tensor_numpy,particles,robots}
+# .json (gitignored) and docs/bench-{integrate,transform}.png.
 # Configuration comes from these flags only; no environment variable changes what runs. (The
 # numpy peers run with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from their environment, so
 # that numpy's BLAS picks its own kernels; bench/results/transform_numpy.json records which BLAS
 # it loaded.)
 set -euo pipefail
 
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; }
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="build-bench"
@@ -39,7 +43,8 @@ while [[ $# -gt 0 ]]; do
     --build-dir=*) build_dir="${1#*=}"; shift ;;
     --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
     --jobs=*) jobs="${1#*=}"; shift ;;
-    --suite) suite="${2:?--suite needs all, integrate, transform, vision, tensor or particles}"
+    --suite)
+      suite="${2:?--suite needs all, integrate, transform, vision, tensor, particles or robots}"
       shift 2 ;;
     --suite=*) suite="${1#*=}"; shift ;;
     --quick) quick=1; shift ;;
@@ -53,10 +58,10 @@ if [[ ! "$jobs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 case "$suite" in
-  all) suites=(integrate transform vision tensor particles) ;;
-  integrate|transform|vision|tensor|particles) suites=("$suite") ;;
-  *) echo "bench.sh: --suite expects all, integrate, transform, vision, tensor or particles," \
-       "got '$suite'" >&2
+  all) suites=(integrate transform vision tensor particles robots) ;;
+  integrate|transform|vision|tensor|particles|robots) suites=("$suite") ;;
+  *) echo "bench.sh: --suite expects all, integrate, transform, vision, tensor, particles or" \
+       "robots, got '$suite'" >&2
      exit 2 ;;
 esac
 quick_flags=()
@@ -98,6 +103,16 @@ for name in "${suites[@]}"; do
     "$build_dir/bench/swarm-bench-particles" "${particles_flags[@]}" "${bench_flags[@]}" \
       --benchmark_out="$json" --benchmark_out_format=json
     summary+=("particles suite run time: $(( $(date +%s) - start )) s (benchmark binary)")
+    echo
+    continue
+  fi
+  if [[ "$name" == robots ]]; then
+    # The binary prints its own tables (best round, M evals/s, ratios, ms/step, memory, targets).
+    robots_flags=()
+    if [[ $quick -eq 1 ]]; then robots_flags=(--max-robots=1e5 --rounds=1 --memory-rounds=1); fi
+    "$build_dir/bench/swarm-bench-robots" "${robots_flags[@]}" "${bench_flags[@]}" \
+      --benchmark_out="$json" --benchmark_out_format=json
+    summary+=("robots suite run time: $(( $(date +%s) - start )) s (benchmark binary)")
     echo
     continue
   fi

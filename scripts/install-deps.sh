@@ -10,9 +10,11 @@ packages=(build-essential make cmake ccache pkg-config
           clang libclang-rt-14-dev  # clang + its runtime: the libFuzzer build (make fuzz)
           python3-dev  # embeds numpy in the DLPack interop test
           libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core  # the particle demo's window and HUD
-          xvfb xauth)  # the particle demo's window test (xvfb-run)
+          xvfb xauth  # the particle demo's window test (xvfb-run)
+          liburdfdom-dev libtinyxml2-dev)  # URDF: the ROS parser; tinyxml2 for the tests' own reader
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(libbenchmark-dev python3-numpy python3-matplotlib)
+  packages+=(libbenchmark-dev python3-numpy python3-matplotlib
+            libmujoco-dev)  # MuJoCo's mj_kinematics, the robot benchmark's peer
 fi
 
 missing=()

@@ -1,0 +1,24 @@
+// What every swarm-robots command shares: how errors leave the program (one line on stderr,
+// exit status 2) and how the robot model is loaded from --urdf.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "engine/memory.h"
+#include "engine/robot_model.h"
+#include "engine/status.h"
+
+namespace swarm {
+
+inline constexpr int kExitBadInput = 2;
+
+// Prints "swarm-robots: <message>" to stderr and returns kExitBadInput.
+int Fail(const Status& status);
+// As Fail, first naming --memory-limit when the budget refused an allocation.
+int FailAllocation(const Status& status, size_t memory_limit, const std::string& what);
+
+// Loads --urdf (which must be given) with or without a floating base.
+Result<RobotModel> LoadRobotModel(const std::string& urdf_path, bool floating_base);
+
+}  // namespace swarm

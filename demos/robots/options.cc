@@ -1,0 +1,188 @@
+#include "demos/robots/options.h"
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+#include "engine/flags.h"
+
+namespace swarm {
+namespace {
+
+// FlagSet parses argv[1..argc): hand it the command's arguments with the word before them in
+// the place of the program name.
+Status ParseFrom(FlagSet& flags, int argc, const char* const* argv, int first) {
+  return flags.Parse(argc - first + 1, argv + first - 1);
+}
+
+uint64_t DefaultThreads() {
+  return std::clamp<uint64_t>(std::thread::hardware_concurrency(), 1, 256);
+}
+
+}  // namespace
+
+Result<CommandLine> ParseCommand(int argc, const char* const* argv) {
+  CommandLine line;
+  if (argc < 2) return line;
+  const std::string_view word = argv[1];
+  if (word.starts_with("-")) {
+    if ((word == "--help" || word == "-h") && argc == 2) line.command = RobotsCommand::kHelp;
+    return line;
+  }
+  line.first_argument = 2;
+  if (word == "run") {
+    line.command = RobotsCommand::kRun;
+  } else if (word == "info") {
+    line.command = RobotsCommand::kInfo;
+  } else if (word == "fk") {
+    line.command = RobotsCommand::kFk;
+  } else if (word == "help") {
+    line.command = RobotsCommand::kHelp;
+  } else {
+    return InvalidArgument("unknown command '" + std::string(word) +
+                           "' (expected run, info or fk; see swarm-robots --help)");
+  }
+  return line;
+}
+
+std::string CommandsUsage() {
+  return "usage: swarm-robots [run] --urdf F [flags]   step R robots of a URDF model in lockstep\n"
+         "       swarm-robots info --urdf F [--json]   joints (q order) and links (pose order)\n"
+         "       swarm-robots fk --urdf F --q q.npy --out poses.npy\n"
+         "                                             world pose of every link for each q row\n"
+         "'swarm-robots run --help', 'swarm-robots info --help' and 'swarm-robots fk --help'\n"
+         "list each command's flags.\n";
+}
+
+Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first) {
+  RunOptions options;
+  options.threads = DefaultThreads();
+  std::string simd = "auto";
+  std::string task = RobotTaskName(options.task.task);
+  double start_spread = options.task.start_spread;
+  double track_radius = options.task.track_radius;
+  double track_period = options.task.track_period_seconds;
+  bool no_progress = false;
+  FlagSet flags(
+      "swarm-robots run",
+      "Steps R copies of a URDF robot in lockstep (16 per AVX-512 register) on a task, with a\n"
+      "progress bar on stderr, a summary on stdout and optional .npy trajectories:\n"
+      "  --out run.npy writes q as float32 [frames, M, q_count] (q at steps 0, K, 2K, ... <= N)\n"
+      "  and run_ee.npy the end-effector poses as float32 [frames, M, 7] (px py pz qw qx qy qz)\n"
+      "  of the first M = --record-robots robots every K = --record-every steps.\n"
+      "Tasks: reach (IK + PD toward a reachable goal pose; success: < 1 cm and < 0.1 rad),\n"
+      "track (the goal moves on a circle), random (PD toward random joint targets).");
+  flags.AddString("urdf", &options.urdf, "URDF file of the robot (required)");
+  flags.AddSwitch("floating-base", &options.floating_base,
+                  "the root link moves freely: q starts with x y z qw qx qy qz");
+  flags.AddString("end-effector", &options.end_effector,
+                  "link steered by IK and recorded (default: the deepest link)");
+  flags.AddCount("robots", &options.robots, 1, kMaxRobots, "robots stepped in lockstep");
+  flags.AddCount("steps", &options.steps, 1, uint64_t{1} << 32, "control steps");
+  flags.AddNumber("dt", &options.dt, 1e-6, 1.0, "seconds per step");
+  flags.AddString("task", &task, kRobotTaskNames);
+  flags.AddCount("seed", &options.task.seed, 0, UINT64_MAX, "random seed of the task");
+  flags.AddNumber("start-spread", &start_spread, 0.0, 10.0,
+                  "reach/track: start q = goal q + U(-s, s) rad per joint");
+  flags.AddNumber("track-radius", &track_radius, 0.0, 10.0, "track: circle radius in metres");
+  flags.AddNumber("track-period", &track_period, 1e-3, 1e6, "track: seconds per turn");
+  flags.AddCount("resample-every", &options.task.random_resample_steps, 1, uint64_t{1} << 32,
+                 "random: steps between new joint targets");
+  flags.AddCount("threads", &options.threads, 1, 256, "threads in the pool (caller included)");
+  flags.AddString("simd", &simd, "auto|avx512|avx2|sse4|ssse3|scalar");
+  flags.AddBytes("memory-limit", &options.memory_limit, "memory budget, e.g. 256M");
+  flags.AddString("out", &options.out, "q trajectory .npy (also writes <name>_ee.npy)");
+  flags.AddCount("record-every", &options.record_every, 1, uint64_t{1} << 32,
+                 "record every K-th step (step 0 included)");
+  flags.AddCount("record-robots", &options.record_robots, 0, kMaxRobots,
+                 "record the first M robots (0: all)");
+  flags.AddBytes("max-output", &options.max_output,
+                 "refuse recordings larger than this (both files), e.g. 4G");
+  flags.AddSwitch("no-progress", &no_progress, "no progress bar on stderr");
+  if (Status s = ParseFrom(flags, argc, argv, first); !s.ok()) return s;
+  options.help = flags.help_requested();
+  options.usage = flags.Usage();
+  if (options.help) return options;
+  options.progress = !no_progress;
+  Result<SimdTarget> target = ParseSimdTarget(simd);
+  if (!target.ok()) return target.status();
+  options.simd = target.value();
+  Result<RobotTask> parsed_task = ParseRobotTask(task);
+  if (!parsed_task.ok()) return parsed_task.status();
+  options.task.task = parsed_task.value();
+  options.task.start_spread = static_cast<float>(start_spread);
+  options.task.track_radius = static_cast<float>(track_radius);
+  options.task.track_period_seconds = static_cast<float>(track_period);
+  if (options.urdf.empty()) {
+    return InvalidArgument(
+        "--urdf: expected the path of a URDF file (e.g. --urdf "
+        "assets/robots/ur5.urdf), got none");
+  }
+  if (options.record_robots == 0 || options.record_robots > options.robots) {
+    options.record_robots = options.robots;
+  }
+  return options;
+}
+
+Result<InfoOptions> ParseInfoOptions(int argc, const char* const* argv, int first) {
+  InfoOptions options;
+  FlagSet flags("swarm-robots info",
+                "Prints a URDF model's independent joints in q order (a floating base first as\n"
+                "base_x base_y base_z base_qw base_qx base_qy base_qz) and its links in pose\n"
+                "order: a table, or one JSON object {\"name\", \"joints\", \"links\", \"dof\",\n"
+                "\"floating_base\"} with --json.");
+  flags.AddString("urdf", &options.urdf, "URDF file of the robot (required)");
+  flags.AddSwitch("floating-base", &options.floating_base, "add the 7 floating-base values");
+  flags.AddSwitch("json", &options.json, "one line of JSON instead of the table");
+  if (Status s = ParseFrom(flags, argc, argv, first); !s.ok()) return s;
+  options.help = flags.help_requested();
+  options.usage = flags.Usage();
+  if (!options.help && options.urdf.empty()) {
+    return InvalidArgument("--urdf: expected the path of a URDF file, got none");
+  }
+  return options;
+}
+
+Result<FkOptions> ParseFkOptions(int argc, const char* const* argv, int first) {
+  FkOptions options;
+  options.threads = DefaultThreads();
+  std::string simd = "auto";
+  FlagSet flags(
+      "swarm-robots fk",
+      "Forward kinematics of every link for each row of q: reads q.npy as float32 or\n"
+      "float64 [R, q_count] (q order of 'swarm-robots info') and writes every link's\n"
+      "world pose as float32 [R, links, 7] (px py pz qw qx qy qz, links in info's order).");
+  flags.AddString("urdf", &options.urdf, "URDF file of the robot (required)");
+  flags.AddSwitch("floating-base", &options.floating_base,
+                  "the root link moves freely: q starts with x y z qw qx qy qz");
+  flags.AddString("q", &options.q_path, "input .npy of joint values (required)");
+  flags.AddString("out", &options.out, "output .npy of link poses (required)");
+  flags.AddCount("threads", &options.threads, 1, 256, "threads in the pool (caller included)");
+  flags.AddString("simd", &simd, "auto|avx512|avx2|sse4|ssse3|scalar");
+  flags.AddBytes("memory-limit", &options.memory_limit, "memory budget, e.g. 256M");
+  if (Status s = ParseFrom(flags, argc, argv, first); !s.ok()) return s;
+  options.help = flags.help_requested();
+  options.usage = flags.Usage();
+  if (options.help) return options;
+  Result<SimdTarget> target = ParseSimdTarget(simd);
+  if (!target.ok()) return target.status();
+  options.simd = target.value();
+  if (options.urdf.empty()) {
+    return InvalidArgument("--urdf: expected the path of a URDF file, got none");
+  }
+  if (options.q_path.empty()) {
+    return InvalidArgument("--q: expected the path of a .npy file of joint values, got none");
+  }
+  if (options.out.empty()) {
+    return InvalidArgument("--out: expected the path of the .npy file to write, got none");
+  }
+  return options;
+}
+
+std::string EndEffectorOutputPath(std::string_view q_path) {
+  std::string_view stem = q_path;
+  if (stem.ends_with(".npy")) stem.remove_suffix(4);
+  return std::string(stem) + "_ee.npy";
+}
+
+}  // namespace swarm

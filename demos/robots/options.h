@@ -1,0 +1,86 @@
+// swarm-robots' command lines, one parser per command, each checking every flag before anything
+// runs (a bad command line yields one message naming the flag; the program exits with 2):
+//
+//   swarm-robots [run] --urdf F [--robots R] [--steps N] [--dt S] [--task reach|track|random]
+//       [--seed S] [--threads N] [--simd X] [--out run.npy] [--record-every K]
+//       [--record-robots M] [--max-output 1G] [--memory-limit 96M] [--floating-base] ...
+//   swarm-robots info --urdf F [--json] [--floating-base]
+//   swarm-robots fk --urdf F --q q.npy --out poses.npy [--floating-base] [--threads N] [--simd X]
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/memory.h"
+#include "engine/robot_tasks.h"
+#include "engine/simd.h"
+#include "engine/status.h"
+
+namespace swarm {
+
+enum class RobotsCommand { kRun, kInfo, kFk, kHelp };
+
+// The command named by argv[1] ("run", "info", "fk"; a flag or nothing means run; "--help" or
+// "help" alone means kHelp) and the index of the first argument after it.
+struct CommandLine {
+  RobotsCommand command = RobotsCommand::kRun;
+  int first_argument = 1;
+};
+Result<CommandLine> ParseCommand(int argc, const char* const* argv);
+// The text `swarm-robots --help` prints: the commands and where their flags are described.
+std::string CommandsUsage();
+
+inline constexpr uint64_t kMaxRobots = uint64_t{1} << 28;
+inline constexpr size_t kDefaultMaxOutputBytes = size_t{1} << 30;
+
+struct RunOptions {
+  std::string urdf;
+  bool floating_base = false;
+  std::string end_effector;  // link name; empty: the model's deepest link
+  uint64_t robots = 1000;
+  uint64_t steps = 1000;
+  double dt = 0.002;
+  RobotTaskParams task;
+  uint64_t threads = 1;
+  SimdTarget simd{0, "auto", "auto"};
+  size_t memory_limit = kNoBudget;
+  std::string out;  // q trajectory .npy; empty: nothing written
+  uint64_t record_every = 10;
+  uint64_t record_robots = 1000;  // clamped to robots; 0: all
+  size_t max_output = kDefaultMaxOutputBytes;
+  bool progress = true;
+  bool help = false;
+  std::string usage;
+};
+
+struct InfoOptions {
+  std::string urdf;
+  bool floating_base = false;
+  bool json = false;
+  bool help = false;
+  std::string usage;
+};
+
+struct FkOptions {
+  std::string urdf;
+  bool floating_base = false;
+  std::string q_path;
+  std::string out;
+  uint64_t threads = 1;
+  SimdTarget simd{0, "auto", "auto"};
+  size_t memory_limit = kNoBudget;
+  bool help = false;
+  std::string usage;
+};
+
+// argv[first..argc) are the command's flags.
+Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first);
+Result<InfoOptions> ParseInfoOptions(int argc, const char* const* argv, int first);
+Result<FkOptions> ParseFkOptions(int argc, const char* const* argv, int first);
+
+// "run_ee.npy" for "run.npy" (and "name_ee.npy" for a path without the .npy suffix).
+std::string EndEffectorOutputPath(std::string_view q_path);
+
+}  // namespace swarm

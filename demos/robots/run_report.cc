@@ -1,0 +1,77 @@
+#include "demos/robots/run_report.h"
+
+#include <cstdio>
+
+#include "demos/robots/progress_bar.h"
+#include "engine/simd.h"
+
+namespace swarm {
+
+void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t threads) {
+  const RobotModel& model = batch.model();
+  const SimdTarget target = ActiveSimdTarget();
+  std::printf(
+      "swarm-robots: task %s, %zu robots of '%s' (%zu dof, %zu q values, %zu links, "
+      "end effector '%s'%s)\n",
+      RobotTaskName(options.task.task), batch.size(), model.name.c_str(), model.dof(),
+      model.q_count(), model.links.size(), model.links[batch.end_effector()].c_str(),
+      model.floating_base ? ", floating base" : "");
+  std::printf("%llu steps of %g s, seed %llu, %zu thread(s), SIMD %s (%s)\n",
+              static_cast<unsigned long long>(options.steps), options.dt,
+              static_cast<unsigned long long>(options.task.seed), threads, target.name.c_str(),
+              target.hwy_name.c_str());
+  std::printf("SIMD targets this CPU supports: %s\n", TargetNames(SupportedTargets()).c_str());
+  std::fflush(stdout);
+}
+
+void PrintRunSummary(const RunOptions& options, const RobotBatch& batch,
+                     const TaskErrorSummary& errors, const RunTimings& timings,
+                     const MemoryAccountant& memory, const RecordingPlan* recording) {
+  const double robot_steps = static_cast<double>(batch.size()) * static_cast<double>(options.steps);
+  const double rate = timings.stepping_seconds > 0 ? robot_steps / timings.stepping_seconds : 0.0;
+  std::printf(
+      "stepping: %.3f s for %.3g robot-steps: %s robot-steps/s (%.3f ms per step of "
+      "%zu robots)\n",
+      timings.stepping_seconds, robot_steps, FormatRate(rate).c_str(),
+      1e3 * timings.stepping_seconds / static_cast<double>(options.steps), batch.size());
+  std::printf("total: %.3f s (recording %.3f s)\n", timings.total_seconds,
+              timings.recording_seconds);
+  if (options.task.task == RobotTask::kReach) {
+    char orientation[64] = "";
+    if (batch.config().ik.orientation_weight > 0.0f) {
+      std::snprintf(orientation, sizeof(orientation), " and %g rad",
+                    options.task.success_orientation_rad);
+    }
+    std::printf("reach success: %.1f%% (%zu of %zu robots within %g m%s)\n",
+                100.0 * errors.SuccessRate(), errors.successes, errors.robots,
+                options.task.success_position_m, orientation);
+  }
+  if (options.task.task != RobotTask::kRandom) {
+    std::printf(
+        "final end-effector error: position mean %.6f m, max %.6f m; orientation mean "
+        "%.6f rad, max %.6f rad\n",
+        errors.mean_position_m, errors.max_position_m, errors.mean_orientation_rad,
+        errors.max_orientation_rad);
+  }
+  std::printf("final joint tracking error |q - q_target|: mean %.6f, max %.6f\n",
+              errors.mean_joint_error, errors.max_joint_error);
+  std::printf("state hash %016llx after %llu steps\n",
+              static_cast<unsigned long long>(batch.StateHash()),
+              static_cast<unsigned long long>(options.steps));
+  std::printf("memory per robot: %.0f B (batch arrays %s)\n", batch.BytesPerRobot(),
+              FormatBytes(batch.allocated_bytes()).c_str());
+  std::fputs(memory.Report().c_str(), stdout);
+  if (recording != nullptr) {
+    std::printf("wrote %s: float32 [%llu, %llu, %llu] (q at steps 0, %llu, ..., %llu)\n",
+                recording->q_path.c_str(), static_cast<unsigned long long>(recording->frames),
+                static_cast<unsigned long long>(recording->robots),
+                static_cast<unsigned long long>(recording->q_count),
+                static_cast<unsigned long long>(recording->every),
+                static_cast<unsigned long long>((recording->frames - 1) * recording->every));
+    std::printf("wrote %s: float32 [%llu, %llu, 7] (end-effector px py pz qw qx qy qz)\n",
+                recording->ee_path.c_str(), static_cast<unsigned long long>(recording->frames),
+                static_cast<unsigned long long>(recording->robots));
+  }
+}
+
+}  // namespace swarm

@@ -1,0 +1,29 @@
+// What `swarm-robots run` prints on stdout: a header naming the run (model, robots, task, threads,
+// the SIMD target that runs and those the CPU supports), then the summary: stepping throughput
+// in robot-steps per second, the task's final errors (reach: success rate), the state hash that
+// the determinism tests compare, memory per robot, the memory report and the files written.
+#pragma once
+
+#include <cstdint>
+
+#include "demos/robots/options.h"
+#include "demos/robots/trajectory_recorder.h"
+#include "engine/memory.h"
+#include "engine/robot_batch.h"
+#include "engine/robot_tasks.h"
+
+namespace swarm {
+
+struct RunTimings {
+  double stepping_seconds = 0.0;   // RobotTaskRunner::Step calls only
+  double recording_seconds = 0.0;  // gathering and writing frames
+  double total_seconds = 0.0;      // start to finish, setup included
+};
+
+void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t threads);
+
+void PrintRunSummary(const RunOptions& options, const RobotBatch& batch,
+                     const TaskErrorSummary& errors, const RunTimings& timings,
+                     const MemoryAccountant& memory, const RecordingPlan* recording);
+
+}  // namespace swarm
