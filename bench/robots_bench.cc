@@ -4,8 +4,8 @@
 //
 // Forward kinematics of every link, R = 1, 16, 1e3, 1e4, 1e5, 1e6 robots, 1 and 2 threads:
 //   fk_batch      RobotBatch::ForwardKinematics over ThreadPool(1) / ThreadPool(2) (tiles of the
-//                 default TileSchedule; a pool gives each thread at least 32,768 robots, so
-//                 below 65,536 robots the 2-thread rows run on one thread)
+//                 batch's default TileSchedule: tiles of 1,024 robots, each thread at least
+//                 4,096, so below 8,192 robots the 2-thread rows run on one thread)
 //   fk_kernel     the raw kernel ForwardKinematics (kernels/robot_kinematics.h) over all robots
 //                 in one call, 1 thread
 //   fk_reference  the same-op-order scalar reference (kernels/robot_kinematics_reference.h
@@ -592,8 +592,8 @@ void PrintTables(const std::map<RunKey, double>& best, const Options& options) {
     }
   }
   std::printf(
-      "2-thread rows: the batch runs on one thread below 65,536 robots (TileSchedule's 32,768 "
-      "per thread), the per-robot loops from 1,000 robots on use two; batch/mujo at 2 threads "
+      "2-thread rows: the batch runs on one thread below 8,192 robots (RobotBatchConfig's "
+      "schedule gives each thread at least 4,096), the per-robot loops from 1,000 robots on use two; batch/mujo at 2 threads "
       "compares the two 2-thread rates.\n");
 
   const uint64_t robots = options.control_robots;

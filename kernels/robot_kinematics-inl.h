@@ -11,14 +11,7 @@
 // arrays makes the loads safe) but stores only the valid ones (StoreFirst), and a child reloads
 // its parent from the output, so lanes past the count carry meaningless values that are never
 // written anywhere.
-//
-// Streaming (large batches): when the call says so (kernels/robot_kinematics.cc decides from the
-// size of the pose arrays) the output is written with non-temporal stores, which skip the
-// read-for-ownership a normal store pays for every line it misses. A streamed line cannot be read
-// back cheaply, yet children read their parent's pose, so this path computes a small group of
-// vectors of robots through all joints into a stack scratch that stays in L1, then streams every
-// array of the group to the output in whole consecutive vectors. The operations are the same; only
-// where the poses live in between and the kind of the final store change, so the bits do not.
+
 
 #if defined(SWARM_KERNELS_ROBOT_KINEMATICS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SWARM_KERNELS_ROBOT_KINEMATICS_INL_H_
@@ -30,7 +23,6 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "kernels/deterministic_math-inl.h"
 #include "kernels/loop-inl.h"
@@ -49,16 +41,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 // outgrows the caches (measured on AVX-512: 64-robot tiles were up to 2x slower from R = 1e5 on,
 // equal in cache).
 inline constexpr size_t kKinematicsTileRobots = 1024;
-
-// Capacity of the streaming path's scratch: 32 links x 7 arrays x one vector of the widest target
-// (14 KiB), which leaves most of L1 to the q and constants. Trees with more links, or groups of
-// more vectors than fit, use fewer vectors per group; trees with more than 32 links take the
-// normal path.
-inline constexpr size_t kStreamScratchLinks = 32;
-inline constexpr size_t kStreamScratchFloats = kStreamScratchLinks * 7 * kPadFloats;
-// Vectors of robots per group: enough to amortise broadcasting each joint's constants and to hand
-// the write-combining buffers whole lines (4 x 32 bytes on AVX2), few enough for L1.
-inline constexpr size_t kStreamMaxGroupVectors = 4;
 
 template <class V>
 struct PoseV {
@@ -241,62 +223,13 @@ HWY_INLINE PoseV<hn::Vec<D>> RootPose(D d, const KinematicTree& tree, const Cons
   return {{zero, zero, zero, hn::Set(d, 1.0f)}, {zero, zero, zero}};
 }
 
-// The robots [0, groups * group_vectors * lanes) through the streaming path; returns how many.
-// Requires the output arrays vector-aligned (kernels/robot_kinematics.cc checks) and
-// tree.link_count() <= kStreamScratchLinks.
-inline size_t StreamWholeGroups(const KinematicTree& tree, const ConstLanesBase& q,
-                                const LanesBase& poses, size_t count) {
-  const hn::ScalableTag<float> d;
-  const size_t lanes = hn::Lanes(d);
-  const size_t links = tree.link_count();
-  const size_t arrays = kPoseArrays * links;
-  const size_t group_vectors =
-      std::min(kStreamMaxGroupVectors, kStreamScratchFloats / (arrays * lanes));
-  const size_t group_robots = group_vectors * lanes;
-  const size_t streamed = count / group_robots * group_robots;
-  if (streamed == 0) return 0;
-
-  JointPlan plans[kStreamScratchLinks];
-  for (size_t j = 0; j < tree.joint_count; ++j) plans[j] = PlanJoint(tree, j);
-  HWY_ALIGN float scratch_data[kStreamScratchFloats];
-  const LanesBase scratch{scratch_data, group_robots};
-
-  for (size_t group = 0; group < streamed; group += group_robots) {
-    for (size_t v = 0; v < group_robots; v += lanes) {
-      StoreLinkPose(d, RootPose(d, tree, q, group + v), scratch, 0, v, StoreAll{});
-    }
-    for (size_t joint_index = 0; joint_index < tree.joint_count; ++joint_index) {
-      const JointVectors<hn::ScalableTag<float>> joint(d, tree, joint_index, q,
-                                                       plans[joint_index]);
-      for (size_t v = 0; v < group_robots; v += lanes) {
-        StoreLinkPose(d, EvaluateJoint(d, joint, scratch, v, group + v), scratch,
-                      joint_index + 1, v, StoreAll{});
-      }
-    }
-    for (size_t a = 0; a < arrays; ++a) {
-      const float* from = scratch.Array(a);
-      float* to = poses.Array(a) + group;
-      for (size_t v = 0; v < group_robots; v += lanes) {
-        hn::Stream(hn::Load(d, from + v), d, to + v);
-      }
-    }
-  }
-  // Streamed stores are weakly ordered: make them visible before the caller hands poses on.
-  hwy::FlushStream();
-  return streamed;
-}
-
 inline void ForwardKinematicsImpl(const KinematicTree& tree, const ConstLanesView& q_view,
-                                  const LanesView& poses_view, bool stream) {
+                                  const LanesView& poses_view) {
   const hn::ScalableTag<float> d;
   const ConstLanesBase q{q_view.data, q_view.stride};
   const LanesBase poses{poses_view.data, poses_view.stride};
   const size_t count = poses_view.count;
-  // The whole groups stream; the remainder (under one group) takes the normal path below.
-  const size_t first = stream && tree.link_count() <= kStreamScratchLinks
-                           ? StreamWholeGroups(tree, q, poses, count)
-                           : 0;
-  for (size_t tile = first; tile < count; tile += kKinematicsTileRobots) {
+  for (size_t tile = 0; tile < count; tile += kKinematicsTileRobots) {
     const size_t end = std::min(count, tile + kKinematicsTileRobots);
     ForEachVectorIn(d, tile, end, [&](size_t i, auto store) HWY_ATTR {
       StoreLinkPose(d, RootPose(d, tree, q, i), poses, 0, i, store);

@@ -42,16 +42,6 @@ size_t Span(const BasicLanesView<Float>& view) {
   return view.arrays == 0 ? 0 : (view.arrays - 1) * view.stride + view.count;
 }
 
-// Stream the link poses (kernels/robot_kinematics-inl.h) when the pose arrays the output lives in
-// total kStreamOutputBytes or more: then they cannot stay in cache between calls anyway, and
-// RobotBatch cuts a large batch into calls of one tile each (4096 robots, under 1 MB of poses for
-// a UR5), so the size of one call alone would never say so. Every streamed vector store must be
-// aligned: the base and the stride (a slice starts at a vector boundary or is not aligned).
-bool StreamPoses(const LanesView& poses) {
-  return poses.arrays * poses.stride * sizeof(float) >= kStreamOutputBytes &&
-         IsVectorAligned(poses.data) && (poses.stride * sizeof(float)) % kAlignBytes == 0;
-}
-
 }  // namespace
 
 void ForwardKinematics(const KinematicTree& tree, const ConstLanesView& q, const LanesView& poses) {
@@ -60,7 +50,7 @@ void ForwardKinematics(const KinematicTree& tree, const ConstLanesView& q, const
                poses.arrays == kPoseArrays * tree.link_count());
   SWARM_ASSERT(q.count == 0 || Disjoint(q.data, Span(q), poses.data, Span(poses)));
   if (poses.count == 0) return;
-  HWY_DYNAMIC_DISPATCH(ForwardKinematicsImpl)(tree, q, poses, StreamPoses(poses));
+  HWY_DYNAMIC_DISPATCH(ForwardKinematicsImpl)(tree, q, poses);
 }
 
 void LinkJacobian(const KinematicTree& tree, size_t link, const ConstLanesView& poses,

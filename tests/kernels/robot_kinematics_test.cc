@@ -119,6 +119,65 @@ TEST_CASE("Robot r gets the same bits alone, in any batch size and at any slice 
   }
 }
 
+// A serial chain of `joints` revolute joints cycling through the joint formulas: a deep tree whose
+// tile of poses no longer fits in L2.
+TestRobot LongChainRobot(size_t joints) {
+  TestRobot robot{"long chain", {}, joints, false};
+  const glm::dvec3 axes[4] = {{0, 0, 1}, {0, -1, 0}, {1, 0, 0}, {1, 2, -2}};
+  for (size_t j = 0; j < joints; ++j) {
+    test::JointSpec spec;
+    spec.parent = static_cast<uint32_t>(j);
+    spec.motion = JointMotion::kRevolute;
+    spec.q_index = static_cast<int>(j);
+    spec.xyz = {0.01 * static_cast<double>(j % 3), 0.02, 0.05};
+    spec.rpy = j % 2 == 0 ? glm::dvec3(0.0, 0.0, 0.3) : glm::dvec3(0.1, -0.2, 0.0);
+    spec.axis = axes[j % 4];
+    robot.joints.push_back(test::MakeJoint(spec));
+  }
+  return robot;
+}
+
+// Robots whose pose arrays reach kStreamOutputBytes (kernels/views.h), the size from which data
+// no longer stays in cache, with `extra` more so the last tile and vector are partial.
+size_t LargeCount(const KinematicTree& tree, size_t extra) {
+  return kStreamOutputBytes / (sizeof(float) * kPoseArrays * tree.link_count()) + extra;
+}
+
+TEST_CASE("Batches larger than the caches equal the references bitwise on every target",
+          "[robot_kinematics]") {
+  std::vector<TestRobot> robots = test::AllTestRobots();
+  // 41 links: a tile of 1024 robots' poses (1.1 MB) no longer fits in L2.
+  robots.push_back(LongChainRobot(40));
+  for (const TestRobot& robot : robots) {
+    const KinematicTree tree = robot.tree();
+    for (size_t extra : {size_t{0}, size_t{37}}) {
+      const size_t count = LargeCount(tree, extra);
+      INFO(robot.name << ", " << count << " robots");
+      const RobotLanes q = test::RandomQ(robot, count, 23u + static_cast<uint32_t>(extra));
+      const RobotLanes want = ReferenceFk(robot, q);
+      REQUIRE(want.arrays() * want.stride() * sizeof(float) >= kStreamOutputBytes);
+      ForEachTarget([&](const TargetUnderTest& target) {
+        INFO("target " << target.name);
+        RobotLanes poses = Poses(tree, count);
+        ForwardKinematics(tree, q.view(), poses.view());
+        CHECK(test::FirstBitDifference(poses, want) == "");
+        CHECK(poses.PaddingMismatch(kSentinel) == "");
+        // Slices of the large arrays: nothing outside the slice is written.
+        for (size_t begin : {size_t{1024}, size_t{1040}}) {
+          for (size_t n : {size_t{37}, size_t{300}}) {
+            INFO("slice " << begin << " + " << n);
+            RobotLanes sliced = Poses(tree, count);
+            ForwardKinematics(tree, q.view().Slice(begin, n), sliced.view().Slice(begin, n));
+            CHECK(test::FirstBitDifference(sliced, want, begin, begin, n) == "");
+            CHECK(sliced.At(0, begin - 1) == kSentinel);
+            CHECK(sliced.At(kPoseArrays * tree.link_count() - 1, begin + n) == kSentinel);
+          }
+        }
+      });
+    }
+  }
+}
+
 TEST_CASE("NaN in one robot's q affects only that robot, and only links below the joint",
           "[robot_kinematics]") {
   constexpr size_t kCount = 40;
