@@ -40,14 +40,6 @@ constexpr double kPositionTolerance = 1e-5;  // metres
 constexpr double kRotationTolerance = 1e-5;  // radians
 constexpr size_t kRobots = 100;
 
-std::string ReadText(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  REQUIRE(file.good());
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 // `arrays` padded float arrays of `count` robots in one zeroed, vector-aligned allocation.
 class Lanes {
  public:
@@ -233,7 +225,7 @@ TEST_CASE("forward kinematics matches the URDF specification for every robot", "
   uint32_t seed = 1;
   for (const char* path : kRobotFiles) {
     INFO(path);
-    CheckForwardKinematics(ReadText(path), {}, seed++);
+    CheckForwardKinematics(test::ReadFileText(path), {}, seed++);
   }
 }
 
@@ -244,9 +236,9 @@ TEST_CASE("forward kinematics of every normalisation the loader makes", "[urdf][
 TEST_CASE("forward kinematics with a floating base", "[urdf][fk]") {
   UrdfOptions options;
   options.floating_base = true;
-  CheckForwardKinematics(ReadText(SWARM_ROBOT_ASSETS_DIR "/quadruped.urdf"), options, 21);
-  CheckForwardKinematics(ReadText(SWARM_SHARED_URDF_DIR "/solo12.urdf"), options, 22);
-  CheckForwardKinematics(ReadText(SWARM_ROBOT_ASSETS_DIR "/ur5.urdf"), options, 23);
+  CheckForwardKinematics(test::ReadFileText(SWARM_ROBOT_ASSETS_DIR "/quadruped.urdf"), options, 21);
+  CheckForwardKinematics(test::ReadFileText(SWARM_SHARED_URDF_DIR "/solo12.urdf"), options, 22);
+  CheckForwardKinematics(test::ReadFileText(SWARM_ROBOT_ASSETS_DIR "/ur5.urdf"), options, 23);
   CheckForwardKinematics(kMessyRobot, options, 24);
 }
 
@@ -267,7 +259,7 @@ void CheckAgainstDh(const std::string& path, const std::string& end_link,
                     Transform (*dh_forward)(const std::vector<double>& q)) {
   Result<RobotModel> model = LoadUrdfFile(path);
   REQUIRE(model.ok());
-  const test::ReferenceRobot reference = test::ParseReferenceRobot(ReadText(path));
+  const test::ReferenceRobot reference = test::ParseReferenceRobot(test::ReadFileText(path));
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   for (int trial = 0; trial < 100; ++trial) {

@@ -28,14 +28,6 @@ using test::ReferenceJoint;
 using test::ReferenceRobot;
 using test::RotationAngleBetween;
 
-std::string ReadText(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  REQUIRE(file.good());
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 RobotModel Load(const std::string& xml, const UrdfOptions& options = {}) {
   Result<RobotModel> model = LoadUrdfString(xml, options);
   INFO(model.status().message());
@@ -151,7 +143,7 @@ TEST_CASE("every shipped and real-world URDF loads as its XML describes", "[urdf
     CHECK(model->dof() == file.dof);
     CHECK(model->links.size() == file.links);
     CHECK(model->links.front() == file.root);
-    CheckAgainstReference(*model, ParseReferenceRobot(ReadText(file.path)));
+    CheckAgainstReference(*model, ParseReferenceRobot(test::ReadFileText(file.path)));
   }
 }
 
@@ -193,7 +185,7 @@ TEST_CASE("shipped robots have the published parameters in q order", "[urdf]") {
 }
 
 TEST_CASE("real-world files: CRLF, shared names, mimic fingers, world roots", "[urdf]") {
-  const std::string so100_text = ReadText(SWARM_SHARED_URDF_DIR "/so100.urdf");
+  const std::string so100_text = test::ReadFileText(SWARM_SHARED_URDF_DIR "/so100.urdf");
   REQUIRE(so100_text.find("\r\n") != std::string::npos);
   Result<RobotModel> so100 = LoadUrdfFile(SWARM_SHARED_URDF_DIR "/so100.urdf");
   REQUIRE(so100.ok());

@@ -12,6 +12,7 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -19,6 +20,16 @@
 #include <vector>
 
 namespace swarm::test {
+
+// The bytes of a file (CRLF kept); throws when it cannot be opened, so a missing test file fails
+// the test that reads it.
+inline std::string ReadFileText(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file.good()) throw std::runtime_error("cannot open " + path);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
 
 using Vector3d = std::array<double, 3>;
 using Matrix3d = std::array<std::array<double, 3>, 3>;  // [row][column]
