@@ -9,7 +9,8 @@
 // Determinism as everywhere in kernels/: each element is the same fixed sequence of correctly
 // rounded operations on every target, limits are applied by compare and select (never Min/Max,
 // whose NaN and signed-zero behaviour differs between instruction sets), and robots never
-// interact. References with the same order of operations (bitwise): kernels/robot_control_reference.h.
+// interact. References with the same order of operations (bitwise):
+// kernels/robot_control_reference.h.
 // NaN: a comparison with NaN is false, so a NaN input passes every clamp and gives NaN outputs of
 // that robot's joint only; infinite limits need no special case (+-infinity means unlimited).
 //
