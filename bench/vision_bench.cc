@@ -21,6 +21,7 @@
 //
 //   swarm-bench-vision --rounds=3 --min-time=0.1 --simd=auto [--quick]
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -136,12 +137,20 @@ struct BatchWorkspace {
   }
 };
 
+// Bytes to read to push everything else out of the caches: three times the last-level cache the
+// C library reports (large L3s reach 105 MiB, more than a fixed 96 MiB buffer would evict), and
+// never less than 256 MiB.
+size_t EvictionBytes() {
+  const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  return std::max<size_t>(size_t{256} << 20, l3 > 0 ? 3 * static_cast<size_t>(l3) : 0);
+}
+
 // Reads a buffer larger than the last-level cache with ordinary loads, one per cache line, so the
 // next pass starts with its images in memory only, as a frame fresh from a camera's DMA does.
 // (A memset would not do: glibc writes blocks this large with non-temporal stores, which bypass
 // the cache and leave a 1080p frame's 16.6 MB resident while a 39 MB batch is partly evicted.)
 void EvictCaches() {
-  static const std::vector<uint64_t> junk((size_t{96} << 20) / sizeof(uint64_t), 1);
+  static const std::vector<uint64_t> junk(EvictionBytes() / sizeof(uint64_t), 1);
   uint64_t sum = 0;
   for (size_t i = 0; i < junk.size(); i += 8) sum += junk[i];
   benchmark::DoNotOptimize(sum);

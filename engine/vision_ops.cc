@@ -120,8 +120,10 @@ Status Threshold(ThreadPool& pool, ImageBatchView<const float> src, ImageBatchVi
   if (Status s = CheckBatches<float>("Threshold", src, dst, true, true); !s.ok()) return s;
   if (Status s = CheckFinite("Threshold", "threshold", threshold); !s.ok()) return s;
   if (Status s = CheckFinite("Threshold", "max_value", max_value); !s.ok()) return s;
-  RunFrames(pool, src.count, src.height, [&](size_t, size_t frame, RowRange rows) {
-    Threshold(src.Image(frame), dst.Image(frame), threshold, max_value, type, rows);
+  RunFrames(pool, src.count, src.height, [&](size_t, FrameRange frames, RowRange rows) {
+    for (size_t frame = frames.begin; frame < frames.end; ++frame) {
+      Threshold(src.Image(frame), dst.Image(frame), threshold, max_value, type, rows);
+    }
   });
   return {};
 }
@@ -249,9 +251,8 @@ Status GaussianBatch(VisionWorkspace& workspace, ThreadPool& pool, ImageBatchVie
   if (Status s = ReserveFor<T>(workspace, pool, GaussianScratch<T>(src.width, ksize)); !s.ok()) {
     return s;
   }
-  RunFrames(pool, src.count, src.height, [&](size_t thread, size_t frame, RowRange rows) {
-    GaussianBlur(src.Image(frame), dst.Image(frame), ksize, sigma, rows,
-                 ScratchFor<T>(workspace, thread));
+  RunFrames(pool, src.count, src.height, [&](size_t thread, FrameRange frames, RowRange rows) {
+    GaussianBlurBatch(src, dst, ksize, sigma, ScratchFor<T>(workspace, thread), rows, frames);
   });
   return {};
 }
@@ -280,8 +281,8 @@ Status BoxBatch(VisionWorkspace& workspace, ThreadPool& pool, ImageBatchView<con
   if (Status s = ReserveFor<T>(workspace, pool, BoxScratch<T>(src.width, ksize)); !s.ok()) {
     return s;
   }
-  RunFrames(pool, src.count, src.height, [&](size_t thread, size_t frame, RowRange rows) {
-    BoxFilter(src.Image(frame), dst.Image(frame), ksize, rows, ScratchFor<T>(workspace, thread));
+  RunFrames(pool, src.count, src.height, [&](size_t thread, FrameRange frames, RowRange rows) {
+    BoxFilterBatch(src, dst, ksize, ScratchFor<T>(workspace, thread), rows, frames);
   });
   return {};
 }
@@ -368,8 +369,8 @@ Status PyramidDown(VisionWorkspace& workspace, ThreadPool& pool, ImageBatchView<
       !s.ok()) {
     return s;
   }
-  RunFrames(pool, src.count, dst.height, [&](size_t thread, size_t frame, RowRange rows) {
-    PyramidDown(src.Image(frame), dst.Image(frame), rows, workspace.Floats(thread));
+  RunFrames(pool, src.count, dst.height, [&](size_t thread, FrameRange frames, RowRange rows) {
+    PyramidDownBatch(src, dst, workspace.Floats(thread), rows, frames);
   });
   return {};
 }

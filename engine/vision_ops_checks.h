@@ -11,6 +11,7 @@
 
 #include "engine/status.h"
 #include "engine/thread_pool.h"
+#include "kernels/frame_range.h"
 #include "kernels/views.h"
 
 namespace swarm::vision_internal {
@@ -152,20 +153,29 @@ void RunBands(ThreadPool& pool, size_t height, const Body& body) {
   });
 }
 
-// Runs body(thread, frame, rows) over every frame of a batch. With at least as many frames as
-// threads each thread takes whole frames (frames [count * t / T, count * (t + 1) / T)); with
-// fewer, each frame is cut into ceil(T / count) bands and the (frame, band) units are split.
+// Runs body(thread, frames, rows) over every frame of a batch. With at least as many frames as
+// threads each thread takes one run of whole frames (frames [count * t / T, count * (t + 1) / T),
+// all rows) in one call, so a batched kernel sees them together; with fewer, each frame is cut
+// into ceil(T / count) bands and each (frame, band) unit is one call.
 template <class Body>
 void RunFrames(ThreadPool& pool, size_t count, size_t height, const Body& body) {
   const size_t threads = pool.num_threads();
-  const size_t bands = count >= threads ? 1 : std::min(height, (threads + count - 1) / count);
+  if (count >= threads) {
+    pool.ParallelFor(threads, [&](size_t thread) {
+      body(thread, FrameRange{count * thread / threads, count * (thread + 1) / threads},
+           RowRange{});
+    });
+    return;
+  }
+  const size_t bands = std::min(height, (threads + count - 1) / count);
   const size_t units = count * bands;
   const size_t tasks = std::min(threads, units);
   pool.ParallelFor(tasks, [&](size_t thread) {
     for (size_t unit = units * thread / tasks; unit < units * (thread + 1) / tasks; ++unit) {
       const size_t frame = unit / bands;
       const size_t band = unit % bands;
-      body(thread, frame, RowRange{height * band / bands, height * (band + 1) / bands});
+      body(thread, FrameRange{frame, frame + 1},
+           RowRange{height * band / bands, height * (band + 1) / bands});
     }
   });
 }

@@ -120,8 +120,8 @@ Status RunGradientBatch(VisionWorkspace& workspace, ThreadPool& pool, GradientFi
       !s.ok()) {
     return s;
   }
-  RunFrames(pool, src.count, src.height, [&](size_t thread, size_t frame, RowRange rows) {
-    Gradient(filter, src.Image(frame), frame_outputs(out, frame), workspace.Floats(thread), rows);
+  RunFrames(pool, src.count, src.height, [&](size_t thread, FrameRange frames, RowRange rows) {
+    GradientBatch(filter, src, out, workspace.Floats(thread), rows, frames);
   });
   return {};
 }

@@ -26,6 +26,7 @@
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "kernels/loop-inl.h"
+#include "kernels/row_prefetch.h"
 #include "kernels/vision_filter.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -99,8 +100,11 @@ HWY_INLINE void VerticalAny(D d, const ImageView<const SrcT>& src, size_t y, siz
                             const T* k, T* HWY_RESTRICT out, size_t count) {
   const size_t lanes = hn::Lanes(d);
   const SrcT* center = src.Row(y);
+  const RowPrefetcher prefetch(src.Row(Reflect101(static_cast<ptrdiff_t>(y + radius), src.height)),
+                               src.row_stride);
   const auto c0 = hn::Set(d, kWeighted ? k[0] : T{1});
   for (size_t x = 0; x < count; x += lanes) {
+    prefetch.AtByte(x * sizeof(SrcT), lanes * sizeof(SrcT));
     auto acc = LoadSource(d, center + x);
     if constexpr (kWeighted) acc = hn::Mul(c0, acc);
     hn::StoreU(acc, d, out + x);
@@ -184,7 +188,9 @@ HWY_INLINE void VerticalFixedPair(D d, const ImageView<const SrcT>& src, size_t 
   hn::Vec<D> c[kRadius + 1];
   for (size_t i = 0; i <= kRadius; ++i) c[i] = hn::Set(d, kWeighted ? k[i] : T{1});
   const size_t lanes = hn::Lanes(d);
+  const RowPrefetcher prefetch(in[kRows - 1], src.row_stride);
   for (size_t x = 0; x < count; x += lanes) {
+    prefetch.AtByte(x * sizeof(SrcT), lanes * sizeof(SrcT));
     hn::Vec<D> p[kRows];
     for (size_t j = 0; j < kRows; ++j) p[j] = LoadSource(d, in[j] + x);
     auto acc0 = p[kRadius];
@@ -369,7 +375,9 @@ inline void PyramidDownImpl(const ConstImageF32View& src, const ImageF32View& ds
     const float* r2 = src.Row(Reflect101(sy, src.height));
     const float* r3 = src.Row(Reflect101(sy + 1, src.height));
     const float* r4 = src.Row(Reflect101(sy + 2, src.height));
+    const RowPrefetcher prefetch(r4, src.row_stride);
     for (size_t x = 0; x < count; x += lanes) {
+      prefetch.AtByte(x * sizeof(float), lanes * sizeof(float));
       auto acc = hn::Mul(hn::LoadU(d, r2 + x), six);
       acc = hn::Add(acc, hn::Mul(hn::Add(hn::LoadU(d, r1 + x), hn::LoadU(d, r3 + x)), four));
       acc = hn::Add(acc, hn::Add(hn::LoadU(d, r0 + x), hn::LoadU(d, r4 + x)));

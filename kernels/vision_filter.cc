@@ -255,54 +255,59 @@ void PyramidDown(const ConstImageF32View& src, const ImageF32View& dst, RowRange
 }
 
 void GaussianBlurBatch(const ImageBatchView<const float>& src, const ImageBatchView<float>& dst,
-                       size_t ksize, double sigma, const FloatView& scratch) {
+                       size_t ksize, double sigma, const FloatView& scratch, RowRange rows,
+                       FrameRange frames) {
   SWARM_ASSERT(ValidBatch(src, dst));
   SWARM_ASSERT(ksize % 2 == 1 && ksize <= kMaxGaussianKsize && sigma > 0.0 &&
                scratch.count >= GaussianScratchElements(src.width, ksize));
   GaussianCoefficients(ksize, sigma, scratch.data);
   const bool stream = StreamOutput(dst);
-  for (size_t i = 0; i < src.count; ++i) {
-    SWARM_ASSERT(ValidSameShape(src.Image(i), dst.Image(i), RowRange{}));
-    RunGaussianF32(src.Image(i), dst.Image(i), ksize, RowRange{}, scratch, stream);
+  for (size_t i = frames.begin; i < frames.EndFor(src.count); ++i) {
+    SWARM_ASSERT(ValidSameShape(src.Image(i), dst.Image(i), rows));
+    RunGaussianF32(src.Image(i), dst.Image(i), ksize, rows, scratch, stream);
   }
 }
 
 void GaussianBlurBatch(const ImageBatchView<const uint8_t>& src, const ImageBatchView<uint8_t>& dst,
-                       size_t ksize, double sigma, const ByteView& scratch) {
+                       size_t ksize, double sigma, const ByteView& scratch, RowRange rows,
+                       FrameRange frames) {
   SWARM_ASSERT(ValidBatch(src, dst));
-  GaussianBlur(src.Image(0), dst.Image(0), ksize, sigma, RowRange{}, scratch);
-  for (size_t i = 1; i < src.count; ++i) {
-    SWARM_ASSERT(ValidSameShape(src.Image(i), dst.Image(i), RowRange{}));
-    RunGaussianU8(src.Image(i), dst.Image(i), ksize, RowRange{}, AsInt32(scratch));
+  SWARM_ASSERT(ksize % 2 == 1 && ksize <= kMaxGaussianKsize && sigma > 0.0 &&
+               scratch.count >= GaussianScratchBytes(src.width, ksize));
+  int32_t* scratch32 = AsInt32(scratch);
+  FixedPointTaps(ksize, sigma, scratch32);
+  for (size_t i = frames.begin; i < frames.EndFor(src.count); ++i) {
+    SWARM_ASSERT(ValidSameShape(src.Image(i), dst.Image(i), rows));
+    RunGaussianU8(src.Image(i), dst.Image(i), ksize, rows, scratch32);
   }
 }
 
 void BoxFilterBatch(const ImageBatchView<const float>& src, const ImageBatchView<float>& dst,
-                    size_t ksize, const FloatView& scratch) {
+                    size_t ksize, const FloatView& scratch, RowRange rows, FrameRange frames) {
   SWARM_ASSERT(ValidBatch(src, dst) && ksize % 2 == 1 && ksize <= kMaxBoxKsize &&
                scratch.count >= BoxScratchElements(src.width, ksize));
   const bool stream = StreamOutput(dst);
-  for (size_t i = 0; i < src.count; ++i) {
-    SWARM_ASSERT(ValidSameShape(src.Image(i), dst.Image(i), RowRange{}));
-    RunBoxF32(src.Image(i), dst.Image(i), ksize, RowRange{}, scratch, stream);
+  for (size_t i = frames.begin; i < frames.EndFor(src.count); ++i) {
+    SWARM_ASSERT(ValidSameShape(src.Image(i), dst.Image(i), rows));
+    RunBoxF32(src.Image(i), dst.Image(i), ksize, rows, scratch, stream);
   }
 }
 
 void BoxFilterBatch(const ImageBatchView<const uint8_t>& src, const ImageBatchView<uint8_t>& dst,
-                    size_t ksize, const ByteView& scratch) {
+                    size_t ksize, const ByteView& scratch, RowRange rows, FrameRange frames) {
   SWARM_ASSERT(ValidBatch(src, dst));
-  for (size_t i = 0; i < src.count; ++i) {
-    BoxFilter(src.Image(i), dst.Image(i), ksize, RowRange{}, scratch);
+  for (size_t i = frames.begin; i < frames.EndFor(src.count); ++i) {
+    BoxFilter(src.Image(i), dst.Image(i), ksize, rows, scratch);
   }
 }
 
 void PyramidDownBatch(const ImageBatchView<const float>& src, const ImageBatchView<float>& dst,
-                      const FloatView& scratch) {
+                      const FloatView& scratch, RowRange rows, FrameRange frames) {
   SWARM_ASSERT(ValidBatch(src, dst) && scratch.count >= PyramidDownScratchElements(src.width));
   const bool stream = StreamOutput(dst);
-  for (size_t i = 0; i < src.count; ++i) {
-    SWARM_ASSERT(ValidPyramid(src.Image(i), dst.Image(i), RowRange{}));
-    RunPyramidDown(src.Image(i), dst.Image(i), RowRange{}, scratch, stream);
+  for (size_t i = frames.begin; i < frames.EndFor(src.count); ++i) {
+    SWARM_ASSERT(ValidPyramid(src.Image(i), dst.Image(i), rows));
+    RunPyramidDown(src.Image(i), dst.Image(i), rows, scratch, stream);
   }
 }
 

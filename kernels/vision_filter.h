@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/frame_range.h"
 #include "kernels/views.h"
 
 namespace swarm {
@@ -110,18 +111,26 @@ void PyramidDown(const ConstImageF32View& src, const ImageF32View& dst, RowRange
 
 // ---- Batches ---------------------------------------------------------------------------------
 
-// One call filters every frame of a batch (all rows), with one scratch sized for one frame.
+// One call filters frames `frames` of a batch (rows `rows` of each; all by default), with one
+// scratch sized for one frame. Whether f32 output is streamed is decided from the whole batch's
+// output (64 frames of 300 KB are 19 MB, which would not stay in cache), so threads that each
+// take some of the frames store the way one thread taking them all would.
 // Preconditions as above per frame, plus src.count == dst.count.
 void GaussianBlurBatch(const ImageBatchView<const float>& src, const ImageBatchView<float>& dst,
-                       size_t ksize, double sigma, const FloatView& scratch);
+                       size_t ksize, double sigma, const FloatView& scratch, RowRange rows = {},
+                       FrameRange frames = {});
 void GaussianBlurBatch(const ImageBatchView<const uint8_t>& src, const ImageBatchView<uint8_t>& dst,
-                       size_t ksize, double sigma, const ByteView& scratch);
+                       size_t ksize, double sigma, const ByteView& scratch, RowRange rows = {},
+                       FrameRange frames = {});
 void BoxFilterBatch(const ImageBatchView<const float>& src, const ImageBatchView<float>& dst,
-                    size_t ksize, const FloatView& scratch);
+                    size_t ksize, const FloatView& scratch, RowRange rows = {},
+                    FrameRange frames = {});
 void BoxFilterBatch(const ImageBatchView<const uint8_t>& src, const ImageBatchView<uint8_t>& dst,
-                    size_t ksize, const ByteView& scratch);
+                    size_t ksize, const ByteView& scratch, RowRange rows = {},
+                    FrameRange frames = {});
+// `rows` are rows of dst.
 void PyramidDownBatch(const ImageBatchView<const float>& src, const ImageBatchView<float>& dst,
-                      const FloatView& scratch);
+                      const FloatView& scratch, RowRange rows = {}, FrameRange frames = {});
 
 // OpenCV's borderInterpolate for BORDER_REFLECT_101: the index in [0, n) that p maps to.
 // Precondition n > 0.

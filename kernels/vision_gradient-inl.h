@@ -20,6 +20,7 @@
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "kernels/loop-inl.h"
+#include "kernels/row_prefetch.h"
 #include "kernels/vision_gradient.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -123,10 +124,12 @@ HWY_INLINE void ForEachVectorMaybeStreaming(D d, size_t count, bool stream, cons
 template <class Weights, bool kNeedS, bool kNeedT>
 HWY_INLINE void VerticalF32(const float* HWY_RESTRICT r0, const float* HWY_RESTRICT r1,
                             const float* HWY_RESTRICT r2, float* HWY_RESTRICT s,
-                            float* HWY_RESTRICT t, size_t width) {
+                            float* HWY_RESTRICT t, size_t width, size_t row_stride) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
+  const RowPrefetcher prefetch(r2, row_stride);
   for (size_t x = 0; x < width; x += lanes) {
+    prefetch.AtByte(x * sizeof(float), lanes * sizeof(float));
     const auto a = hn::LoadU(d, r0 + x);
     const auto c = hn::LoadU(d, r2 + x);
     if (kNeedS) hn::StoreU(Weights::Smooth(d, a, hn::LoadU(d, r1 + x), c), d, s + x);
@@ -140,11 +143,13 @@ HWY_INLINE void VerticalF32(const float* HWY_RESTRICT r0, const float* HWY_RESTR
 template <class Weights, bool kNeedS, bool kNeedT>
 HWY_INLINE void VerticalU8(const uint8_t* HWY_RESTRICT r0, const uint8_t* HWY_RESTRICT r1,
                            const uint8_t* HWY_RESTRICT r2, int16_t* HWY_RESTRICT s,
-                           int16_t* HWY_RESTRICT t, size_t width) {
+                           int16_t* HWY_RESTRICT t, size_t width, size_t row_stride) {
   const hn::ScalableTag<int16_t> d;
   const hn::Rebind<uint8_t, decltype(d)> d8;
   const size_t lanes = hn::Lanes(d);
+  const RowPrefetcher prefetch(r2, row_stride);
   for (size_t x = 0; x < width; x += lanes) {
+    prefetch.AtByte(x, lanes);
     const auto a =
         hn::BitCast(d, hn::PromoteTo(hn::RebindToUnsigned<decltype(d)>(), hn::LoadU(d8, r0 + x)));
     const auto c =
@@ -221,7 +226,7 @@ void GradientRowsF32(const ConstImageF32View& src, const GradientOutputsF32& out
   for (size_t y = begin; y < end; ++y) {
     const RowNeighbours n = NeighboursOf(y, src.height);
     VerticalF32<Weights, kNeedS, kNeedT>(src.Row(n.above), src.Row(y), src.Row(n.below), rows.s,
-                                         rows.t, src.width);
+                                         rows.t, src.width, src.row_stride);
     HorizontalF32<Weights, kDx, kDy, kMagnitude>(rows.s, rows.t, RowOrNull(out.dx, y),
                                                  RowOrNull(out.dy, y), RowOrNull(out.magnitude, y),
                                                  src.width, stream);
@@ -237,7 +242,7 @@ void GradientRowsU8(const ConstImageU8View& src, const GradientOutputsU8& out,
   for (size_t y = begin; y < end; ++y) {
     const RowNeighbours n = NeighboursOf(y, src.height);
     VerticalU8<Weights, kNeedS, kNeedT>(src.Row(n.above), src.Row(y), src.Row(n.below), rows.s,
-                                        rows.t, src.width);
+                                        rows.t, src.width, src.row_stride);
     HorizontalU8<Weights, kDx, kDy, kMagnitude>(rows.s, rows.t, RowOrNull(out.dx, y),
                                                 RowOrNull(out.dy, y), RowOrNull(out.magnitude, y),
                                                 src.width, stream);

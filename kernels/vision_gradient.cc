@@ -140,18 +140,18 @@ namespace {
 // write as much as one large frame).
 template <typename Src, class Out, class BatchOut>
 void GradientBatchImpl(GradientFilter filter, const ImageBatchView<const Src>& src,
-                       const BatchOut& out, const FloatView& scratch, RowRange rows) {
+                       const BatchOut& out, const FloatView& scratch, RowRange rows,
+                       FrameRange frames) {
   SWARM_ASSERT(MatchesBatch(out.dx, src) && MatchesBatch(out.dy, src) &&
                MatchesBatch(out.magnitude, src));
   if (src.count == 0) return;
   const auto image_outputs = [&](size_t i) {
     return Out{ImageOrEmpty(out.dx, i), ImageOrEmpty(out.dy, i), ImageOrEmpty(out.magnitude, i)};
   };
-  const bool stream =
-      ShouldStream(image_outputs(0), src.height, src.count,
-                   ImageStrideAligned(out.dx) && ImageStrideAligned(out.dy) &&
-                       ImageStrideAligned(out.magnitude));
-  for (size_t i = 0; i < src.count; ++i) {
+  const bool stream = ShouldStream(image_outputs(0), src.height, src.count,
+                                   ImageStrideAligned(out.dx) && ImageStrideAligned(out.dy) &&
+                                       ImageStrideAligned(out.magnitude));
+  for (size_t i = frames.begin; i < frames.EndFor(src.count); ++i) {
     GradientChecked(filter, src.Image(i), image_outputs(i), scratch, rows, stream);
   }
 }
@@ -159,13 +159,15 @@ void GradientBatchImpl(GradientFilter filter, const ImageBatchView<const Src>& s
 }  // namespace
 
 void GradientBatch(GradientFilter filter, const ImageBatchView<const float>& src,
-                   const GradientBatchOutputsF32& out, const FloatView& scratch, RowRange rows) {
-  GradientBatchImpl<float, GradientOutputsF32>(filter, src, out, scratch, rows);
+                   const GradientBatchOutputsF32& out, const FloatView& scratch, RowRange rows,
+                   FrameRange frames) {
+  GradientBatchImpl<float, GradientOutputsF32>(filter, src, out, scratch, rows, frames);
 }
 
 void GradientBatch(GradientFilter filter, const ImageBatchView<const uint8_t>& src,
-                   const GradientBatchOutputsU8& out, const FloatView& scratch, RowRange rows) {
-  GradientBatchImpl<uint8_t, GradientOutputsU8>(filter, src, out, scratch, rows);
+                   const GradientBatchOutputsU8& out, const FloatView& scratch, RowRange rows,
+                   FrameRange frames) {
+  GradientBatchImpl<uint8_t, GradientOutputsU8>(filter, src, out, scratch, rows, frames);
 }
 
 void SobelDx(const ConstImageF32View& src, const ImageF32View& dx, const FloatView& scratch,

@@ -48,6 +48,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/frame_range.h"
 #include "kernels/views.h"
 
 namespace swarm {
@@ -103,12 +104,15 @@ void Gradient(GradientFilter filter, const ConstImageF32View& src, const Gradien
 void Gradient(GradientFilter filter, const ConstImageU8View& src, const GradientOutputsU8& out,
               const FloatView& scratch, RowRange rows = {});
 
-// The fused pass on every image of a batch (rows applies to each image); the scratch is reused.
+// The fused pass on frames `frames` of a batch (all by default; rows applies to each image); the
+// scratch is reused. Streaming is decided from the whole batch's outputs, whichever frames one
+// call computes.
 void GradientBatch(GradientFilter filter, const ImageBatchView<const float>& src,
-                   const GradientBatchOutputsF32& out, const FloatView& scratch,
-                   RowRange rows = {});
+                   const GradientBatchOutputsF32& out, const FloatView& scratch, RowRange rows = {},
+                   FrameRange frames = {});
 void GradientBatch(GradientFilter filter, const ImageBatchView<const uint8_t>& src,
-                   const GradientBatchOutputsU8& out, const FloatView& scratch, RowRange rows = {});
+                   const GradientBatchOutputsU8& out, const FloatView& scratch, RowRange rows = {},
+                   FrameRange frames = {});
 
 // Single-output conveniences over Gradient with GradientFilter::kSobel.
 void SobelDx(const ConstImageF32View& src, const ImageF32View& dx, const FloatView& scratch,

@@ -161,11 +161,19 @@ TEST_CASE("u8 filters: 1, 2 and 3 threads give the bits of one kernel call") {
 
 // A batch through the batched entry point equals each frame through the single-image one, for
 // 1 thread, 2 threads with more frames than threads, and 3 threads with 2 frames (frames x bands).
+// 16 frames of 333x211 f32 are 4.5 MB of output, so the batch streams its stores past the cache
+// (each thread's run of frames deciding for the whole batch) where a single frame would not.
 TEST_CASE("batched entry points equal frame-by-frame calls for any thread count") {
   MemoryAccountant memory;
-  for (size_t count : {1, 2, 5}) {
-    ImageBatchF32 src = ImageBatchF32::Create(memory, count, 37, 23).value();
-    ImageBatchU8 src_u8 = ImageBatchU8::Create(memory, count, 37, 23).value();
+  struct BatchShape {
+    size_t count, w, h;
+  };
+  for (const BatchShape shape : {BatchShape{1, 37, 23}, BatchShape{2, 37, 23},
+                                 BatchShape{5, 37, 23}, BatchShape{16, 333, 211}}) {
+    const size_t count = shape.count, w = shape.w, h = shape.h;
+    const size_t half_w = (w + 1) / 2, half_h = (h + 1) / 2;
+    ImageBatchF32 src = ImageBatchF32::Create(memory, count, w, h).value();
+    ImageBatchU8 src_u8 = ImageBatchU8::Create(memory, count, w, h).value();
     for (size_t f = 0; f < count; ++f) {
       Fill(src.frame(f), static_cast<uint32_t>(f));
       Fill(src_u8.frame(f), static_cast<uint32_t>(f));
@@ -177,34 +185,35 @@ TEST_CASE("batched entry points equal frame-by-frame calls for any thread count"
       for (size_t f = 0; f < count; ++f) REQUIRE(run(one, f, out).ok());
       return Bits(out);
     };
-    const auto gauss = single([&] { return ImageBatchF32::Create(memory, count, 37, 23).value(); },
+    const auto gauss = single([&] { return ImageBatchF32::Create(memory, count, w, h).value(); },
                               [&](ThreadPool& p, size_t f, ImageBatchF32& o) {
                                 return GaussianBlur(ws, p, src.frame(f), o.frame(f), 5, 1.0);
                               });
-    const auto box_u8 = single([&] { return ImageBatchU8::Create(memory, count, 37, 23).value(); },
+    const auto box_u8 = single([&] { return ImageBatchU8::Create(memory, count, w, h).value(); },
                                [&](ThreadPool& p, size_t f, ImageBatchU8& o) {
                                  return BoxFilter(ws, p, src_u8.frame(f), o.frame(f), 3);
                                });
-    const auto mag = single([&] { return ImageBatchF32::Create(memory, count, 37, 23).value(); },
+    const auto mag = single([&] { return ImageBatchF32::Create(memory, count, w, h).value(); },
                             [&](ThreadPool& p, size_t f, ImageBatchF32& o) {
                               return GradientMagnitude(ws, p, src.frame(f), o.frame(f));
                             });
-    const auto pyr = single([&] { return ImageBatchF32::Create(memory, count, 19, 12).value(); },
-                            [&](ThreadPool& p, size_t f, ImageBatchF32& o) {
-                              return PyramidDown(ws, p, src.frame(f), o.frame(f));
-                            });
+    const auto pyr =
+        single([&] { return ImageBatchF32::Create(memory, count, half_w, half_h).value(); },
+               [&](ThreadPool& p, size_t f, ImageBatchF32& o) {
+                 return PyramidDown(ws, p, src.frame(f), o.frame(f));
+               });
     for (size_t threads : {1, 2, 3}) {
-      INFO("count " << count << ", threads " << threads);
+      INFO("count " << count << " of " << w << "x" << h << ", threads " << threads);
       ThreadPool pool(threads);
-      ImageBatchF32 out = ImageBatchF32::Create(memory, count, 37, 23).value();
+      ImageBatchF32 out = ImageBatchF32::Create(memory, count, w, h).value();
       REQUIRE(GaussianBlur(ws, pool, src.view(), out.view(), 5, 1.0).ok());
       CHECK(SameBits(Bits(out), gauss));
-      ImageBatchU8 out_u8 = ImageBatchU8::Create(memory, count, 37, 23).value();
+      ImageBatchU8 out_u8 = ImageBatchU8::Create(memory, count, w, h).value();
       REQUIRE(BoxFilter(ws, pool, src_u8.view(), out_u8.view(), 3).ok());
       CHECK(SameBits(Bits(out_u8), box_u8));
       REQUIRE(GradientMagnitude(ws, pool, src.view(), out.view()).ok());
       CHECK(SameBits(Bits(out), mag));
-      ImageBatchF32 small = ImageBatchF32::Create(memory, count, 19, 12).value();
+      ImageBatchF32 small = ImageBatchF32::Create(memory, count, half_w, half_h).value();
       REQUIRE(PyramidDown(ws, pool, src.view(), small.view()).ok());
       CHECK(SameBits(Bits(small), pyr));
     }

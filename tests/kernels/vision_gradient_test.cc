@@ -296,6 +296,41 @@ TEST_CASE("Batched gradients equal per-image calls") {
   });
 }
 
+// 16 frames of 333x211 write 4.5 MB of dx and magnitude, so the whole batch streams. Computed in
+// pieces (half the frames in one call, the rest in two row bands, as the engine splits a batch
+// across threads) every piece must still decide for the whole batch and give the same bits.
+TEST_CASE("A streaming gradient batch computed in frame ranges and row bands equals one call") {
+  const Size size{333, 211};
+  const size_t count = 16;
+  const PaddedImage<float> src = RandomF32(size, 12, count);
+  std::vector<float> scratch_storage(GradientScratchElements(size.width));
+  const FloatView scratch{scratch_storage.data(), scratch_storage.size()};
+  ForEachTarget([&](const TargetUnderTest& target) {
+    INFO("target " << target.name);
+    PaddedImage<float> dx(333, 211, kPadF32, count), mag(333, 211, kPadF32, count);
+    GradientBatch(GradientFilter::kSobel, src.batch(), {.dx = dx.batch(), .magnitude = mag.batch()},
+                  scratch);
+    PaddedImage<float> piece_dx(333, 211, kPadF32, count), piece_mag(333, 211, kPadF32, count);
+    const GradientBatchOutputsF32 pieces{.dx = piece_dx.batch(), .magnitude = piece_mag.batch()};
+    GradientBatch(GradientFilter::kSobel, src.batch(), pieces, scratch, RowRange{},
+                  FrameRange{0, count / 2});
+    CHECK(piece_mag.Row(0, count / 2)[0] == kPadF32);  // frames outside the range are not written
+    GradientBatch(GradientFilter::kSobel, src.batch(), pieces, scratch, RowRange{0, 70},
+                  FrameRange{count / 2, count});
+    GradientBatch(GradientFilter::kSobel, src.batch(), pieces, scratch, RowRange{70, SIZE_MAX},
+                  FrameRange{count / 2, SIZE_MAX});
+    CHECK(piece_dx.PaddingIs(kPadF32));
+    CHECK(piece_dx.BitwiseEqual(dx));
+    CHECK(piece_mag.BitwiseEqual(mag));
+    for (size_t k : {size_t{0}, count - 1}) {
+      INFO("frame " << k);
+      PaddedImage<float> one_mag(333, 211, kPadF32);
+      Gradient(GradientFilter::kSobel, src.view(k), {.magnitude = one_mag.view()}, scratch);
+      CHECK(Identical(piece_mag.Mat(k), one_mag.Mat()));
+    }
+  });
+}
+
 // 16 frames of 333x211 are 4.5 MB of magnitude: enough to stream, but an image stride of one
 // float past the frame puts every later frame off the vector boundary, where a non-temporal store
 // would fault. The batch must notice and store normally, with the bits of per-frame calls.
@@ -313,10 +348,10 @@ TEST_CASE("Batched gradients with unaligned frames store safely and equal per-im
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> value(0.0f, 255.0f);
   for (size_t i = 0; i < floats; ++i) src[i] = value(rng);
-  const ImageBatchView<const float> src_batch{src.get(), kFrames, kWidth, kHeight, row_stride,
-                                              image_stride};
-  const ImageBatchView<float> out_batch{batched.get(), kFrames, kWidth, kHeight, row_stride,
-                                        image_stride};
+  const ImageBatchView<const float> src_batch{src.get(), kFrames,    kWidth,
+                                              kHeight,   row_stride, image_stride};
+  const ImageBatchView<float> out_batch{batched.get(), kFrames,    kWidth,
+                                        kHeight,       row_stride, image_stride};
   std::vector<float> scratch(GradientScratchElements(kWidth));
   ForEachTarget([&](const TargetUnderTest& target) {
     INFO("target " << target.name);
