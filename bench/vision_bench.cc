@@ -13,6 +13,9 @@
 // cv::setNumThreads(2)); plus batched: 64 (and 8) frames of 320x240 through the batched entry
 // points vs one 1920x1080 frame, swarm, 1 thread, compared per pixel.
 // Megapixels per second count output pixels (pyrdown: input pixels, as it reads them all).
+// host/spin: arithmetic alone on 1 and 2 threads of the same pool, the ceiling two-thread
+// scaling can reach on this machine in this run; the table also prints the share of CPU time the
+// hypervisor stole during the run.
 //
 // Before timing every swarm result is checked against OpenCV on the benchmark image, so a wrong
 // kernel stops the program instead of producing a fast number. Rounds are interleaved (all
@@ -244,10 +247,62 @@ struct Size2 {
 
 std::string SizeName(size_t w, size_t h) { return std::to_string(w) + "x" + std::to_string(h); }
 
+// The machine's own two-thread ceiling, measured in the same run: arithmetic alone (no memory
+// traffic, no shared data) split over the same pool the filters use, about as long as one 1080p
+// filter pass. On a shared VM the host preempts one vCPU now and then (steal time), and no kernel
+// scales past what this loop gets.
+constexpr uint64_t kSpinSteps = uint64_t{1} << 21;
+
+uint64_t Spin(uint64_t steps, uint64_t seed) {
+  uint64_t x = seed | 1;
+  for (uint64_t i = 0; i < steps; ++i) {  // xorshift64: a dependent chain the compiler keeps
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+  }
+  return x;
+}
+
+// Jiffies the kernel counted as stolen by the hypervisor and in total, over all CPUs
+// (/proc/stat's first line); {0, 0} where that file is missing.
+struct CpuTimes {
+  uint64_t steal = 0, total = 0;
+};
+CpuTimes ReadCpuTimes() {
+  CpuTimes times;
+  std::FILE* file = std::fopen("/proc/stat", "r");
+  if (file == nullptr) return times;
+  unsigned long long v[8] = {};
+  if (std::fscanf(file, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+                  &v[4], &v[5], &v[6], &v[7]) == 8) {
+    times.steal = v[7];
+    for (unsigned long long part : v) times.total += part;
+  }
+  std::fclose(file);
+  return times;
+}
+
 void RegisterAll(const Options& options) {
   std::vector<Size2> sizes = {{1920, 1080}};
   if (!options.quick) sizes.push_back({3840, 2160});
   for (uint64_t round = 0; round < options.rounds; ++round) {
+    for (int threads : {1, 2}) {
+      const std::string name =
+          "host/spin/t" + std::to_string(threads) + "/r" + std::to_string(round);
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [=](benchmark::State& state) {
+                                     ThreadPool& pool = ThePools().For(threads);
+                                     uint64_t sink[2] = {};
+                                     for (auto _ : state) {
+                                       pool.ParallelFor(threads, [&](size_t t) {
+                                         sink[t] = Spin(kSpinSteps / threads, t + sink[t]);
+                                       });
+                                       benchmark::DoNotOptimize(sink);
+                                     }
+                                   })
+          ->MinTime(options.min_time_seconds)
+          ->UseRealTime();
+    }
     for (const Size2 size : sizes) {
       for (const Case& c : kCases) {
         for (int threads : {1, 2}) {
@@ -375,7 +430,8 @@ std::string Verdict(double value, double need) {
   return Verdict(value >= need);
 }
 
-void PrintTable(const std::map<std::string, double>& best, const Options& options) {
+void PrintTable(const std::map<std::string, double>& best, const Options& options,
+                double steal_percent) {
   auto mps = [&](const std::string& key, double pixels) {
     auto it = best.find(key);
     return it == best.end() ? 0.0 : pixels * 1e-6 / it->second;
@@ -440,6 +496,16 @@ void PrintTable(const std::map<std::string, double>& best, const Options& option
     }
   }
   std::printf("\ntargets missed: %d\n", missed);
+  const auto spin = [&](const char* key) {
+    auto it = best.find(key);
+    return it == best.end() ? 0.0 : it->second;
+  };
+  const double spin1 = spin("host/spin/t1"), spin2 = spin("host/spin/t2");
+  std::printf(
+      "host: an arithmetic-only loop split over the same 2-thread pool scales %.2fx (the "
+      "machine's two-thread ceiling in this run); the hypervisor stole %.1f%% of CPU time during "
+      "the run (/proc/stat)\n",
+      spin2 > 0 ? spin1 / spin2 : 0.0, steal_percent);
 }
 
 }  // namespace
@@ -470,8 +536,13 @@ int main(int argc, char** argv) {
   }
   swarm::bench::RegisterAll(options);
   swarm::bench::BestRoundReporter reporter;
+  const swarm::bench::CpuTimes before = swarm::bench::ReadCpuTimes();
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  swarm::bench::PrintTable(reporter.best, options);
+  const swarm::bench::CpuTimes after = swarm::bench::ReadCpuTimes();
+  const uint64_t total = after.total - before.total;
+  const double steal_percent =
+      total > 0 ? 100.0 * static_cast<double>(after.steal - before.steal) / total : 0.0;
+  swarm::bench::PrintTable(reporter.best, options, steal_percent);
   benchmark::Shutdown();
   return 0;
 }
