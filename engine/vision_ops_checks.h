@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -142,14 +143,73 @@ inline Status CheckBatches(const char* op, ImageBatchView<const T> src, ImageBat
   return CheckNoOverlap<T, T>(op, "src", Whole(src), "dst", Whole(dst));
 }
 
-// Runs body(thread, rows) on one band of output rows per thread: band t is rows
-// [height * t / T, height * (t + 1) / T). ParallelFor over exactly T indices gives index t to
-// thread t, so `thread` also selects the scratch.
+// Output rows are handed out in chunks so that a thread that runs slower (a shared core, a
+// vCPU the host preempts) does less of the image instead of keeping the other waiting. Threads
+// work in pairs on a two-ended range of chunks: thread 2k takes chunks from the top of its
+// pair's rows down, thread 2k + 1 from the bottom up, until they meet. Each thread thus starts
+// on the rows the static split would give it, and stays on them from call to call, so the rows
+// it reads are still in its cache. Every chunk is computed from the whole source, so the bits do
+// not depend on who computes what.
+class TwoEndedChunks {
+ public:
+  void Reset(uint32_t count) { ends_.store(count, std::memory_order_relaxed); }
+  // The next chunk from the top (front) or bottom (back), or false once the ends have met.
+  bool Take(bool front, uint32_t* chunk) {
+    uint64_t ends = ends_.load(std::memory_order_relaxed);
+    for (;;) {
+      const uint32_t top = static_cast<uint32_t>(ends >> 32);
+      const uint32_t bottom = static_cast<uint32_t>(ends);
+      if (top >= bottom) return false;
+      const uint64_t next = front ? ends + (uint64_t{1} << 32) : ends - 1;
+      if (ends_.compare_exchange_weak(ends, next, std::memory_order_relaxed)) {
+        *chunk = front ? top : bottom - 1;
+        return true;
+      }
+    }
+  }
+
+ private:
+  std::atomic<uint64_t> ends_ = 0;  // top chunk << 32 | one past the bottom chunk
+};
+
+// Chunks per thread: enough that the last one is a small part of a band (1080 rows on two
+// threads: 67-row chunks), few enough that each call's fixed cost stays negligible.
+inline constexpr size_t kChunksPerThread = 8;
+// Thread pairs that share chunks (on the stack, so that running allocates nothing); pools with
+// more threads than 2 * kMaxChunkedPairs fall back to one fixed band per thread.
+inline constexpr size_t kMaxChunkedPairs = 32;
+
+// Runs body(thread, rows) over all output rows: the bands of threads 2k and 2k + 1 of the static
+// split (rows [height * t / T, height * (t + 1) / T)) shared in chunks as above; a lone last
+// thread computes its band in one call.
+// `thread` is the index of the thread running the call, so it also selects the scratch.
 template <class Body>
 void RunBands(ThreadPool& pool, size_t height, const Body& body) {
-  const size_t bands = std::min(pool.num_threads(), height);
-  pool.ParallelFor(bands, [&](size_t band) {
-    body(band, RowRange{height * band / bands, height * (band + 1) / bands});
+  const size_t threads = std::min(pool.num_threads(), height);
+  const size_t groups = (threads + 1) / 2;
+  if (groups > kMaxChunkedPairs) {
+    pool.ParallelFor(threads, [&](size_t thread) {
+      body(thread, RowRange{height * thread / threads, height * (thread + 1) / threads});
+    });
+    return;
+  }
+  const size_t chunks_per_group = std::min<size_t>(height / threads, kChunksPerThread) * 2;
+  TwoEndedChunks shared[kMaxChunkedPairs];
+  for (size_t g = 0; g < groups; ++g) shared[g].Reset(static_cast<uint32_t>(chunks_per_group));
+  pool.ParallelFor(threads, [&](size_t thread) {
+    const size_t group = thread / 2;
+    const size_t first_row = height * (2 * group) / threads;
+    const size_t rows = height * std::min(2 * group + 2, threads) / threads - first_row;
+    const bool alone = thread + 1 == threads && thread % 2 == 0;
+    if (alone) {
+      body(thread, RowRange{first_row, first_row + rows});
+      return;
+    }
+    uint32_t chunk = 0;
+    while (shared[group].Take(thread % 2 == 0, &chunk)) {
+      body(thread, RowRange{first_row + rows * chunk / chunks_per_group,
+                            first_row + rows * (chunk + 1) / chunks_per_group});
+    }
   });
 }
 
