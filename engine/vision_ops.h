@@ -2,11 +2,13 @@
 //
 // Each entry point validates everything first (sizes, shapes, kernel size, sigma, the pyrDown
 // destination size) and returns kInvalidArgument with a message naming the parameter and the
-// values given, without touching dst. Then it splits the output rows into one band per thread of
-// the pool (a static partition, RowRange) and runs the kernel on each band; every kernel computes
-// an output row from the whole source alone, so the result is bitwise identical for any number of
-// threads. Batched variants run all N frames of an ImageBatchView in one call: frames are split
-// across threads, and when there are fewer frames than threads each frame is also cut into bands.
+// values given, without touching dst. Then it splits the output rows over the threads of the pool
+// (RowRange chunks; each thread starts on its band of the static split and takes over rows its
+// partner has not reached, see RunBands in vision_ops_checks.h); every kernel computes an output
+// row from the whole source alone, so the result is bitwise identical for any number of threads.
+// Batched variants run all N frames of an ImageBatchView in one call: each thread hands its run
+// of frames to the batched kernel, and when there are fewer frames than threads each frame is
+// also cut into bands.
 //
 // Kernels that need temporary rows take scratch from a VisionWorkspace, created once by the
 // caller: it holds one scratch slice per thread from the MemoryAccountant (category kScratch)
