@@ -4,8 +4,9 @@
 // arrive from memory (a camera's DMA, or 64 frames of a batch that do not fit in cache) the
 // hardware prefetcher, which restarts at every 4 KiB page, leaves the loads waiting on DRAM.
 // Prefetching the same columns a few rows further down keeps those lines in flight. Measured on
-// 64 frames of 320x240 f32 (bench/vision_bench.cc, cold caches): Gaussian 5x5 and box 3x3 ran
-// 20-40% faster with 3 rows of look-ahead; 2 and 6 rows were no better.
+// 64 frames of 320x240 f32 (bench/vision_bench.cc, cold caches, interleaved runs on a shared
+// VM): Gaussian 5x5 and box 3x3 ran 20-40% faster with 3 rows of look-ahead; 8 rows measured the
+// same within the noise.
 #pragma once
 
 #include <cstddef>
