@@ -100,8 +100,8 @@ HWY_INLINE void VerticalAny(D d, const ImageView<const SrcT>& src, size_t y, siz
                             const T* k, T* HWY_RESTRICT out, size_t count) {
   const size_t lanes = hn::Lanes(d);
   const SrcT* center = src.Row(y);
-  const RowPrefetcher prefetch(src.Row(Reflect101(static_cast<ptrdiff_t>(y + radius), src.height)),
-                               src.row_stride);
+  const RowPrefetcher<> prefetch(
+      src.Row(Reflect101(static_cast<ptrdiff_t>(y + radius), src.height)), src.row_stride);
   const auto c0 = hn::Set(d, kWeighted ? k[0] : T{1});
   for (size_t x = 0; x < count; x += lanes) {
     prefetch.AtByte(x * sizeof(SrcT), lanes * sizeof(SrcT));
@@ -188,7 +188,8 @@ HWY_INLINE void VerticalFixedPair(D d, const ImageView<const SrcT>& src, size_t 
   hn::Vec<D> c[kRadius + 1];
   for (size_t i = 0; i <= kRadius; ++i) c[i] = hn::Set(d, kWeighted ? k[i] : T{1});
   const size_t lanes = hn::Lanes(d);
-  const RowPrefetcher prefetch(in[kRows - 1], src.row_stride);
+  // Each pair of output rows needs two new source rows, so two rows are prefetched per step.
+  const RowPrefetcher<2> prefetch(in[kRows - 1], src.row_stride);
   for (size_t x = 0; x < count; x += lanes) {
     prefetch.AtByte(x * sizeof(SrcT), lanes * sizeof(SrcT));
     hn::Vec<D> p[kRows];
@@ -375,7 +376,8 @@ inline void PyramidDownImpl(const ConstImageF32View& src, const ImageF32View& ds
     const float* r2 = src.Row(Reflect101(sy, src.height));
     const float* r3 = src.Row(Reflect101(sy + 1, src.height));
     const float* r4 = src.Row(Reflect101(sy + 2, src.height));
-    const RowPrefetcher prefetch(r4, src.row_stride);
+    // Each output row needs two new source rows (2y + 3 and 2y + 4 for the next one).
+    const RowPrefetcher<2> prefetch(r4, src.row_stride);
     for (size_t x = 0; x < count; x += lanes) {
       prefetch.AtByte(x * sizeof(float), lanes * sizeof(float));
       auto acc = hn::Mul(hn::LoadU(d, r2 + x), six);

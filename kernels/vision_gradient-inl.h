@@ -127,7 +127,7 @@ HWY_INLINE void VerticalF32(const float* HWY_RESTRICT r0, const float* HWY_RESTR
                             float* HWY_RESTRICT t, size_t width, size_t row_stride) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
-  const RowPrefetcher prefetch(r2, row_stride);
+  const RowPrefetcher<> prefetch(r2, row_stride);
   for (size_t x = 0; x < width; x += lanes) {
     prefetch.AtByte(x * sizeof(float), lanes * sizeof(float));
     const auto a = hn::LoadU(d, r0 + x);
@@ -147,7 +147,7 @@ HWY_INLINE void VerticalU8(const uint8_t* HWY_RESTRICT r0, const uint8_t* HWY_RE
   const hn::ScalableTag<int16_t> d;
   const hn::Rebind<uint8_t, decltype(d)> d8;
   const size_t lanes = hn::Lanes(d);
-  const RowPrefetcher prefetch(r2, row_stride);
+  const RowPrefetcher<> prefetch(r2, row_stride);
   for (size_t x = 0; x < width; x += lanes) {
     prefetch.AtByte(x, lanes);
     const auto a =
