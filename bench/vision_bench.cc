@@ -378,8 +378,7 @@ void RegisterAll(const Options& options) {
               Workspace* w[2] = {&WorkspaceFor(size.width, size.height, 0),
                                  &WorkspaceFor(size.width, size.height, 1)};
               ThreadPool& pair = ThePools().two;
-              // A one-thread pool runs on its caller, so both threads
-              // may use it at once.
+              // A one-thread pool runs on its caller, so both threads may use it at once.
               const auto pass = [&] {
                 pair.ParallelFor(2,
                                  [&](size_t t) { SwarmPass(c.op, c.u8, *w[t], ThePools().one); });
