@@ -117,39 +117,36 @@ void CheckBatch(size_t width, size_t height, size_t out_width, size_t out_height
   });
 }
 
+// The batched filters under test, each with its single-image twin. Generic, so one adapter
+// serves f32 and u8 images.
+const auto kGaussianOne = [](auto src, auto dst, RowRange rows, auto s) {
+  GaussianBlur(src, dst, 5, 1.0, rows, s);
+};
+const auto kGaussianBatch = [](auto src, auto dst, auto s, RowRange rows, FrameRange frames) {
+  GaussianBlurBatch(src, dst, 5, 1.0, s, rows, frames);
+};
+const auto kBoxOne = [](auto src, auto dst, RowRange rows, auto s) {
+  BoxFilter(src, dst, 3, rows, s);
+};
+const auto kBoxBatch = [](auto src, auto dst, auto s, RowRange rows, FrameRange frames) {
+  BoxFilterBatch(src, dst, 3, s, rows, frames);
+};
+const auto kPyramidOne = [](auto src, auto dst, RowRange rows, auto s) {
+  PyramidDown(src, dst, rows, s);
+};
+const auto kPyramidBatch = [](auto src, auto dst, auto s, RowRange rows, FrameRange frames) {
+  PyramidDownBatch(src, dst, s, rows, frames);
+};
+
 TEST_CASE("Batched filters equal one call per frame") {
   const size_t w = 45;
   const size_t h = 14;
-  CheckBatch<float>(
-      w, h, w, h, GaussianScratchElements(w, 5),
-      [](auto src, auto dst, RowRange rows, auto s) { GaussianBlur(src, dst, 5, 1.0, rows, s); },
-      [](auto src, auto dst, auto s, RowRange rows, FrameRange frames) {
-        GaussianBlurBatch(src, dst, 5, 1.0, s, rows, frames);
-      });
-  CheckBatch<uint8_t>(
-      w, h, w, h, GaussianScratchBytes(w, 5),
-      [](auto src, auto dst, RowRange rows, auto s) { GaussianBlur(src, dst, 5, 1.0, rows, s); },
-      [](auto src, auto dst, auto s, RowRange rows, FrameRange frames) {
-        GaussianBlurBatch(src, dst, 5, 1.0, s, rows, frames);
-      });
-  CheckBatch<float>(
-      w, h, w, h, BoxScratchElements(w, 3),
-      [](auto src, auto dst, RowRange rows, auto s) { BoxFilter(src, dst, 3, rows, s); },
-      [](auto src, auto dst, auto s, RowRange rows, FrameRange frames) {
-        BoxFilterBatch(src, dst, 3, s, rows, frames);
-      });
-  CheckBatch<uint8_t>(
-      w, h, w, h, BoxScratchBytes(w, 3),
-      [](auto src, auto dst, RowRange rows, auto s) { BoxFilter(src, dst, 3, rows, s); },
-      [](auto src, auto dst, auto s, RowRange rows, FrameRange frames) {
-        BoxFilterBatch(src, dst, 3, s, rows, frames);
-      });
-  CheckBatch<float>(
-      w, h, (w + 1) / 2, (h + 1) / 2, PyramidDownScratchElements(w),
-      [](auto src, auto dst, RowRange rows, auto s) { PyramidDown(src, dst, rows, s); },
-      [](auto src, auto dst, auto s, RowRange rows, FrameRange frames) {
-        PyramidDownBatch(src, dst, s, rows, frames);
-      });
+  CheckBatch<float>(w, h, w, h, GaussianScratchElements(w, 5), kGaussianOne, kGaussianBatch);
+  CheckBatch<uint8_t>(w, h, w, h, GaussianScratchBytes(w, 5), kGaussianOne, kGaussianBatch);
+  CheckBatch<float>(w, h, w, h, BoxScratchElements(w, 3), kBoxOne, kBoxBatch);
+  CheckBatch<uint8_t>(w, h, w, h, BoxScratchBytes(w, 3), kBoxOne, kBoxBatch);
+  CheckBatch<float>(w, h, (w + 1) / 2, (h + 1) / 2, PyramidDownScratchElements(w), kPyramidOne,
+                    kPyramidBatch);
 }
 
 // 16 frames of 333x211 f32 are 4.5 MB of output: the batch streams its stores past the cache while
@@ -158,27 +155,11 @@ TEST_CASE("Batched f32 filters streaming the whole batch equal one call per fram
   const size_t w = 333;
   const size_t h = 211;
   const size_t frames = 16;
-  CheckBatch<float>(
-      w, h, w, h, GaussianScratchElements(w, 5),
-      [](auto src, auto dst, RowRange rows, auto s) { GaussianBlur(src, dst, 5, 1.0, rows, s); },
-      [](auto src, auto dst, auto s, RowRange rows, FrameRange frames) {
-        GaussianBlurBatch(src, dst, 5, 1.0, s, rows, frames);
-      },
-      frames);
-  CheckBatch<float>(
-      w, h, w, h, BoxScratchElements(w, 3),
-      [](auto src, auto dst, RowRange rows, auto s) { BoxFilter(src, dst, 3, rows, s); },
-      [](auto src, auto dst, auto s, RowRange rows, FrameRange frames) {
-        BoxFilterBatch(src, dst, 3, s, rows, frames);
-      },
-      frames);
-  CheckBatch<float>(
-      2 * w, 2 * h, w, h, PyramidDownScratchElements(2 * w),
-      [](auto src, auto dst, RowRange rows, auto s) { PyramidDown(src, dst, rows, s); },
-      [](auto src, auto dst, auto s, RowRange rows, FrameRange frames) {
-        PyramidDownBatch(src, dst, s, rows, frames);
-      },
-      frames);
+  CheckBatch<float>(w, h, w, h, GaussianScratchElements(w, 5), kGaussianOne, kGaussianBatch,
+                    frames);
+  CheckBatch<float>(w, h, w, h, BoxScratchElements(w, 3), kBoxOne, kBoxBatch, frames);
+  CheckBatch<float>(2 * w, 2 * h, w, h, PyramidDownScratchElements(2 * w), kPyramidOne,
+                    kPyramidBatch, frames);
 }
 
 }  // namespace

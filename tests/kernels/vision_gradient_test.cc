@@ -307,10 +307,12 @@ TEST_CASE("A streaming gradient batch computed in frame ranges and row bands equ
   const FloatView scratch{scratch_storage.data(), scratch_storage.size()};
   ForEachTarget([&](const TargetUnderTest& target) {
     INFO("target " << target.name);
-    PaddedImage<float> dx(333, 211, kPadF32, count), mag(333, 211, kPadF32, count);
+    PaddedImage<float> dx(size.width, size.height, kPadF32, count),
+        mag(size.width, size.height, kPadF32, count);
     GradientBatch(GradientFilter::kSobel, src.batch(), {.dx = dx.batch(), .magnitude = mag.batch()},
                   scratch);
-    PaddedImage<float> piece_dx(333, 211, kPadF32, count), piece_mag(333, 211, kPadF32, count);
+    PaddedImage<float> piece_dx(size.width, size.height, kPadF32, count),
+        piece_mag(size.width, size.height, kPadF32, count);
     const GradientBatchOutputsF32 pieces{.dx = piece_dx.batch(), .magnitude = piece_mag.batch()};
     GradientBatch(GradientFilter::kSobel, src.batch(), pieces, scratch, RowRange{},
                   FrameRange{0, count / 2});
@@ -324,7 +326,7 @@ TEST_CASE("A streaming gradient batch computed in frame ranges and row bands equ
     CHECK(piece_mag.BitwiseEqual(mag));
     for (size_t k : {size_t{0}, count - 1}) {
       INFO("frame " << k);
-      PaddedImage<float> one_mag(333, 211, kPadF32);
+      PaddedImage<float> one_mag(size.width, size.height, kPadF32);
       Gradient(GradientFilter::kSobel, src.view(k), {.magnitude = one_mag.view()}, scratch);
       CHECK(Identical(piece_mag.Mat(k), one_mag.Mat()));
     }
