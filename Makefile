@@ -1,8 +1,9 @@
 # The two commands a new machine needs (see README.md):
 #   make run    installs missing Debian packages, builds Release, runs the particle demo (a window,
 #               or headless without a display) and writes its last frame to build/particles.png
-#   make test   the same set-up, then the whole test suite (Release, then ASan + UBSan) via ctest,
-#               then 20 seconds of fuzzing the .npy reader (`make fuzz` fuzzes for longer)
+#   make test   the same set-up, then the format check (.clang-format), the whole test suite
+#               (Release, then ASan + UBSan) via ctest, then 20 seconds of fuzzing the .npy
+#               reader (`make fuzz` fuzzes for longer)
 # Everything else is plain CMake underneath; these targets only pick directories and flags.
 
 JOBS ?= $(shell nproc)
@@ -18,13 +19,16 @@ RUN_ARGS ?= --out build/particles.png
 FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps run build test test-release test-sanitize test-fuzz fuzz fuzz-build bench clean
+.PHONY: deps run build test test-format format test-release test-sanitize test-fuzz fuzz fuzz-build \
+	bench clean
 
 deps:
 	scripts/install-deps.sh
 
+# The benchmark programs build in the Release tree too: the tests run their whole flow once
+# (scripts/bench.sh --quick), and `make run` builds only the demo's targets.
 $(RELEASE_DIR)/CMakeCache.txt:
-	cmake -S . -B $(RELEASE_DIR) -DCMAKE_BUILD_TYPE=Release
+	cmake -S . -B $(RELEASE_DIR) -DCMAKE_BUILD_TYPE=Release -DSWARM_BUILD_BENCH=ON
 
 build: deps $(RELEASE_DIR)/CMakeCache.txt
 	cmake --build $(RELEASE_DIR) -j $(JOBS)
@@ -33,7 +37,14 @@ run: deps $(RELEASE_DIR)/CMakeCache.txt
 	cmake --build $(RELEASE_DIR) -j $(JOBS) --target swarm-particles
 	$(RELEASE_DIR)/demos/particles/swarm-particles $(RUN_ARGS)
 
-test: test-release test-sanitize test-fuzz
+test: test-format test-release test-sanitize test-fuzz
+
+# Every C++ file formatted by .clang-format (check mode; `make format` applies it).
+test-format: deps
+	scripts/check-format.sh
+
+format: deps
+	scripts/check-format.sh --fix
 
 test-release: build
 	ctest --test-dir $(RELEASE_DIR) -j $(JOBS) --output-on-failure
@@ -46,7 +57,7 @@ test-sanitize: deps
 
 # The .npy reader under libFuzzer (clang, ASan + UBSan: tests/fuzz/) for FUZZ_SECONDS seconds,
 # e.g. `make fuzz FUZZ_SECONDS=600`. Seeds: numpy-written files of every dtype plus
-# tests/engine/npy_regressions/; what the fuzzer learns accumulates in build/fuzz/corpus. A crash
+# tests/engine/tensor/npy_regressions/; what the fuzzer learns accumulates in build/fuzz/corpus. A crash
 # fails the run and leaves build/fuzz/crash-*: fix it, then keep the input in npy_regressions/.
 FUZZ_RUN = $(FUZZ_DIR)/npy_fuzzer -max_len=4096 -timeout=10 -dict=tests/fuzz/npy.dict \
 	-artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
@@ -63,11 +74,10 @@ fuzz-build: deps
 	cmake --build $(FUZZ_DIR) -j $(JOBS)
 	rm -rf $(FUZZ_DIR)/seeds
 	/usr/bin/python3 tests/fuzz/make_seeds.py $(FUZZ_DIR)/seeds
-	cp tests/engine/npy_regressions/*.npy $(FUZZ_DIR)/seeds/
+	cp tests/engine/tensor/npy_regressions/*.npy $(FUZZ_DIR)/seeds/
 	mkdir -p $(FUZZ_DIR)/corpus
 
-bench:
-	scripts/install-deps.sh --bench
+bench: deps
 	scripts/bench.sh
 
 clean:

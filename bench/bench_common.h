@@ -22,9 +22,9 @@
 #include <utility>
 
 #include "bench/bench_start.h"
-#include "engine/flags.h"
-#include "engine/thread_pool.h"
-#include "engine/tile_pipeline.h"
+#include "swarm/core/flags.h"
+#include "swarm/core/thread_pool.h"
+#include "swarm/core/tile_pipeline.h"
 
 namespace swarm::bench {
 

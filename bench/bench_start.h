@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "engine/flags.h"
-#include "engine/simd.h"
+#include "swarm/core/flags.h"
+#include "swarm/core/simd.h"
 
 namespace swarm::bench {
 

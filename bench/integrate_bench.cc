@@ -47,13 +47,13 @@
 #include "bench/bench_common.h"
 #include "bench/peers.h"
 #include "bench/peers_glm.h"
-#include "engine/buffer.h"
-#include "engine/flags.h"
-#include "engine/memory.h"
-#include "engine/simd.h"
-#include "engine/thread_pool.h"
-#include "engine/tile_pipeline.h"
-#include "kernels/integrate.h"
+#include "swarm/core/buffer.h"
+#include "swarm/core/flags.h"
+#include "swarm/core/memory.h"
+#include "swarm/core/simd.h"
+#include "swarm/core/thread_pool.h"
+#include "swarm/core/tile_pipeline.h"
+#include "swarm/kernels/integrate.h"
 
 namespace swarm::bench {
 namespace {

@@ -1,4 +1,4 @@
-// swarm-bench-robots: batched robot kinematics and control (engine/robot_batch.h over
+// swarm-bench-robots: batched robot kinematics and control (engine/robots/robot_batch.h over
 // kernels/robot_*.h) next to per-robot loops and MuJoCo, in one binary so that every ratio comes
 // from one run on one machine state (DESIGN.md's robot workload: 6-DOF arm FK, UR5 parameters).
 //
@@ -55,14 +55,14 @@
 #include "bench/bench_common.h"
 #include "bench/best_round_reporter.h"
 #include "bench/robots_peer_glm.h"
-#include "engine/flags.h"
-#include "engine/memory.h"
-#include "engine/robot_batch.h"
-#include "engine/robot_model.h"
-#include "engine/simd.h"
-#include "engine/thread_pool.h"
-#include "kernels/robot_kinematics.h"
-#include "kernels/robot_kinematics_reference.h"
+#include "swarm/core/flags.h"
+#include "swarm/core/memory.h"
+#include "swarm/robots/robot_batch.h"
+#include "swarm/robots/robot_model.h"
+#include "swarm/core/simd.h"
+#include "swarm/core/thread_pool.h"
+#include "swarm/kernels/robot_kinematics.h"
+#include "swarm/kernels/robot_kinematics_reference.h"
 
 #if SWARM_BENCH_HAVE_MUJOCO
 #include "bench/robots_peer_mujoco.h"

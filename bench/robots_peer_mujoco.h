@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
+#include "swarm/core/status.h"
 
 namespace swarm::bench {
 

@@ -1,5 +1,5 @@
-// swarm-bench-tensor: tensor reductions, elementwise ops and printing (engine/tensor_ops.h,
-// engine/tensor_format.h) next to a plain read pass over the same bytes, in one binary so every
+// swarm-bench-tensor: tensor reductions, elementwise ops and printing (engine/tensor/tensor_ops.h,
+// engine/tensor/tensor_format.h) next to a plain read pass over the same bytes, in one binary so every
 // ratio comes from one run on one machine state. numpy runs beside it (bench/numpy_tensor.py,
 // scripts/bench.sh --suite tensor) and bench/numpy_tensor.py --table prints the comparison.
 //
@@ -88,14 +88,14 @@ HWY_AFTER_NAMESPACE();
 #include <utility>
 
 #include "bench/bench_common.h"
-#include "engine/buffer.h"
-#include "engine/flags.h"
-#include "engine/memory.h"
-#include "engine/simd.h"
-#include "engine/tensor.h"
-#include "engine/tensor_adapters.h"
-#include "engine/tensor_format.h"
-#include "engine/tensor_ops.h"
+#include "swarm/core/buffer.h"
+#include "swarm/core/flags.h"
+#include "swarm/core/memory.h"
+#include "swarm/core/simd.h"
+#include "swarm/tensor/tensor.h"
+#include "swarm/tensor/tensor_adapters.h"
+#include "swarm/tensor/tensor_format.h"
+#include "swarm/tensor/tensor_ops.h"
 
 namespace swarm::bench {
 

@@ -56,20 +56,16 @@
 #include "bench/bench_common.h"
 #include "bench/transform_peers.h"
 #include "bench/transform_peers_glm.h"
-#include "engine/buffer.h"
-#include "engine/flags.h"
-#include "engine/lane_storage.h"
-#include "engine/memory.h"
-#include "engine/simd.h"
-#include "engine/thread_pool.h"
-#include "engine/tile_pipeline.h"
-#include "kernels/views.h"
-#if SWARM_BENCH_HAVE_TRANSFORM
-#include "kernels/transform.h"
-#endif
-#if SWARM_BENCH_HAVE_QUATERNION
-#include "kernels/quaternion.h"
-#endif
+#include "swarm/core/buffer.h"
+#include "swarm/core/flags.h"
+#include "swarm/core/lane_storage.h"
+#include "swarm/core/memory.h"
+#include "swarm/core/simd.h"
+#include "swarm/core/thread_pool.h"
+#include "swarm/core/tile_pipeline.h"
+#include "swarm/kernels/views.h"
+#include "swarm/kernels/transform.h"
+#include "swarm/kernels/quaternion.h"
 
 namespace swarm::bench {
 namespace {
@@ -105,16 +101,6 @@ double BytesPerElement(Workload workload) {
     case Workload::kRotateOne: return 16.0 + 16.0;
   }
   return 0.0;
-}
-
-bool HaveSwarmKernel(Workload workload) {
-  switch (workload) {
-    case Workload::kOneMatrix:
-    case Workload::kPerElementMatrix: return SWARM_BENCH_HAVE_TRANSFORM != 0;
-    case Workload::kRotatePerElement:
-    case Workload::kRotateOne: return SWARM_BENCH_HAVE_QUATERNION != 0;
-  }
-  return false;
 }
 
 struct Options {
@@ -245,14 +231,12 @@ Vec4Lanes LanesOf(const Vec4View& view) { return {view.x(), view.y(), view.z(), 
 // Each returns a stage callable (begin, n) bound to the workspace's memory; views are made once,
 // outside the timed loop, and sliced per tile.
 
-#if SWARM_BENCH_HAVE_TRANSFORM || SWARM_BENCH_HAVE_QUATERNION
 void RunSwarm(Workload workload, Workspace& workspace, size_t begin, size_t n) {
   [[maybe_unused]] static const glm::mat4 matrix = OneMatrix();
   [[maybe_unused]] static const glm::quat quaternion = OneQuaternion();
   const ConstVec4View in = workspace.points().Slice(begin, n);
   const Vec4View out = workspace.out().Slice(begin, n);
   switch (workload) {
-#if SWARM_BENCH_HAVE_TRANSFORM
     case Workload::kOneMatrix:
       TransformVectors(matrix, in, out, TransformParams{TransformMode::kPoints, false});
       return;
@@ -260,20 +244,16 @@ void RunSwarm(Workload workload, Workspace& workspace, size_t begin, size_t n) {
       TransformVectorsPerElement(workspace.matrices().Slice(begin, n), in, out,
                                  TransformMode::kHomogeneous);
       return;
-#endif
-#if SWARM_BENCH_HAVE_QUATERNION
     case Workload::kRotatePerElement:
       RotateVectorsPerElement(workspace.quaternions().Slice(begin, n), in, out);
       return;
     case Workload::kRotateOne:
       RotateVectors(quaternion, in, out);
       return;
-#endif
     default:
       Die("swarm kernel not built");
   }
 }
-#endif
 
 void RunGlm(Workload workload, Workspace& workspace) {
   static const glm::mat4 matrix = OneMatrix();
@@ -353,14 +333,12 @@ void RunRoofline(const RooflineLanes& lanes, bool fused, size_t begin, size_t n)
 
 // --- Benchmarks -----------------------------------------------------------------------------------
 
-#if SWARM_BENCH_HAVE_TRANSFORM || SWARM_BENCH_HAVE_QUATERNION
 void SwarmBenchmark(benchmark::State& state, Workload workload, ThreadPool& pool) {
   Workspace& workspace = WorkspaceFor(state);
   const auto stage = [&](size_t begin, size_t n) { RunSwarm(workload, workspace, begin, n); };
   TimePasses(state, [&] { RunOver(pool, workspace.count(), stage, kThreadedSchedule); });
   ReportElements(state, workspace.count(), BytesPerElement(workload));
 }
-#endif
 
 void GlmBenchmark(benchmark::State& state, Workload workload) {
   Workspace& workspace = WorkspaceFor(state);
@@ -436,15 +414,12 @@ void CheckImplementations([[maybe_unused]] Pools& pools) {
     CheckOutput(workload, "glm_aos_o2", workspace, true);
     RunSoaNative(workload, workspace);
     CheckOutput(workload, "soa_native_o3", workspace, false);
-#if SWARM_BENCH_HAVE_TRANSFORM || SWARM_BENCH_HAVE_QUATERNION
-    if (!HaveSwarmKernel(workload)) continue;
     for (const int threads : {1, 2}) {
       const auto stage = [&](size_t begin, size_t n) { RunSwarm(workload, workspace, begin, n); };
       RunOver(pools.For(threads), workspace.count(), stage, kThreadedSchedule);
       CheckOutput(workload, "swarm (" + std::to_string(threads) + " thread(s))", workspace,
                   false);
     }
-#endif
   }
 }
 
@@ -459,17 +434,13 @@ void RegisterAll(const Options& options, Pools& pools) {
     for (uint64_t round = 0; round < plan.rounds; ++round) {
       for (const Workload workload : kWorkloads) {
         const std::string prefix = std::string(WorkloadName(workload)) + "/";
-#if SWARM_BENCH_HAVE_TRANSFORM || SWARM_BENCH_HAVE_QUATERNION
-        if (HaveSwarmKernel(workload)) {
-          for (const int threads : thread_counts) {
-            ThreadPool& pool = pools.For(threads);
-            Register(prefix + "swarm", count, threads, round, plan,
-                     [workload, &pool](benchmark::State& state) {
-                       SwarmBenchmark(state, workload, pool);
-                     });
-          }
+        for (const int threads : thread_counts) {
+          ThreadPool& pool = pools.For(threads);
+          Register(prefix + "swarm", count, threads, round, plan,
+                   [workload, &pool](benchmark::State& state) {
+                     SwarmBenchmark(state, workload, pool);
+                   });
         }
-#endif
         Register(prefix + "glm_aos_o2", count, 1, round, plan,
                  [workload](benchmark::State& state) { GlmBenchmark(state, workload); });
         Register(prefix + "soa_native_o3", count, 1, round, plan,
@@ -511,7 +482,6 @@ int main(int argc, char** argv) {
       "rotate_one_quat 32 (16 B read, 16 B written)");
   std::string kernels;
   for (const swarm::bench::Workload workload : swarm::bench::kWorkloads) {
-    if (!swarm::bench::HaveSwarmKernel(workload)) continue;
     kernels += std::string(kernels.empty() ? "" : ",") + swarm::bench::WorkloadName(workload);
   }
   benchmark::AddCustomContext("swarm_kernels_built", kernels.empty() ? "none" : kernels);

@@ -1,4 +1,4 @@
-// swarm-bench-vision: the vision filters (engine/vision_ops.h over kernels/vision_*) side by side
+// swarm-bench-vision: the vision filters (engine/vision/vision_ops.h over kernels/vision_*) side by side
 // with OpenCV 4.6 in one binary, so every ratio comes from one run on one machine state.
 //
 // Workloads (DESIGN.md "Reference workloads", border reflect-101), on 1920x1080 and 3840x2160:
@@ -43,12 +43,12 @@
 #include <vector>
 
 #include "bench/bench_start.h"
-#include "engine/flags.h"
-#include "engine/image.h"
-#include "engine/memory.h"
-#include "engine/simd.h"
-#include "engine/thread_pool.h"
-#include "engine/vision_ops.h"
+#include "swarm/core/flags.h"
+#include "swarm/vision/image.h"
+#include "swarm/core/memory.h"
+#include "swarm/core/simd.h"
+#include "swarm/core/thread_pool.h"
+#include "swarm/vision/vision_ops.h"
 #include "hwy/cache_control.h"
 
 namespace swarm::bench {

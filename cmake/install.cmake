@@ -3,16 +3,19 @@ include(CMakePackageConfigHelpers)
 
 set(SWARM_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/swarm)
 
-install(TARGETS swarm swarm_engine swarm_kernels EXPORT swarmTargets
+# The rooms' libraries and their public headers (each room lists its own: swarm_add_library in
+# cmake/swarm_library.cmake). The list is also written to the build tree for tests/gameloop,
+# which checks that exactly these headers are installed and that each compiles on its own.
+get_property(SWARM_LIBRARIES GLOBAL PROPERTY SWARM_LIBRARIES)
+install(TARGETS swarm ${SWARM_LIBRARIES} EXPORT swarmTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-foreach(dir engine kernels)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/
-    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/swarm/${dir}
-    FILES_MATCHING PATTERN "*.h" PATTERN "*-inl.h" EXCLUDE PATTERN "*_checks.h" EXCLUDE
-    PATTERN "*_internal.h" EXCLUDE PATTERN "python" EXCLUDE)
-endforeach()
 install(FILES ${PROJECT_SOURCE_DIR}/swarm.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/swarm)
+get_property(SWARM_PUBLIC_HEADERS GLOBAL PROPERTY SWARM_PUBLIC_HEADERS)
+list(APPEND SWARM_PUBLIC_HEADERS swarm.h)
+list(SORT SWARM_PUBLIC_HEADERS)
+list(JOIN SWARM_PUBLIC_HEADERS "\n" SWARM_PUBLIC_HEADER_LINES)
+file(WRITE ${PROJECT_BINARY_DIR}/swarm_public_headers.txt "${SWARM_PUBLIC_HEADER_LINES}\n")
 
 install(EXPORT swarmTargets NAMESPACE swarm:: DESTINATION ${SWARM_INSTALL_CMAKEDIR})
 configure_package_config_file(cmake/swarmConfig.cmake.in

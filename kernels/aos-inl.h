@@ -12,8 +12,8 @@
 #include <type_traits>
 
 #include "hwy/highway.h"
-#include "kernels/aos.h"
-#include "kernels/loop-inl.h"
+#include "swarm/kernels/aos.h"
+#include "swarm/kernels/loop-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {

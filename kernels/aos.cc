@@ -1,10 +1,10 @@
-#include "kernels/aos.h"
+#include "swarm/kernels/aos.h"
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/aos-inl.h"
+#define HWY_TARGET_INCLUDE "swarm/kernels/aos-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/aos-inl.h"
+#include "swarm/kernels/aos-inl.h"
 
 #if HWY_ONCE
 namespace swarm {

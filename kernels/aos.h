@@ -3,7 +3,7 @@
 // Pure data movement: bit-exact on every target.
 #pragma once
 
-#include "kernels/views.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm {
 

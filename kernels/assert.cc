@@ -1,4 +1,4 @@
-#include "kernels/assert.h"
+#include "swarm/kernels/assert.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "kernels/deterministic_math_reference.h"
+#include "swarm/kernels/deterministic_math_reference.h"
 
 #include <cmath>
 

@@ -1,14 +1,14 @@
 // Dispatch for the integration kernels: compiled once per SIMD target, and each exported entry
 // picks the best supported target once per call (a call covers a whole batch or tile).
-#include "kernels/integrate.h"
+#include "swarm/kernels/integrate.h"
 
 #include <cmath>
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/integrate-inl.h"
+#define HWY_TARGET_INCLUDE "swarm/kernels/integrate-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/integrate-inl.h"
+#include "swarm/kernels/integrate-inl.h"
 
 #if HWY_ONCE
 namespace swarm {
@@ -19,19 +19,10 @@ HWY_EXPORT(VerletKickImpl);
 HWY_EXPORT(CollideBoxImpl);
 HWY_EXPORT(AttractorImpl);
 HWY_EXPORT(AdvanceAgeImpl);
-HWY_EXPORT(FillUniformImpl);
-HWY_EXPORT(EmitImpl);
-HWY_EXPORT(RespawnDeadImpl);
 
 namespace {
 
 bool ValidDt(float dt_seconds) { return std::isfinite(dt_seconds) && dt_seconds > 0.0f; }
-
-// The emitter kernels switch on the shape; any other value would leave the outputs unwritten.
-bool KnownShape(EmitterShape shape) {
-  return shape == EmitterShape::kBox || shape == EmitterShape::kSphere ||
-         shape == EmitterShape::kRing;
-}
 
 }  // namespace
 
@@ -69,30 +60,6 @@ void AdvanceAge(const FloatView& ages, const ConstFloatView& lifetimes, const By
                 float dt_seconds) {
   SWARM_ASSERT(SameCount(ages, lifetimes) && SameCount(ages, dead) && ValidDt(dt_seconds));
   HWY_DYNAMIC_DISPATCH(AdvanceAgeImpl)(ages, lifetimes, dead, dt_seconds);
-}
-
-void FillUniform(const FloatView& out, RandomStream random, uint32_t first_index, float lo,
-                 float hi) {
-  HWY_DYNAMIC_DISPATCH(FillUniformImpl)(out, random, first_index, lo, hi);
-}
-
-void EmitParticles(const Vec4View& positions, const Vec4View& velocities, const FloatView& ages,
-                   const FloatView& lifetimes, const EmitterParams& emitter, RandomStream random,
-                   uint32_t first_index) {
-  SWARM_ASSERT(SameCount(positions, velocities) && SameCount(positions, ages) &&
-               SameCount(positions, lifetimes) && KnownShape(emitter.shape));
-  HWY_DYNAMIC_DISPATCH(EmitImpl)
-  (positions, velocities, ages, lifetimes, emitter, random, first_index);
-}
-
-void RespawnDead(const Vec4View& positions, const Vec4View& velocities, const FloatView& ages,
-                 const FloatView& lifetimes, const ByteView& dead, const EmitterParams& emitter,
-                 RandomStream random, uint32_t first_index) {
-  SWARM_ASSERT(SameCount(positions, velocities) && SameCount(positions, ages) &&
-               SameCount(positions, lifetimes) && SameCount(positions, dead) &&
-               KnownShape(emitter.shape));
-  HWY_DYNAMIC_DISPATCH(RespawnDeadImpl)
-  (positions, velocities, ages, lifetimes, dead, emitter, random, first_index);
 }
 
 }  // namespace swarm

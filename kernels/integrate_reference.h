@@ -11,7 +11,7 @@
 
 #include <glm/vec4.hpp>
 
-#include "kernels/integrate.h"
+#include "swarm/kernels/integrate.h"
 
 namespace swarm::reference {
 
@@ -27,17 +27,5 @@ void ApplyAttractor(std::span<const glm::vec4> positions, std::span<glm::vec4> v
                     const AttractorParams& params);
 void AdvanceAge(std::span<float> ages, std::span<const float> lifetimes,
                 std::span<uint8_t> dead, float dt_seconds);
-
-// Counter-based generator, one value: uniform in [0, 1) for `counter` of `random`.
-float Uniform(RandomStream random, uint32_t counter);
-void FillUniform(std::span<float> out, RandomStream random, uint32_t first_index, float lo,
-                 float hi);
-
-struct EmittedParticle {
-  glm::vec4 position;  // w = 0
-  glm::vec4 velocity;  // w = 0
-  float lifetime;
-};
-EmittedParticle Emit(const EmitterParams& emitter, RandomStream random, uint32_t particle_index);
 
 }  // namespace swarm::reference

@@ -1,4 +1,5 @@
-// Per-target loop skeleton shared by the kernel families.
+// Per-target loop skeleton shared by the kernel families: the one place that walks elements a
+// vector at a time.
 //
 // ForEachVector walks `count` elements one whole vector at a time. Full vectors store normally;
 // the one partial vector at the end (if any) still loads a whole vector, which is safe because
@@ -18,7 +19,7 @@
 #include <cstddef>
 
 #include "hwy/highway.h"
-#include "kernels/views.h"
+#include "swarm/kernels/views.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {
@@ -28,10 +29,31 @@ namespace hn = hwy::HWY_NAMESPACE;
 static_assert(HWY_MAX_BYTES <= kMaxVectorBytes,
               "buffers pad lane arrays to kMaxVectorBytes; a wider target needs more padding");
 
+// The store policies a loop body receives. `store(v, d, p)` writes a vector of the loop's element
+// type; `store.Narrow(v, d, p)` writes a vector of a narrower type (e.g. int16 gradients) that
+// covers the same elements, which is never streamed (a half-width row is cheap to keep cached).
+
 // Stores a whole vector.
 struct StoreAll {
   template <class V, class D, typename T>
   HWY_INLINE void operator()(V v, D d, T* HWY_RESTRICT to) const {
+    hn::StoreU(v, d, to);
+  }
+  template <class V, class D, typename T>
+  HWY_INLINE void Narrow(V v, D d, T* HWY_RESTRICT to) const {
+    hn::StoreU(v, d, to);
+  }
+};
+
+// Stores a whole vector with a non-temporal store: for large outputs that are not read again
+// soon, skipping the read-for-ownership of the destination saves a third of the traffic.
+struct StreamAll {
+  template <class V, class D, typename T>
+  HWY_INLINE void operator()(V v, D d, T* HWY_RESTRICT to) const {
+    hn::Stream(v, d, to);
+  }
+  template <class V, class D, typename T>
+  HWY_INLINE void Narrow(V v, D d, T* HWY_RESTRICT to) const {
     hn::StoreU(v, d, to);
   }
 };
@@ -41,6 +63,10 @@ struct StoreFirst {
   size_t valid;
   template <class V, class D, typename T>
   HWY_INLINE void operator()(V v, D d, T* HWY_RESTRICT to) const {
+    hn::BlendedStore(v, hn::FirstN(d, valid), d, to);
+  }
+  template <class V, class D, typename T>
+  HWY_INLINE void Narrow(V v, D d, T* HWY_RESTRICT to) const {
     hn::BlendedStore(v, hn::FirstN(d, valid), d, to);
   }
 };
@@ -56,16 +82,35 @@ struct InOutLanes {
       : in{from.x(), from.y(), from.z(), from.w()}, out{to.x(), to.y(), to.z(), to.w()} {}
 };
 
+// Calls body(i, store) for i = begin, begin + N, ... < end, where store is `WholeStore` (StoreAll
+// or StreamAll) for whole vectors and StoreFirst for the one partial vector at the end. `end` is
+// the end of the caller's elements, so only that last vector can be partial.
+template <class WholeStore = StoreAll, class D, class Body>
+HWY_INLINE void ForEachVectorIn(D d, size_t begin, size_t end, const Body& body) {
+  const size_t lanes = hn::Lanes(d);
+  size_t i = begin;
+  for (; i + lanes <= end; i += lanes) {
+    body(i, WholeStore{});
+  }
+  if (i < end) {
+    body(i, StoreFirst{end - i});
+  }
+}
+
 // Calls body(i, store) for i = 0, N, 2N, ... < count, where store is StoreAll or StoreFirst.
 template <class D, class Body>
 HWY_INLINE void ForEachVector(D d, size_t count, const Body& body) {
-  const size_t lanes = hn::Lanes(d);
-  size_t i = 0;
-  for (; i + lanes <= count; i += lanes) {
-    body(i, StoreAll{});
-  }
-  if (i < count) {
-    body(i, StoreFirst{count - i});
+  ForEachVectorIn(d, 0, count, body);
+}
+
+// ForEachVector whose whole vectors are streamed (StreamAll) when `stream` is set. The choice is
+// made once per call, outside the loop, so each loop is as tight as the unstreamed one.
+template <class D, class Body>
+HWY_INLINE void ForEachVectorMaybeStreamed(D d, size_t count, bool stream, const Body& body) {
+  if (stream) {
+    ForEachVectorIn<StreamAll>(d, 0, count, body);
+  } else {
+    ForEachVectorIn(d, 0, count, body);
   }
 }
 

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/render.h"
+#include "swarm/kernels/render.h"
 
 namespace swarm {
 namespace detail {

@@ -17,10 +17,9 @@
 #include <cstddef>
 
 #include "hwy/highway.h"
-#include "kernels/deterministic_math-inl.h"
-#include "kernels/loop-inl.h"
-#include "kernels/pose.h"
-#include "kernels/quaternion_math-inl.h"
+#include "swarm/kernels/loop-inl.h"
+#include "swarm/kernels/pose.h"
+#include "swarm/kernels/quaternion_math-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {
@@ -34,16 +33,6 @@ HWY_INLINE void StorePoseXyz(D d, const Vec3V<hn::Vec<D>>& v, const Vec4View& vi
   store(v.x, d, view.x() + i);
   store(v.y, d, view.y() + i);
   store(v.z, d, view.z() + i);
-}
-
-template <class V>
-HWY_INLINE Vec3V<V> AddVec3(const Vec3V<V>& a, const Vec3V<V>& b) {
-  return {hn::Add(a.x, b.x), hn::Add(a.y, b.y), hn::Add(a.z, b.z)};
-}
-
-template <class V>
-HWY_INLINE Vec3V<V> SubVec3(const Vec3V<V>& a, const Vec3V<V>& b) {
-  return {hn::Sub(a.x, b.x), hn::Sub(a.y, b.y), hn::Sub(a.z, b.z)};
 }
 
 // (qa, ta) o (qb, tb) = (qa qb, rotate(qa, tb) + ta).
@@ -98,84 +87,6 @@ inline void TransformPointsByPosesImpl(const ConstPoseView& poses, const ConstVe
     const auto p = AddVec3(Rotate(q, LoadVec3(d, points, i)), t);
     StorePoseXyz(d, p, out, i, store);
     store(w, d, out.w() + i);
-  });
-}
-
-// The rigid-body step.
-// Orientation: with world-frame angular velocity omega, dq/dt = 1/2 (omega, 0) q (left
-// multiplication: omega is applied after the current orientation). For omega constant over the
-// step the solution is exact:
-//   q(t + dt) = exp(u) q(t),   u = (omega dt / 2, 0), a pure quaternion with |u| = h = |omega| dt
-//   / 2.
-// A pure quaternion squares to a negative real, u^2 = -h^2, so the exponential series splits into
-//   exp(u) = sum_k (-1)^k h^2k / (2k)!  +  u sum_k (-1)^k h^2k / (2k+1)!  = cos(h) + u sin(h) / h,
-// i.e. dq = (sinc(h) dt/2 omega, cos(h)): the unit quaternion of a rotation by 2 h = |omega| dt
-// about omega / |omega|, so n steps at constant omega rotate by exactly n |omega| dt (up to
-// rounding, which left multiplication by unit quaternions does not amplify).
-// Writing sin(h) / |omega| as sinc(h) dt/2 removes the division by |omega|: Sinc
-// (kernels/deterministic_math-inl.h) takes a Taylor polynomial for h < 1/4 in a per-lane select,
-// so omega = 0 gives Sinc = 1 and Cos = 1 exactly, dq = (+-0, +-0, +-0, 1), and a tiny omega
-// (1e-20, even one whose squares underflow) gives dq = (omega dt / 2, 1) with no NaN. The product
-// with an exact identity returns q's components exactly (every other term is a product with
-// zero; only the sign of a zero component may change), so for omega = 0 the only change to q is
-// the renormalisation Normalize(q). Renormalising every step keeps |q| = 1 within a few ulp
-// instead of letting rounding drift accumulate; a zero q becomes the identity (Normalize).
-// Position: t += v dt, explicit in v (the caller's integrator updates v before or after).
-// Order of operations (kernels/pose_reference.cc repeats it): t + v dt per axis;
-// |omega| = sqrt((wx wx + wy wy) + wz wz); h = |omega| (0.5 dt); s = Sinc(h) (0.5 dt);
-// dq = (s wx, s wy, s wz, Cos(h)); q = Normalize(Multiply(dq, q)).
-inline void IntegrateRigidBodiesImpl(const PoseView& poses, const ConstVec4View& linear_velocities,
-                                     const ConstVec4View& angular_velocities, float dt_seconds) {
-  const hn::ScalableTag<float> d;
-  using V = hn::Vec<decltype(d)>;
-  const V dt = hn::Set(d, dt_seconds);
-  const V half_dt = hn::Set(d, 0.5f * dt_seconds);
-  ForEachVector(d, poses.count(), [&](size_t i, auto store) HWY_ATTR {
-    const auto t = LoadVec3(d, poses.translation, i);
-    const auto v = LoadVec3(d, linear_velocities, i);
-    const Vec3V<V> moved{hn::Add(t.x, hn::Mul(v.x, dt)), hn::Add(t.y, hn::Mul(v.y, dt)),
-                         hn::Add(t.z, hn::Mul(v.z, dt))};
-    const auto omega = LoadVec3(d, angular_velocities, i);
-    const V omega_length = hn::Sqrt(hn::Add(
-        hn::Add(hn::Mul(omega.x, omega.x), hn::Mul(omega.y, omega.y)), hn::Mul(omega.z, omega.z)));
-    const V half_angle = hn::Mul(omega_length, half_dt);
-    const V scale = hn::Mul(Sinc(d, half_angle), half_dt);
-    const QuatV<V> dq{hn::Mul(scale, omega.x), hn::Mul(scale, omega.y), hn::Mul(scale, omega.z),
-                      Cos(d, half_angle)};
-    const auto q = Normalize(Multiply(dq, LoadQuat(d, poses.rotation, i)));
-    StoreQuat(d, q, poses.rotation, i, store);
-    StorePoseXyz(d, moved, poses.translation, i, store);
-  });
-}
-
-// I_w^-1 = R D R^T with D = diag(d0, d1, d2): (I_w^-1)_jl = sum_k (R_jk d_k) R_lk, summed in the
-// order k = 0, 1, 2. Only j <= l is computed and mirrored, so the result is exactly symmetric
-// (evaluating (R_lk d_k) R_jk separately could differ in the last bit).
-inline void WorldInverseInertiaImpl(const ConstVec4View& rotations,
-                                    const ConstVec4View& inverse_body_inertia,
-                                    const Mat4View& out) {
-  const hn::ScalableTag<float> d;
-  using V = hn::Vec<decltype(d)>;
-  ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
-    V r[3][3];
-    RotationMatrix(LoadQuat(d, rotations, i), r);
-    const auto inertia = LoadVec3(d, inverse_body_inertia, i);
-    const V diagonal[3] = {inertia.x, inertia.y, inertia.z};
-    for (size_t row = 0; row < 3; ++row) {
-      for (size_t column = row; column < 3; ++column) {
-        const V value = hn::Add(hn::Add(hn::Mul(hn::Mul(r[0][row], diagonal[0]), r[0][column]),
-                                        hn::Mul(hn::Mul(r[1][row], diagonal[1]), r[1][column])),
-                                hn::Mul(hn::Mul(r[2][row], diagonal[2]), r[2][column]));
-        store(value, d, out.Element(column, row) + i);
-        if (column != row) store(value, d, out.Element(row, column) + i);
-      }
-    }
-    const V zero = hn::Zero(d);
-    for (size_t k = 0; k < 3; ++k) {
-      store(zero, d, out.Element(k, 3) + i);
-      store(zero, d, out.Element(3, k) + i);
-    }
-    store(hn::Set(d, 1.0f), d, out.Element(3, 3) + i);
   });
 }
 

@@ -1,4 +1,4 @@
-// Plain scalar references for the pose and rigid-body kernels (kernels/pose.h): one pose at a time
+// Plain scalar references for the pose kernels (kernels/pose.h): one pose at a time
 // in glm types, the way a game programmer writes it. They perform the same correctly rounded
 // operations in the same order as the kernels (kernels/pose-inl.h, kernels/quaternion_math-inl.h),
 // so with -ffp-contract=off ComposePoses, InvertPoses, RelativePoses, TransformPointsByPoses and
@@ -27,12 +27,6 @@ Pose Compose(const Pose& a, const Pose& b);   // a o b
 Pose Invert(const Pose& pose);                // inverse(pose)
 Pose Relative(const Pose& a, const Pose& b);  // inverse(a) o b
 glm::vec3 Transform(const Pose& pose, const glm::vec3& point);
-
-// One rigid-body step (kernels/pose.h IntegrateRigidBodies) with std::sin / std::cos.
-void IntegrateRigidBody(Pose& pose, const glm::vec3& linear_velocity,
-                        const glm::vec3& angular_velocity, float dt_seconds);
-// R diag(inverse_body_inertia) R^T with R the rotation matrix of q (exactly symmetric).
-glm::mat3 WorldInverseInertia(const glm::quat& q, const glm::vec3& inverse_body_inertia);
 
 // Batches, for benchmarks: out[i] = f(a[i], b[i]). Spans of one call have equal sizes.
 void ComposePoses(std::span<const Pose> a, std::span<const Pose> b, std::span<Pose> out);

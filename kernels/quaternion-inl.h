@@ -16,10 +16,10 @@
 #include <cstddef>
 
 #include "hwy/highway.h"
-#include "kernels/deterministic_math-inl.h"
-#include "kernels/loop-inl.h"
-#include "kernels/quaternion.h"
-#include "kernels/quaternion_math-inl.h"
+#include "swarm/kernels/deterministic_math-inl.h"
+#include "swarm/kernels/loop-inl.h"
+#include "swarm/kernels/quaternion.h"
+#include "swarm/kernels/quaternion_math-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {

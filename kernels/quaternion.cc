@@ -1,12 +1,12 @@
 // Dispatch for the quaternion kernels: compiled once per SIMD target, and each exported entry
 // picks the best supported target once per call.
-#include "kernels/quaternion.h"
+#include "swarm/kernels/quaternion.h"
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/quaternion-inl.h"
+#define HWY_TARGET_INCLUDE "swarm/kernels/quaternion-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/quaternion-inl.h"
+#include "swarm/kernels/quaternion-inl.h"
 
 #if HWY_ONCE
 namespace swarm {

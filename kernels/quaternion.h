@@ -15,7 +15,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "kernels/views.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm {
 

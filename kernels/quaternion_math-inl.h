@@ -13,7 +13,7 @@
 #include <cstddef>
 
 #include "hwy/highway.h"
-#include "kernels/views.h"
+#include "swarm/kernels/views.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {
@@ -39,6 +39,16 @@ template <class D>
 HWY_INLINE QuatV<hn::Vec<D>> LoadQuat(D d, const ConstVec4View& view, size_t i) {
   return {hn::LoadU(d, view.x() + i), hn::LoadU(d, view.y() + i), hn::LoadU(d, view.z() + i),
           hn::LoadU(d, view.w() + i)};
+}
+
+template <class V>
+HWY_INLINE Vec3V<V> AddVec3(const Vec3V<V>& a, const Vec3V<V>& b) {
+  return {hn::Add(a.x, b.x), hn::Add(a.y, b.y), hn::Add(a.z, b.z)};
+}
+
+template <class V>
+HWY_INLINE Vec3V<V> SubVec3(const Vec3V<V>& a, const Vec3V<V>& b) {
+  return {hn::Sub(a.x, b.x), hn::Sub(a.y, b.y), hn::Sub(a.z, b.z)};
 }
 
 template <class V>

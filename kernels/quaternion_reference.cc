@@ -1,8 +1,8 @@
-#include "kernels/quaternion_reference.h"
+#include "swarm/kernels/quaternion_reference.h"
 
 #include <cmath>
 
-#include "kernels/deterministic_math_reference.h"
+#include "swarm/kernels/deterministic_math_reference.h"
 
 namespace swarm::reference {
 namespace {

@@ -1,4 +1,5 @@
-// Counter-based random numbers, per target. See RandomStream in kernels/integrate.h.
+// Per-target code of the counter-based generator (kernels/random.h): the vector hash that the
+// emitters (kernels/emit-inl.h) share, and FillUniform.
 //
 // Based on: Salmon et al., "Parallel random numbers: as easy as 1, 2, 3" (SC 2011) for the
 // counter-based idea, and C. Wellons' integer hash "lowbias32" (2018) as the mixing function.
@@ -15,8 +16,9 @@
 #include <cstdint>
 
 #include "hwy/highway.h"
-#include "kernels/integrate.h"
-#include "kernels/lowbias32.h"
+#include "swarm/kernels/loop-inl.h"
+#include "swarm/kernels/lowbias32.h"
+#include "swarm/kernels/random.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {
@@ -65,6 +67,19 @@ template <class DF>
 HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> CountersAt(DF /*tag*/, uint32_t base) {
   const hn::RebindToUnsigned<DF> du;
   return hn::Iota(du, base);
+}
+
+inline void FillUniformImpl(const FloatView& out, RandomStream random, uint32_t first_index,
+                            float lo, float hi) {
+  const hn::ScalableTag<float> d;
+  const RandomKeys keys = KeysFor(random);
+  const auto offset = hn::Set(d, lo);
+  const auto range = hn::Set(d, hi - lo);
+  ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
+    const auto counters = CountersAt(d, first_index + static_cast<uint32_t>(i));
+    const auto u = UniformFromCounters(d, keys, counters);
+    store(hn::Add(offset, hn::Mul(u, range)), d, out.data + i);
+  });
 }
 
 }  // namespace HWY_NAMESPACE

@@ -16,9 +16,9 @@
 #include <cstdint>
 
 #include "hwy/highway.h"
-#include "kernels/loop-inl.h"
-#include "kernels/palette.h"
-#include "kernels/render.h"
+#include "swarm/kernels/loop-inl.h"
+#include "swarm/kernels/palette.h"
+#include "swarm/kernels/render.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {

@@ -1,16 +1,16 @@
 // Dispatch and precondition checks for the particle rendering kernels (kernels/render.h).
-#include "kernels/render.h"
+#include "swarm/kernels/render.h"
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/render-inl.h"
+#define HWY_TARGET_INCLUDE "swarm/kernels/render-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/render-inl.h"
+#include "swarm/kernels/render-inl.h"
 
 #if HWY_ONCE
 #include <limits>
 
-#include "kernels/palette.h"
+#include "swarm/kernels/palette.h"
 
 namespace swarm {
 

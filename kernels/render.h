@@ -1,5 +1,5 @@
 // Particle rendering kernels: colour, additive splat, resolve, glow upsampling and tone mapping.
-// engine/particle_renderer.h strings them into a frame; this header states each step exactly.
+// engine/render/particle_renderer.h strings them into a frame; this header states each step exactly.
 //
 // Deterministic like every swarm kernel: each output element comes from the same sequence of
 // correctly rounded operations on every target (no FMA contraction, exact Div and Sqrt), and
@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/views.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm {
 

@@ -1,9 +1,9 @@
-#include "kernels/render_reference.h"
+#include "swarm/kernels/render_reference.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/palette.h"
+#include "swarm/kernels/palette.h"
 
 namespace swarm::reference {
 namespace {

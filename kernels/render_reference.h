@@ -9,7 +9,7 @@
 
 #include <glm/vec4.hpp>
 
-#include "kernels/render.h"
+#include "swarm/kernels/render.h"
 
 namespace swarm::reference {
 

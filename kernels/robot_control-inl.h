@@ -19,9 +19,9 @@
 #include <cstddef>
 
 #include "hwy/highway.h"
-#include "kernels/loop-inl.h"
-#include "kernels/robot_control.h"
-#include "kernels/views.h"
+#include "swarm/kernels/loop-inl.h"
+#include "swarm/kernels/robot_control.h"
+#include "swarm/kernels/views.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {

@@ -1,15 +1,15 @@
 // Dispatch for the joint-control kernels (kernels/robot_control.h): compiled once per SIMD
 // target; each exported entry checks its preconditions and picks the best supported target once
 // per call.
-#include "kernels/robot_control.h"
+#include "swarm/kernels/robot_control.h"
 
 #include <cmath>
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/robot_control-inl.h"
+#define HWY_TARGET_INCLUDE "swarm/kernels/robot_control-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/robot_control-inl.h"
+#include "swarm/kernels/robot_control-inl.h"
 
 #if HWY_ONCE
 namespace swarm {

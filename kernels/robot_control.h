@@ -16,12 +16,12 @@
 //
 // Preconditions (checked once per call): views of one call have equal counts and `joint_count`
 // arrays; outputs do not overlap inputs unless stated; parameters are finite where stated
-// (engine/robot_model.h validates user input).
+// (engine/robots/robot_model.h validates user input).
 #pragma once
 
 #include <cstddef>
 
-#include "kernels/views.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm {
 

@@ -1,6 +1,6 @@
 // Scalar references for kernels/robot_control.h; the order of operations is the contract with
 // kernels/robot_control-inl.h (see kernels/robot_control_reference.h).
-#include "kernels/robot_control_reference.h"
+#include "swarm/kernels/robot_control_reference.h"
 
 namespace swarm::reference {
 

@@ -7,8 +7,8 @@
 
 #include <cstddef>
 
-#include "kernels/robot_control.h"
-#include "kernels/views.h"
+#include "swarm/kernels/robot_control.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm::reference {
 

@@ -31,10 +31,10 @@
 #include <cstddef>
 
 #include "hwy/highway.h"
-#include "kernels/loop-inl.h"
-#include "kernels/quaternion_math-inl.h"
-#include "kernels/robot_ik.h"
-#include "kernels/views.h"
+#include "swarm/kernels/loop-inl.h"
+#include "swarm/kernels/quaternion_math-inl.h"
+#include "swarm/kernels/robot_ik.h"
+#include "swarm/kernels/views.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {

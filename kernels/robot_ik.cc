@@ -1,16 +1,16 @@
 // Dispatch for the damped-least-squares IK step (kernels/robot_ik.h): compiled once per SIMD
 // target; the exported entry checks its preconditions and picks the best supported target once
 // per call.
-#include "kernels/robot_ik.h"
+#include "swarm/kernels/robot_ik.h"
 
 #include <cmath>
 #include <cstdint>
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/robot_ik-inl.h"
+#define HWY_TARGET_INCLUDE "swarm/kernels/robot_ik-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/robot_ik-inl.h"
+#include "swarm/kernels/robot_ik-inl.h"
 
 #if HWY_ONCE
 namespace swarm {

@@ -20,9 +20,9 @@
 
 #include <cstddef>
 
-#include "kernels/robot_control.h"
-#include "kernels/robot_kinematics.h"
-#include "kernels/views.h"
+#include "swarm/kernels/robot_control.h"
+#include "swarm/kernels/robot_kinematics.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm {
 

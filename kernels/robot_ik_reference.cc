@@ -1,6 +1,6 @@
 // Scalar reference for kernels/robot_ik.h; the order of operations is spelled out in
 // kernels/robot_ik_reference.h and followed by kernels/robot_ik-inl.h.
-#include "kernels/robot_ik_reference.h"
+#include "swarm/kernels/robot_ik_reference.h"
 
 #include <cmath>
 

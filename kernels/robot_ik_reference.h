@@ -21,8 +21,8 @@
 
 #include <cstddef>
 
-#include "kernels/robot_ik.h"
-#include "kernels/views.h"
+#include "swarm/kernels/robot_ik.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm::reference {
 

@@ -28,7 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/robot_kinematics.h"
+#include "swarm/kernels/robot_kinematics.h"
 
 namespace swarm {
 

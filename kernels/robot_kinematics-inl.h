@@ -24,11 +24,11 @@
 #include <cstddef>
 
 #include "hwy/highway.h"
-#include "kernels/deterministic_math-inl.h"
-#include "kernels/loop-inl.h"
-#include "kernels/quaternion_math-inl.h"
-#include "kernels/robot_joint_plan.h"
-#include "kernels/robot_kinematics.h"
+#include "swarm/kernels/deterministic_math-inl.h"
+#include "swarm/kernels/loop-inl.h"
+#include "swarm/kernels/quaternion_math-inl.h"
+#include "swarm/kernels/robot_joint_plan.h"
+#include "swarm/kernels/robot_kinematics.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {
@@ -111,11 +111,6 @@ HWY_INLINE V Component(const QuatV<V>& q, int k) {
   return k == 0 ? q.x : (k == 1 ? q.y : q.z);
 }
 
-template <class V>
-HWY_INLINE Vec3V<V> AddVec3(const Vec3V<V>& a, const Vec3V<V>& b) {
-  return {hn::Add(a.x, b.x), hn::Add(a.y, b.y), hn::Add(a.z, b.z)};
-}
-
 // One joint's constants broadcast to every lane, and how to combine them.
 template <class D>
 struct JointVectors {
@@ -194,16 +189,6 @@ HWY_INLINE PoseV<hn::Vec<D>> EvaluateJoint(D d, const JointVectors<D>& joint,
     pose.t = AddVec3(Rotate(pose.q, shift), pose.t);
   }
   return pose;
-}
-
-// body(i, store) for the vectors of robots [begin, end), end <= count; StoreFirst on the one
-// partial vector at the end of the batch.
-template <class D, class Body>
-HWY_INLINE void ForEachVectorIn(D d, size_t begin, size_t end, const Body& body) {
-  const size_t lanes = hn::Lanes(d);
-  size_t i = begin;
-  for (; i + lanes <= end; i += lanes) body(i, StoreAll{});
-  if (i < end) body(i, StoreFirst{end - i});
 }
 
 // Link 0's pose for the vector of robots at q element q_i.

@@ -1,12 +1,12 @@
 // Dispatch for the robot kinematics kernels: compiled once per SIMD target; each exported entry
 // checks its preconditions and picks the best supported target once per call.
-#include "kernels/robot_kinematics.h"
+#include "swarm/kernels/robot_kinematics.h"
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/robot_kinematics-inl.h"
+#define HWY_TARGET_INCLUDE "swarm/kernels/robot_kinematics-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/robot_kinematics-inl.h"
+#include "swarm/kernels/robot_kinematics-inl.h"
 
 #if HWY_ONCE
 namespace swarm {
@@ -16,7 +16,7 @@ HWY_EXPORT(LinkJacobianImpl);
 
 namespace {
 
-// The tree invariants the kernels rely on (engine/robot_model.h guarantees them for URDF models).
+// The tree invariants the kernels rely on (engine/robots/robot_model.h guarantees them for URDF models).
 bool ValidTree(const KinematicTree& tree) {
   if (tree.joint_count > 0 && tree.joints == nullptr) return false;
   if (tree.floating_base && tree.q_count < kFloatingBaseArrays) return false;

@@ -4,7 +4,7 @@
 //
 // The model arrives as a KinematicTree: links numbered in topological order (link 0 is the root,
 // every link's parent has a smaller number), and joint i connecting link parent_link to link
-// i + 1. engine/robot_model.h builds one from a URDF.
+// i + 1. engine/robots/robot_model.h builds one from a URDF.
 //
 // Poses follow kernels/pose.h: a unit quaternion and a translation mapping link coordinates to the
 // world frame. Link l's pose occupies 7 consecutive arrays of a LanesView starting at 7 l, in the
@@ -19,13 +19,13 @@
 //
 // Preconditions (checked once per call with SWARM_ASSERT): views of one call have equal counts
 // and the array counts stated below; outputs do not overlap inputs; the tree is valid (as built by
-// engine/robot_model.h: parent_link <= i, q_index < q_count, unit axes and origin rotations).
+// engine/robots/robot_model.h: parent_link <= i, q_index < q_count, unit axes and origin rotations).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/views.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm {
 

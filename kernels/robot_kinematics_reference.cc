@@ -1,10 +1,10 @@
-#include "kernels/robot_kinematics_reference.h"
+#include "swarm/kernels/robot_kinematics_reference.h"
 
 #include <cmath>
 
-#include "kernels/assert.h"
-#include "kernels/deterministic_math_reference.h"
-#include "kernels/robot_joint_plan.h"
+#include "swarm/kernels/assert.h"
+#include "swarm/kernels/deterministic_math_reference.h"
+#include "swarm/kernels/robot_joint_plan.h"
 
 namespace swarm::reference {
 namespace {

@@ -8,8 +8,8 @@
 
 #include <cstddef>
 
-#include "kernels/robot_kinematics.h"
-#include "kernels/views.h"
+#include "swarm/kernels/robot_kinematics.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm::reference {
 

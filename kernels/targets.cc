@@ -1,7 +1,7 @@
-#include "kernels/targets.h"
+#include "swarm/kernels/targets.h"
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/targets.cc"
+#define HWY_TARGET_INCLUDE "swarm/kernels/targets.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 

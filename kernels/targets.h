@@ -1,4 +1,4 @@
-// Which SIMD target the kernels dispatch to. The engine's target control (engine/simd.h) is the
+// Which SIMD target the kernels dispatch to. The engine's target control (engine/core/simd.h) is the
 // user-facing API; this is the one probe that asks the dispatch table itself.
 #pragma once
 

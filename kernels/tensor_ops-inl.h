@@ -25,7 +25,7 @@
 #include <limits>
 
 #include "hwy/highway.h"
-#include "kernels/tensor_ops.h"
+#include "swarm/kernels/tensor_ops.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {

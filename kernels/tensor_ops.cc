@@ -1,17 +1,17 @@
 // Dispatch for the tensor row kernels, and the target-independent finishing trees.
-#include "kernels/tensor_ops.h"
+#include "swarm/kernels/tensor_ops.h"
 
 #include <cmath>
 #include <limits>
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/tensor_ops.cc"
+#define HWY_TARGET_INCLUDE "swarm/kernels/tensor_ops.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/tensor_ops-inl.h"
+#include "swarm/kernels/tensor_ops-inl.h"
 
 #if HWY_ONCE
-#include "kernels/assert.h"
+#include "swarm/kernels/assert.h"
 
 namespace swarm {
 

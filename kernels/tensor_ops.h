@@ -1,4 +1,4 @@
-// Row kernels behind the tensor operations (engine/tensor_ops.h): elementwise arithmetic on f32
+// Row kernels behind the tensor operations (engine/tensor/tensor_ops.h): elementwise arithmetic on f32
 // rows where each input is contiguous or a broadcast scalar, and deterministic reductions of f32
 // rows into fixed lane states that the engine can feed several rows in a fixed order.
 //

@@ -1,9 +1,9 @@
-#include "kernels/tensor_ops_reference.h"
+#include "swarm/kernels/tensor_ops_reference.h"
 
 #include <cmath>
 #include <limits>
 
-#include "kernels/assert.h"
+#include "swarm/kernels/assert.h"
 
 namespace swarm::reference {
 namespace {

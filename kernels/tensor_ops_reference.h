@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-#include "kernels/tensor_ops.h"
+#include "swarm/kernels/tensor_ops.h"
 
 namespace swarm::reference {
 

@@ -19,8 +19,8 @@
 #include <cstdint>
 
 #include "hwy/highway.h"
-#include "kernels/loop-inl.h"
-#include "kernels/transform.h"
+#include "swarm/kernels/loop-inl.h"
+#include "swarm/kernels/transform.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {

@@ -1,15 +1,15 @@
 // Dispatch for the matrix transform kernels: compiled once per SIMD target; each exported entry
 // checks its preconditions once and picks the best supported target once per call.
-#include "kernels/transform.h"
+#include "swarm/kernels/transform.h"
 
 #include <cmath>
 #include <cstdint>
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/transform-inl.h"
+#define HWY_TARGET_INCLUDE "swarm/kernels/transform-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/transform-inl.h"
+#include "swarm/kernels/transform-inl.h"
 
 #if HWY_ONCE
 namespace swarm {

@@ -18,7 +18,7 @@
 
 #include <glm/mat4x4.hpp>
 
-#include "kernels/views.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm {
 

@@ -1,4 +1,4 @@
-#include "kernels/transform_reference.h"
+#include "swarm/kernels/transform_reference.h"
 
 #include <cmath>
 

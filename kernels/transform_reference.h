@@ -11,7 +11,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
 
-#include "kernels/transform.h"
+#include "swarm/kernels/transform.h"
 
 namespace swarm::reference {
 

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/assert.h"
+#include "swarm/kernels/assert.h"
 
 namespace swarm {
 
@@ -111,6 +111,8 @@ struct BasicPoseView {
   BasicVec4View<Float> translation;
 
   size_t count() const { return rotation.count; }
+  // Both halves describe the same elements (the kernels' precondition on every pose view).
+  bool consistent() const { return rotation.count == translation.count; }
   BasicPoseView Slice(size_t begin, size_t n) const {
     return {rotation.Slice(begin, n), translation.Slice(begin, n)};
   }

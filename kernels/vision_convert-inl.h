@@ -13,8 +13,8 @@
 #include <cstring>
 
 #include "hwy/highway.h"
-#include "kernels/loop-inl.h"
-#include "kernels/vision_convert.h"
+#include "swarm/kernels/loop-inl.h"
+#include "swarm/kernels/vision_convert.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {

@@ -1,15 +1,15 @@
 // Dispatch and precondition checks for the pixel-format kernels (kernels/vision_convert.h).
-#include "kernels/vision_convert.h"
+#include "swarm/kernels/vision_convert.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/vision_convert-inl.h"
+#define HWY_TARGET_INCLUDE "swarm/kernels/vision_convert-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/vision_convert-inl.h"
+#include "swarm/kernels/vision_convert-inl.h"
 
 #if HWY_ONCE
 namespace swarm {

@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <span>
 
-#include "kernels/views.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm {
 

@@ -1,5 +1,5 @@
 // Scalar references of kernels/vision_convert.h, one pixel at a time.
-#include "kernels/vision_convert_reference.h"
+#include "swarm/kernels/vision_convert_reference.h"
 
 #include <cmath>
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <span>
 
-#include "kernels/views.h"
-#include "kernels/vision_convert.h"
+#include "swarm/kernels/views.h"
+#include "swarm/kernels/vision_convert.h"
 
 namespace swarm::reference {
 

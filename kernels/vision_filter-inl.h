@@ -25,9 +25,9 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
-#include "kernels/loop-inl.h"
-#include "kernels/row_prefetch.h"
-#include "kernels/vision_filter.h"
+#include "swarm/kernels/loop-inl.h"
+#include "swarm/kernels/row_prefetch.h"
+#include "swarm/kernels/vision_filter.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {
@@ -48,25 +48,8 @@ HWY_INLINE hn::Vec<D> LoadSource(D d, const uint8_t* HWY_RESTRICT p) {
 
 // Full vectors of f32 output rows go out with non-temporal stores when `stream` is set (large
 // images: the row is not read again soon, and skipping the read-for-ownership of the
-// destination saves a third of the memory traffic); the partial last vector is a masked store.
-struct StreamAll {
-  template <class V, class D, typename T>
-  HWY_INLINE void operator()(V v, D d, T* HWY_RESTRICT to) const {
-    hn::Stream(v, d, to);
-  }
-};
-
-template <class D, class Body>
-HWY_INLINE void ForEachOutputVector(D d, size_t count, bool stream, const Body& body) {
-  if (!stream) {
-    ForEachVector(d, count, body);
-    return;
-  }
-  const size_t lanes = hn::Lanes(d);
-  size_t i = 0;
-  for (; i + lanes <= count; i += lanes) body(i, StreamAll{});
-  if (i < count) body(i, StoreFirst{count - i});
-}
+// destination saves a third of the memory traffic); the partial last vector is a masked store
+// (ForEachVectorMaybeStreamed, kernels/loop-inl.h).
 
 // Vertical pass, radius fixed at compile time: row pointers and coefficients stay in registers.
 template <size_t kRadius, bool kWeighted, class D, typename SrcT, typename T>
@@ -127,7 +110,7 @@ HWY_INLINE void HorizontalFixed(D d, const T* HWY_RESTRICT row, const T* k, size
                                 DstT* HWY_RESTRICT dst, bool stream, const Finish& finish) {
   hn::Vec<D> c[kRadius + 1];
   for (size_t i = 0; i <= kRadius; ++i) c[i] = hn::Set(d, kWeighted ? k[i] : T{1});
-  ForEachOutputVector(d, width, stream, [&](size_t x, auto store) HWY_ATTR {
+  ForEachVectorMaybeStreamed(d, width, stream, [&](size_t x, auto store) HWY_ATTR {
     const T* p = row + x;
     auto acc = hn::LoadU(d, p);
     if constexpr (kWeighted) acc = hn::Mul(c[0], acc);
@@ -144,7 +127,7 @@ template <bool kWeighted, class D, typename T, typename DstT, class Finish>
 HWY_INLINE void HorizontalAny(D d, const T* HWY_RESTRICT row, size_t radius, const T* k,
                               size_t width, DstT* HWY_RESTRICT dst, bool stream,
                               const Finish& finish) {
-  ForEachOutputVector(d, width, stream, [&](size_t x, auto store) HWY_ATTR {
+  ForEachVectorMaybeStreamed(d, width, stream, [&](size_t x, auto store) HWY_ATTR {
     const T* p = row + x;
     auto acc = hn::LoadU(d, p);
     if constexpr (kWeighted) acc = hn::Mul(hn::Set(d, k[0]), acc);
@@ -387,7 +370,7 @@ inline void PyramidDownImpl(const ConstImageF32View& src, const ImageF32View& ds
     }
     FillMargins(row, src.width, 2);
     float* out = dst.Row(y);
-    ForEachOutputVector(d, dst.width, stream, [&](size_t x, auto store) HWY_ATTR {
+    ForEachVectorMaybeStreamed(d, dst.width, stream, [&](size_t x, auto store) HWY_ATTR {
       const float* p = row + 2 * x;
       hn::Vec<decltype(d)> even_m2, odd_m1, even_0, odd_1, even_2, odd_3;
       hn::LoadInterleaved2(d, p - 2, even_m2, odd_m1);

@@ -4,17 +4,17 @@
 // on a vector boundary): [coefficients (Gaussian only)] 2 x [margin | row | margin], where the
 // margins hold RoundUpToVector(radius) elements and the row RoundUpToVector(width); two rows so
 // that output rows can be made in pairs (vision_filter-inl.h, VerticalFixedPair).
-#include "kernels/vision_filter.h"
+#include "swarm/kernels/vision_filter.h"
 
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/vision_filter-inl.h"
+#define HWY_TARGET_INCLUDE "swarm/kernels/vision_filter-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/vision_filter-inl.h"
+#include "swarm/kernels/vision_filter-inl.h"
 
 #if HWY_ONCE
 namespace swarm {

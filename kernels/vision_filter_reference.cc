@@ -1,11 +1,11 @@
 // Scalar references of the smoothing filters: separable passes written as the formulas of
 // kernels/vision_filter.h, vertical pass first, every index through Reflect101.
-#include "kernels/vision_filter_reference.h"
+#include "swarm/kernels/vision_filter_reference.h"
 
 #include <cstdint>
 #include <vector>
 
-#include "kernels/vision_filter.h"
+#include "swarm/kernels/vision_filter.h"
 
 namespace swarm::reference {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-#include "kernels/views.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm::reference {
 

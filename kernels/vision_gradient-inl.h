@@ -19,9 +19,9 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
-#include "kernels/loop-inl.h"
-#include "kernels/row_prefetch.h"
-#include "kernels/vision_gradient.h"
+#include "swarm/kernels/loop-inl.h"
+#include "swarm/kernels/row_prefetch.h"
+#include "swarm/kernels/vision_gradient.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {
@@ -79,47 +79,6 @@ HWY_INLINE void ReflectMargins(T* row, size_t width) {
   row[width] = right;
 }
 
-// Store policies for the horizontal step. Full vectors of a large output may be streamed
-// (non-temporal Stream: a 1920x1080 fused pass writes 24 MB, and skipping the read-for-ownership
-// of every output line is most of the fused pass's lead over three OpenCV calls); the last partial
-// vector is always a masked store, so row padding is never written. Narrow (int16) stores are
-// never streamed.
-struct WholeVector {
-  bool stream;
-  template <class V, class D, typename T>
-  HWY_INLINE void operator()(V v, D d, T* HWY_RESTRICT to) const {
-    if (stream) {
-      hn::Stream(v, d, to);
-    } else {
-      hn::StoreU(v, d, to);
-    }
-  }
-  template <class V, class D, typename T>
-  HWY_INLINE void Narrow(V v, D d, T* HWY_RESTRICT to) const {
-    hn::StoreU(v, d, to);
-  }
-};
-struct PartialVector {
-  size_t valid;
-  template <class V, class D, typename T>
-  HWY_INLINE void operator()(V v, D d, T* HWY_RESTRICT to) const {
-    hn::BlendedStore(v, hn::FirstN(d, valid), d, to);
-  }
-  template <class V, class D, typename T>
-  HWY_INLINE void Narrow(V v, D d, T* HWY_RESTRICT to) const {
-    hn::BlendedStore(v, hn::FirstN(d, valid), d, to);
-  }
-};
-
-// ForEachVector (kernels/loop-inl.h) with the store policies above.
-template <class D, class Body>
-HWY_INLINE void ForEachVectorMaybeStreaming(D d, size_t count, bool stream, const Body& body) {
-  const size_t lanes = hn::Lanes(d);
-  size_t i = 0;
-  for (; i + lanes <= count; i += lanes) body(i, WholeVector{stream});
-  if (i < count) body(i, PartialVector{count - i});
-}
-
 // Step 1 for f32 sources.
 template <class Weights, bool kNeedS, bool kNeedT>
 HWY_INLINE void VerticalF32(const float* HWY_RESTRICT r0, const float* HWY_RESTRICT r1,
@@ -165,13 +124,16 @@ HWY_INLINE void VerticalU8(const uint8_t* HWY_RESTRICT r0, const uint8_t* HWY_RE
   if (kNeedT) ReflectMargins(t, width);
 }
 
-// Step 2 for f32 sources: one output row.
+// Step 2 for f32 sources: one output row. Full vectors of a large output may be streamed
+// (ForEachVectorMaybeStreamed: a 1920x1080 fused pass writes 24 MB, and skipping the
+// read-for-ownership of every output line is most of the fused pass's lead over three OpenCV
+// calls); the last partial vector is always a masked store, so row padding is never written.
 template <class Weights, bool kDx, bool kDy, bool kMagnitude>
 HWY_INLINE void HorizontalF32(const float* HWY_RESTRICT s, const float* HWY_RESTRICT t,
                               float* HWY_RESTRICT dx_row, float* HWY_RESTRICT dy_row,
                               float* HWY_RESTRICT magnitude_row, size_t width, bool stream) {
   const hn::ScalableTag<float> d;
-  ForEachVectorMaybeStreaming(d, width, stream, [&](size_t x, auto store) HWY_ATTR {
+  ForEachVectorMaybeStreamed(d, width, stream, [&](size_t x, auto store) HWY_ATTR {
     hn::Vec<decltype(d)> dx, dy;
     if (kDx || kMagnitude) dx = hn::Sub(hn::LoadU(d, s + x + 1), hn::LoadU(d, s + x - 1));
     if (kDy || kMagnitude) {
@@ -196,7 +158,7 @@ HWY_INLINE void HorizontalU8(const int16_t* HWY_RESTRICT s, const int16_t* HWY_R
   const hn::RebindToSigned<decltype(df)> d32;
   const hn::Rebind<int16_t, decltype(d32)> d16;
   // int16 stores are half vectors, which Stream cannot write (x86 streams whole registers).
-  ForEachVectorMaybeStreaming(d32, width, stream, [&](size_t x, auto store) HWY_ATTR {
+  ForEachVectorMaybeStreamed(d32, width, stream, [&](size_t x, auto store) HWY_ATTR {
     const auto load = [&](const int16_t* p)
                           HWY_ATTR { return hn::PromoteTo(d32, hn::LoadU(d16, p)); };
     hn::Vec<decltype(d32)> dx, dy;

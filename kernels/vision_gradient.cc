@@ -1,14 +1,14 @@
 // Dispatch and precondition checks for the gradient kernels (kernels/vision_gradient.h).
-#include "kernels/vision_gradient.h"
+#include "swarm/kernels/vision_gradient.h"
 
 #include <algorithm>
 #include <type_traits>
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/vision_gradient-inl.h"
+#define HWY_TARGET_INCLUDE "swarm/kernels/vision_gradient-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/vision_gradient-inl.h"
+#include "swarm/kernels/vision_gradient-inl.h"
 
 #if HWY_ONCE
 namespace swarm {
@@ -60,7 +60,7 @@ const char* ArgumentsError(const ImageView<Src>& src, const Out& out, size_t scr
 size_t ClampEnd(RowRange rows, size_t height) { return std::min(rows.end, height); }
 
 // Images (or batches) whose outputs total kStreamOutputBytes or more stream their f32 vectors
-// past the cache (see WholeVector in vision_gradient-inl.h). The decision counts the whole image,
+// past the cache (see ForEachVectorMaybeStreamed in loop-inl.h). The decision counts the whole image,
 // not the rows of one call, so that the bands two threads split a frame into store the way the
 // whole frame does (half of a 1080p f32 output is just under the threshold).
 template <typename T>

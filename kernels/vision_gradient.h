@@ -48,8 +48,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/frame_range.h"
-#include "kernels/views.h"
+#include "swarm/kernels/frame_range.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm {
 

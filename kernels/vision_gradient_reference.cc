@@ -1,5 +1,5 @@
 // Scalar references for kernels/vision_gradient.h; see the header for the operation order.
-#include "kernels/vision_gradient_reference.h"
+#include "swarm/kernels/vision_gradient_reference.h"
 
 #include <cmath>
 

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/vision_gradient.h"
+#include "swarm/kernels/vision_gradient.h"
 
 namespace swarm::reference {
 

@@ -20,21 +20,26 @@
 #   scripts/bench.sh --suite integrate -- --rounds=5   flags after -- go to each suite's binary
 #
 # Flags: --suite all|integrate|transform|vision|tensor|particles|robots (default all),
-# --build-dir DIR (default build-bench), --jobs N (default: all CPUs), --quick, --help. Writes
-# bench/results/{integrate,transform,transform_numpy,vision,tensor,tensor_numpy,particles,robots}
-# .json (gitignored) and docs/bench-{integrate,transform}.png.
+# --build-dir DIR (default build-bench), --jobs N (default: all CPUs), --quick, --help,
+# --configured (DIR is an already configured tree with -DSWARM_BUILD_BENCH=ON, e.g. the test
+# build's: build the suites' targets there, configure nothing), --results-dir DIR (default
+# bench/results; with it the charts go to DIR too instead of docs/). Writes
+# {integrate,transform,transform_numpy,vision,tensor,tensor_numpy,particles,robots}.json to the
+# results folder (bench/results is gitignored) and docs/bench-{integrate,transform}.png.
 # Configuration comes from these flags only; no environment variable changes what runs. (The
 # numpy peers run with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from their environment, so
 # that numpy's BLAS picks its own kernels; bench/results/transform_numpy.json records which BLAS
 # it loaded.)
 set -euo pipefail
 
-usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; }
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="build-bench"
 jobs="$(nproc)"
 quick=0
+configured=0
+results_dir=""
 suite="all"
 bench_flags=()
 while [[ $# -gt 0 ]]; do
@@ -48,6 +53,9 @@ while [[ $# -gt 0 ]]; do
       shift 2 ;;
     --suite=*) suite="${1#*=}"; shift ;;
     --quick) quick=1; shift ;;
+    --configured) configured=1; shift ;;
+    --results-dir) results_dir="${2:?--results-dir needs a directory}"; shift 2 ;;
+    --results-dir=*) results_dir="${1#*=}"; shift ;;
     --help|-h) usage; exit 0 ;;
     --) shift; bench_flags+=("$@"); break ;;
     *) echo "bench.sh: unknown flag '$1' (try --help)" >&2; exit 2 ;;
@@ -74,17 +82,35 @@ for flag in "${bench_flags[@]}"; do
   if [[ "$flag" == --max-count=* ]]; then numpy_flags+=(--max-count "${flag#*=}"); fi
 done
 
+# Results and charts: bench/results and docs/, or both in --results-dir (absolute, so it still
+# names the same folder after the cd below).
+if [[ -n "$results_dir" ]]; then
+  mkdir -p "$results_dir"
+  results_dir="$(cd "$results_dir" && pwd)"
+  charts_dir="$results_dir"
+else
+  results_dir="$root/bench/results"
+  charts_dir="$root/docs"
+fi
+
 cd "$root"
-cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DSWARM_BUILD_BENCH=ON \
-  -DSWARM_BUILD_TESTS=OFF -DSWARM_BUILD_DEMOS=OFF >/dev/null
+if [[ $configured -eq 0 ]]; then
+  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DSWARM_BUILD_BENCH=ON \
+    -DSWARM_BUILD_TESTS=OFF -DSWARM_BUILD_DEMOS=OFF >/dev/null
+elif [[ ! -f "$build_dir/CMakeCache.txt" ]] ||
+     ! grep -q '^SWARM_BUILD_BENCH:BOOL=ON' "$build_dir/CMakeCache.txt"; then
+  echo "bench.sh: --configured needs a build tree configured with -DSWARM_BUILD_BENCH=ON," \
+    "and '$build_dir' is not one" >&2
+  exit 2
+fi
 targets=()
 for name in "${suites[@]}"; do targets+=(--target "swarm-bench-$name"); done
 cmake --build "$build_dir" "${targets[@]}" -j "$jobs"
 
-mkdir -p bench/results docs
+mkdir -p "$results_dir" "$charts_dir"
 summary=()
 for name in "${suites[@]}"; do
-  json="bench/results/$name.json"
+  json="$results_dir/$name.json"
   start=$(date +%s)
   if [[ "$name" == vision ]]; then
     # The vision binary prints its own table (best round, ratios, targets) after the runs.
@@ -120,10 +146,10 @@ for name in "${suites[@]}"; do
     # numpy runs right after the binary, then one table compares both (bench/numpy_tensor.py).
     "$build_dir/bench/swarm-bench-tensor" "${quick_flags[@]}" "${bench_flags[@]}" \
       --benchmark_out="$json" --benchmark_out_format=json
-    /usr/bin/python3 bench/numpy_tensor.py "${numpy_flags[@]}" > bench/results/tensor_numpy.json
+    /usr/bin/python3 bench/numpy_tensor.py "${numpy_flags[@]}" > "$results_dir/tensor_numpy.json"
     summary+=("tensor suite run time: $(( $(date +%s) - start )) s (benchmark binary and numpy)")
     echo
-    /usr/bin/python3 bench/numpy_tensor.py --table "$json" bench/results/tensor_numpy.json
+    /usr/bin/python3 bench/numpy_tensor.py --table "$json" "$results_dir/tensor_numpy.json"
     echo
     continue
   fi
@@ -132,18 +158,21 @@ for name in "${suites[@]}"; do
   if [[ "$name" == transform ]]; then
     # numpy runs right after, in the same invocation, so the table compares one machine state.
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/numpy_transform.py \
-      "${numpy_flags[@]}" > bench/results/transform_numpy.json
+      "${numpy_flags[@]}" > "$results_dir/transform_numpy.json"
     seconds=$(( $(date +%s) - start ))
     echo
-    /usr/bin/python3 scripts/plot_transform.py "$json" bench/results/transform_numpy.json \
-      docs/bench-transform.png
+    /usr/bin/python3 scripts/plot_transform.py "$json" "$results_dir/transform_numpy.json" \
+      "$charts_dir/bench-transform.png"
   else
     seconds=$(( $(date +%s) - start ))
     echo
-    /usr/bin/python3 scripts/plot_bench.py "$json" docs/bench-integrate.png
+    /usr/bin/python3 scripts/plot_bench.py "$json" "$charts_dir/bench-integrate.png"
   fi
-  summary+=("$name suite run time: ${seconds} s (benchmark binary$([[ "$name" == transform ]] &&
-    echo ' and numpy'))")
+  # A plain if: under set -e, `$([[ ... ]] && echo ...)` inside an assignment fails the script
+  # whenever the test is false.
+  measured="benchmark binary"
+  if [[ "$name" == transform ]]; then measured="benchmark binary and numpy"; fi
+  summary+=("$name suite run time: ${seconds} s ($measured)")
   echo
 done
 printf '%s\n' "${summary[@]}"

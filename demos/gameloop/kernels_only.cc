@@ -9,10 +9,10 @@
 #include <glm/vec4.hpp>
 #include <hwy/targets.h>
 
-#include "kernels/integrate.h"
-#include "kernels/integrate_reference.h"
-#include "kernels/targets.h"
-#include "kernels/views.h"
+#include <swarm/kernels/integrate.h>
+#include <swarm/kernels/integrate_reference.h>
+#include <swarm/kernels/targets.h>
+#include <swarm/kernels/views.h>
 
 namespace {
 

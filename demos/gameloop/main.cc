@@ -1,5 +1,6 @@
 // swarm-gameloop: swarm linked into a classic fixed-timestep game loop, built against an
-// installed swarm (find_package(swarm) + swarm::swarm). Headless and deterministic: frame times
+// installed swarm (find_package(swarm) + swarm::particles: only the rooms it uses, so neither
+// libpng nor urdfdom is linked or loaded). Headless and deterministic: frame times
 // come from a seeded generator instead of a clock, so two runs print the same numbers.
 //
 //   swarm-gameloop --particles 100000 --frames 600 --threads 2 --simd=auto
@@ -18,7 +19,15 @@
 #include <string>
 #include <type_traits>
 
-#include <swarm/swarm.h>
+#include <swarm/core/buffer.h>
+#include <swarm/core/flags.h>
+#include <swarm/core/memory.h>
+#include <swarm/core/simd.h>
+#include <swarm/core/state_hash.h>
+#include <swarm/core/status.h>
+#include <swarm/core/thread_pool.h>
+#include <swarm/core/tile_pipeline.h>
+#include <swarm/particles/particle_system.h>
 
 namespace {
 

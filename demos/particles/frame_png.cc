@@ -3,8 +3,8 @@
 #include <array>
 #include <utility>
 
-#include "engine/image.h"
-#include "engine/png.h"
+#include "swarm/vision/image.h"
+#include "swarm/vision/png.h"
 
 namespace swarm {
 

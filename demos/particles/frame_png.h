@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/memory.h"
-#include "engine/status.h"
+#include "swarm/core/memory.h"
+#include "swarm/core/status.h"
 
 namespace swarm {
 

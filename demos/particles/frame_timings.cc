@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "kernels/assert.h"
+#include "swarm/kernels/assert.h"
 
 namespace swarm {
 namespace {

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "demos/particles/options.h"
-#include "engine/memory.h"
-#include "engine/thread_pool.h"
+#include "swarm/core/memory.h"
+#include "swarm/core/thread_pool.h"
 
 namespace swarm {
 

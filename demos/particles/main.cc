@@ -14,9 +14,9 @@
 #include "demos/particles/options.h"
 #include "demos/particles/run_report.h"
 #include "demos/particles/window.h"
-#include "engine/memory.h"
-#include "engine/simd.h"
-#include "engine/thread_pool.h"
+#include "swarm/core/memory.h"
+#include "swarm/core/simd.h"
+#include "swarm/core/thread_pool.h"
 
 int main(int argc, char** argv) {
   swarm::Result<swarm::DemoOptions> parsed = swarm::ParseDemoOptions(argc, argv);

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <thread>
 
-#include "engine/flags.h"
+#include "swarm/core/flags.h"
+#include "swarm/render/particle_renderer.h"
 
 namespace swarm {
 
@@ -24,8 +25,8 @@ Result<DemoOptions> ParseDemoOptions(int argc, const char* const* argv) {
   flags.AddString("scene", &scene, SceneNames());
   flags.AddBytes("memory-limit", &options.memory_limit, "memory budget, e.g. 256M");
   flags.AddCount("seed", &options.seed, 0, UINT64_MAX, "random seed of the scene");
-  flags.AddCount("width", &options.width, 8, 16384, "frame width in pixels");
-  flags.AddCount("height", &options.height, 8, 16384, "frame height in pixels");
+  flags.AddCount("width", &options.width, kMinFrameSize, kMaxFrameSize, "frame width in pixels");
+  flags.AddCount("height", &options.height, kMinFrameSize, kMaxFrameSize, "frame height in pixels");
   flags.AddString("font", &options.font_path, "TrueType font of the HUD");
   flags.AddCount("frames", &options.frames, 0, 1'000'000'000,
                  "quit after this many frames (0: the window runs until closed, headless 300)");

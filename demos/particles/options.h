@@ -7,9 +7,9 @@
 #include <string>
 
 #include "demos/particles/scene.h"
-#include "engine/memory.h"
-#include "engine/simd.h"
-#include "engine/status.h"
+#include "swarm/core/memory.h"
+#include "swarm/core/simd.h"
+#include "swarm/core/status.h"
 
 namespace swarm {
 

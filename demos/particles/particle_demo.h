@@ -16,11 +16,11 @@
 
 #include "demos/particles/orbit_camera.h"
 #include "demos/particles/scene.h"
-#include "engine/memory.h"
-#include "engine/particle_renderer.h"
-#include "engine/particle_system.h"
-#include "engine/status.h"
-#include "engine/thread_pool.h"
+#include "swarm/core/memory.h"
+#include "swarm/render/particle_renderer.h"
+#include "swarm/particles/particle_system.h"
+#include "swarm/core/status.h"
+#include "swarm/core/thread_pool.h"
 
 namespace swarm {
 

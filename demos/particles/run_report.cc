@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "engine/simd.h"
+#include "swarm/core/simd.h"
 
 namespace swarm {
 

@@ -9,8 +9,8 @@
 #include "demos/particles/frame_timings.h"
 #include "demos/particles/options.h"
 #include "demos/particles/particle_demo.h"
-#include "engine/memory.h"
-#include "engine/status.h"
+#include "swarm/core/memory.h"
+#include "swarm/core/status.h"
 
 namespace swarm {
 

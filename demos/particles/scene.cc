@@ -2,7 +2,8 @@
 
 #include <cmath>
 
-#include "kernels/lowbias32.h"
+#include "swarm/kernels/emit.h"
+#include "swarm/kernels/lowbias32.h"
 
 namespace swarm {
 namespace {

@@ -11,8 +11,8 @@
 
 #include <glm/vec3.hpp>
 
-#include "engine/particle_system.h"
-#include "engine/status.h"
+#include "swarm/particles/particle_system.h"
+#include "swarm/core/status.h"
 
 namespace swarm {
 

@@ -1,5 +1,8 @@
 #include "demos/particles/sdl_display.h"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <utility>
 
 namespace swarm {
@@ -9,10 +12,59 @@ Status SdlError(const std::string& what) {
   return Status(ErrorCode::kUnavailable, what + ": " + SDL_GetError());
 }
 
+// Holds back what is written to stderr while SDL picks a video driver. Without a display the
+// backends SDL tries print their own complaints (libwayland: "error: XDG_RUNTIME_DIR is invalid
+// or not set in the environment."), which read like a failure just before the demo says it runs
+// headless. Release() passes the text on when a window will open, Discard() drops it when the
+// demo falls back to headless and explains why itself.
+class HeldStderr {
+ public:
+  HeldStderr() {
+    std::fflush(stderr);
+    held_ = std::tmpfile();
+    saved_fd_ = held_ != nullptr ? dup(STDERR_FILENO) : -1;
+    if (saved_fd_ >= 0) dup2(fileno(held_), STDERR_FILENO);
+  }
+  ~HeldStderr() { Discard(); }
+  HeldStderr(const HeldStderr&) = delete;
+  HeldStderr& operator=(const HeldStderr&) = delete;
+
+  void Release() {
+    if (!Restore()) return;
+    std::rewind(held_);
+    char chunk[512];
+    size_t got = 0;
+    while ((got = std::fread(chunk, 1, sizeof(chunk), held_)) > 0) std::fwrite(chunk, 1, got, stderr);
+    Close();
+  }
+  void Discard() {
+    Restore();
+    Close();
+  }
+
+ private:
+  bool Restore() {
+    if (saved_fd_ < 0) return false;
+    std::fflush(stderr);
+    dup2(saved_fd_, STDERR_FILENO);
+    close(saved_fd_);
+    saved_fd_ = -1;
+    return true;
+  }
+  void Close() {
+    if (held_ != nullptr) std::fclose(held_);
+    held_ = nullptr;
+  }
+
+  std::FILE* held_ = nullptr;
+  int saved_fd_ = -1;
+};
+
 }  // namespace
 
 Result<std::unique_ptr<SdlDisplay>> SdlDisplay::Open(const std::string& title, size_t width,
                                                      size_t height) {
+  HeldStderr driver_messages;
   if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) return SdlError("cannot initialise SDL video");
   std::unique_ptr<SdlDisplay> display(new SdlDisplay());
   // Without a display SDL falls back to drivers that show nothing; the headless mode does that
@@ -22,6 +74,7 @@ Result<std::unique_ptr<SdlDisplay>> SdlDisplay::Open(const std::string& title, s
     return Status(ErrorCode::kUnavailable,
                   "no display: SDL found only its '" + driver + "' video driver");
   }
+  driver_messages.Release();
   // The frame is drawn 1:1; nearest sampling keeps it bit-exact should the output differ.
   SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "0");
   display->window_ = SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_UNDEFINED,

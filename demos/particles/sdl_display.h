@@ -11,7 +11,7 @@
 
 #include <SDL.h>
 
-#include "engine/status.h"
+#include "swarm/core/status.h"
 
 namespace swarm {
 

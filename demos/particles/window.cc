@@ -18,7 +18,8 @@
 #include "demos/particles/run_report.h"
 #include "demos/particles/sdl_display.h"
 #include "demos/particles/window_input.h"
-#include "engine/simd.h"
+#include "swarm/core/simd.h"
+#include "swarm/render/particle_renderer.h"
 
 namespace swarm {
 namespace {
@@ -178,9 +179,8 @@ void InteractiveDemo::ApplyWindowSize() {
   size_t width = 0;
   size_t height = 0;
   display_->OutputSize(&width, &height);
-  const size_t min_size = 8;  // the renderer's smallest frame
-  width = std::max(width, min_size);
-  height = std::max(height, min_size);
+  width = std::max(width, kMinFrameSize);
+  height = std::max(height, kMinFrameSize);
   if (Status s = demo_.SetFrameSize(width, height); !s.ok()) {
     ShowMessage("frame stays " + std::to_string(demo_.renderer().settings().width) + "x" +
                 std::to_string(demo_.renderer().settings().height) + ": " + s.message());
@@ -296,8 +296,8 @@ Result<int> RunWindow(const DemoOptions& options, MemoryAccountant& memory, Thre
   size_t width = 0;
   size_t height = 0;
   display.value()->OutputSize(&width, &height);
-  sized.width = std::max<size_t>(width, 8);
-  sized.height = std::max<size_t>(height, 8);
+  sized.width = std::max(width, kMinFrameSize);
+  sized.height = std::max(height, kMinFrameSize);
   Result<ParticleDemo> demo = ParticleDemo::Create(
       memory, pool, {sized.particles, sized.scene, sized.seed, sized.width, sized.height});
   if (!demo.ok()) return FailSetup(demo.status(), sized);

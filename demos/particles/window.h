@@ -4,9 +4,9 @@
 #pragma once
 
 #include "demos/particles/options.h"
-#include "engine/memory.h"
-#include "engine/status.h"
-#include "engine/thread_pool.h"
+#include "swarm/core/memory.h"
+#include "swarm/core/status.h"
+#include "swarm/core/thread_pool.h"
 
 namespace swarm {
 

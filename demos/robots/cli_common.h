@@ -5,9 +5,9 @@
 #include <cstddef>
 #include <string>
 
-#include "engine/memory.h"
-#include "engine/robot_model.h"
-#include "engine/status.h"
+#include "swarm/core/memory.h"
+#include "swarm/robots/robot_model.h"
+#include "swarm/core/status.h"
 
 namespace swarm {
 

@@ -10,11 +10,11 @@
 
 #include "demos/robots/cli_common.h"
 #include "demos/robots/pose_layout.h"
-#include "engine/npy.h"
-#include "engine/robot_batch.h"
-#include "engine/simd.h"
-#include "engine/tensor.h"
-#include "engine/thread_pool.h"
+#include "swarm/tensor/npy.h"
+#include "swarm/robots/robot_batch.h"
+#include "swarm/core/simd.h"
+#include "swarm/tensor/tensor.h"
+#include "swarm/core/thread_pool.h"
 
 namespace swarm {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "demos/robots/cli_common.h"
-#include "engine/robot_model.h"
+#include "swarm/robots/robot_model.h"
 
 namespace swarm {
 namespace {

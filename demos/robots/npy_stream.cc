@@ -5,7 +5,7 @@
 #include <cstring>
 #include <utility>
 
-#include "engine/npy.h"
+#include "swarm/tensor/npy.h"
 
 namespace swarm {
 namespace {

@@ -1,4 +1,4 @@
-// A .npy file written frame by frame: the header (engine/npy.h NpyHeaderBytes, the bytes numpy's
+// A .npy file written frame by frame: the header (engine/tensor/npy.h NpyHeaderBytes, the bytes numpy's
 // np.save writes) first, then the elements as they are produced, so a long run's trajectory never
 // has to sit in memory. The file is written under "<path>.partial" and renamed to `path` by
 // Finish once every element is there: an interrupted or failed run leaves no truncated .npy
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
+#include "swarm/core/status.h"
 
 namespace swarm {
 

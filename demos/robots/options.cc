@@ -4,7 +4,7 @@
 #include <cmath>
 #include <thread>
 
-#include "engine/flags.h"
+#include "swarm/core/flags.h"
 
 namespace swarm {
 namespace {

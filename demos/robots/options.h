@@ -13,10 +13,10 @@
 #include <string>
 #include <string_view>
 
-#include "engine/memory.h"
-#include "engine/robot_tasks.h"
-#include "engine/simd.h"
-#include "engine/status.h"
+#include "swarm/core/memory.h"
+#include "swarm/robots/robot_tasks.h"
+#include "swarm/core/simd.h"
+#include "swarm/core/status.h"
 
 namespace swarm {
 

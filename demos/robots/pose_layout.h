@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "kernels/robot_kinematics.h"
+#include "swarm/kernels/robot_kinematics.h"
 
 namespace swarm {
 

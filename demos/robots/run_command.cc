@@ -8,11 +8,11 @@
 #include "demos/robots/progress_bar.h"
 #include "demos/robots/run_report.h"
 #include "demos/robots/trajectory_recorder.h"
-#include "engine/buffer.h"
-#include "engine/robot_batch.h"
-#include "engine/robot_tasks.h"
-#include "engine/simd.h"
-#include "engine/thread_pool.h"
+#include "swarm/core/buffer.h"
+#include "swarm/robots/robot_batch.h"
+#include "swarm/robots/robot_tasks.h"
+#include "swarm/core/simd.h"
+#include "swarm/core/thread_pool.h"
 
 namespace swarm {
 namespace {

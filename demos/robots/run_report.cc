@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "demos/robots/progress_bar.h"
-#include "engine/simd.h"
+#include "swarm/core/simd.h"
 
 namespace swarm {
 

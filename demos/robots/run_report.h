@@ -8,9 +8,9 @@
 
 #include "demos/robots/options.h"
 #include "demos/robots/trajectory_recorder.h"
-#include "engine/memory.h"
-#include "engine/robot_batch.h"
-#include "engine/robot_tasks.h"
+#include "swarm/core/memory.h"
+#include "swarm/robots/robot_batch.h"
+#include "swarm/robots/robot_tasks.h"
 
 namespace swarm {
 

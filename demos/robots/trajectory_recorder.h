@@ -10,10 +10,10 @@
 #include <string>
 
 #include "demos/robots/npy_stream.h"
-#include "engine/buffer.h"
-#include "engine/memory.h"
-#include "engine/robot_batch.h"
-#include "engine/status.h"
+#include "swarm/core/buffer.h"
+#include "swarm/core/memory.h"
+#include "swarm/robots/robot_batch.h"
+#include "swarm/core/status.h"
 
 namespace swarm {
 

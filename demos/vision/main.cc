@@ -28,11 +28,11 @@
 #include <vector>
 
 #include "demos/vision/pipeline.h"
-#include "engine/flags.h"
-#include "engine/memory.h"
-#include "engine/png.h"
-#include "engine/simd.h"
-#include "engine/thread_pool.h"
+#include "swarm/core/flags.h"
+#include "swarm/core/memory.h"
+#include "swarm/vision/png.h"
+#include "swarm/core/simd.h"
+#include "swarm/core/thread_pool.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "engine/flags.h"
+#include "swarm/core/flags.h"
 
 namespace swarm {
 namespace {

@@ -1,5 +1,5 @@
 // The stage list of swarm-vision and the pipeline that runs it over a PNG's planes, through the
-// checked entry points of engine/vision_ops.h.
+// checked entry points of engine/vision/vision_ops.h.
 //
 // Frames: every stage's output is an ImageBatch of copies x planes frames (frame index
 // copy * planes + plane; copies = --batch N, or 1 for a single image), created in the first run
@@ -13,12 +13,12 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/image.h"
-#include "engine/memory.h"
-#include "engine/png.h"
-#include "engine/status.h"
-#include "engine/thread_pool.h"
-#include "engine/vision_ops.h"
+#include "swarm/vision/image.h"
+#include "swarm/core/memory.h"
+#include "swarm/vision/png.h"
+#include "swarm/core/status.h"
+#include "swarm/core/thread_pool.h"
+#include "swarm/vision/vision_ops.h"
 
 namespace swarm {
 

@@ -11,8 +11,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "engine/memory.h"
-#include "engine/png.h"
+#include "swarm/core/memory.h"
+#include "swarm/vision/png.h"
 
 int main(int argc, char** argv) {
   if (argc != 6) {

@@ -11,9 +11,10 @@
 
 #include "demos/particles/particle_demo.h"
 #include "demos/particles/scene.h"
-#include "engine/memory.h"
-#include "engine/particle_system.h"
-#include "engine/thread_pool.h"
+#include "swarm/core/memory.h"
+#include "swarm/core/thread_pool.h"
+#include "swarm/kernels/emit.h"
+#include "swarm/particles/particle_system.h"
 
 namespace swarm {
 namespace {

@@ -1,6 +1,6 @@
 // Unit tests of swarm-robots' parts that need no robot: the progress text, command and flag
 // parsing, the recording plan and its size limit, and the streaming .npy writer (read back with
-// engine/npy.h here; numpy reads the real outputs in robots_outputs_test.py).
+// engine/tensor/npy.h here; numpy reads the real outputs in robots_outputs_test.py).
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -12,7 +12,7 @@
 #include "demos/robots/options.h"
 #include "demos/robots/progress_bar.h"
 #include "demos/robots/trajectory_recorder.h"
-#include "engine/npy.h"
+#include "swarm/tensor/npy.h"
 
 namespace swarm {
 namespace {

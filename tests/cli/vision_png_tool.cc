@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/image.h"
-#include "engine/memory.h"
-#include "engine/png.h"
+#include "swarm/vision/image.h"
+#include "swarm/core/memory.h"
+#include "swarm/vision/png.h"
 
 namespace {
 

@@ -49,17 +49,44 @@ mkdir -p "$work"
 
 step "install $build_dir into $stage"
 logged "$work/install.log" "$cmake" --install "$build_dir" --prefix "$stage" --config "$config"
-for file in include/swarm/swarm.h include/swarm/engine/particle_system.h \
-            include/swarm/kernels/integrate.h; do
+for file in include/swarm/swarm.h include/swarm/particles/particle_system.h \
+            include/swarm/kernels/integrate.h include/swarm/c_api/swarm_c.h; do
   [[ -f $stage/$file ]] || fail "$file was not installed"
 done
-for pattern in libswarm_engine.a libswarm_kernels.a swarmConfig.cmake swarmConfigVersion.cmake \
-               swarmTargets.cmake swarm.pc; do
+for pattern in libswarm_core.a libswarm_tensor.a libswarm_vision.a libswarm_particles.a \
+               libswarm_render.a libswarm_robots.a libswarm_kernels.a libswarm_c.so \
+               swarmConfig.cmake swarmConfigVersion.cmake swarmTargets.cmake swarm.pc; do
   [[ -n $(find "$stage" -name "$pattern") ]] || fail "$pattern was not installed"
 done
-if [[ -n $(find "$stage/include" -name '*-inl.h') ]]; then
-  fail "per-target -inl.h headers were installed"
-fi
+
+step "exactly the public headers are installed, and each compiles on its own"
+# Internal headers by name: per-target code, helpers of one room, and the files DESIGN.md and the
+# rooms' CMakeLists.txt call internal. None may be installed, whatever the public list says.
+internal=$(cd "$stage/include" && find . -type f \( -name '*-inl.h' -o -name '*_checks.h' \
+  -o -name '*_internal.h' -o -name row_prefetch.h -o -name robot_joint_plan.h \
+  -o -name palette.h -o -name urdf_xml_outline.h \)) || true
+[[ -z $internal ]] || fail "internal headers were installed: $internal"
+# Headers live under include/swarm/ only: nothing else of swarm's lands in include/.
+stray=$(cd "$stage/include" && find . -type f ! -path './swarm/*') || true
+[[ -z $stray ]] || fail "files installed outside include/swarm: $stray"
+installed=$(cd "$stage/include/swarm" && find . -type f | sed 's|^\./||' | sort)
+listed=$(sort "$build_dir/swarm_public_headers.txt")
+[[ $installed == "$listed" ]] || fail "installed headers differ from the public list:
+$(diff <(echo "$listed") <(echo "$installed"))"
+# One translation unit per header, against the staged prefix and system headers only, so a public
+# header that includes an internal one, or leans on an include it does not make, fails here.
+compile_header() {
+  local header=$1
+  local log=$work/headers/${header//\//_}.log
+  echo "#include <swarm/$header>" |
+    "$cxx" -std=c++20 -fsyntax-only -Wall -I"$stage/include" -x c++ - >"$log" 2>&1 ||
+    { cat "$log" >&2; echo "FAILED: <swarm/$header> on its own" >&2; return 1; }
+}
+export -f compile_header
+export cxx stage work
+mkdir -p "$work/headers"
+xargs -P 2 -I{} bash -c 'compile_header "$1"' _ {} <<<"$installed" ||
+  fail "an installed header does not compile on its own"
 
 step "configure $demo_dir against the staged prefix"
 configure_args=(-S "$demo_dir" -B "$consumer" -DCMAKE_PREFIX_PATH="$stage"
@@ -79,9 +106,21 @@ logged "$work/build.log" "$cmake" --build "$consumer" -j 2
 # Every swarm header must come from the prefix, none from the source tree.
 grep -q -- "$stage/include" "$consumer/compile_commands.json" ||
   fail "the consumer was not compiled against $stage/include"
-if grep -Eq -- "(-I|-isystem )$source_root(/engine|/kernels)?[ \"]" \
+if grep -Eq -- "(-I|-isystem )($source_root(/engine|/kernels)?|$build_dir/include)[ \"]" \
      "$consumer/compile_commands.json"; then
-  fail "the consumer saw swarm's source tree"
+  fail "the consumer saw swarm's source tree or its build tree's include root"
+fi
+# Only the include root: a folder of swarm's own on the path would let `#include "core/x.h"`
+# resolve, and swarm's rooms would shadow the game's folders of the same name.
+if grep -Eq -- "(-I|-isystem )$stage/include/swarm" "$consumer/compile_commands.json"; then
+  fail "the consumer's include path has $stage/include/swarm, not only $stage/include"
+fi
+
+step "the game loop loads neither libpng nor urdfdom (it links swarm::particles only)"
+libraries=$(ldd "$consumer/swarm-gameloop") || fail "ldd swarm-gameloop failed"
+echo "$libraries"
+if grep -Eq 'lib(png|urdfdom|tinyxml|console_bridge)' <<<"$libraries"; then
+  fail "swarm-gameloop loads a library of the vision or robots room"
 fi
 
 run_loop() {
@@ -154,6 +193,10 @@ PKG_CONFIG_PATH=$(dirname "$pc_file")
 [[ $("$pkg_config" --modversion swarm) == 0.1.0 ]] || fail "pkg-config --modversion swarm"
 [[ -f $("$pkg_config" --variable=includedir swarm)/swarm/swarm.h ]] ||
   fail "swarm.pc's includedir does not point into the staged prefix"
+pc_cflags=$("$pkg_config" --cflags swarm)
+if grep -Eq -- '-I[^ ]*/include/swarm( |$)' <<<"$pc_cflags"; then
+  fail "pkg-config --cflags swarm adds include/swarm: $pc_cflags"
+fi
 read -r -a pc_flags <<<"$("$pkg_config" --cflags --libs swarm)"
 echo "pkg-config --cflags --libs swarm: ${pc_flags[*]}"
 compiler=("$cxx")

@@ -3,7 +3,7 @@
 // for arbitrary bit patterns (NaN payloads, infinities, denormals, -0). The AoS side is unpadded
 // and unaligned, so it is placed right before an inaccessible page (an overrun is a crash, which
 // ctest reports as a failure) and also one float off alignment between canaries.
-#include "kernels/aos.h"
+#include "swarm/kernels/aos.h"
 
 #include <catch2/catch.hpp>
 

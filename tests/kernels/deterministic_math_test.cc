@@ -10,7 +10,7 @@
 #define HWY_TARGET_INCLUDE "kernels/deterministic_math_test.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/deterministic_math-inl.h"
+#include "swarm/kernels/deterministic_math-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {
@@ -62,8 +62,8 @@ HWY_AFTER_NAMESPACE();
 #include <string>
 #include <vector>
 
-#include "kernels/deterministic_math_reference.h"
-#include "kernels/views.h"
+#include "swarm/kernels/deterministic_math_reference.h"
+#include "swarm/kernels/views.h"
 #include "support/for_each_target.h"
 
 namespace swarm {

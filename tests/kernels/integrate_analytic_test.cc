@@ -1,7 +1,7 @@
 // Analytic checks of the integrators: semi-implicit Euler against its closed forms (with and
 // without drag) and velocity Verlet on a harmonic oscillator, on every compiled SIMD target.
 // Each tolerance is derived beside its test.
-#include "kernels/integrate.h"
+#include "swarm/kernels/integrate.h"
 
 #include <catch2/catch.hpp>
 
@@ -17,7 +17,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
-#include "kernels/integrate_reference.h"
+#include "swarm/kernels/integrate_reference.h"
 #include "particle_fixture.h"
 #include "support/for_each_target.h"
 

@@ -1,8 +1,8 @@
 // Tests for kernels/integrate.*: each kernel against its scalar reference on every compiled SIMD
 // target (tests/kernels/particle_fixture.h), then hand-computed collision and attractor cases.
-// The integrators' analytic checks live in integrate_analytic_test.cc. Random, emitter and FillUniform tests live in
-// random_test.cc.
-#include "kernels/integrate.h"
+// The integrators' analytic checks live in integrate_analytic_test.cc; the generator and the
+// emitters have their own families (random_test.cc, emit_test.cc).
+#include "swarm/kernels/integrate.h"
 
 #include <catch2/catch.hpp>
 
@@ -18,7 +18,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
-#include "kernels/integrate_reference.h"
+#include "swarm/kernels/integrate_reference.h"
 #include "particle_fixture.h"
 #include "support/for_each_target.h"
 

@@ -1,5 +1,5 @@
 // PaddedMat4: N 4x4 matrices in 16 padded lane arrays built by hand (independent of
-// engine/buffer.h's Mat4Buffer), shared by the transform, quaternion and pose tests.
+// engine/core/buffer.h's Mat4Buffer), shared by the transform, quaternion and pose tests.
 #pragma once
 
 #include <algorithm>
@@ -10,7 +10,7 @@
 
 #include <glm/mat4x4.hpp>
 
-#include "kernels/views.h"
+#include "swarm/kernels/views.h"
 #include "particle_fixture.h"
 
 namespace swarm::test {

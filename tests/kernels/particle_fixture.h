@@ -23,8 +23,11 @@
 
 #include <glm/vec4.hpp>
 
-#include "kernels/integrate.h"
-#include "kernels/views.h"
+#include "swarm/kernels/emit.h"
+#include "swarm/kernels/emit_reference.h"
+#include "swarm/kernels/integrate.h"
+#include "swarm/kernels/random.h"
+#include "swarm/kernels/views.h"
 #include "support/for_each_target.h"
 
 namespace swarm::test {
@@ -189,6 +192,16 @@ struct ParticlesAos {
   std::vector<float> lifetimes;
   std::vector<uint8_t> dead;
 };
+
+// Writes reference::Emit's particle for index `particle_index` into element i, keeping w.
+inline void EmitInto(ParticlesAos& particles, size_t i, const EmitterParams& emitter,
+                     RandomStream random, uint32_t particle_index) {
+  const reference::EmittedParticle emitted = reference::Emit(emitter, random, particle_index);
+  particles.positions[i] = glm::vec4(glm::vec3(emitted.position), particles.positions[i].w);
+  particles.velocities[i] = glm::vec4(glm::vec3(emitted.velocity), particles.velocities[i].w);
+  particles.ages[i] = 0.0f;
+  particles.lifetimes[i] = emitted.lifetime;
+}
 
 // Dead flags come in blocks of one AVX3 vector that are all live, all dead or mixed (flag values
 // 1 and 255 included), so RespawnDead's skip-a-live-vector path and its blend both run.

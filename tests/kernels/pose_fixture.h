@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/pose_reference.h"
-#include "kernels/views.h"
+#include "swarm/kernels/pose_reference.h"
+#include "swarm/kernels/views.h"
 #include "particle_fixture.h"
 #include "support/for_each_target.h"
 

@@ -2,7 +2,7 @@
 // each against its bitwise scalar reference and against double-precision matrix algebra on every
 // compiled SIMD target (tests/kernels/pose_fixture.h), in-place aliasing, associativity, and
 // degenerate inputs. Rigid-body integration and inertia: rigid_body_test.cc.
-#include "kernels/pose.h"
+#include "swarm/kernels/pose.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -14,7 +14,7 @@
 #include <random>
 #include <string>
 
-#include "kernels/pose_reference.h"
+#include "swarm/kernels/pose_reference.h"
 #include "pose_fixture.h"
 #include "support/for_each_target.h"
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/views.h"
+#include "swarm/kernels/views.h"
 #include "padded_mat4.h"
 #include "particle_fixture.h"
 

@@ -15,7 +15,7 @@
 #include <random>
 #include <vector>
 
-#include "kernels/quaternion.h"
+#include "swarm/kernels/quaternion.h"
 #include "quaternion_fixture.h"
 #include "support/for_each_target.h"
 

@@ -3,7 +3,7 @@
 // both padding fills, bitwise across targets, plus in-place aliasing. Comparisons with GLM in
 // double precision, the quaternion identities and degenerate inputs live in
 // quaternion_properties_test.cc.
-#include "kernels/quaternion.h"
+#include "swarm/kernels/quaternion.h"
 
 #include <catch2/catch.hpp>
 #include <cstddef>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/quaternion_reference.h"
+#include "swarm/kernels/quaternion_reference.h"
 #include "quaternion_fixture.h"
 #include "support/for_each_target.h"
 

@@ -1,7 +1,6 @@
-// Tests for the counter-based generator (FillUniform) and the emitter kernels (EmitParticles,
-// RespawnDead) of kernels/integrate.h: against the scalar reference on every compiled target,
-// statistics of the stream, independence from how a range is split, and RespawnDead's promise
-// to touch dead particles only.
+// Tests for the counter-based generator of kernels/random.* (FillUniform): against the scalar
+// reference on every compiled target, counter wrap-around, the value grid, statistics of the
+// stream, independence from how a range is split, and distinct seeds and streams.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -13,11 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include <glm/vec3.hpp>
-#include <glm/vec4.hpp>
-
-#include "kernels/integrate.h"
-#include "kernels/integrate_reference.h"
+#include "swarm/kernels/random.h"
+#include "swarm/kernels/random_reference.h"
 #include "particle_fixture.h"
 #include "support/for_each_target.h"
 
@@ -27,32 +23,9 @@ namespace {
 using test::CheckKernelAgainstReference;
 using test::ForEachTarget;
 using test::PaddedScalars;
-using test::Particles;
-using test::ParticlesAos;
 using test::TargetUnderTest;
 
 constexpr RandomStream kStream{0x0123456789abcdefull, 42};
-
-EmitterParams TestEmitter() {
-  EmitterParams emitter;
-  emitter.center = {1.0f, 2.0f, -3.0f};
-  emitter.half_extent = {0.5f, 0.25f, 2.0f};
-  emitter.velocity = {0.0f, 5.0f, -1.0f};
-  emitter.velocity_spread = {1.0f, 0.5f, 3.0f};
-  emitter.lifetime_min = 1.0f;
-  emitter.lifetime_max = 3.0f;
-  return emitter;
-}
-
-// Writes reference::Emit's particle for index `particle_index` into element i, keeping w.
-void EmitInto(ParticlesAos& particles, size_t i, const EmitterParams& emitter, RandomStream random,
-              uint32_t particle_index) {
-  const reference::EmittedParticle emitted = reference::Emit(emitter, random, particle_index);
-  particles.positions[i] = glm::vec4(glm::vec3(emitted.position), particles.positions[i].w);
-  particles.velocities[i] = glm::vec4(glm::vec3(emitted.velocity), particles.velocities[i].w);
-  particles.ages[i] = 0.0f;
-  particles.lifetimes[i] = emitted.lifetime;
-}
 
 std::vector<float> Uniforms(size_t count, RandomStream random, uint32_t first_index,
                             float lo = 0.0f, float hi = 1.0f) {
@@ -196,111 +169,6 @@ TEST_CASE("Different seeds and streams give different sequences") {
       CHECK(std::abs(cross / std::sqrt(square_a * square_b)) <= 5.0 / std::sqrt(double{kCount}));
     }
   }
-}
-
-TEST_CASE("EmitParticles matches reference::Emit on every target") {
-  const EmitterParams emitter = TestEmitter();
-  for (const uint32_t first_index : {0u, 1000u, 0x1ffffff0u}) {
-    // 0x1ffffff0: 8 * index wraps past 2^32 within the large sizes, as reference::Emit's does.
-    INFO("first_index " << first_index);
-    CheckKernelAgainstReference(
-        test::kWritesPositions | test::kWritesVelocities | test::kWritesAges |
-            test::kWritesLifetimes,
-        [&](Particles& p) {
-          EmitParticles(p.positions.view(), p.velocities.view(), p.ages.view(), p.lifetimes.view(),
-                        emitter, kStream, first_index);
-        },
-        [&](ParticlesAos& p) {
-          for (size_t i = 0; i < p.positions.size(); ++i) {
-            EmitInto(p, i, emitter, kStream, first_index + static_cast<uint32_t>(i));
-          }
-        });
-  }
-}
-
-TEST_CASE("EmitParticles stays inside the emitter's ranges") {
-  constexpr size_t kCount = 100003;
-  const EmitterParams emitter = TestEmitter();
-  Particles particles(kCount, 0.0f, 0);
-  EmitParticles(particles.positions.view(), particles.velocities.view(), particles.ages.view(),
-                particles.lifetimes.view(), emitter, kStream, 0);
-  size_t outside = 0;
-  for (size_t i = 0; i < kCount; ++i) {
-    const glm::vec4 p = particles.positions.Get(i);
-    const glm::vec4 v = particles.velocities.Get(i);
-    for (int axis = 0; axis < 3; ++axis) {
-      // In double the differences are exact; rounding is monotone, so the float results of
-      // center + half_extent * s for s in [-1, 1) cannot leave [center - h, center + h].
-      outside += std::abs(double{p[axis]} - emitter.center[axis]) > emitter.half_extent[axis];
-      outside += std::abs(double{v[axis]} - emitter.velocity[axis]) > emitter.velocity_spread[axis];
-    }
-    outside += !(particles.lifetimes[i] >= emitter.lifetime_min &&
-                 particles.lifetimes[i] <= emitter.lifetime_max);
-    outside += particles.ages[i] != 0.0f;
-  }
-  CHECK(outside == 0);
-}
-
-TEST_CASE("EmitParticles depends only on the particle index, not on the split") {
-  constexpr size_t kCount = 1000;
-  constexpr uint32_t kFirstIndex = 77;
-  const EmitterParams emitter = TestEmitter();
-  const auto emit = [&](Particles& p, size_t begin, size_t n) {
-    EmitParticles(p.positions.view().Slice(begin, n), p.velocities.view().Slice(begin, n),
-                  p.ages.view().Slice(begin, n), p.lifetimes.view().Slice(begin, n), emitter,
-                  kStream, kFirstIndex + static_cast<uint32_t>(begin));
-  };
-  ForEachTarget([&](const TargetUnderTest& target) {
-    INFO("target " << target.name);
-    Particles whole(kCount, 0.0f, 0);
-    emit(whole, 0, kCount);
-    for (const size_t split : {size_t{16}, size_t{48}, size_t{512}, size_t{992}}) {
-      INFO("split at " << split);
-      Particles pieces(kCount, 0.0f, 0);
-      emit(pieces, split, kCount - split);
-      emit(pieces, 0, split);
-      CHECK(test::BitwiseEqual(pieces, whole));
-    }
-  });
-}
-
-TEST_CASE("RespawnDead matches reference::Emit for dead particles on every target") {
-  const EmitterParams emitter = TestEmitter();
-  constexpr uint32_t kFirstIndex = 4096;
-  CheckKernelAgainstReference(
-      test::kWritesPositions | test::kWritesVelocities | test::kWritesAges |
-          test::kWritesLifetimes | test::kWritesDead,
-      [&](Particles& p) {
-        RespawnDead(p.positions.view(), p.velocities.view(), p.ages.view(), p.lifetimes.view(),
-                    p.dead.view(), emitter, kStream, kFirstIndex);
-      },
-      [&](ParticlesAos& p) {
-        for (size_t i = 0; i < p.positions.size(); ++i) {
-          if (p.dead[i] != 0)
-            EmitInto(p, i, emitter, kStream, kFirstIndex + static_cast<uint32_t>(i));
-          p.dead[i] = 0;
-        }
-      });
-}
-
-// RespawnDead's untouched live particles, for every shape: emitter_shapes_test.cc.
-
-TEST_CASE("RespawnDead with every flag set equals EmitParticles") {
-  constexpr size_t kCount = 1000;
-  constexpr uint32_t kFirstIndex = 31;
-  const EmitterParams emitter = TestEmitter();
-  ForEachTarget([&](const TargetUnderTest& target) {
-    INFO("target " << target.name);
-    Particles respawned = test::RandomParticles(kCount, 7);
-    Particles emitted = respawned;
-    std::fill(respawned.dead.data(), respawned.dead.data() + kCount, uint8_t{1});
-    RespawnDead(respawned.positions.view(), respawned.velocities.view(), respawned.ages.view(),
-                respawned.lifetimes.view(), respawned.dead.view(), emitter, kStream, kFirstIndex);
-    EmitParticles(emitted.positions.view(), emitted.velocities.view(), emitted.ages.view(),
-                  emitted.lifetimes.view(), emitter, kStream, kFirstIndex);
-    std::fill(emitted.dead.data(), emitted.dead.data() + kCount, uint8_t{0});
-    CHECK(test::BitwiseEqual(respawned, emitted));
-  });
 }
 
 }  // namespace

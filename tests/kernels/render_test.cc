@@ -9,9 +9,9 @@
 #include <random>
 #include <vector>
 
-#include "kernels/palette.h"
-#include "kernels/render.h"
-#include "kernels/render_reference.h"
+#include "swarm/kernels/palette.h"
+#include "swarm/kernels/render.h"
+#include "swarm/kernels/render_reference.h"
 #include "particle_fixture.h"
 
 namespace swarm {

@@ -1,4 +1,4 @@
-// Tests for the rigid-body kernels of kernels/pose.h: WorldInverseInertia against its bitwise
+// Tests for the rigid-body kernels of kernels/rigid_body.*: WorldInverseInertia against its bitwise
 // reference and double-precision R D R^T, and IntegrateRigidBodies against its std::sin/std::cos
 // reference, the analytic rotation under constant angular velocity, and its degenerate inputs.
 #include <algorithm>
@@ -12,9 +12,10 @@
 #include <random>
 #include <string>
 
-#include "kernels/pose.h"
-#include "kernels/pose_reference.h"
-#include "kernels/quaternion_reference.h"
+#include "swarm/kernels/pose_reference.h"
+#include "swarm/kernels/rigid_body.h"
+#include "swarm/kernels/rigid_body_reference.h"
+#include "swarm/kernels/quaternion_reference.h"
 #include "pose_fixture.h"
 #include "support/for_each_target.h"
 

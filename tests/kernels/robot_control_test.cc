@@ -4,7 +4,7 @@
 // double-precision simulation of the same recurrence and against the continuous critically
 // damped solution, every limit (torque, velocity, position; infinite = unlimited), and NaN
 // confined to its robot.
-#include "kernels/robot_control.h"
+#include "swarm/kernels/robot_control.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -13,7 +13,7 @@
 #include <random>
 #include <vector>
 
-#include "kernels/robot_control_reference.h"
+#include "swarm/kernels/robot_control_reference.h"
 #include "pose_fixture.h"
 #include "support/for_each_target.h"
 

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels/robot_kinematics.h"
-#include "kernels/views.h"
+#include "swarm/kernels/robot_kinematics.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm::test {
 

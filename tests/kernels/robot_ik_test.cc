@@ -4,7 +4,7 @@
 // orientation error's sign and hemisphere convention, the step limit, the position limits, and,
 // with a planar 3-link arm whose kinematics the test computes in double, convergence to reachable
 // targets from many starts and bounded, NaN-free steps toward unreachable ones.
-#include "kernels/robot_ik.h"
+#include "swarm/kernels/robot_ik.h"
 
 #include <algorithm>
 #include <array>
@@ -15,8 +15,8 @@
 #include <random>
 #include <vector>
 
-#include "kernels/robot_ik_reference.h"
-#include "kernels/robot_kinematics.h"
+#include "swarm/kernels/robot_ik_reference.h"
+#include "swarm/kernels/robot_kinematics.h"
 #include "pose_fixture.h"
 #include "support/for_each_target.h"
 

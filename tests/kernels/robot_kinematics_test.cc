@@ -3,7 +3,7 @@
 // target, independence of batch size and slice offset, padding, NaN isolation, forward kinematics
 // against a double-precision matrix implementation, the Jacobian against central finite
 // differences, and the closed-form planar two-link arm.
-#include "kernels/robot_kinematics.h"
+#include "swarm/kernels/robot_kinematics.h"
 
 #include <catch2/catch.hpp>
 #include <algorithm>
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/robot_kinematics_reference.h"
+#include "swarm/kernels/robot_kinematics_reference.h"
 #include "robot_fixture.h"
 #include "support/for_each_target.h"
 

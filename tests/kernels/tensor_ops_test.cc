@@ -4,7 +4,7 @@
 // Rows live in allocations of exactly `count` floats so that AddressSanitizer reports any read or
 // write past the row, and in guarded buffers whose surroundings must stay untouched. Sums are also
 // checked against long double within the error bound kernels/tensor_ops.h states.
-#include "kernels/tensor_ops.h"
+#include "swarm/kernels/tensor_ops.h"
 
 #include <algorithm>
 #include <bit>
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/tensor_ops_reference.h"
+#include "swarm/kernels/tensor_ops_reference.h"
 #include "support/for_each_target.h"
 
 namespace swarm {

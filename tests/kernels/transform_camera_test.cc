@@ -19,8 +19,8 @@
 #include <glm/trigonometric.hpp>
 #include <glm/vec4.hpp>
 
-#include "kernels/transform.h"
-#include "kernels/transform_reference.h"
+#include "swarm/kernels/transform.h"
+#include "swarm/kernels/transform_reference.h"
 #include "particle_fixture.h"
 #include "support/for_each_target.h"
 #include "transform_fixture.h"

@@ -1,5 +1,5 @@
 // Test support for the matrix transform kernels (kernels/transform.*): padded SoA matrices built
-// by hand (like PaddedVec4 in particle_fixture.h, independent of engine/buffer.h), seeded random
+// by hand (like PaddedVec4 in particle_fixture.h, independent of engine/core/buffer.h), seeded random
 // matrices and vectors, bitwise comparisons, and the error bound used against GLM in double.
 #pragma once
 

@@ -2,7 +2,7 @@
 // MultiplyMatrices on every compiled SIMD target against the GLM reference (tolerance, then
 // bits), against GLM in double precision (error bound in transform_fixture.h), across targets
 // (bits), in place, and on degenerate inputs. CameraProject: transform_camera_test.cc.
-#include "kernels/transform.h"
+#include "swarm/kernels/transform.h"
 
 #include <catch2/catch.hpp>
 
@@ -20,7 +20,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
 
-#include "kernels/transform_reference.h"
+#include "swarm/kernels/transform_reference.h"
 #include "particle_fixture.h"
 #include "support/for_each_target.h"
 #include "transform_fixture.h"

@@ -3,7 +3,7 @@
 // reference, on 1x1, 2x3, 17x5, 640x480 and 1921x1081 images: u8 results exact, f32 within 1e-5 of
 // the value range of OpenCV and bitwise equal to the reference; row padding never written; two
 // row bands give the same bits as one call; the same bits on every target.
-#include "kernels/vision_convert.h"
+#include "swarm/kernels/vision_convert.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -17,8 +17,8 @@
 #include <random>
 #include <vector>
 
-#include "engine/image.h"
-#include "kernels/vision_convert_reference.h"
+#include "swarm/vision/image.h"
+#include "swarm/kernels/vision_convert_reference.h"
 #include "support/for_each_target.h"
 
 namespace swarm {

@@ -8,7 +8,7 @@
 #include <iterator>
 #include <type_traits>
 
-#include "kernels/vision_filter.h"
+#include "swarm/kernels/vision_filter.h"
 #include "vision_filter_fixture.h"
 
 namespace swarm {

@@ -4,7 +4,7 @@
 // reference (bits) on every compiled SIMD target, bitwise across targets, with untouched row
 // padding and scratch guard, on the sizes plus 1-row, 1-column and kernel-wider-than-
 // image cases. Bands and batches: vision_filter_band_test.cc.
-#include "kernels/vision_filter.h"
+#include "swarm/kernels/vision_filter.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -18,7 +18,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "kernels/vision_filter_reference.h"
+#include "swarm/kernels/vision_filter_reference.h"
 #include "vision_filter_fixture.h"
 
 namespace swarm {

@@ -2,7 +2,7 @@
 // images against OpenCV 4.6 (an independent implementation) and the scalar reference (bits), on
 // every compiled SIMD target, bitwise across targets, with untouched row padding; bands, batches,
 // cv::magnitude, and the argument checks.
-#include "kernels/vision_gradient.h"
+#include "swarm/kernels/vision_gradient.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/vision_gradient_reference.h"
+#include "swarm/kernels/vision_gradient_reference.h"
 #include "support/for_each_target.h"
 #include "support/padded_image.h"
 

@@ -1,5 +1,5 @@
 """Shared set-up of the Python tests: the library path comes as the first command-line argument
-(ctest passes $<TARGET_FILE:swarm_c>), the module is engine/python/swarm.py of this source tree."""
+(ctest passes $<TARGET_FILE:swarm_c>), the module is engine/c_api/python/swarm.py of this source tree."""
 
 import pathlib
 import sys

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "hwy/targets.h"
-#include "kernels/targets.h"
+#include "swarm/kernels/targets.h"
 
 namespace swarm::test {
 

@@ -1,4 +1,4 @@
-// Padded planar images owned by the vision kernel tests, independent of engine/image.h so that a
+// Padded planar images owned by the vision kernel tests, independent of engine/vision/image.h so that a
 // kernel test cannot pass because of an engine bug.
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <memory>
 #include <opencv2/core.hpp>
 
-#include "kernels/views.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm::test {
 

@@ -1,0 +1,96 @@
+// C API: elementwise arithmetic and reductions on f32 tensor views (engine/tensor/tensor_ops.h).
+#include <string>
+
+#include "swarm/c_api/c_api_internal.h"
+#include "swarm/tensor/tensor_ops.h"
+
+namespace swarm::c_api {
+namespace {
+
+static_assert(static_cast<int>(BinaryOp::kAdd) == SWARM_OP_ADD &&
+              static_cast<int>(BinaryOp::kDiv) == SWARM_OP_DIV &&
+              static_cast<int>(BinaryOp::kMax) == SWARM_OP_MAX);
+static_assert(static_cast<int>(ReduceOp::kSum) == SWARM_REDUCE_SUM &&
+              static_cast<int>(ReduceOp::kMin) == SWARM_REDUCE_MIN &&
+              static_cast<int>(ReduceOp::kMax) == SWARM_REDUCE_MAX);
+
+// The operation a C caller passed, or an error naming the value (any int may arrive).
+template <typename Op, typename CEnum>
+Result<Op> ToOp(const CEnum& op, Op last) {
+  const int value = EnumValue(op);
+  if (value < 0 || value > static_cast<int>(last)) {
+    return InvalidArgument("operation " + std::to_string(value) + " is not one of 0.." +
+                           std::to_string(static_cast<int>(last)));
+  }
+  return static_cast<Op>(value);
+}
+
+// Widens a Result<float> or Result<double> into *out.
+template <typename T>
+swarm_status Store(const char* function, Result<T> value, double* out) {
+  if (!value.ok()) return Report(function, value.status());
+  *out = static_cast<double>(value.value());
+  return SWARM_OK;
+}
+
+}  // namespace
+}  // namespace swarm::c_api
+
+using swarm::BinaryOp;
+using swarm::ReduceOp;
+using swarm::Result;
+using swarm::c_api::Guarded;
+using swarm::c_api::NullArgument;
+using swarm::c_api::Report;
+using swarm::c_api::Store;
+using swarm::c_api::ToOp;
+
+extern "C" {
+
+swarm_status swarm_elementwise(swarm_binary_op op, swarm_tensor a, swarm_tensor b,
+                               swarm_tensor out) {
+  constexpr const char* kFunction = "swarm_elementwise";
+  return Guarded(kFunction, [&]() -> swarm_status {
+    Result<BinaryOp> checked = ToOp(op, BinaryOp::kMax);
+    if (!checked.ok()) return Report(kFunction, checked.status());
+    if (a == nullptr) return NullArgument(kFunction, "a");
+    if (b == nullptr) return NullArgument(kFunction, "b");
+    if (out == nullptr) return NullArgument(kFunction, "out");
+    return Report(kFunction, swarm::Elementwise(checked.value(), a->view, b->view, out->view));
+  });
+}
+
+swarm_status swarm_tensor_reduce_all(swarm_reduce_op op, swarm_tensor tensor, double* out) {
+  constexpr const char* kFunction = "swarm_tensor_reduce_all";
+  return Guarded(kFunction, [&]() -> swarm_status {
+    Result<ReduceOp> checked = ToOp(op, ReduceOp::kMax);
+    if (!checked.ok()) return Report(kFunction, checked.status());
+    if (tensor == nullptr) return NullArgument(kFunction, "tensor");
+    if (out == nullptr) return NullArgument(kFunction, "out");
+    switch (checked.value()) {
+      case ReduceOp::kSum:
+        return Store(kFunction, swarm::Sum(tensor->view), out);
+      case ReduceOp::kMean:
+        return Store(kFunction, swarm::Mean(tensor->view), out);
+      case ReduceOp::kMin:
+        return Store(kFunction, swarm::Min(tensor->view), out);
+      case ReduceOp::kMax:
+        return Store(kFunction, swarm::Max(tensor->view), out);
+    }
+    return SWARM_OK;  // unreachable: every ReduceOp is handled above
+  });
+}
+
+swarm_status swarm_tensor_reduce(swarm_reduce_op op, swarm_tensor tensor, size_t axis,
+                                 swarm_tensor out) {
+  constexpr const char* kFunction = "swarm_tensor_reduce";
+  return Guarded(kFunction, [&]() -> swarm_status {
+    Result<ReduceOp> checked = ToOp(op, ReduceOp::kMax);
+    if (!checked.ok()) return Report(kFunction, checked.status());
+    if (tensor == nullptr) return NullArgument(kFunction, "tensor");
+    if (out == nullptr) return NullArgument(kFunction, "out");
+    return Report(kFunction, swarm::Reduce(checked.value(), tensor->view, axis, out->view));
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,571 @@
+"""swarm from Python: buffers, tensor views and kernels through the C API (swarm_c.h) and ctypes.
+
+    import numpy as np
+    import swarm
+
+    lib = swarm.load("build/release/engine/c_api/libswarm_c.so")
+    ctx = lib.context(budget_bytes=96 << 20, threads=2)
+    positions, velocities = ctx.vec4(1000), ctx.vec4(1000)
+    v = velocities.numpy()            # writable float32 (1000, 4), no copy
+    v[:, 1] = 2.0                     # seen by swarm's kernels
+    lib.integrate_euler(positions, velocities, gravity=(0, -9.81, 0), drag=0.0, dt=1 / 60)
+    print(positions.tensor()[:3])     # Nx-style text
+    frozen = np.from_dlpack(positions.tensor())   # read-only, also no copy
+
+Arrays from Tensor.numpy() / np.asarray(tensor) keep the tensor (and so the swarm buffer) alive
+through their `base`; DLPack capsules keep the buffer alive through their deleter. Errors raise
+SwarmError carrying the C API's status name and message.
+
+Needs only ctypes and numpy 1.24 (Debian 12's; numpy before 1.23.5 frees DLPack tensors without
+holding the GIL).
+"""
+
+import ctypes
+import operator
+
+import numpy as np
+
+def _clamp_int64(value):
+    """Slice bounds beyond int64 clamp like any bound past the axis (ctypes would wrap them)."""
+    return max(-(1 << 63) + 1, min(value, (1 << 63) - 1))
+
+
+__all__ = ["load", "Library", "Context", "Buffer", "Tensor", "SwarmError", "DTYPES"]
+
+# swarm_dtype order (swarm_c.h) with the numpy dtype of each.
+DTYPES = [
+    ("f32", np.dtype("<f4")),
+    ("f64", np.dtype("<f8")),
+    ("s8", np.dtype("i1")),
+    ("s16", np.dtype("<i2")),
+    ("s32", np.dtype("<i4")),
+    ("s64", np.dtype("<i8")),
+    ("u8", np.dtype("u1")),
+    ("u16", np.dtype("<u2")),
+    ("u32", np.dtype("<u4")),
+    ("u64", np.dtype("<u8")),
+    ("c64", np.dtype("<c8")),
+    ("c128", np.dtype("<c16")),
+]
+_DTYPE_CODES = {name: code for code, (name, _) in enumerate(DTYPES)}
+_DTYPE_CODES.update({dtype: code for code, (_, dtype) in enumerate(DTYPES)})
+
+_BUFFER_KINDS = ["vec4", "f32_array", "u8_array", "image_f32", "image_u8", "image_batch_f32",
+                 "image_batch_u8", "tensor"]
+_BINARY_OPS = {"add": 0, "sub": 1, "mul": 2, "div": 3, "min": 4, "max": 5}
+_REDUCE_OPS = {"sum": 0, "mean": 1, "min": 2, "max": 3}
+MAX_RANK = 8
+
+
+class SwarmError(Exception):
+    """A failed C API call: `status` is "invalid argument", "over budget", ..."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+def dtype_code(dtype):
+    """The swarm_dtype of a swarm name ("f32") or anything np.dtype accepts."""
+    if isinstance(dtype, str) and dtype in _DTYPE_CODES:
+        return _DTYPE_CODES[dtype]
+    numpy_dtype = np.dtype(dtype)
+    if numpy_dtype.byteorder == ">":
+        numpy_dtype = numpy_dtype.newbyteorder("<")
+    if numpy_dtype not in _DTYPE_CODES:
+        raise TypeError(f"swarm has no dtype for {numpy_dtype}")
+    return _DTYPE_CODES[numpy_dtype]
+
+
+# --- C structures (swarm_c.h, dlpack/dlpack.h 0.6) -------------------------------------------
+
+class _ContextDesc(ctypes.Structure):
+    _fields_ = [("budget_bytes", ctypes.c_size_t), ("threads", ctypes.c_size_t)]
+
+
+class _TensorInfo(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("dtype", ctypes.c_int), ("rank", ctypes.c_size_t),
+                ("shape", ctypes.c_int64 * MAX_RANK), ("strides", ctypes.c_int64 * MAX_RANK),
+                ("read_only", ctypes.c_bool)]
+
+
+class _Slice(ctypes.Structure):
+    _fields_ = [("start", ctypes.c_int64), ("stop", ctypes.c_int64), ("step", ctypes.c_int64),
+                ("has_start", ctypes.c_bool), ("has_stop", ctypes.c_bool)]
+
+
+class _FormatDesc(ctypes.Structure):
+    _fields_ = [("limit", ctypes.c_size_t), ("edge_items", ctypes.c_size_t)]
+
+
+class _EulerParams(ctypes.Structure):
+    _fields_ = [("gravity", ctypes.c_float * 3), ("drag_per_second", ctypes.c_float),
+                ("dt_seconds", ctypes.c_float)]
+
+
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class DLManagedTensor(ctypes.Structure):
+    pass
+
+
+DLManagedTensor._fields_ = [
+    ("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p),
+    ("deleter", ctypes.CFUNCTYPE(None, ctypes.POINTER(DLManagedTensor)))]
+
+# --- DLPack capsules --------------------------------------------------------------------------
+# The capsule protocol (DLPack's python_spec): a producer's capsule is named "dltensor"; a
+# consumer that takes the tensor renames it "used_dltensor" and calls the deleter itself later.
+# The capsule's destructor must therefore call the deleter only if the name is still "dltensor".
+# It receives the capsule as a raw pointer (c_void_p): turning an object that is being
+# deallocated into a Python reference would resurrect it.
+
+_CAPSULE_NAME = b"dltensor"
+_USED_CAPSULE_NAME = b"used_dltensor"
+_pythonapi = ctypes.pythonapi
+_pythonapi.PyCapsule_New.restype = ctypes.py_object
+_pythonapi.PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+_pythonapi.PyCapsule_IsValid.restype = ctypes.c_int
+_pythonapi.PyCapsule_IsValid.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+_pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
+_pythonapi.PyCapsule_GetPointer.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+_pythonapi.PyCapsule_SetName.restype = ctypes.c_int
+_pythonapi.PyCapsule_SetName.argtypes = [ctypes.py_object, ctypes.c_char_p]
+# PyCapsule_GetPointer on a live capsule object (raises if the name does not match).
+_capsule_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
+    ("PyCapsule_GetPointer", _pythonapi))
+_CapsuleDestructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+def _delete_unconsumed(capsule, is_valid=_pythonapi.PyCapsule_IsValid,
+                       get_pointer=_pythonapi.PyCapsule_GetPointer, name=_CAPSULE_NAME,
+                       managed_type=ctypes.POINTER(DLManagedTensor), cast=ctypes.cast):
+    # Defaults bind everything used here, so this still works while the interpreter shuts down
+    # and module globals are being cleared.
+    if not is_valid(capsule, name):
+        return
+    managed = cast(get_pointer(capsule, name), managed_type)
+    deleter = managed.contents.deleter
+    if deleter:
+        deleter(managed)
+
+
+# Kept alive for as long as the module: every capsule made here points at it.
+_CAPSULE_DESTRUCTOR = _CapsuleDestructor(_delete_unconsumed)
+
+
+def _managed_capsule(managed_address):
+    destructor = ctypes.cast(_CAPSULE_DESTRUCTOR, ctypes.c_void_p)
+    return _pythonapi.PyCapsule_New(managed_address, _CAPSULE_NAME, destructor)
+
+
+# --- The library ------------------------------------------------------------------------------
+
+_P = ctypes.c_void_p
+_SIGNATURES = {
+    "swarm_last_error": (ctypes.c_char_p, []),
+    "swarm_status_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "swarm_dtype_size": (ctypes.c_size_t, [ctypes.c_int]),
+    "swarm_dtype_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "swarm_context_create": (ctypes.c_int, [ctypes.POINTER(_ContextDesc), ctypes.POINTER(_P)]),
+    "swarm_context_destroy": (None, [_P]),
+    "swarm_context_bytes_in_use": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_size_t)]),
+    "swarm_context_memory_report": (
+        ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
+    "swarm_simd_target_name": (ctypes.c_char_p, []),
+    "swarm_buffer_create_vec4": (ctypes.c_int, [_P, ctypes.c_size_t, ctypes.POINTER(_P)]),
+    "swarm_buffer_create_f32_array": (ctypes.c_int, [_P, ctypes.c_size_t, ctypes.POINTER(_P)]),
+    "swarm_buffer_create_u8_array": (ctypes.c_int, [_P, ctypes.c_size_t, ctypes.POINTER(_P)]),
+    "swarm_buffer_create_image": (
+        ctypes.c_int, [_P, ctypes.c_int, ctypes.c_size_t, ctypes.c_size_t, ctypes.POINTER(_P)]),
+    "swarm_buffer_create_image_batch": (
+        ctypes.c_int,
+        [_P, ctypes.c_int, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_size_t, ctypes.POINTER(_P)]),
+    "swarm_buffer_create_tensor": (
+        ctypes.c_int,
+        [_P, ctypes.c_int, ctypes.POINTER(ctypes.c_int64), ctypes.c_size_t, ctypes.POINTER(_P)]),
+    "swarm_buffer_retain": (ctypes.c_int, [_P]),
+    "swarm_buffer_release": (None, [_P]),
+    "swarm_buffer_kind_get": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_int)]),
+    "swarm_buffer_tensor": (ctypes.c_int, [_P, ctypes.POINTER(_P)]),
+    "swarm_tensor_destroy": (None, [_P]),
+    "swarm_tensor_info_get": (ctypes.c_int, [_P, ctypes.POINTER(_TensorInfo)]),
+    "swarm_tensor_slice": (
+        ctypes.c_int, [_P, ctypes.POINTER(_Slice), ctypes.c_size_t, ctypes.POINTER(_P)]),
+    "swarm_tensor_permute": (
+        ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_size_t), ctypes.c_size_t, ctypes.POINTER(_P)]),
+    "swarm_tensor_transpose": (ctypes.c_int, [_P, ctypes.POINTER(_P)]),
+    "swarm_tensor_reshape": (
+        ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_int64), ctypes.c_size_t, ctypes.POINTER(_P)]),
+    "swarm_tensor_read_only": (ctypes.c_int, [_P, ctypes.POINTER(_P)]),
+    "swarm_tensor_copy_into": (ctypes.c_int, [_P, _P]),
+    "swarm_tensor_copy": (ctypes.c_int, [_P, _P, ctypes.POINTER(_P)]),
+    "swarm_tensor_cast": (ctypes.c_int, [_P, _P, ctypes.c_int, ctypes.POINTER(_P)]),
+    "swarm_tensor_format": (
+        ctypes.c_int, [_P, ctypes.POINTER(_FormatDesc), ctypes.c_char_p, ctypes.c_size_t,
+                       ctypes.POINTER(ctypes.c_size_t)]),
+    "swarm_tensor_save_npy": (ctypes.c_int, [_P, ctypes.c_char_p]),
+    "swarm_load_npy": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.POINTER(_P)]),
+    "swarm_tensor_to_dlpack": (ctypes.c_int, [_P, ctypes.POINTER(_P)]),
+    "swarm_tensor_from_dlpack": (ctypes.c_int, [_P, ctypes.c_bool, ctypes.POINTER(_P)]),
+    "swarm_dlpack_delete": (None, [_P]),
+    "swarm_elementwise": (ctypes.c_int, [ctypes.c_int, _P, _P, _P]),
+    "swarm_tensor_reduce_all": (
+        ctypes.c_int, [ctypes.c_int, _P, ctypes.POINTER(ctypes.c_double)]),
+    "swarm_tensor_reduce": (ctypes.c_int, [ctypes.c_int, _P, ctypes.c_size_t, _P]),
+    "swarm_integrate_euler": (ctypes.c_int, [_P, _P, ctypes.POINTER(_EulerParams)]),
+    "swarm_gaussian_blur": (
+        ctypes.c_int, [_P, _P, _P, ctypes.c_size_t, ctypes.c_double]),
+}
+
+
+def _shape_array(shape):
+    shape = [operator.index(extent) for extent in shape]
+    return (ctypes.c_int64 * max(len(shape), 1))(*shape), len(shape)
+
+
+class Library:
+    """The loaded C library; makes contexts and runs the operations that take several tensors."""
+
+    def __init__(self, path):
+        self._dll = ctypes.CDLL(str(path))
+        for name, (restype, argtypes) in _SIGNATURES.items():
+            function = getattr(self._dll, name)
+            function.restype = restype
+            function.argtypes = argtypes
+        self.path = str(path)
+
+    def _call(self, name, *args):
+        status = getattr(self._dll, name)(*args)
+        if status != 0:
+            status_name = self._dll.swarm_status_name(status)
+            raise SwarmError(status_name.decode() if status_name else str(status),
+                             self._dll.swarm_last_error().decode())
+
+    def _new_handle(self, name, *args):
+        handle = _P()
+        self._call(name, *args, ctypes.byref(handle))
+        return handle
+
+    def context(self, budget_bytes=0, threads=1):
+        """A memory accountant (budget_bytes 0: none) and a pool of `threads` threads."""
+        desc = _ContextDesc(budget_bytes, threads)
+        return Context(self, self._new_handle("swarm_context_create", ctypes.byref(desc)))
+
+    def simd_target(self):
+        return self._dll.swarm_simd_target_name().decode()
+
+    def from_dlpack(self, obj, read_only=False):
+        """A swarm Tensor viewing `obj` (anything with __dlpack__, e.g. a numpy array) without
+        copying; the tensor keeps the exporter's memory alive."""
+        capsule = obj.__dlpack__()
+        address = _capsule_pointer(capsule, _CAPSULE_NAME)
+        handle = self._new_handle("swarm_tensor_from_dlpack", address, read_only)
+        # swarm owns the managed tensor now: the capsule must not call its deleter.
+        _pythonapi.PyCapsule_SetName(capsule, _USED_CAPSULE_NAME)
+        return Tensor(self, handle)
+
+    def elementwise(self, op, a, b, out):
+        """out = a op b (op: "add", "sub", "mul", "div", "min", "max"; f32, numpy broadcasting)."""
+        self._call("swarm_elementwise", _BINARY_OPS[op], a._handle, b._handle, out._handle)
+        return out
+
+    def reduce(self, op, tensor, axis, out):
+        """Reduces `tensor` along `axis` into `out` (op: "sum", "mean", "min", "max")."""
+        self._call("swarm_tensor_reduce", _REDUCE_OPS[op], tensor._handle, axis, out._handle)
+        return out
+
+    def integrate_euler(self, positions, velocities, gravity=(0.0, -9.81, 0.0), drag=0.0,
+                        dt=1.0 / 60.0):
+        """v += (g - drag v) dt; p += v dt on two vec4 buffers (lanes x, y, z)."""
+        params = _EulerParams((ctypes.c_float * 3)(*gravity), drag, dt)
+        self._call("swarm_integrate_euler", positions._handle, velocities._handle,
+                   ctypes.byref(params))
+
+
+def load(path):
+    """Loads libswarm_c.so from `path`."""
+    return Library(path)
+
+
+class _Handle:
+    _destroy = None
+
+    def __init__(self, lib, handle):
+        self._lib = lib
+        self._handle = handle
+
+    def close(self):
+        if self._handle is not None and self._handle.value:
+            getattr(self._lib._dll, self._destroy)(self._handle)
+        self._handle = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown: the library may be gone
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class Context(_Handle):
+    _destroy = "swarm_context_destroy"
+
+    def _buffer(self, name, *args):
+        return Buffer(self._lib, self._lib._new_handle(name, self._handle, *args))
+
+    def vec4(self, count):
+        return self._buffer("swarm_buffer_create_vec4", count)
+
+    def f32_array(self, count):
+        return self._buffer("swarm_buffer_create_f32_array", count)
+
+    def u8_array(self, count):
+        return self._buffer("swarm_buffer_create_u8_array", count)
+
+    def image(self, width, height, dtype="f32"):
+        return self._buffer("swarm_buffer_create_image", dtype_code(dtype), width, height)
+
+    def image_batch(self, count, width, height, dtype="f32"):
+        return self._buffer("swarm_buffer_create_image_batch", dtype_code(dtype), count, width,
+                            height)
+
+    def tensor(self, shape, dtype="f32"):
+        """A zero C-order tensor buffer."""
+        array, rank = _shape_array(shape)
+        return self._buffer("swarm_buffer_create_tensor", dtype_code(dtype), array, rank)
+
+    def load_npy(self, path):
+        return self._buffer("swarm_load_npy", str(path).encode())
+
+    def from_numpy(self, array):
+        """A new tensor buffer holding a copy of `array`."""
+        array = np.asarray(array)
+        buffer = self.tensor(array.shape, array.dtype)
+        np.copyto(buffer.numpy(), array, casting="no" if array.dtype.isnative else "equiv")
+        return buffer
+
+    def gaussian_blur(self, src, dst, ksize=5, sigma=1.0):
+        """cv::GaussianBlur of an image (or image batch) buffer into another, border reflect-101."""
+        self._lib._call("swarm_gaussian_blur", self._handle, src._handle, dst._handle, ksize,
+                        sigma)
+
+    @property
+    def bytes_in_use(self):
+        value = ctypes.c_size_t()
+        self._lib._call("swarm_context_bytes_in_use", self._handle, ctypes.byref(value))
+        return value.value
+
+    def memory_report(self):
+        return _text(self._lib, "swarm_context_memory_report", self._handle)
+
+
+def _text(lib, name, *args):
+    length = ctypes.c_size_t()
+    lib._call(name, *args, None, 0, ctypes.byref(length))
+    text = ctypes.create_string_buffer(length.value + 1)
+    lib._call(name, *args, text, len(text), ctypes.byref(length))
+    return text.value.decode()
+
+
+class Buffer(_Handle):
+    """A reference on a swarm buffer; its memory lives while any tensor or capsule of it does."""
+
+    _destroy = "swarm_buffer_release"
+
+    @property
+    def kind(self):
+        value = ctypes.c_int()
+        self._lib._call("swarm_buffer_kind_get", self._handle, ctypes.byref(value))
+        return _BUFFER_KINDS[value.value]
+
+    def tensor(self):
+        """A writable view of the whole buffer."""
+        return Tensor(self._lib, self._lib._new_handle("swarm_buffer_tensor", self._handle))
+
+    def numpy(self):
+        """A writable numpy array over the whole buffer (no copy)."""
+        return self.tensor().numpy()
+
+
+class Tensor(_Handle):
+    """A tensor view: dtype, shape, strides in elements; numpy sees it through
+    __array_interface__ (writable unless read_only) and __dlpack__ (read-only in numpy)."""
+
+    _destroy = "swarm_tensor_destroy"
+
+    def __init__(self, lib, handle):
+        super().__init__(lib, handle)
+        info = _TensorInfo()
+        lib._call("swarm_tensor_info_get", handle, ctypes.byref(info))
+        self.dtype = DTYPES[info.dtype][1]
+        self.shape = tuple(info.shape[:info.rank])
+        self.strides = tuple(info.strides[:info.rank])  # in elements
+        self.read_only = bool(info.read_only)
+        self.data = info.data or 0
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a rank-0 tensor")
+        return self.shape[0]
+
+    @property
+    def __array_interface__(self):
+        itemsize = self.dtype.itemsize
+        return {
+            "version": 3,
+            "shape": self.shape,
+            "typestr": self.dtype.str,
+            "data": (self.data, self.read_only),
+            "strides": tuple(stride * itemsize for stride in self.strides),
+        }
+
+    def numpy(self):
+        """A numpy array over the same memory; it keeps this tensor alive as its base."""
+        return np.asarray(self)
+
+    def _derived(self, name, *args):
+        return Tensor(self._lib, self._lib._new_handle(name, self._handle, *args))
+
+    def __getitem__(self, key):
+        """Basic indexing with numpy's rules: integers, slices (any step) and one Ellipsis."""
+        if not isinstance(key, tuple):
+            key = (key,)
+        if sum(item is Ellipsis for item in key) > 1:
+            raise IndexError("an index can only have a single ellipsis ('...')")
+        if Ellipsis in key:
+            at = key.index(Ellipsis)
+            fill = self.ndim - (len(key) - 1)
+            key = key[:at] + (slice(None),) * max(fill, 0) + key[at + 1:]
+        if len(key) > self.ndim:
+            raise IndexError(f"too many indices for a tensor of rank {self.ndim}")
+        slices = (_Slice * max(len(key), 1))()
+        dropped = []
+        for axis, item in enumerate(key):
+            if isinstance(item, slice):
+                if item.step is not None and operator.index(item.step) == 0:
+                    raise ValueError("slice step cannot be zero")
+                slices[axis] = _Slice(
+                    0 if item.start is None else _clamp_int64(operator.index(item.start)),
+                    0 if item.stop is None else _clamp_int64(operator.index(item.stop)),
+                    0 if item.step is None else _clamp_int64(operator.index(item.step)),
+                    item.start is not None, item.stop is not None)
+            else:
+                index = operator.index(item)
+                extent = self.shape[axis]
+                if not -extent <= index < extent:
+                    raise IndexError(f"index {index} is out of bounds for axis {axis} with size "
+                                     f"{extent}")
+                index %= extent
+                slices[axis] = _Slice(index, index + 1, 1, True, True)
+                dropped.append(axis)
+        result = self._derived("swarm_tensor_slice", slices, len(key))
+        if dropped:
+            shape = [extent for axis, extent in enumerate(result.shape) if axis not in dropped]
+            result = result.reshape(shape)
+        return result
+
+    def transpose(self, *axes):
+        if not axes:
+            return self._derived("swarm_tensor_transpose")
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = tuple(axes[0])
+        array = (ctypes.c_size_t * max(len(axes), 1))(*[operator.index(a) for a in axes])
+        return self._derived("swarm_tensor_permute", array, len(axes))
+
+    @property
+    def T(self):  # noqa: N802 - numpy's name
+        return self.transpose()
+
+    def reshape(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        array, rank = _shape_array(shape)
+        return self._derived("swarm_tensor_reshape", array, rank)
+
+    def as_read_only(self):
+        return self._derived("swarm_tensor_read_only")
+
+    def copy(self, context):
+        """A new contiguous tensor buffer in `context` with these elements."""
+        return Buffer(self._lib, self._lib._new_handle("swarm_tensor_copy", context._handle,
+                                                       self._handle))
+
+    def astype(self, context, dtype):
+        """A new tensor buffer in `context` with these elements cast to `dtype`."""
+        return Buffer(self._lib, self._lib._new_handle("swarm_tensor_cast", context._handle,
+                                                       self._handle, dtype_code(dtype)))
+
+    def copy_into(self, dst):
+        self._lib._call("swarm_tensor_copy_into", self._handle, dst._handle)
+
+    def format(self, limit=0, edge_items=0):
+        """Nx-style text; 0 means swarm's default (limit 1000 elements, 3 edge items)."""
+        desc = _FormatDesc(limit, edge_items)
+        return _text(self._lib, "swarm_tensor_format", self._handle, ctypes.byref(desc))
+
+    def __str__(self):
+        return self.format()
+
+    def __repr__(self):
+        return f"<swarm.Tensor {self.format(limit=1).splitlines()[0]}>"
+
+    def save_npy(self, path):
+        self._lib._call("swarm_tensor_save_npy", self._handle, str(path).encode())
+
+    def __dlpack__(self, stream=None):
+        if stream is not None:
+            raise BufferError("swarm tensors live in CPU memory: stream must be None")
+        managed = _P()
+        self._lib._call("swarm_tensor_to_dlpack", self._handle, ctypes.byref(managed))
+        try:
+            return _managed_capsule(managed.value)
+        except BaseException:
+            self._lib._dll.swarm_dlpack_delete(managed)
+            raise
+
+    def __dlpack_device__(self):
+        return (1, 0)  # kDLCPU, device 0
+
+    def _reduce_all(self, op):
+        value = ctypes.c_double()
+        self._lib._call("swarm_tensor_reduce_all", _REDUCE_OPS[op], self._handle,
+                        ctypes.byref(value))
+        return value.value
+
+    def sum(self):
+        return self._reduce_all("sum")
+
+    def mean(self):
+        return self._reduce_all("mean")
+
+    def min(self):
+        return self._reduce_all("min")
+
+    def max(self):
+        return self._reduce_all("max")

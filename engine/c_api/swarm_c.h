@@ -1,0 +1,294 @@
+/* swarm's C API: buffers, tensor views and kernels behind opaque handles, so that C, Python
+ * (ctypes), Elixir NIFs and other languages can drive swarm without C++.
+ *
+ *   swarm_context ctx;
+ *   swarm_context_desc desc = {0};              // zero means default: no budget, one thread
+ *   if (swarm_context_create(&desc, &ctx) != SWARM_OK) puts(swarm_last_error());
+ *   swarm_buffer positions;
+ *   swarm_buffer_create_vec4(ctx, 1000, &positions);
+ *   swarm_tensor view;
+ *   swarm_buffer_tensor(positions, &view);      // f32[1000][4], strides [1, 1008]
+ *   ...
+ *   swarm_tensor_destroy(view);
+ *   swarm_buffer_release(positions);
+ *   swarm_context_destroy(ctx);
+ *
+ * Conventions:
+ * - Every call that can fail returns a swarm_status; on failure swarm_last_error() gives the
+ *   message (what was wrong, where, expected versus given) and nothing the caller passed in is
+ *   changed: out-parameters keep their values and no buffer is written. Null handles and null
+ *   out-pointers are reported as SWARM_INVALID_ARGUMENT, never dereferenced.
+ * - Ownership is shared: a buffer holds its context's memory accountant, a tensor view holds its
+ *   buffer, and an exported DLPack tensor holds the view's buffer. Releasing a handle only drops
+ *   its reference, so handles may be released in any order and nothing dangles.
+ * - Handles may be used from several threads; the caller must not write one buffer from two
+ *   threads at once. Kernel calls that take a context serialise on it.
+ * - No C++ exception crosses this boundary: an allocation failure is SWARM_OUT_OF_MEMORY.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Errors
+ */
+
+/* Mirrors swarm::ErrorCode. */
+typedef enum swarm_status {
+  SWARM_OK = 0,
+  SWARM_INVALID_ARGUMENT = 1, /* a value, handle or shape the call cannot accept */
+  SWARM_OVER_BUDGET = 2,      /* the context's memory budget would be exceeded */
+  SWARM_OUT_OF_MEMORY = 3,    /* the operating system refused an allocation */
+  SWARM_UNAVAILABLE = 4,      /* e.g. threads the system cannot start, or an internal failure */
+} swarm_status;
+
+/* The message of the most recent failed call on the calling thread ("" if none failed yet).
+ * Successful calls leave it unchanged. Valid until the next failing call on this thread. */
+const char* swarm_last_error(void);
+
+/* "ok", "invalid argument", ...; NULL for a value outside the enum. */
+const char* swarm_status_name(swarm_status status);
+
+/* ---------------------------------------------------------------------------------------------
+ * Element types, in the order and with the names of swarm::DType.
+ */
+typedef enum swarm_dtype {
+  SWARM_F32 = 0,
+  SWARM_F64 = 1,
+  SWARM_S8 = 2,
+  SWARM_S16 = 3,
+  SWARM_S32 = 4,
+  SWARM_S64 = 5,
+  SWARM_U8 = 6,
+  SWARM_U16 = 7,
+  SWARM_U32 = 8,
+  SWARM_U64 = 9,
+  SWARM_C64 = 10, /* complex float: two f32, real first */
+  SWARM_C128 = 11,
+} swarm_dtype;
+
+/* Bytes per element; 0 for a value outside the enum. */
+size_t swarm_dtype_size(swarm_dtype dtype);
+/* "f32", "c128", ...; NULL for a value outside the enum. */
+const char* swarm_dtype_name(swarm_dtype dtype);
+
+/* ---------------------------------------------------------------------------------------------
+ * Context: a memory accountant (with an optional budget) and a thread pool.
+ */
+typedef struct swarm_context_impl* swarm_context;
+
+typedef struct swarm_context_desc {
+  size_t budget_bytes; /* 0: no budget */
+  size_t threads;      /* threads kernels run on, counting the caller; 0: 1; at most 1024 */
+} swarm_context_desc;
+
+/* `desc` may be NULL (all defaults). */
+swarm_status swarm_context_create(const swarm_context_desc* desc, swarm_context* out);
+/* Drops the caller's reference (NULL is ignored). Buffers still alive keep the accountant alive;
+ * the threads stop with the last reference. */
+void swarm_context_destroy(swarm_context context);
+
+/* Bytes currently allocated through the context (buffers, owned tensors, kernel scratch). */
+swarm_status swarm_context_bytes_in_use(swarm_context context, size_t* bytes);
+
+/* The memory table: bytes in use, peak and allocations per category, budget, process RSS.
+ *
+ * Every call that returns text uses this size-query pattern: *length receives the text's length
+ * without the terminating NUL (length may be NULL when text is given). If `text` is NULL only the
+ * length is returned; otherwise `capacity` must exceed the length, and the text and its NUL are
+ * copied (a too small capacity fails and leaves `text` unchanged). */
+swarm_status swarm_context_memory_report(swarm_context context, char* text, size_t capacity,
+                                         size_t* length);
+
+/* The SIMD target kernels run on now: "avx512", "avx2", "sse4", "ssse3" or "scalar". The pointer
+ * stays valid until the next call of this function on the same thread. */
+const char* swarm_simd_target_name(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Buffers: reference-counted owners of swarm's storage, allocated zeroed through a context.
+ */
+typedef struct swarm_buffer_impl* swarm_buffer;
+
+typedef enum swarm_buffer_kind {
+  SWARM_BUFFER_VEC4 = 0,      /* N f32x4 as SoA lanes: tensor f32[N][4], strides [1, padded N] */
+  SWARM_BUFFER_F32_ARRAY = 1, /* f32[N] */
+  SWARM_BUFFER_U8_ARRAY = 2,  /* u8[N] */
+  SWARM_BUFFER_IMAGE_F32 = 3, /* f32[H][W], strides [row_stride, 1] */
+  SWARM_BUFFER_IMAGE_U8 = 4,  /* u8[H][W] */
+  SWARM_BUFFER_IMAGE_BATCH_F32 = 5, /* f32[B][H][W], strides [image_stride, row_stride, 1] */
+  SWARM_BUFFER_IMAGE_BATCH_U8 = 6,
+  SWARM_BUFFER_TENSOR = 7, /* any dtype and shape, contiguous C order */
+} swarm_buffer_kind;
+
+/* `count` zero vectors / scalars (count may be 0). */
+swarm_status swarm_buffer_create_vec4(swarm_context context, size_t count, swarm_buffer* out);
+swarm_status swarm_buffer_create_f32_array(swarm_context context, size_t count, swarm_buffer* out);
+swarm_status swarm_buffer_create_u8_array(swarm_context context, size_t count, swarm_buffer* out);
+/* A zero image; dtype SWARM_F32 or SWARM_U8, width and height >= 1. */
+swarm_status swarm_buffer_create_image(swarm_context context, swarm_dtype dtype, size_t width,
+                                       size_t height, swarm_buffer* out);
+/* `count` >= 1 zero frames of width x height in one allocation; dtype SWARM_F32 or SWARM_U8. */
+swarm_status swarm_buffer_create_image_batch(swarm_context context, swarm_dtype dtype, size_t count,
+                                             size_t width, size_t height, swarm_buffer* out);
+/* A zero tensor of `rank` <= 8 extents >= 0 (shape may be NULL when rank is 0). */
+swarm_status swarm_buffer_create_tensor(swarm_context context, swarm_dtype dtype,
+                                        const int64_t* shape, size_t rank, swarm_buffer* out);
+
+/* A buffer starts with one reference; the last release frees it (NULL is ignored). */
+swarm_status swarm_buffer_retain(swarm_buffer buffer);
+void swarm_buffer_release(swarm_buffer buffer);
+swarm_status swarm_buffer_kind_get(swarm_buffer buffer, swarm_buffer_kind* out);
+
+/* ---------------------------------------------------------------------------------------------
+ * Tensor views: a swarm::TensorView plus a reference on what it views. Each call that makes a
+ * view returns a new handle the caller destroys; views are immutable.
+ */
+typedef struct swarm_tensor_impl* swarm_tensor;
+
+enum { SWARM_MAX_RANK = 8 };
+
+typedef struct swarm_tensor_info {
+  void* data; /* element [0, ..., 0]; strides may be negative, so not the lowest address */
+  swarm_dtype dtype;
+  size_t rank;
+  int64_t shape[SWARM_MAX_RANK];   /* entries past rank are 0 */
+  int64_t strides[SWARM_MAX_RANK]; /* in elements, not bytes; may be 0 or negative */
+  bool read_only;
+} swarm_tensor_info;
+
+/* A writable view of the whole buffer (layouts under swarm_buffer_kind). */
+swarm_status swarm_buffer_tensor(swarm_buffer buffer, swarm_tensor* out);
+/* NULL is ignored. */
+void swarm_tensor_destroy(swarm_tensor tensor);
+swarm_status swarm_tensor_info_get(swarm_tensor tensor, swarm_tensor_info* out);
+
+/* One axis of a slice with Python's semantics (negative bounds count from the end, out-of-range
+ * bounds clamp). Zero means default, so a zeroed slice is the whole axis: has_start/has_stop
+ * false means the bound is omitted (`a[::-1]` starts at the last element), step 0 means 1. */
+typedef struct swarm_slice {
+  int64_t start;
+  int64_t stop;
+  int64_t step;
+  bool has_start;
+  bool has_stop;
+} swarm_slice;
+
+/* One slice per leading axis (count <= rank; later axes are kept whole). */
+swarm_status swarm_tensor_slice(swarm_tensor tensor, const swarm_slice* slices, size_t count,
+                                swarm_tensor* out);
+/* Axis i of the result is axis axes[i]; `axes` is a permutation of 0..rank-1. */
+swarm_status swarm_tensor_permute(swarm_tensor tensor, const size_t* axes, size_t count,
+                                  swarm_tensor* out);
+/* Reverses the axes (numpy's .T). */
+swarm_status swarm_tensor_transpose(swarm_tensor tensor, swarm_tensor* out);
+/* Same elements in C order under a new shape (one entry may be -1: inferred). Fails where the
+ * strides cannot express it without a copy; copy first then. */
+swarm_status swarm_tensor_reshape(swarm_tensor tensor, const int64_t* shape, size_t rank,
+                                  swarm_tensor* out);
+swarm_status swarm_tensor_read_only(swarm_tensor tensor, swarm_tensor* out);
+
+/* Copies src into dst element by element, casting when dtypes differ (swarm/tensor/
+ * tensor_copy.h gives the cast rules). Equal shapes, dst writable, no partial overlap. */
+swarm_status swarm_tensor_copy_into(swarm_tensor src, swarm_tensor dst);
+/* A new SWARM_BUFFER_TENSOR buffer in `context` with src's elements, contiguous, as `dtype`
+ * (swarm_tensor_copy keeps src's dtype). */
+swarm_status swarm_tensor_copy(swarm_context context, swarm_tensor src, swarm_buffer* out);
+swarm_status swarm_tensor_cast(swarm_context context, swarm_tensor src, swarm_dtype dtype,
+                               swarm_buffer* out);
+
+/* Nx-style text ("f32[1000][4]" then the values, the middle elided past `limit` elements).
+ * Zero means default: limit 1000, edge_items 3. Size-query pattern as
+ * swarm_context_memory_report. */
+typedef struct swarm_format_desc {
+  size_t limit;
+  size_t edge_items;
+} swarm_format_desc;
+/* `desc` may be NULL. */
+swarm_status swarm_tensor_format(swarm_tensor tensor, const swarm_format_desc* desc, char* text,
+                                 size_t capacity, size_t* length);
+
+/* ---------------------------------------------------------------------------------------------
+ * Interchange: .npy files and DLPack (0.6, CPU).
+ */
+
+/* Writes the view as a .npy file (little-endian, C order; format 1.0, or 2.0 when the header
+ * needs it), byte for byte what np.save writes. */
+swarm_status swarm_tensor_save_npy(swarm_tensor tensor, const char* path);
+/* Reads a .npy file (format 1.0, 2.0 or 3.0, little-endian, C or Fortran order) into a new
+ * SWARM_BUFFER_TENSOR buffer. A malformed or truncated file fails with the reason. */
+swarm_status swarm_load_npy(swarm_context context, const char* path, swarm_buffer* out);
+
+struct DLManagedTensor; /* <dlpack/dlpack.h> */
+
+/* Exports the view without copying. The managed tensor holds a reference on the view's buffer,
+ * so it stays valid after every swarm handle is released; its owner calls its deleter once. */
+swarm_status swarm_tensor_to_dlpack(swarm_tensor tensor, struct DLManagedTensor** out);
+/* Imports a CPU DLPack tensor as a view (validating device, dtype, shape and strides). On
+ * success the returned tensor owns `managed`: its deleter runs when that tensor and every view
+ * or export made from it are gone. On failure the caller still owns `managed`. */
+swarm_status swarm_tensor_from_dlpack(struct DLManagedTensor* managed, bool read_only,
+                                      swarm_tensor* out);
+/* Calls managed->deleter(managed) if both are non-null: for bindings (ctypes) that cannot call
+ * a function pointer field conveniently. */
+void swarm_dlpack_delete(struct DLManagedTensor* managed);
+
+/* ---------------------------------------------------------------------------------------------
+ * Tensor arithmetic on f32 views (deterministic: the same bits on every SIMD target).
+ */
+typedef enum swarm_binary_op {
+  SWARM_OP_ADD = 0,
+  SWARM_OP_SUB = 1,
+  SWARM_OP_MUL = 2,
+  SWARM_OP_DIV = 3,
+  SWARM_OP_MIN = 4,
+  SWARM_OP_MAX = 5,
+} swarm_binary_op;
+
+/* out = a op b with numpy broadcasting of a and b to out's shape; out writable. */
+swarm_status swarm_elementwise(swarm_binary_op op, swarm_tensor a, swarm_tensor b,
+                               swarm_tensor out);
+
+typedef enum swarm_reduce_op {
+  SWARM_REDUCE_SUM = 0,
+  SWARM_REDUCE_MEAN = 1,
+  SWARM_REDUCE_MIN = 2,
+  SWARM_REDUCE_MAX = 3,
+} swarm_reduce_op;
+
+/* Reduces every element: sum and mean accumulate in double; min and max are the f32 value. */
+swarm_status swarm_tensor_reduce_all(swarm_reduce_op op, swarm_tensor tensor, double* out);
+/* Reduces along `axis` into `out`, whose shape is the tensor's without that axis. */
+swarm_status swarm_tensor_reduce(swarm_reduce_op op, swarm_tensor tensor, size_t axis,
+                                 swarm_tensor out);
+
+/* ---------------------------------------------------------------------------------------------
+ * Kernels
+ */
+
+/* Semi-implicit Euler with gravity and linear drag: v += (g - k v) dt; p += v dt, on lanes x, y,
+ * z (w untouched). Every field is used as given (no defaults): dt_seconds finite and > 0,
+ * drag_per_second finite and >= 0. */
+typedef struct swarm_euler_params {
+  float gravity[3]; /* m/s^2 */
+  float drag_per_second;
+  float dt_seconds;
+} swarm_euler_params;
+/* positions and velocities: distinct SWARM_BUFFER_VEC4 buffers of one size. */
+swarm_status swarm_integrate_euler(swarm_buffer positions, swarm_buffer velocities,
+                                   const swarm_euler_params* params);
+
+/* cv::GaussianBlur(src, dst, {ksize, ksize}, sigma) with border reflect-101, on the context's
+ * threads: src and dst are two images, or two image batches, of the same dtype (f32 or u8) and
+ * size; ksize odd >= 1; sigma > 0 and finite. */
+swarm_status swarm_gaussian_blur(swarm_context context, swarm_buffer src, swarm_buffer dst,
+                                 size_t ksize, double sigma);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif

@@ -1,0 +1,328 @@
+#include "swarm/robots/robot_batch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <utility>
+
+#include "swarm/core/checked_math.h"
+#include "swarm/core/lane_storage.h"
+#include "swarm/core/state_hash.h"
+#include "swarm/core/text.h"
+
+namespace swarm {
+
+// Layout of `storage` (one allocation; every array holds `stride` floats, stride a multiple of
+// kPadFloats, so each array starts on a vector boundary and its padding stays zero):
+//   q (q_count) | qd (dof) | q_target (dof) | torque (dof) | link poses (7 links) | target (7)
+// `jacobian` holds one block of 6 * dof arrays of tile_elements floats per tile: the end
+// effector's Jacobian lives only between the two stages of IkStep on one tile, so each tile has
+// its own block, no two threads share one, and steps need no allocation.
+struct RobotBatch::State {
+  RobotModel model;
+  std::vector<KinematicJoint> kinematic_joints;  // tree.joints points here
+  KinematicTree tree;
+  RobotBatchConfig config;  // end_effector and control resolved
+  size_t robots = 0;
+  size_t stride = 0;
+  LaneStorage<float, 1> storage;
+  LaneStorage<float, 1> jacobian;
+
+  size_t dof() const { return model.dof(); }
+  size_t q_begin() const { return 0; }
+  size_t qd_begin() const { return model.q_count(); }
+  size_t q_target_begin() const { return qd_begin() + dof(); }
+  size_t torque_begin() const { return q_target_begin() + dof(); }
+  size_t poses_begin() const { return torque_begin() + dof(); }
+  size_t target_pose_begin() const { return poses_begin() + kPoseArrays * model.links.size(); }
+  size_t array_count() const { return target_pose_begin() + kPoseArrays; }
+
+  LanesView Arrays(size_t first, size_t n) {
+    return {storage.lane(0) + first * stride, robots, stride, n};
+  }
+  ConstLanesView Arrays(size_t first, size_t n) const {
+    return {storage.lane(0) + first * stride, robots, stride, n};
+  }
+  LanesView JointQ() { return Arrays(tree.joint_q_begin(), dof()); }
+  // The Jacobian block of the tile starting at robot `begin`, for its n robots.
+  LanesView JacobianTile(size_t begin, size_t n) {
+    const size_t tile = config.schedule.tile_elements;
+    const size_t block = 6 * dof() * tile;
+    return {jacobian.lane(0) + begin / tile * block, n, tile, 6 * dof()};
+  }
+};
+
+namespace {
+
+
+Status ValidateControl(const RobotModel& model, const std::vector<JointControl>& control) {
+  if (control.size() != model.dof()) {
+    return InvalidArgument("RobotBatch: config.control has " + std::to_string(control.size()) +
+                           " entries, expected one per independent joint of " + Quoted(model.name) +
+                           " (" + std::to_string(model.dof()) + ")");
+  }
+  for (size_t j = 0; j < control.size(); ++j) {
+    const JointControl& c = control[j];
+    const std::string where = "RobotBatch: config.control[" + std::to_string(j) + "] (joint " +
+                              Quoted(model.joints[model.dof_joints[j]].name) + "): ";
+    const auto finite_non_negative = [&](const char* name, float value) -> Status {
+      if (std::isfinite(value) && value >= 0.0f) return {};
+      return InvalidArgument(where + name + " must be finite and >= 0, got " + NumberText(value));
+    };
+    const auto positive = [&](const char* name, float value) -> Status {
+      if (value > 0.0f) return {};  // +infinity allowed: unlimited
+      return InvalidArgument(where + name + " must be > 0 (may be infinity), got " +
+                             NumberText(value));
+    };
+    if (Status s = finite_non_negative("kp", c.kp); !s.ok()) return s;
+    if (Status s = finite_non_negative("kd", c.kd); !s.ok()) return s;
+    if (Status s = positive("effort_limit", c.effort_limit); !s.ok()) return s;
+    if (Status s = positive("velocity_limit", c.velocity_limit); !s.ok()) return s;
+    if (!(std::isfinite(c.inverse_inertia) && c.inverse_inertia > 0.0f)) {
+      return InvalidArgument(where + "inverse_inertia must be finite and > 0, got " +
+                             NumberText(c.inverse_inertia));
+    }
+    const float kInfinity = std::numeric_limits<float>::infinity();
+    if (!(c.lower <= c.upper) || c.lower == kInfinity || c.upper == -kInfinity) {
+      return InvalidArgument(where + "position limits must satisfy lower <= upper with lower < " +
+                             "inf and upper > -inf, got lower " + NumberText(c.lower) + ", upper " +
+                             NumberText(c.upper));
+    }
+  }
+  return {};
+}
+
+Status ValidateIk(const IkParams& ik) {
+  if (!(std::isfinite(ik.damping) && ik.damping > 0.0f)) {
+    return InvalidArgument("RobotBatch: config.ik.damping must be finite and > 0, got " +
+                           NumberText(ik.damping));
+  }
+  if (!(std::isfinite(ik.orientation_weight) && ik.orientation_weight >= 0.0f)) {
+    return InvalidArgument(
+        "RobotBatch: config.ik.orientation_weight must be finite and >= 0, got " +
+        NumberText(ik.orientation_weight));
+  }
+  if (!(std::isfinite(ik.max_step) && ik.max_step > 0.0f)) {
+    return InvalidArgument("RobotBatch: config.ik.max_step must be finite and > 0, got " +
+                           NumberText(ik.max_step));
+  }
+  return {};
+}
+
+
+// q = 0 clamped into [lower, upper]; a floating base at the identity (qw = 1); q_target = q.
+void InitialConfiguration(const RobotModel& model, const std::vector<JointControl>& control,
+                          const LanesView& q, const LanesView& q_target) {
+  if (model.floating_base) {
+    float* qw = q.Array(3);
+    for (size_t r = 0; r < q.count; ++r) qw[r] = 1.0f;
+  }
+  const size_t begin = model.floating_base ? kFloatingBaseArrays : 0;
+  for (size_t j = 0; j < control.size(); ++j) {
+    float value = 0.0f;
+    if (value < control[j].lower) value = control[j].lower;
+    if (value > control[j].upper) value = control[j].upper;
+    float* column = q.Array(begin + j);
+    float* target = q_target.Array(j);
+    for (size_t r = 0; r < q.count; ++r) {
+      column[r] = value;
+      target[r] = value;
+    }
+  }
+}
+
+}  // namespace
+
+RobotBatch::RobotBatch() = default;
+RobotBatch::~RobotBatch() = default;
+RobotBatch::RobotBatch(RobotBatch&& other) noexcept = default;
+RobotBatch& RobotBatch::operator=(RobotBatch&& other) noexcept = default;
+RobotBatch::RobotBatch(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotModel& model,
+                                      size_t robots, const RobotBatchConfig& config) {
+  if (robots == 0) return InvalidArgument("RobotBatch: robots must be > 0, got 0");
+  if (model.links.size() != model.joints.size() + 1) {
+    return InvalidArgument("RobotBatch: model " + Quoted(model.name) + " has " +
+                           std::to_string(model.links.size()) + " links and " +
+                           std::to_string(model.joints.size()) +
+                           " joints, expected links = joints + 1 (load it with LoadUrdf)");
+  }
+  auto state = std::make_unique<State>();
+  state->config = config;
+  state->config.control = config.control.empty() ? DefaultJointControl(model) : config.control;
+  if (Status s = ValidateControl(model, state->config.control); !s.ok()) return s;
+  if (config.end_effector == SIZE_MAX) state->config.end_effector = model.DefaultEndEffector();
+  if (state->config.end_effector >= model.links.size()) {
+    return InvalidArgument("RobotBatch: config.end_effector is link " +
+                           std::to_string(config.end_effector) + ", but " + Quoted(model.name) +
+                           " has " + std::to_string(model.links.size()) + " links");
+  }
+  if (Status s = ValidateIk(config.ik); !s.ok()) return s;
+  const size_t tile = config.schedule.tile_elements;
+  if (tile == 0 || tile % kPadFloats != 0) {
+    return InvalidArgument("RobotBatch: config.schedule.tile_elements must be a positive " +
+                           ("multiple of " + std::to_string(kPadFloats)) + ", got " +
+                           std::to_string(tile));
+  }
+
+  // Sizes, checked for overflow before anything is allocated.
+  state->model = model;
+  state->robots = robots;
+  const auto too_many = [&](const char* what) {
+    return Status(ErrorCode::kOutOfMemory, "RobotBatch: " + std::to_string(robots) + " robots of " +
+                                               Quoted(model.name) + " are too many: the " + what +
+                                               " would not fit in the address space");
+  };
+  if (robots > std::numeric_limits<size_t>::max() - kPadFloats) return too_many("state");
+  state->stride = RoundUpToVector<float>(robots);
+  size_t state_floats = 0;
+  if (!MultiplyFits<size_t>(state->array_count(), state->stride, &state_floats)) {
+    return too_many("state");
+  }
+  size_t jacobian_floats = 0;
+  const size_t tiles = robots / tile + (robots % tile != 0 ? 1 : 0);
+  size_t jacobian_tile_floats = 0;
+  if (!MultiplyFits<size_t>(6 * state->dof(), tile, &jacobian_tile_floats) ||
+      !MultiplyFits<size_t>(jacobian_tile_floats, tiles, &jacobian_floats)) {
+    return too_many("Jacobian scratch");
+  }
+
+  // Both allocations or neither: a refused second one frees the first on return.
+  state->storage = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
+  if (Status s = state->storage.Resize(state_floats); !s.ok()) return s;
+  state->jacobian = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
+  if (jacobian_floats > 0) {
+    if (Status s = state->jacobian.Resize(jacobian_floats); !s.ok()) return s;
+  }
+
+  state->tree = BuildKinematicTree(state->model, state->kinematic_joints);
+  RobotBatch batch(std::move(state));
+  InitialConfiguration(batch.model(), batch.config().control, batch.q(), batch.q_target());
+  // One pass over the whole batch: robot r's poses do not depend on how robots are grouped.
+  swarm::ForwardKinematics(batch.tree(), batch.q(), batch.link_poses());
+  const LanesView goal = batch.target_pose();
+  const ConstLanesView end_effector =
+      batch.link_poses().Arrays(kPoseArrays * batch.end_effector(), kPoseArrays);
+  for (size_t k = 0; k < kPoseArrays; ++k) {
+    std::copy(end_effector.Array(k), end_effector.Array(k) + robots, goal.Array(k));
+  }
+  return batch;
+}
+
+size_t RobotBatch::size() const { return state_ ? state_->robots : 0; }
+const RobotModel& RobotBatch::model() const { return state_->model; }
+const KinematicTree& RobotBatch::tree() const { return state_->tree; }
+const RobotBatchConfig& RobotBatch::config() const { return state_->config; }
+size_t RobotBatch::end_effector() const { return state_->config.end_effector; }
+
+LanesView RobotBatch::q() { return state_->Arrays(state_->q_begin(), state_->model.q_count()); }
+LanesView RobotBatch::qd() { return state_->Arrays(state_->qd_begin(), state_->dof()); }
+LanesView RobotBatch::q_target() { return state_->Arrays(state_->q_target_begin(), state_->dof()); }
+LanesView RobotBatch::torque() { return state_->Arrays(state_->torque_begin(), state_->dof()); }
+LanesView RobotBatch::link_poses() {
+  return state_->Arrays(state_->poses_begin(), kPoseArrays * state_->model.links.size());
+}
+LanesView RobotBatch::target_pose() {
+  return state_->Arrays(state_->target_pose_begin(), kPoseArrays);
+}
+ConstLanesView RobotBatch::q() const {
+  return state_->Arrays(state_->q_begin(), state_->model.q_count());
+}
+ConstLanesView RobotBatch::qd() const { return state_->Arrays(state_->qd_begin(), state_->dof()); }
+ConstLanesView RobotBatch::q_target() const {
+  return state_->Arrays(state_->q_target_begin(), state_->dof());
+}
+ConstLanesView RobotBatch::torque() const {
+  return state_->Arrays(state_->torque_begin(), state_->dof());
+}
+ConstLanesView RobotBatch::link_poses() const {
+  return state_->Arrays(state_->poses_begin(), kPoseArrays * state_->model.links.size());
+}
+ConstLanesView RobotBatch::target_pose() const {
+  return state_->Arrays(state_->target_pose_begin(), kPoseArrays);
+}
+
+void RobotBatch::ForwardKinematics(ThreadPool& pool) {
+  const KinematicTree& kinematic_tree = state_->tree;
+  const ConstLanesView q_all = q();
+  const LanesView poses = link_poses();
+  RunFused(pool, size(), state_->config.schedule, [&](size_t begin, size_t n) {
+    swarm::ForwardKinematics(kinematic_tree, q_all.Slice(begin, n), poses.Slice(begin, n));
+  });
+}
+
+Status RobotBatch::ControlStep(ThreadPool& pool, float dt) {
+  if (!(std::isfinite(dt) && dt > 0.0f)) {
+    return InvalidArgument("RobotBatch::ControlStep: dt must be finite and > 0 seconds, got " +
+                           NumberText(dt));
+  }
+  const KinematicTree& kinematic_tree = state_->tree;
+  const JointControl* control = state_->config.control.data();
+  const size_t dof = state_->dof();
+  const LanesView q_all = q();
+  const LanesView q_joints = state_->JointQ();
+  const LanesView velocities = qd();
+  const ConstLanesView targets = q_target();
+  const LanesView torques = torque();
+  const LanesView poses = link_poses();
+  // A model without joints only has forward kinematics to run.
+  const auto pd = [&](size_t begin, size_t n) {
+    if (dof == 0) return;
+    PdTorques(control, dof, q_joints.Slice(begin, n), velocities.Slice(begin, n),
+              targets.Slice(begin, n), torques.Slice(begin, n));
+  };
+  const auto integrate = [&](size_t begin, size_t n) {
+    if (dof == 0) return;
+    IntegrateJoints(control, dof, torques.Slice(begin, n), q_joints.Slice(begin, n),
+                    velocities.Slice(begin, n), dt);
+  };
+  const auto fk = [&](size_t begin, size_t n) {
+    swarm::ForwardKinematics(kinematic_tree, q_all.Slice(begin, n), poses.Slice(begin, n));
+  };
+  RunFused(pool, size(), state_->config.schedule, pd, integrate, fk);
+  return {};
+}
+
+void RobotBatch::IkStep(ThreadPool& pool) {
+  const size_t dof = state_->dof();
+  if (dof == 0) return;
+  State& s = *state_;
+  const size_t link = s.config.end_effector;
+  const ConstLanesView poses = link_poses();
+  const ConstLanesView link_pose = poses.Arrays(kPoseArrays * link, kPoseArrays);
+  const ConstLanesView goal = target_pose();
+  const ConstLanesView q_joints = s.JointQ();
+  const LanesView targets = q_target();
+  const auto jacobian = [&](size_t begin, size_t n) {
+    LinkJacobian(s.tree, link, poses.Slice(begin, n), s.JacobianTile(begin, n));
+  };
+  const auto step = [&](size_t begin, size_t n) {
+    DampedLeastSquaresStep(s.config.control.data(), dof, link_pose.Slice(begin, n),
+                           goal.Slice(begin, n), s.JacobianTile(begin, n), q_joints.Slice(begin, n),
+                           targets.Slice(begin, n), s.config.ik);
+  };
+  RunFused(pool, size(), s.config.schedule, jacobian, step);
+}
+
+size_t RobotBatch::allocated_bytes() const {
+  return state_ ? state_->storage.allocated_bytes() + state_->jacobian.allocated_bytes() : 0;
+}
+
+double RobotBatch::BytesPerRobot() const {
+  return size() == 0 ? 0.0 : static_cast<double>(allocated_bytes()) / static_cast<double>(size());
+}
+
+uint64_t RobotBatch::StateHash() const {
+  StateHasher hasher;
+  for (const ConstLanesView& arrays :
+       {q(), qd(), q_target(), torque(), link_poses(), target_pose()}) {
+    for (size_t k = 0; k < arrays.arrays; ++k) {
+      hasher.Add(ConstFloatView{arrays.Array(k), arrays.count});
+    }
+  }
+  return hasher.Digest();
+}
+
+}  // namespace swarm

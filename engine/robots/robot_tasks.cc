@@ -1,0 +1,354 @@
+#include "swarm/robots/robot_tasks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace swarm {
+namespace {
+
+// Hash streams: one per kind of random number, so that no two draws share a key.
+enum : uint32_t { kStreamGoal = 1, kStreamStart = 2, kStreamPhase = 3, kStreamRandomTarget = 4 };
+
+constexpr uint64_t SplitMix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Robots per block when filling or measuring over the pool: a block touches every array of its
+// robots, a few hundred KB at most.
+constexpr size_t kRobotsPerBlock = 4096;
+
+template <class Body>
+void ForEachRobotBlock(ThreadPool& pool, size_t robots, const Body& body) {
+  const size_t blocks = (robots + kRobotsPerBlock - 1) / kRobotsPerBlock;
+  pool.ParallelFor(blocks, [&](size_t block) {
+    const size_t begin = block * kRobotsPerBlock;
+    body(begin, std::min(robots, begin + kRobotsPerBlock));
+  });
+}
+
+bool IsUnlimited(float value) { return !std::isfinite(value) || std::fabs(value) >= 1e29f; }
+
+float Clamp(float value, float lower, float upper) {
+  if (value < lower) return lower;
+  if (value > upper) return upper;
+  return value;
+}
+
+float Sample(const JointSampleRange& range, float u) {
+  return Clamp(range.lower + u * (range.upper - range.lower), range.lower, range.upper);
+}
+
+std::vector<JointControl> ControlOf(const RobotBatch& batch) {
+  const std::vector<JointControl>& control = batch.config().control;
+  if (control.size() == batch.model().dof()) return control;
+  return DefaultJointControl(batch.model());
+}
+
+// Writes value(robot, k) into joint arrays [first, first + dof) of `view`.
+template <class Value>
+void FillJoints(ThreadPool& pool, const LanesView& view, size_t first, size_t dof,
+                const Value& value) {
+  ForEachRobotBlock(pool, view.count, [&](size_t begin, size_t end) {
+    for (size_t k = 0; k < dof; ++k) {
+      float* out = view.Array(first + k);
+      for (size_t r = begin; r < end; ++r) out[r] = value(r, k);
+    }
+  });
+}
+
+void CopyArrays(ThreadPool& pool, const ConstLanesView& from, size_t from_first,
+                const LanesView& to, size_t to_first, size_t arrays) {
+  ForEachRobotBlock(pool, to.count, [&](size_t begin, size_t end) {
+    for (size_t a = 0; a < arrays; ++a) {
+      std::copy(from.Array(from_first + a) + begin, from.Array(from_first + a) + end,
+                to.Array(to_first + a) + begin);
+    }
+  });
+}
+
+std::string Quote(std::string_view text) {
+  std::string quoted(1, '\'');
+  quoted.append(text);
+  quoted.push_back('\'');
+  return quoted;
+}
+
+}  // namespace
+
+const char* RobotTaskName(RobotTask task) {
+  switch (task) {
+    case RobotTask::kReach:
+      return "reach";
+    case RobotTask::kTrack:
+      return "track";
+    case RobotTask::kRandom:
+      return "random";
+  }
+  return "?";
+}
+
+Result<RobotTask> ParseRobotTask(std::string_view name) {
+  for (RobotTask task : {RobotTask::kReach, RobotTask::kTrack, RobotTask::kRandom}) {
+    if (name == RobotTaskName(task)) return task;
+  }
+  return InvalidArgument("--task: unknown task " + Quote(name) + " (expected one of " +
+                         kRobotTaskNames + ")");
+}
+
+Status ValidateRobotTaskParams(const RobotTaskParams& params) {
+  const auto check = [](const char* field, double value, bool positive) -> Status {
+    if (!std::isfinite(value) || value < 0.0 || (positive && value == 0.0)) {
+      return InvalidArgument(std::string("robot task: ") + field + " must be finite and " +
+                             (positive ? "> 0" : ">= 0") + ", got " + std::to_string(value));
+    }
+    return {};
+  };
+  if (Status s = check("start_spread", params.start_spread, false); !s.ok()) return s;
+  if (Status s = check("track_radius", params.track_radius, false); !s.ok()) return s;
+  if (Status s = check("track_period_seconds", params.track_period_seconds, true); !s.ok()) {
+    return s;
+  }
+  if (Status s = check("success_position_m", params.success_position_m, true); !s.ok()) return s;
+  if (Status s = check("success_orientation_rad", params.success_orientation_rad, true); !s.ok()) {
+    return s;
+  }
+  if (params.random_resample_steps == 0) {
+    return InvalidArgument("robot task: random_resample_steps must be >= 1, got 0");
+  }
+  return {};
+}
+
+float TaskUniform(uint64_t seed, uint64_t robot, uint32_t stream, uint64_t index) {
+  uint64_t h = SplitMix64(seed);
+  h = SplitMix64(h ^ robot);
+  h = SplitMix64(h ^ stream);
+  h = SplitMix64(h ^ index);
+  return static_cast<float>(h >> 40) * (1.0f / 16777216.0f);
+}
+
+std::vector<JointSampleRange> JointSampleRanges(const RobotModel& model,
+                                                std::span<const JointControl> control) {
+  std::vector<JointSampleRange> ranges(model.dof());
+  for (size_t k = 0; k < model.dof(); ++k) {
+    const bool prismatic = model.joints[model.dof_joints[k]].type == RobotJointType::kPrismatic;
+    JointSampleRange& range = ranges[k];
+    range.spread_scale = prismatic ? 0.1f : 1.0f;
+    const float default_half = prismatic ? 0.1f : std::numbers::pi_v<float>;
+    const JointControl& joint = control[k];
+    range.lower = IsUnlimited(joint.lower) ? -default_half : joint.lower;
+    range.upper = IsUnlimited(joint.upper) ? default_half : joint.upper;
+    if (range.upper < range.lower) range.upper = range.lower;
+  }
+  return ranges;
+}
+
+float GoalJointValue(std::span<const JointSampleRange> ranges, uint64_t seed, size_t robot,
+                     size_t joint) {
+  return Sample(ranges[joint], TaskUniform(seed, robot, kStreamGoal, joint));
+}
+
+float StartJointValue(std::span<const JointSampleRange> ranges, const RobotTaskParams& params,
+                      size_t robot, size_t joint) {
+  const JointSampleRange& range = ranges[joint];
+  const float goal = GoalJointValue(ranges, params.seed, robot, joint);
+  const float u = TaskUniform(params.seed, robot, kStreamStart, joint);
+  const float offset = params.start_spread * range.spread_scale * (2.0f * u - 1.0f);
+  return Clamp(goal + offset, range.lower, range.upper);
+}
+
+float RandomTargetJointValue(std::span<const JointSampleRange> ranges, uint64_t seed, size_t robot,
+                             size_t joint, uint64_t epoch) {
+  // Joint columns stay far below 2^20, so (epoch, joint) keys never collide.
+  return Sample(ranges[joint],
+                TaskUniform(seed, robot, kStreamRandomTarget, (epoch << 20) | joint));
+}
+
+Result<RobotTaskRunner> RobotTaskRunner::Create(MemoryAccountant& accountant, RobotBatch& batch,
+                                                const RobotTaskParams& params) {
+  if (Status s = ValidateRobotTaskParams(params); !s.ok()) return s;
+  RobotTaskRunner runner;
+  runner.batch_ = &batch;
+  runner.params_ = params;
+  const std::vector<JointControl> control = ControlOf(batch);
+  runner.ranges_ = JointSampleRanges(batch.model(), control);
+  if (params.task == RobotTask::kTrack) {
+    for (FloatArray* array : {&runner.center_x_, &runner.center_y_, &runner.center_z_,
+                              &runner.phase_cos_, &runner.phase_sin_}) {
+      Result<FloatArray> created =
+          FloatArray::Create(accountant, batch.size(), MemoryCategory::kRobots);
+      if (!created.ok()) return created.status();
+      *array = std::move(created).value();
+    }
+  }
+  return runner;
+}
+
+void RobotTaskRunner::Start(ThreadPool& pool) {
+  RobotBatch& batch = *batch_;
+  const size_t dof = batch.model().dof();
+  const size_t first = batch.tree().joint_q_begin();
+  const LanesView q = batch.q();
+  if (batch.tree().floating_base) {
+    // x y z qw qx qy qz: the identity pose.
+    FillJoints(pool, q, 0, kFloatingBaseArrays,
+               [](size_t, size_t k) { return k == 3 ? 1.0f : 0.0f; });
+  }
+  const uint64_t seed = params_.seed;
+  if (params_.task != RobotTask::kRandom) {
+    // The goal pose: forward kinematics of the goal configuration.
+    FillJoints(pool, q, first, dof,
+               [&](size_t r, size_t k) { return GoalJointValue(ranges_, seed, r, k); });
+    batch.ForwardKinematics(pool);
+    CopyArrays(pool, batch.link_poses(), kPoseArrays * batch.end_effector(), batch.target_pose(), 0,
+               kPoseArrays);
+    FillJoints(pool, q, first, dof,
+               [&](size_t r, size_t k) { return StartJointValue(ranges_, params_, r, k); });
+  } else {
+    FillJoints(pool, q, first, dof,
+               [&](size_t r, size_t k) { return GoalJointValue(ranges_, seed, r, k); });
+  }
+  FillJoints(pool, batch.qd(), 0, dof, [](size_t, size_t) { return 0.0f; });
+  if (params_.task == RobotTask::kRandom) {
+    FillJoints(pool, batch.q_target(), 0, dof,
+               [&](size_t r, size_t k) { return RandomTargetJointValue(ranges_, seed, r, k, 0); });
+  } else {
+    CopyArrays(pool, batch.q(), first, batch.q_target(), 0, dof);
+  }
+  if (params_.task == RobotTask::kTrack) {
+    const ConstLanesView goal = batch.target_pose();
+    ForEachRobotBlock(pool, batch.size(), [&](size_t begin, size_t end) {
+      for (size_t r = begin; r < end; ++r) {
+        center_x_[r] = goal.Array(0)[r];
+        center_y_[r] = goal.Array(1)[r];
+        center_z_[r] = goal.Array(2)[r];
+        const double phase = 2.0 * std::numbers::pi * double(TaskUniform(seed, r, kStreamPhase, 0));
+        phase_cos_[r] = static_cast<float>(std::cos(phase));
+        phase_sin_[r] = static_cast<float>(std::sin(phase));
+      }
+    });
+    MoveTrackTargets(pool, 0.0);
+  }
+  batch.ForwardKinematics(pool);
+}
+
+void RobotTaskRunner::MoveTrackTargets(ThreadPool& pool, double time_seconds) {
+  // (cos, sin)(w t + phase) by angle addition from one (cos, sin)(w t) shared by all robots.
+  const double angle = 2.0 * std::numbers::pi * time_seconds / params_.track_period_seconds;
+  const float c = static_cast<float>(std::cos(angle));
+  const float s = static_cast<float>(std::sin(angle));
+  const float radius = params_.track_radius;
+  const LanesView target = batch_->target_pose();
+  ForEachRobotBlock(pool, batch_->size(), [&](size_t begin, size_t end) {
+    float* x = target.Array(0);
+    float* y = target.Array(1);
+    float* z = target.Array(2);
+    for (size_t r = begin; r < end; ++r) {
+      const float cos_total = c * phase_cos_[r] - s * phase_sin_[r];
+      const float sin_total = s * phase_cos_[r] + c * phase_sin_[r];
+      x[r] = center_x_[r] + radius * cos_total;
+      y[r] = center_y_[r] + radius * sin_total;
+      z[r] = center_z_[r];
+    }
+  });
+}
+
+Status RobotTaskRunner::Step(ThreadPool& pool, uint64_t step, float dt) {
+  RobotBatch& batch = *batch_;
+  if (!(dt > 0.0f) || !std::isfinite(dt)) return batch.ControlStep(pool, dt);
+  switch (params_.task) {
+    case RobotTask::kReach:
+      batch.IkStep(pool);
+      break;
+    case RobotTask::kTrack:
+      MoveTrackTargets(pool, double(step + 1) * double(dt));
+      batch.IkStep(pool);
+      break;
+    case RobotTask::kRandom:
+      if (step > 0 && step % params_.random_resample_steps == 0) {
+        const uint64_t epoch = step / params_.random_resample_steps;
+        FillJoints(pool, batch.q_target(), 0, batch.model().dof(), [&](size_t r, size_t k) {
+          return RandomTargetJointValue(ranges_, params_.seed, r, k, epoch);
+        });
+      }
+      break;
+  }
+  return batch.ControlStep(pool, dt);
+}
+
+void RobotTaskRunner::MeasureErrors(ThreadPool& pool, std::span<float> position_error,
+                                    std::span<float> orientation_error,
+                                    std::span<float> joint_error) const {
+  const RobotBatch& batch = *batch_;
+  SWARM_ASSERT(position_error.size() == batch.size() && orientation_error.size() == batch.size() &&
+               joint_error.size() == batch.size());
+  const ConstLanesView poses = batch.link_poses();
+  const ConstLanesView target = batch.target_pose();
+  const ConstLanesView q = batch.q();
+  const ConstLanesView q_target = batch.q_target();
+  const size_t link = kPoseArrays * batch.end_effector();
+  const size_t first = batch.tree().joint_q_begin();
+  const size_t dof = batch.model().dof();
+  ForEachRobotBlock(pool, batch.size(), [&](size_t begin, size_t end) {
+    for (size_t r = begin; r < end; ++r) {
+      double squared = 0.0;
+      for (size_t i = 0; i < 3; ++i) {
+        const double d = double(poses.Array(link + i)[r]) - double(target.Array(i)[r]);
+        squared += d * d;
+      }
+      position_error[r] = static_cast<float>(std::sqrt(squared));
+      // The angle of the relative rotation: 2 acos |<q_link, q_target>| for unit quaternions.
+      double dot = 0.0, link_norm = 0.0, target_norm = 0.0;
+      for (size_t i = 3; i < kPoseArrays; ++i) {
+        const double a = poses.Array(link + i)[r];
+        const double b = target.Array(i)[r];
+        dot += a * b;
+        link_norm += a * a;
+        target_norm += b * b;
+      }
+      const double cosine = std::fabs(dot) / std::sqrt(link_norm * target_norm);
+      orientation_error[r] = static_cast<float>(2.0 * std::acos(std::min(1.0, cosine)));
+      float worst = 0.0f;
+      for (size_t k = 0; k < dof; ++k) {
+        const float d = std::fabs(q.Array(first + k)[r] - q_target.Array(k)[r]);
+        if (d > worst) worst = d;
+      }
+      joint_error[r] = worst;
+    }
+  });
+}
+
+TaskErrorSummary RobotTaskRunner::Summarize(std::span<const float> position_error,
+                                            std::span<const float> orientation_error,
+                                            std::span<const float> joint_error) const {
+  // Orientation counts towards success only when IK steers it.
+  const bool steers_orientation = batch_->config().ik.orientation_weight > 0.0f;
+  TaskErrorSummary summary;
+  summary.robots = position_error.size();
+  double position_sum = 0.0, orientation_sum = 0.0, joint_sum = 0.0;
+  for (size_t r = 0; r < summary.robots; ++r) {
+    position_sum += position_error[r];
+    orientation_sum += orientation_error[r];
+    joint_sum += joint_error[r];
+    summary.max_position_m = std::max<double>(summary.max_position_m, position_error[r]);
+    summary.max_orientation_rad =
+        std::max<double>(summary.max_orientation_rad, orientation_error[r]);
+    summary.max_joint_error = std::max<double>(summary.max_joint_error, joint_error[r]);
+    if (position_error[r] < params_.success_position_m &&
+        (!steers_orientation || orientation_error[r] < params_.success_orientation_rad)) {
+      ++summary.successes;
+    }
+  }
+  if (summary.robots > 0) {
+    const double n = double(summary.robots);
+    summary.mean_position_m = position_sum / n;
+    summary.mean_orientation_rad = orientation_sum / n;
+    summary.mean_joint_error = joint_sum / n;
+  }
+  return summary;
+}
+
+}  // namespace swarm

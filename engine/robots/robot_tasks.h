@@ -1,0 +1,144 @@
+// Task generators for robot batches: what each robot of a RobotBatch is asked to do, and how well
+// it did. These drive swarm-robots and give RL or planning users a ready-made workload.
+//
+//   reach   a goal pose of the end effector, taken from the forward kinematics of a random
+//           configuration within the joint limits (so it is reachable by construction); the
+//           robot starts from that configuration perturbed by up to start_spread per joint and
+//           every step runs an IK step (q_target toward the goal) then a PD control step.
+//           Success: final position error < success_position_m and, when IK steers the
+//           orientation (IkParams::orientation_weight > 0), orientation error
+//           < success_orientation_rad.
+//   track   the goal position moves on a horizontal circle of track_radius around such a pose,
+//           one turn per track_period_seconds, each robot at its own phase; IK + PD every step.
+//   random  random joint targets within the limits, resampled every random_resample_steps
+//           steps and tracked by the PD controller (no IK).
+//
+// Determinism: every random number is a hash of (seed, robot index, stream, index) (splitmix64),
+// never of the thread, tile or batch size, so robot r does the same thing alone or among 1e5, on
+// any thread count and SIMD target. The per-step circle uses one cos/sin of the step's time for
+// all robots and the angle-addition formula per robot, so no robot evaluates a transcendental
+// function of its own.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "swarm/core/buffer.h"
+#include "swarm/core/memory.h"
+#include "swarm/robots/robot_batch.h"
+#include "swarm/core/status.h"
+#include "swarm/core/thread_pool.h"
+
+namespace swarm {
+
+enum class RobotTask : uint8_t { kReach, kTrack, kRandom };
+
+const char* RobotTaskName(RobotTask task);  // "reach", "track", "random"
+// Parses a name RobotTaskName returns; errors name the value and list the tasks.
+Result<RobotTask> ParseRobotTask(std::string_view name);
+inline constexpr const char* kRobotTaskNames = "reach, track, random";
+
+struct RobotTaskParams {
+  RobotTask task = RobotTask::kReach;
+  uint64_t seed = 1;
+  // reach and track: start q = goal q + U(-start_spread, start_spread) per joint, clamped into the
+  // limits (radians for revolute joints; a tenth of it in metres for prismatic ones).
+  float start_spread = 0.5f;
+  float track_radius = 0.05f;         // metres
+  float track_period_seconds = 2.0f;  // one turn of the circle
+  uint64_t random_resample_steps = 250;
+  float success_position_m = 0.01f;
+  float success_orientation_rad = 0.1f;
+};
+
+// Checks ranges (finite, positive where needed); errors name the field and the value.
+Status ValidateRobotTaskParams(const RobotTaskParams& params);
+
+// A uniform float in [0, 1) (24 random bits) from the hash of (seed, robot, stream, index).
+float TaskUniform(uint64_t seed, uint64_t robot, uint32_t stream, uint64_t index);
+
+// The range random joint values are drawn from, per independent joint (q order after a floating
+// base): the position limits, or [-pi, pi] (revolute) / [-0.1, 0.1] m (prismatic) if unlimited.
+struct JointSampleRange {
+  float lower = 0.0f;
+  float upper = 0.0f;
+  float spread_scale = 1.0f;  // 1 for revolute joints, 0.1 (metres per radian) for prismatic
+};
+std::vector<JointSampleRange> JointSampleRanges(const RobotModel& model,
+                                                std::span<const JointControl> control);
+
+// The joint values the tasks draw for robot `robot`, joint column `joint` (q order after a
+// floating base), from the ranges above:
+//   goal: lower + u (upper - lower): reach and track take their goal pose from the FK of these
+//         values; random starts from them.
+//   start (reach, track): goal + start_spread * spread_scale * (2u' - 1), clamped to the range.
+//   random target of epoch e (steps [e K, (e + 1) K), K = random_resample_steps): like goal with
+//         its own u.
+float GoalJointValue(std::span<const JointSampleRange> ranges, uint64_t seed, size_t robot,
+                     size_t joint);
+float StartJointValue(std::span<const JointSampleRange> ranges, const RobotTaskParams& params,
+                      size_t robot, size_t joint);
+float RandomTargetJointValue(std::span<const JointSampleRange> ranges, uint64_t seed, size_t robot,
+                             size_t joint, uint64_t epoch);
+
+// Per-robot final errors, and their summary.
+struct TaskErrorSummary {
+  size_t robots = 0;
+  size_t successes = 0;          // within the success thresholds (meaningful for reach)
+  double mean_position_m = 0.0;  // reach, track: end-effector position error
+  double max_position_m = 0.0;
+  double mean_orientation_rad = 0.0;
+  double max_orientation_rad = 0.0;
+  double mean_joint_error = 0.0;  // every task: max over joints of |q - q_target|
+  double max_joint_error = 0.0;
+  double SuccessRate() const { return robots ? double(successes) / double(robots) : 0.0; }
+};
+
+class RobotTaskRunner {
+ public:
+  // Allocates what the task keeps per robot (track: the circle centres and phases) under
+  // MemoryCategory::kRobots. The runner keeps a pointer to the batch: the batch must outlive it
+  // and stay where it is (not be moved).
+  static Result<RobotTaskRunner> Create(MemoryAccountant& accountant, RobotBatch& batch,
+                                        const RobotTaskParams& params);
+  RobotTaskRunner() = default;
+
+  const RobotTaskParams& params() const { return params_; }
+  const std::vector<JointSampleRange>& ranges() const { return ranges_; }
+
+  // Writes every robot's starting state (q; a floating base at the identity; qd = 0;
+  // q_target = q), its goal (target_pose for reach and track, q_target for random) and the link
+  // poses of the starting state.
+  void Start(ThreadPool& pool);
+
+  // Step `step` (0, 1, 2, ... after Start) of dt seconds: moves the track goal to time
+  // (step + 1) * dt, resamples random targets when step is a positive multiple of
+  // random_resample_steps, runs IkStep for reach and track, then ControlStep. An invalid dt
+  // changes nothing and returns the batch's error.
+  Status Step(ThreadPool& pool, uint64_t step, float dt);
+
+  // Per robot: end-effector position error (m) and orientation error (rad, the angle of
+  // q_target q_link^*) against target_pose, and max_j |q_j - q_target_j|. Spans have
+  // batch.size() entries.
+  void MeasureErrors(ThreadPool& pool, std::span<float> position_error,
+                     std::span<float> orientation_error, std::span<float> joint_error) const;
+  // Sums in robot order (the same result for any thread count).
+  TaskErrorSummary Summarize(std::span<const float> position_error,
+                             std::span<const float> orientation_error,
+                             std::span<const float> joint_error) const;
+
+ private:
+  void MoveTrackTargets(ThreadPool& pool, double time_seconds);
+
+  RobotBatch* batch_ = nullptr;
+  RobotTaskParams params_;
+  std::vector<JointSampleRange> ranges_;
+  // track: per robot circle centre (x, y, z) and cos/sin of its phase.
+  FloatArray center_x_, center_y_, center_z_, phase_cos_, phase_sin_;
+};
+
+}  // namespace swarm

@@ -1,0 +1,483 @@
+// URDF loading: urdfdom (Debian liburdfdom, the ROS parser) reads the XML into its model, then
+// swarm checks and normalises what the kernels rely on and numbers links and joints in pose order.
+//
+// What urdfdom does and does not do for us (liburdfdom 3.0):
+// - It rejects malformed XML, unknown joint types, unparsable or non-finite numbers (its
+//   number parser fails on "nan" and "inf"), missing parent or child links, several roots and
+//   revolute or prismatic joints without <limit>. It reports these only through console_bridge's
+//   global log, so parsing captures that log (under a lock) and turns it into the error message.
+// - It accepts, and swarm rejects: a link that is the child of two joints and the cycles that
+//   follow from it, planar and floating joints, zero axes, lower > upper, negative effort or
+//   velocity limits, mimics of missing or fixed joints and mimic cycles.
+// - Its links own each other through shared_ptrs, so joints in a cycle leak the model: cycles
+//   through the root are rejected before urdfdom sees them (CheckSomeLinkIsRoot), and the links
+//   of every model it returns are unlinked after use (BreakLinkCycles).
+// - It stores joints and links in name-sorted maps. Pose order (links topological, root first,
+//   joints[i] with child link i + 1) is a depth-first walk from the root that visits a link's
+//   child joints in document order, so a quadruped's legs stay contiguous and in the order the
+//   file lists them. Document order and line numbers come from a light scan of the text
+//   (XmlOutline below), which also locates the problem when urdfdom rejects malformed XML.
+// - It reads <joint> only as a direct child of <robot>, so joints inside <transmission> or
+//   <ros2_control> are ignored, and it keeps joint and link names in separate maps, so a joint
+//   and a link may share a name. Origins keep the quaternion urdfdom computed from rpy, never a
+//   round trip through roll-pitch-yaw (which is singular at pitch = +-pi/2).
+#include <console_bridge/console.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "swarm/core/text.h"
+#include "swarm/robots/robot_model.h"
+#include "swarm/robots/urdf_xml_outline.h"
+
+namespace swarm {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// urdfdom with its console_bridge log captured.
+
+class CapturedLog : public console_bridge::OutputHandler {
+ public:
+  void log(const std::string& text, console_bridge::LogLevel level, const char*, int) override {
+    if (level < console_bridge::CONSOLE_BRIDGE_LOG_ERROR) return;
+    for (const std::string& seen : messages_) {
+      if (seen == text) return;
+    }
+    messages_.push_back(text);
+  }
+  std::string Joined() const {
+    std::string out;
+    for (const std::string& message : messages_) out += (out.empty() ? "" : "; ") + message;
+    return out;
+  }
+
+ private:
+  std::vector<std::string> messages_;
+};
+
+struct UrdfdomResult {
+  urdf::ModelInterfaceSharedPtr model;
+  std::string errors;  // urdfdom's error log, "; "-separated
+};
+
+UrdfdomResult ParseWithUrdfdom(const std::string& text) {
+  // console_bridge's handler, its "previous handler" and the level are process-wide: swap them
+  // only under a lock and put all three back afterwards. useOutputHandler(h) makes the current
+  // handler the previous one and restorePreviousOutputHandler swaps the two, so the previous one
+  // is read by swapping, and restored by installing it and then the current one again.
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  console_bridge::OutputHandler* const current = console_bridge::getOutputHandler();
+  console_bridge::restorePreviousOutputHandler();
+  console_bridge::OutputHandler* const previous = console_bridge::getOutputHandler();
+  const console_bridge::LogLevel level = console_bridge::getLogLevel();
+  CapturedLog captured;
+  console_bridge::useOutputHandler(&captured);
+  console_bridge::setLogLevel(console_bridge::CONSOLE_BRIDGE_LOG_ERROR);
+  UrdfdomResult result;
+  try {
+    result.model = urdf::parseURDF(text);
+  } catch (const std::exception& error) {
+    result.model.reset();
+    captured.log(error.what(), console_bridge::CONSOLE_BRIDGE_LOG_ERROR, "", 0);
+  }
+  console_bridge::setLogLevel(level);
+  console_bridge::useOutputHandler(previous);
+  console_bridge::useOutputHandler(current);
+  result.errors = captured.Joined();
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// From urdfdom's model to swarm's.
+
+
+class ModelBuilder {
+ public:
+  ModelBuilder(const urdf::ModelInterface& urdf, const XmlOutline& outline, std::string_view source,
+               const UrdfOptions& options)
+      : urdf_(urdf), source_(source), options_(options) {
+    for (size_t i = 0; i < outline.robot_children.size(); ++i) {
+      const XmlElementMark& mark = outline.robot_children[i];
+      if (mark.tag == "joint" && !joint_line_.count(mark.name)) {
+        joint_line_[mark.name] = mark.line;
+        joint_document_index_[mark.name] = i;
+      }
+    }
+  }
+
+  Result<RobotModel> Build() {
+    model_.name = urdf_.getName();
+    model_.floating_base = options_.floating_base;
+    if (Status status = CheckTreeShape(); !status.ok()) return status;
+    if (Status status = OrderLinksAndJoints(); !status.ok()) return status;
+    if (Status status = ResolveMimics(); !status.ok()) return status;
+    return std::move(model_);
+  }
+
+ private:
+  // "<source>:line: joint 'name' " or "<source>: joint 'name' " when the line is unknown.
+  std::string JointContext(const std::string& joint) const {
+    std::string context(source_);
+    if (const auto line = joint_line_.find(joint); line != joint_line_.end()) {
+      context += ':';
+      context += std::to_string(line->second);
+    }
+    context += ": joint ";
+    context += Quoted(joint);
+    context += ' ';
+    return context;
+  }
+
+  // Every link is the child of at most one joint; joint types are ones swarm supports.
+  Status CheckTreeShape() {
+    for (const auto& [name, joint] : urdf_.joints_) {
+      if (joint->type == urdf::Joint::PLANAR || joint->type == urdf::Joint::FLOATING) {
+        const char* type = joint->type == urdf::Joint::PLANAR ? "planar" : "floating";
+        return InvalidArgument(
+            JointContext(name) + "has type " + type +
+            ", which swarm does not support (supported: revolute, continuous, prismatic, fixed;"
+            " a free-floating root link is UrdfOptions::floating_base)");
+      }
+      const auto [it, inserted] = parent_joint_.emplace(joint->child_link_name, name);
+      if (!inserted) {
+        return InvalidArgument(std::string(source_) + ": link " + Quoted(joint->child_link_name) +
+                               " is the child of two joints, " + Quoted(it->second) + " and " +
+                               Quoted(name) + ": a URDF robot must be a tree");
+      }
+    }
+    return {};
+  }
+
+  // Depth-first from the root, child joints in document order (then by name, for joints the
+  // outline could not place).
+  Status OrderLinksAndJoints() {
+    std::map<std::string, std::vector<const urdf::Joint*>> children;
+    for (const auto& [name, joint] : urdf_.joints_) {
+      children[joint->parent_link_name].push_back(joint.get());
+    }
+    for (auto& [parent, joints] : children) {
+      std::stable_sort(joints.begin(), joints.end(),
+                       [&](const urdf::Joint* a, const urdf::Joint* b) {
+                         return DocumentIndex(a->name) < DocumentIndex(b->name);
+                       });
+    }
+    const urdf::LinkConstSharedPtr root = urdf_.getRoot();
+    if (!root) return InvalidArgument(std::string(source_) + ": the robot has no root link");
+    std::map<std::string, size_t> link_index;
+    model_.links.push_back(root->name);
+    link_index[root->name] = 0;
+    std::vector<const urdf::Joint*> stack;
+    auto push_children = [&](const std::string& link) {
+      const auto found = children.find(link);
+      if (found == children.end()) return;
+      for (auto it = found->second.rbegin(); it != found->second.rend(); ++it) stack.push_back(*it);
+    };
+    push_children(root->name);
+    while (!stack.empty()) {
+      const urdf::Joint* joint = stack.back();
+      stack.pop_back();
+      RobotJoint converted;
+      if (Status status = ConvertJoint(*joint, converted); !status.ok()) return status;
+      converted.parent_link = link_index.at(joint->parent_link_name);
+      converted.child_link = model_.links.size();
+      link_index[joint->child_link_name] = model_.links.size();
+      model_.links.push_back(joint->child_link_name);
+      model_.joints.push_back(std::move(converted));
+      push_children(joint->child_link_name);
+    }
+    if (model_.links.size() != urdf_.links_.size()) return DescribeCycle(link_index);
+    return {};
+  }
+
+  size_t DocumentIndex(const std::string& joint) const {
+    const auto found = joint_document_index_.find(joint);
+    return found == joint_document_index_.end() ? SIZE_MAX : found->second;
+  }
+
+  // Links the walk from the root missed: each has a parent joint (only the root has none), so
+  // following parents from one of them must come back to a link already passed: a cycle.
+  Status DescribeCycle(const std::map<std::string, size_t>& reached) const {
+    std::string link;
+    for (const auto& [name, unused] : urdf_.links_) {
+      if (!reached.count(name)) {
+        link = name;
+        break;
+      }
+    }
+    std::vector<std::string> path;
+    std::set<std::string> seen;
+    while (!seen.count(link)) {
+      seen.insert(link);
+      path.push_back(link);
+      const std::string& joint = parent_joint_.at(link);
+      link = urdf_.joints_.at(joint)->parent_link_name;
+    }
+    std::string cycle = link;
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      cycle += " -> " + *it;
+      if (*it == link) break;
+    }
+    return InvalidArgument(std::string(source_) + ": the joints form a cycle through links " +
+                           cycle + " (joint " + Quoted(parent_joint_.at(link)) +
+                           " closes it): a URDF robot must be a tree");
+  }
+
+  Status CheckFinite(const std::string& joint, const char* attribute,
+                     std::initializer_list<double> values) const {
+    for (double value : values) {
+      if (!std::isfinite(value)) {
+        return InvalidArgument(JointContext(joint) + "has a non-finite " + attribute + " (" +
+                               NumberText(value) + ")");
+      }
+    }
+    return {};
+  }
+
+  Status ConvertJoint(const urdf::Joint& joint, RobotJoint& out) const {
+    out.name = joint.name;
+    switch (joint.type) {
+      case urdf::Joint::REVOLUTE:
+        out.type = RobotJointType::kRevolute;
+        break;
+      case urdf::Joint::CONTINUOUS:
+        out.type = RobotJointType::kContinuous;
+        break;
+      case urdf::Joint::PRISMATIC:
+        out.type = RobotJointType::kPrismatic;
+        break;
+      case urdf::Joint::FIXED:
+        out.type = RobotJointType::kFixed;
+        break;
+      default:
+        return InvalidArgument(JointContext(joint.name) + "has an unknown type (urdfdom type " +
+                               std::to_string(joint.type) + ")");
+    }
+    const urdf::Pose& origin = joint.parent_to_joint_origin_transform;
+    const urdf::Rotation& rotation = origin.rotation;
+    if (Status status = CheckFinite(joint.name, "origin xyz",
+                                    {origin.position.x, origin.position.y, origin.position.z});
+        !status.ok()) {
+      return status;
+    }
+    if (Status status =
+            CheckFinite(joint.name, "origin rpy", {rotation.x, rotation.y, rotation.z, rotation.w});
+        !status.ok()) {
+      return status;
+    }
+    out.origin_xyz = {origin.position.x, origin.position.y, origin.position.z};
+    const double rotation_norm = std::sqrt(rotation.x * rotation.x + rotation.y * rotation.y +
+                                           rotation.z * rotation.z + rotation.w * rotation.w);
+    out.origin_quat = {rotation.x / rotation_norm, rotation.y / rotation_norm,
+                       rotation.z / rotation_norm, rotation.w / rotation_norm};
+    if (out.type == RobotJointType::kFixed) return {};  // axis, limits and mimic do not apply
+
+    if (Status status = CheckFinite(joint.name, "axis", {joint.axis.x, joint.axis.y, joint.axis.z});
+        !status.ok()) {
+      return status;
+    }
+    const double axis_norm = std::sqrt(joint.axis.x * joint.axis.x + joint.axis.y * joint.axis.y +
+                                       joint.axis.z * joint.axis.z);
+    if (!(axis_norm > 1e-12)) {
+      return InvalidArgument(JointContext(joint.name) + "has a zero axis (" +
+                             NumberText(joint.axis.x) + " " + NumberText(joint.axis.y) + " " +
+                             NumberText(joint.axis.z) + "): expected a non-zero direction");
+    }
+    out.axis = {joint.axis.x / axis_norm, joint.axis.y / axis_norm, joint.axis.z / axis_norm};
+
+    if (joint.limits) {
+      const urdf::JointLimits& limits = *joint.limits;
+      if (Status status = CheckFinite(joint.name, "limit",
+                                      {limits.lower, limits.upper, limits.effort, limits.velocity});
+          !status.ok()) {
+        return status;
+      }
+      if (limits.effort < 0.0 || limits.velocity < 0.0) {
+        return InvalidArgument(JointContext(joint.name) + "has a negative limit (effort " +
+                               NumberText(limits.effort) + ", velocity " +
+                               NumberText(limits.velocity) + "): expected >= 0");
+      }
+      out.effort_limit = limits.effort;
+      out.velocity_limit = limits.velocity;
+      // Continuous joints have no position limits whatever the file says. lower == upper (most
+      // often 0 0) means "no limit" in the files people write, as MuJoCo reads it; it applies to
+      // prismatic joints too, which otherwise could not move at all.
+      if (out.type != RobotJointType::kContinuous && limits.lower != limits.upper) {
+        if (limits.lower > limits.upper) {
+          return InvalidArgument(JointContext(joint.name) + "has limit lower " +
+                                 NumberText(limits.lower) + " > upper " +
+                                 NumberText(limits.upper) + ": expected lower <= upper");
+        }
+        out.has_position_limits = true;
+        out.lower = limits.lower;
+        out.upper = limits.upper;
+      }
+    }
+    if (joint.mimic) {
+      if (Status status = CheckFinite(joint.name, "mimic multiplier or offset",
+                                      {joint.mimic->multiplier, joint.mimic->offset});
+          !status.ok()) {
+        return status;
+      }
+      out.is_mimic = true;
+      out.mimic_multiplier = joint.mimic->multiplier;
+      out.mimic_offset = joint.mimic->offset;
+    }
+    return {};
+  }
+
+  // Independent joints take q columns in pose order; a mimic joint follows its chain of masters
+  // to an independent joint and composes the affine maps on the way:
+  //   value = m1 (m2 q + o2) + o1 = (m1 m2) q + (m1 o2 + o1).
+  Status ResolveMimics() {
+    std::map<std::string, size_t> index_of;
+    for (size_t i = 0; i < model_.joints.size(); ++i) {
+      RobotJoint& joint = model_.joints[i];
+      index_of[joint.name] = i;
+      if (joint.type == RobotJointType::kFixed || joint.is_mimic) continue;
+      joint.q_index = static_cast<int>(model_.dof_joints.size());
+      model_.dof_joints.push_back(i);
+    }
+    for (RobotJoint& joint : model_.joints) {
+      if (!joint.is_mimic) continue;
+      double multiplier = joint.mimic_multiplier, offset = joint.mimic_offset;
+      std::string chain = Quoted(joint.name);
+      const urdf::Joint* current = urdf_.joints_.at(joint.name).get();
+      std::set<std::string> visited = {joint.name};
+      while (true) {
+        const std::string& master_name = current->mimic->joint_name;
+        chain += " -> " + Quoted(master_name);
+        const auto master_index = index_of.find(master_name);
+        if (master_index == index_of.end()) {
+          const bool direct = current->name == joint.name;
+          return InvalidArgument(JointContext(joint.name) + "mimics joint " + Quoted(master_name) +
+                                 (direct ? "" : " (through " + chain + ")") +
+                                 ", which does not exist");
+        }
+        if (visited.count(master_name)) {
+          return InvalidArgument(JointContext(joint.name) + "is part of a mimic cycle: " + chain);
+        }
+        visited.insert(master_name);
+        const RobotJoint& master = model_.joints[master_index->second];
+        if (master.type == RobotJointType::kFixed) {
+          return InvalidArgument(JointContext(joint.name) + "mimics joint " + Quoted(master_name) +
+                                 ", which is fixed: expected a moving joint");
+        }
+        if (!master.is_mimic) {
+          joint.q_index = master.q_index;
+          break;
+        }
+        const urdf::Joint* next = urdf_.joints_.at(master_name).get();
+        offset = multiplier * next->mimic->offset + offset;
+        multiplier = multiplier * next->mimic->multiplier;
+        current = next;
+      }
+      joint.mimic_multiplier = multiplier;
+      joint.mimic_offset = offset;
+    }
+    return {};
+  }
+
+  const urdf::ModelInterface& urdf_;
+  std::string_view source_;
+  const UrdfOptions& options_;
+  std::map<std::string, int> joint_line_;
+  std::map<std::string, size_t> joint_document_index_;
+  std::map<std::string, std::string> parent_joint_;  // child link -> joint
+  RobotModel model_;
+};
+
+// urdfdom links hold their child links and joints by shared_ptr, so joints that form a cycle
+// (which urdfdom accepts, see CheckTreeShape) leave a reference cycle that would never be freed.
+void BreakLinkCycles(urdf::ModelInterface& model) {
+  for (const auto& [name, link] : model.links_) {
+    link->child_links.clear();
+    link->child_joints.clear();
+    link->parent_joint.reset();
+  }
+}
+
+// When every link is some joint's child the joints form a cycle through the root. urdfdom
+// rejects that, but only after linking the cycle with shared_ptrs it never frees, so this case is
+// caught before urdfdom sees the text.
+Status CheckSomeLinkIsRoot(const XmlOutline& outline, const std::string& source) {
+  // Only a complete outline can be trusted to list every link; malformed XML is urdfdom's to
+  // report.
+  if (!outline.open_at_end.empty() || !outline.unterminated.empty()) return {};
+  std::set<std::string> links, children;
+  for (const XmlElementMark& mark : outline.robot_children) {
+    if (mark.tag == "link") links.insert(mark.name);
+    if (mark.tag == "joint") children.insert(mark.child_link);
+  }
+  for (const std::string& link : links) {
+    if (!children.count(link)) return {};
+  }
+  if (links.empty()) return {};
+  return InvalidArgument(source +
+                         ": not a valid URDF: no root link: every link is the child of "
+                         "a joint, so the joints form a cycle (a URDF robot must be a tree)");
+}
+
+bool IsBlank(std::string_view text) {
+  return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+}  // namespace
+
+Result<RobotModel> LoadUrdfString(std::string_view xml, const UrdfOptions& options,
+                                  std::string_view source_name) {
+  const std::string source(source_name);
+  if (IsBlank(xml)) {
+    return InvalidArgument(source + ": not a valid URDF: the text is empty (expected <robot>)");
+  }
+  // urdfdom parses a C string: an embedded NUL would silently cut the document short.
+  if (const size_t nul = xml.find('\0'); nul != std::string_view::npos) {
+    return InvalidArgument(source + ": not a valid URDF: a NUL byte at offset " +
+                           std::to_string(nul) + " (a URDF is text)");
+  }
+  const std::string text(xml);
+  const XmlOutline outline = ScanXml(text);
+  if (Status status = CheckSomeLinkIsRoot(outline, source); !status.ok()) return status;
+  UrdfdomResult parsed = ParseWithUrdfdom(text);
+  if (!parsed.model) {
+    std::string message = source + ": not a valid URDF: " +
+                          (parsed.errors.empty() ? "urdfdom rejected it" : parsed.errors);
+    if (!outline.has_element) message += " (no XML element in the text; expected <robot>)";
+    if (const std::string end = DescribeXmlEnd(outline); !end.empty()) message += " (" + end + ")";
+    return InvalidArgument(message);
+  }
+  Result<RobotModel> model = ModelBuilder(*parsed.model, outline, source, options).Build();
+  BreakLinkCycles(*parsed.model);
+  return model;
+}
+
+Result<RobotModel> LoadUrdfFile(const std::string& path, const UrdfOptions& options) {
+  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file)
+    return InvalidArgument("cannot open URDF file '" + path + "': " + std::strerror(errno));
+  std::string text;
+  char buffer[1 << 16];
+  size_t got;
+  while ((got = std::fread(buffer, 1, sizeof(buffer), file.get())) > 0) text.append(buffer, got);
+  if (std::ferror(file.get())) {
+    return InvalidArgument("cannot read URDF file '" + path + "': " + std::strerror(errno));
+  }
+  if (text.empty()) {
+    return InvalidArgument(path + ": not a valid URDF: the file is empty (expected <robot>)");
+  }
+  return LoadUrdfString(text, options, path);
+}
+
+}  // namespace swarm

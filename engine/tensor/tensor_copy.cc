@@ -1,0 +1,120 @@
+#include "swarm/tensor/tensor_copy.h"
+
+#include <algorithm>
+#include <complex>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace swarm {
+namespace {
+
+template <typename T>
+struct IsComplex : std::false_type {};
+template <typename T>
+struct IsComplex<std::complex<T>> : std::true_type {};
+
+// Float to integer without undefined behaviour: NaN -> 0, out of range -> the nearest bound,
+// otherwise truncation toward zero. The bounds are compared in long double, which holds every
+// int64 and uint64 bound exactly.
+template <typename To, typename From>
+To FloatToInteger(From value) {
+  if (value != value) return To{0};
+  const auto wide = static_cast<long double>(value);
+  if (wide <= static_cast<long double>(std::numeric_limits<To>::lowest())) {
+    return std::numeric_limits<To>::lowest();
+  }
+  if (wide >= static_cast<long double>(std::numeric_limits<To>::max())) {
+    return std::numeric_limits<To>::max();
+  }
+  return static_cast<To>(value);
+}
+
+template <typename To, typename From>
+To CastReal(From value) {
+  if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
+    return FloatToInteger<To>(value);
+  } else {
+    // Integer -> integer wraps modulo 2^bits (C++20), anything -> float rounds.
+    return static_cast<To>(value);
+  }
+}
+
+template <typename To, typename From>
+To Cast(From value) {
+  if constexpr (IsComplex<To>::value && IsComplex<From>::value) {
+    using Part = typename To::value_type;
+    return To(CastReal<Part>(value.real()), CastReal<Part>(value.imag()));
+  } else if constexpr (IsComplex<To>::value) {
+    return To(CastReal<typename To::value_type>(value), 0);
+  } else if constexpr (IsComplex<From>::value) {
+    return CastReal<To>(value.real());
+  } else {
+    return CastReal<To>(value);
+  }
+}
+
+// Copies one row (the last axis) at a time; rank-0 views are one row of one element.
+template <typename To, typename From>
+void CopyElements(const TensorView& src, const TensorView& dst) {
+  const size_t rank = src.rank();
+  const int64_t row = rank == 0 ? 1 : src.shape(rank - 1);
+  const int64_t src_step = rank == 0 ? 0 : src.stride(rank - 1);
+  const int64_t dst_step = rank == 0 ? 0 : dst.stride(rank - 1);
+  const std::span<const int64_t> outer = src.shape().first(rank == 0 ? 0 : rank - 1);
+  std::array<int64_t, kMaxTensorRank> index{};
+  ForEachIndex(outer, [&](const int64_t* outer_index) {
+    std::copy(outer_index, outer_index + outer.size(), index.begin());
+    const auto* from = reinterpret_cast<const From*>(src.ElementAddress(index.data()));
+    auto* to = reinterpret_cast<To*>(dst.ElementAddress(index.data()));
+    if constexpr (std::is_same_v<To, From>) {
+      if (src_step == 1 && dst_step == 1) {
+        std::memcpy(to, from, static_cast<size_t>(row) * sizeof(To));
+        return;
+      }
+    }
+    for (int64_t i = 0; i < row; ++i) to[i * dst_step] = Cast<To>(from[i * src_step]);
+  });
+}
+
+}  // namespace
+
+Status CopyInto(const TensorView& src, const TensorView& dst) {
+  if (Status s = CheckWritable(dst, "CopyInto"); !s.ok()) return s;
+  if (src.rank() != dst.rank() ||
+      !std::equal(src.shape().begin(), src.shape().end(), dst.shape().begin())) {
+    return InvalidArgument("CopyInto: source " + src.TypeString() + " and destination " +
+                           dst.TypeString() + " differ in shape");
+  }
+  if (src.empty()) return {};
+  if (SameView(src, dst)) return {};
+  if (MayOverlapItself(dst)) {
+    return InvalidArgument("CopyInto: destination " + dst.TypeString() + " with strides " +
+                           ShapeString(dst.strides()) +
+                           " has elements that overlap each other (e.g. a broadcast view)");
+  }
+  if (ViewsOverlap(src, dst)) {
+    return InvalidArgument("CopyInto: source " + src.TypeString() + " and destination " +
+                           dst.TypeString() + " overlap in memory");
+  }
+  if (src.dtype() == dst.dtype() && src.IsContiguous() && dst.IsContiguous()) {
+    std::memcpy(dst.data(), src.data(), static_cast<size_t>(src.size()) * src.element_bytes());
+    return {};
+  }
+  VisitDType(dst.dtype(), [&](auto to) {
+    VisitDType(src.dtype(), [&](auto from) {
+      CopyElements<decltype(to), decltype(from)>(src, dst);
+    });
+  });
+  return {};
+}
+
+Result<Tensor> Copy(MemoryAccountant& accountant, const TensorView& src, DType dtype,
+                    MemoryCategory category) {
+  Result<Tensor> out = Tensor::Create(accountant, dtype, src.shape(), category);
+  if (!out.ok()) return out.status();
+  if (Status s = CopyInto(src, out->view()); !s.ok()) return s;
+  return out;
+}
+
+}  // namespace swarm
