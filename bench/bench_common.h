@@ -79,7 +79,6 @@ inline float Pattern(size_t i, uint32_t salt) {
   return static_cast<float>(x >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-
 // The memory of one N, built on first use. Only one workspace of a type lives at a time and
 // benchmarks are registered N by N, so each N allocates once. Workspace is constructible from
 // a size_t count and has count().

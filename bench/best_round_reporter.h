@@ -3,8 +3,9 @@
 // machine only ever slows a run down. Run names follow "<name>/N:<n>/threads:<t>/round:<r>/...".
 #pragma once
 
-#include <algorithm>
 #include <benchmark/benchmark.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>

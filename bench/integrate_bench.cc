@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <glm/vec4.hpp>
 #include <memory>
 #include <optional>
 #include <span>
@@ -41,8 +42,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <glm/vec4.hpp>
 
 #include "bench/bench_common.h"
 #include "bench/peers.h"
@@ -61,8 +60,7 @@ namespace {
 constexpr double kParticleBytes = 64.0;
 constexpr double kXyzParticleBytes = 48.0;
 constexpr double kTriadBytesPerElement = 12.0;
-constexpr uint64_t kCounts[] = {16,        1'000,      10'000,     100'000,
-                                1'000'000, 10'000'000, 100'000'000};
+constexpr uint64_t kCounts[] = {16, 1'000, 10'000, 100'000, 1'000'000, 10'000'000, 100'000'000};
 constexpr uint64_t kMemoryCount = 1'000'000;  // from here on the data leaves the caches
 constexpr uint64_t kPipelineCount = 10'000'000;
 constexpr uint64_t kLargeCount = 100'000'000;
@@ -86,7 +84,8 @@ const AttractorParams kAttractor{glm::vec3(0.0f), 1.0f, 0.1f, 1.0f / 60.0f};
 const BoxParams kBox{};
 
 EulerConstants PeerConstants() {
-  return {{kEuler.gravity.x, kEuler.gravity.y, kEuler.gravity.z}, kEuler.drag_per_second,
+  return {{kEuler.gravity.x, kEuler.gravity.y, kEuler.gravity.z},
+          kEuler.drag_per_second,
           kEuler.dt_seconds};
 }
 
@@ -99,8 +98,7 @@ constexpr const char* kProgram = "swarm-bench-integrate";
 
 [[noreturn]] void Die(const std::string& message) { Fail(kProgram, message); }
 
-Vec4Buffer MakeSwarmBuffer(MemoryAccountant& memory, size_t count,
-                           glm::vec4 (*initial)(size_t)) {
+Vec4Buffer MakeSwarmBuffer(MemoryAccountant& memory, size_t count, glm::vec4 (*initial)(size_t)) {
   Result<Vec4Buffer> created = Vec4Buffer::Create(memory, count);
   if (!created.ok()) Die(created.status().message());
   Vec4Buffer buffer = std::move(created).value();
@@ -259,8 +257,7 @@ void Triad(benchmark::State& state, ThreadPool& pool) {
   const float scale = RuntimeOne();
   const auto pass = [&](size_t begin, size_t n) {
     for (size_t lane = 0; lane < 4; ++lane) {
-      StreamTriad(a.Lane(lane) + begin, b.Lane(lane) + begin, c + lane * count + begin, n,
-                  scale);
+      StreamTriad(a.Lane(lane) + begin, b.Lane(lane) + begin, c + lane * count + begin, n, scale);
     }
   };
   TimePasses(state, [&] { RunOver(pool, count, pass); });
@@ -302,8 +299,7 @@ void RegisterAll(const Options& options, Pools& pools) {
                  [&pool](benchmark::State& state) { SwarmEuler(state, pool); });
       }
       if (count <= kCallSiteMaxCount) {
-        Register("swarm_euler_callsite_views", count, 1, round, plan,
-                 SwarmEulerCallSiteViews);
+        Register("swarm_euler_callsite_views", count, 1, round, plan, SwarmEulerCallSiteViews);
       }
       Register("glm_aos_o2", count, 1, round, plan, GlmAosO2);
       Register("soa_scalar_o2", count, 1, round, plan,
@@ -347,8 +343,7 @@ int main(int argc, char** argv) {
   swarm::bench::AddRoundFlags(flags, options.rounds, "N < 1e6", "1e6 <= N < 1e8", "N = 1e8");
   flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar (swarm only)");
   swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
-  benchmark::AddCustomContext("bytes_per_particle",
-                              "64 (p and v, 16 B each, read and written)");
+  benchmark::AddCustomContext("bytes_per_particle", "64 (p and v, 16 B each, read and written)");
   std::string rounds = std::to_string(options.rounds.rounds) + " below 1e6, ";
   rounds += std::to_string(options.rounds.memory_rounds) + " for 1e6..1e7, ";
   rounds += std::to_string(options.rounds.large_rounds) + " at 1e8";

@@ -3,9 +3,8 @@
 // translation units never include glm (see the note there).
 #pragma once
 
-#include <span>
-
 #include <glm/vec4.hpp>
+#include <span>
 
 namespace swarm::bench {
 

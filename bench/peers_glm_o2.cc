@@ -1,9 +1,8 @@
 // The AoS glm::vec4 peer compiled -O2 (bench/CMakeLists.txt): the loop a game programmer writes.
-#include "bench/peers_glm.h"
-
 #include <cstddef>
-
 #include <glm/vec4.hpp>
+
+#include "bench/peers_glm.h"
 
 namespace swarm::bench {
 

@@ -57,12 +57,12 @@
 #include "bench/robots_peer_glm.h"
 #include "swarm/core/flags.h"
 #include "swarm/core/memory.h"
-#include "swarm/robots/robot_batch.h"
-#include "swarm/robots/robot_model.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/kernels/robot_kinematics.h"
 #include "swarm/kernels/robot_kinematics_reference.h"
+#include "swarm/robots/robot_batch.h"
+#include "swarm/robots/robot_model.h"
 
 #if SWARM_BENCH_HAVE_MUJOCO
 #include "bench/robots_peer_mujoco.h"
@@ -264,7 +264,7 @@ class FkWorkspace {
   size_t robots_;
   MemoryAccountant memory_;  // declared before the batches it must outlive
   RobotBatch batch_;
-  std::vector<float> q_aos_;           // robot r's q at r * q_count
+  std::vector<float> q_aos_;            // robot r's q at r * q_count
   std::vector<float> reference_poses_;  // robot r's 7 * links pose values at r * 7 * links
   std::vector<GlmPose> glm_poses_;
 #if SWARM_BENCH_HAVE_MUJOCO
@@ -280,8 +280,8 @@ struct PoseError {
   double radians = 0.0;
 };
 
-PoseError Difference(const double a_position[3], const double a_xyzw[4],
-                     const double b_position[3], const double b_xyzw[4]) {
+PoseError Difference(const double a_position[3], const double a_xyzw[4], const double b_position[3],
+                     const double b_xyzw[4]) {
   double squared = 0.0;
   for (int k = 0; k < 3; ++k) {
     const double difference = a_position[k] - b_position[k];
@@ -336,8 +336,8 @@ void FkWorkspace::CheckResults(ThreadPool& pool) {
     if (!(error.metres <= kCheckMetres && error.radians <= kCheckRadians)) {
       Die(std::string(peer) + " and swarm differ at robot " + std::to_string(r) + ", link '" +
           robot.model.links[link] + "': " + std::to_string(error.metres) + " m, " +
-          std::to_string(error.radians) + " rad (allowed " + std::to_string(kCheckMetres) +
-          " m, " + std::to_string(kCheckRadians) + " rad)");
+          std::to_string(error.radians) + " rad (allowed " + std::to_string(kCheckMetres) + " m, " +
+          std::to_string(kCheckRadians) + " rad)");
     }
   };
   Glm(pool);
@@ -565,7 +565,8 @@ void PrintTables(const std::map<RunKey, double>& best, const Options& options) {
   }
   std::printf(
       "2-thread rows: the batch runs on one thread below 8,192 robots (RobotBatchConfig's "
-      "schedule gives each thread at least 4,096), the per-robot loops from 1,000 robots on use two; batch/mujo at 2 threads "
+      "schedule gives each thread at least 4,096), the per-robot loops from 1,000 robots on use "
+      "two; batch/mujo at 2 threads "
       "compares the two 2-thread rates.\n");
 
   const uint64_t robots = options.control_robots;
@@ -586,8 +587,8 @@ void PrintTables(const std::map<RunKey, double>& best, const Options& options) {
       }
     }
     const double n = static_cast<double>(robots);
-    std::printf("  %-13s 1 thread %8.3f ms (%7.1f M/s)   2 threads %8.3f ms (%7.1f M/s)%s\n",
-                name, ms[0], ms[0] > 0 ? n / ms[0] * 1e-3 : 0.0, ms[1],
+    std::printf("  %-13s 1 thread %8.3f ms (%7.1f M/s)   2 threads %8.3f ms (%7.1f M/s)%s\n", name,
+                ms[0], ms[0] > 0 ? n / ms[0] * 1e-3 : 0.0, ms[1],
                 ms[1] > 0 ? n / ms[1] * 1e-3 : 0.0, target.c_str());
   }
   std::printf("\ntargets missed: %d\n", missed);
@@ -596,8 +597,7 @@ void PrintTables(const std::map<RunKey, double>& best, const Options& options) {
 // The memory of a batch of the control size, from a fresh accountant.
 void PrintMemory(const Options& options) {
   MemoryAccountant memory;
-  Result<RobotBatch> batch =
-      RobotBatch::Create(memory, TheRobot().model, options.control_robots);
+  Result<RobotBatch> batch = RobotBatch::Create(memory, TheRobot().model, options.control_robots);
   if (!batch.ok()) Die(batch.status().message());
   std::printf("\nmemory of a batch of %llu robots: %s allocated, %.1f bytes per robot\n%s\n",
               static_cast<unsigned long long>(options.control_robots),

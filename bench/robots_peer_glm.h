@@ -6,10 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
-
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec3.hpp>
+#include <span>
 
 namespace swarm::bench {
 

@@ -1,6 +1,6 @@
 // swarm-bench-tensor: tensor reductions, elementwise ops and printing (engine/tensor/tensor_ops.h,
-// engine/tensor/tensor_format.h) next to a plain read pass over the same bytes, in one binary so every
-// ratio comes from one run on one machine state. numpy runs beside it (bench/numpy_tensor.py,
+// engine/tensor/tensor_format.h) next to a plain read pass over the same bytes, in one binary so
+// every ratio comes from one run on one machine state. numpy runs beside it (bench/numpy_tensor.py,
 // scripts/bench.sh --suite tensor) and bench/numpy_tensor.py --table prints the comparison.
 //
 // Workloads (bytes counted per element, so GB/s and ns/element convert into each other):

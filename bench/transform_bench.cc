@@ -21,8 +21,9 @@
 //                  TileSchedule{4096, 0} (N >= 1e5)
 //   glm_aos_o2     the glm loop on std::vector<glm::vec4/mat4/quat>, -O2
 //                  (bench/transform_peers_glm_o2.cc)
-//   soa_native_o3  the plain scalar SoA loop, -O3 -march=native (bench/transform_peers_soa_native.cc)
-//   roofline       a copy pass over exactly the workload's bytes (its input lanes read once, its
+//   soa_native_o3  the plain scalar SoA loop, -O3 -march=native
+//   (bench/transform_peers_soa_native.cc) roofline       a copy pass over exactly the workload's
+//   bytes (its input lanes read once, its
 //                  output lanes written once), -O3 -march=native, 1 thread and, for N >= 1e5, 2
 //                  threads with the same tiles as swarm (bench/transform_peers_roofline.cc):
 //                  one loop per output lane; roofline_fused: all lanes in one loop. The report
@@ -41,17 +42,16 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <glm/gtc/quaternion.hpp>
-#include <glm/mat4x4.hpp>
-#include <glm/vec3.hpp>
-#include <glm/vec4.hpp>
 
 #include "bench/bench_common.h"
 #include "bench/transform_peers.h"
@@ -63,9 +63,9 @@
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/core/tile_pipeline.h"
-#include "swarm/kernels/views.h"
-#include "swarm/kernels/transform.h"
 #include "swarm/kernels/quaternion.h"
+#include "swarm/kernels/transform.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm::bench {
 namespace {
@@ -84,10 +84,14 @@ constexpr Workload kWorkloads[] = {Workload::kOneMatrix, Workload::kPerElementMa
 
 const char* WorkloadName(Workload workload) {
   switch (workload) {
-    case Workload::kOneMatrix: return "transform_one_matrix";
-    case Workload::kPerElementMatrix: return "transform_per_element";
-    case Workload::kRotatePerElement: return "rotate_per_element";
-    case Workload::kRotateOne: return "rotate_one_quat";
+    case Workload::kOneMatrix:
+      return "transform_one_matrix";
+    case Workload::kPerElementMatrix:
+      return "transform_per_element";
+    case Workload::kRotatePerElement:
+      return "rotate_per_element";
+    case Workload::kRotateOne:
+      return "rotate_one_quat";
   }
   return "?";
 }
@@ -95,10 +99,14 @@ const char* WorkloadName(Workload workload) {
 // Bytes per element each workload must move (header comment).
 double BytesPerElement(Workload workload) {
   switch (workload) {
-    case Workload::kOneMatrix: return 12.0 + 16.0;
-    case Workload::kPerElementMatrix: return 64.0 + 16.0 + 16.0;
-    case Workload::kRotatePerElement: return 16.0 + 16.0 + 16.0;
-    case Workload::kRotateOne: return 16.0 + 16.0;
+    case Workload::kOneMatrix:
+      return 12.0 + 16.0;
+    case Workload::kPerElementMatrix:
+      return 64.0 + 16.0 + 16.0;
+    case Workload::kRotatePerElement:
+      return 16.0 + 16.0 + 16.0;
+    case Workload::kRotateOne:
+      return 16.0 + 16.0;
   }
   return 0.0;
 }
@@ -261,14 +269,18 @@ void RunGlm(Workload workload, Workspace& workspace) {
   const std::span<const glm::vec4> in = workspace.aos_points();
   const std::span<glm::vec4> out = workspace.aos_out();
   switch (workload) {
-    case Workload::kOneMatrix: GlmTransformPointsO2(matrix, in, out); return;
+    case Workload::kOneMatrix:
+      GlmTransformPointsO2(matrix, in, out);
+      return;
     case Workload::kPerElementMatrix:
       GlmTransformPerElementO2(workspace.aos_matrices(), in, out);
       return;
     case Workload::kRotatePerElement:
       GlmRotatePerElementO2(workspace.aos_quaternions(), in, out);
       return;
-    case Workload::kRotateOne: GlmRotateO2(quaternion, in, out); return;
+    case Workload::kRotateOne:
+      GlmRotateO2(quaternion, in, out);
+      return;
   }
 }
 
@@ -279,7 +291,9 @@ void RunSoaNative(Workload workload, Workspace& workspace) {
   const Vec4Lanes out = LanesOf(workspace.out());
   const size_t count = workspace.count();
   switch (workload) {
-    case Workload::kOneMatrix: SoaTransformPointsNative(&matrix[0][0], in, out, count); return;
+    case Workload::kOneMatrix:
+      SoaTransformPointsNative(&matrix[0][0], in, out, count);
+      return;
     case Workload::kPerElementMatrix: {
       const ConstMat4View m = workspace.matrices();
       const float* lanes[16];
@@ -331,7 +345,8 @@ void RunRoofline(const RooflineLanes& lanes, bool fused, size_t begin, size_t n)
   (fused ? CopyLanesFused : CopyLanes)(inputs, lanes.input_count, outputs, lanes.output_count, n);
 }
 
-// --- Benchmarks -----------------------------------------------------------------------------------
+// --- Benchmarks
+// -----------------------------------------------------------------------------------
 
 void SwarmBenchmark(benchmark::State& state, Workload workload, ThreadPool& pool) {
   Workspace& workspace = WorkspaceFor(state);
@@ -360,16 +375,20 @@ void RooflineBenchmark(benchmark::State& state, Workload workload, ThreadPool& p
   ReportElements(state, workspace.count(), BytesPerElement(workload));
 }
 
-// --- Checks ---------------------------------------------------------------------------------------
+// --- Checks
+// ---------------------------------------------------------------------------------------
 
 glm::vec4 Expected(Workload workload, size_t i) {
   const glm::vec4 p = InitialPoint(i);
   switch (workload) {
-    case Workload::kOneMatrix: return OneMatrix() * p;
-    case Workload::kPerElementMatrix: return InitialMatrix(i) * p;
+    case Workload::kOneMatrix:
+      return OneMatrix() * p;
+    case Workload::kPerElementMatrix:
+      return InitialMatrix(i) * p;
     case Workload::kRotatePerElement:
       return glm::vec4(InitialQuaternion(i) * glm::vec3(p), p.w);
-    case Workload::kRotateOne: return glm::vec4(OneQuaternion() * glm::vec3(p), p.w);
+    case Workload::kRotateOne:
+      return glm::vec4(OneQuaternion() * glm::vec3(p), p.w);
   }
   return {};
 }
@@ -417,13 +436,13 @@ void CheckImplementations([[maybe_unused]] Pools& pools) {
     for (const int threads : {1, 2}) {
       const auto stage = [&](size_t begin, size_t n) { RunSwarm(workload, workspace, begin, n); };
       RunOver(pools.For(threads), workspace.count(), stage, kThreadedSchedule);
-      CheckOutput(workload, "swarm (" + std::to_string(threads) + " thread(s))", workspace,
-                  false);
+      CheckOutput(workload, "swarm (" + std::to_string(threads) + " thread(s))", workspace, false);
     }
   }
 }
 
-// --- Registration ---------------------------------------------------------------------------------
+// --- Registration
+// ---------------------------------------------------------------------------------
 
 void RegisterAll(const Options& options, Pools& pools) {
   for (const uint64_t count : kCounts) {
@@ -448,8 +467,8 @@ void RegisterAll(const Options& options, Pools& pools) {
         for (const int threads : thread_counts) {
           ThreadPool& pool = pools.For(threads);
           for (const bool fused : {false, true}) {
-            Register(prefix + (fused ? "roofline_fused" : "roofline"), count, threads, round,
-                     plan, [workload, &pool, fused](benchmark::State& state) {
+            Register(prefix + (fused ? "roofline_fused" : "roofline"), count, threads, round, plan,
+                     [workload, &pool, fused](benchmark::State& state) {
                        RooflineBenchmark(state, workload, pool, fused);
                      });
           }

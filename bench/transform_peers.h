@@ -34,8 +34,7 @@ struct ConstVec4Lanes {
 
 // One matrix (column-major like glm: element (column c, row r) is matrix[4 * c + r]) applied to
 // points: w is taken as 1 and never read, out.w = 1 (swarm's TransformMode::kPoints).
-void SoaTransformPointsNative(const float* matrix, ConstVec4Lanes in, Vec4Lanes out,
-                              size_t count);
+void SoaTransformPointsNative(const float* matrix, ConstVec4Lanes in, Vec4Lanes out, size_t count);
 // out[i] = matrices[i] * in[i] on whole f32x4 (swarm's TransformMode::kHomogeneous): matrix lane
 // 4 * c + r holds element (column c, row r) of every matrix.
 void SoaTransformPerElementNative(const float* const* matrix_lanes, ConstVec4Lanes in,

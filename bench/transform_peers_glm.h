@@ -3,11 +3,10 @@
 // that the -march=native translation units never include glm.
 #pragma once
 
-#include <span>
-
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
+#include <span>
 
 namespace swarm::bench {
 

@@ -1,13 +1,12 @@
 // The AoS glm peers compiled -O2 (bench/CMakeLists.txt): the loops a game programmer writes,
 // with glm's default configuration (no GLM_FORCE_* macros).
-#include "bench/transform_peers_glm.h"
-
 #include <cstddef>
-
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
+
+#include "bench/transform_peers_glm.h"
 
 namespace swarm::bench {
 

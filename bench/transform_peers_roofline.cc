@@ -51,9 +51,9 @@ void Copy3To4(const float* __restrict x, const float* __restrict y, const float*
     o3[i] = 1.0f;
   }
 }
-void Copy4To4(const float* __restrict a0, const float* __restrict a1,
-              const float* __restrict a2, const float* __restrict a3, float* __restrict o0,
-              float* __restrict o1, float* __restrict o2, float* __restrict o3, size_t count) {
+void Copy4To4(const float* __restrict a0, const float* __restrict a1, const float* __restrict a2,
+              const float* __restrict a3, float* __restrict o0, float* __restrict o1,
+              float* __restrict o2, float* __restrict o3, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     o0[i] = a0[i];
     o1[i] = a1[i];
@@ -95,8 +95,12 @@ void CopyLanesFused(const float* const* in, size_t input_count, float* const* ou
                     size_t output_count, size_t count) {
   if (output_count == 4) {
     switch (input_count) {
-      case 3: Copy3To4(in[0], in[1], in[2], out[0], out[1], out[2], out[3], count); return;
-      case 4: Copy4To4(in[0], in[1], in[2], in[3], out[0], out[1], out[2], out[3], count); return;
+      case 3:
+        Copy3To4(in[0], in[1], in[2], out[0], out[1], out[2], out[3], count);
+        return;
+      case 4:
+        Copy4To4(in[0], in[1], in[2], in[3], out[0], out[1], out[2], out[3], count);
+        return;
       case 8:
         Sum8To4(in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], out[0], out[1], out[2],
                 out[3], count);
@@ -106,7 +110,8 @@ void CopyLanesFused(const float* const* in, size_t input_count, float* const* ou
                  in[11], in[12], in[13], in[14], in[15], in[16], in[17], in[18], in[19], out[0],
                  out[1], out[2], out[3], count);
         return;
-      default: break;
+      default:
+        break;
     }
   }
   CopyLanes(in, input_count, out, output_count, count);
@@ -119,12 +124,24 @@ void CopyLanes(const float* const* inputs, size_t input_count, float* const* out
     size_t n = 0;
     for (size_t k = j; k < input_count && n < 5; k += output_count) in[n++] = inputs[k];
     switch (n) {
-      case 0: Fill(outputs[j], count); break;
-      case 1: Copy1(outputs[j], in[0], count); break;
-      case 2: Sum2(outputs[j], in[0], in[1], count); break;
-      case 3: Sum3(outputs[j], in[0], in[1], in[2], count); break;
-      case 4: Sum4(outputs[j], in[0], in[1], in[2], in[3], count); break;
-      default: Sum5(outputs[j], in[0], in[1], in[2], in[3], in[4], count); break;
+      case 0:
+        Fill(outputs[j], count);
+        break;
+      case 1:
+        Copy1(outputs[j], in[0], count);
+        break;
+      case 2:
+        Sum2(outputs[j], in[0], in[1], count);
+        break;
+      case 3:
+        Sum3(outputs[j], in[0], in[1], in[2], count);
+        break;
+      case 4:
+        Sum4(outputs[j], in[0], in[1], in[2], in[3], count);
+        break;
+      default:
+        Sum5(outputs[j], in[0], in[1], in[2], in[3], in[4], count);
+        break;
     }
   }
 }

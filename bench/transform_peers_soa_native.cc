@@ -13,9 +13,8 @@ namespace swarm::bench {
 namespace {
 
 void TransformPoints(const float* matrix, const float* __restrict x, const float* __restrict y,
-                     const float* __restrict z, float* __restrict out_x,
-                     float* __restrict out_y, float* __restrict out_z,
-                     float* __restrict out_w, size_t count) {
+                     const float* __restrict z, float* __restrict out_x, float* __restrict out_y,
+                     float* __restrict out_z, float* __restrict out_w, size_t count) {
   const float m00 = matrix[0], m01 = matrix[1], m02 = matrix[2];
   const float m10 = matrix[4], m11 = matrix[5], m12 = matrix[6];
   const float m20 = matrix[8], m21 = matrix[9], m22 = matrix[10];
@@ -68,9 +67,9 @@ void Rotate(float qx, float qy, float qz, float qw, const float* __restrict x,
 void RotatePerElement(const float* __restrict qx, const float* __restrict qy,
                       const float* __restrict qz, const float* __restrict qw,
                       const float* __restrict x, const float* __restrict y,
-                      const float* __restrict z, const float* __restrict w,
-                      float* __restrict out_x, float* __restrict out_y, float* __restrict out_z,
-                      float* __restrict out_w, size_t count) {
+                      const float* __restrict z, const float* __restrict w, float* __restrict out_x,
+                      float* __restrict out_y, float* __restrict out_z, float* __restrict out_w,
+                      size_t count) {
   for (size_t i = 0; i < count; ++i) {
     const float uvx = qy[i] * z[i] - qz[i] * y[i];
     const float uvy = qz[i] * x[i] - qx[i] * z[i];
@@ -87,8 +86,7 @@ void RotatePerElement(const float* __restrict qx, const float* __restrict qy,
 
 }  // namespace
 
-void SoaTransformPointsNative(const float* matrix, ConstVec4Lanes in, Vec4Lanes out,
-                              size_t count) {
+void SoaTransformPointsNative(const float* matrix, ConstVec4Lanes in, Vec4Lanes out, size_t count) {
   TransformPoints(matrix, in.x, in.y, in.z, out.x, out.y, out.z, out.w, count);
 }
 
@@ -103,10 +101,8 @@ void SoaRotateNative(const float* q, ConstVec4Lanes in, Vec4Lanes out, size_t co
   Rotate(q[0], q[1], q[2], q[3], in.x, in.y, in.z, in.w, out.x, out.y, out.z, out.w, count);
 }
 
-void SoaRotatePerElementNative(ConstVec4Lanes q, ConstVec4Lanes in, Vec4Lanes out,
-                               size_t count) {
-  RotatePerElement(q.x, q.y, q.z, q.w, in.x, in.y, in.z, in.w, out.x, out.y, out.z, out.w,
-                   count);
+void SoaRotatePerElementNative(ConstVec4Lanes q, ConstVec4Lanes in, Vec4Lanes out, size_t count) {
+  RotatePerElement(q.x, q.y, q.z, q.w, in.x, in.y, in.z, in.w, out.x, out.y, out.z, out.w, count);
 }
 
 }  // namespace swarm::bench

@@ -1,5 +1,5 @@
-// swarm-bench-vision: the vision filters (engine/vision/vision_ops.h over kernels/vision_*) side by side
-// with OpenCV 4.6 in one binary, so every ratio comes from one run on one machine state.
+// swarm-bench-vision: the vision filters (engine/vision/vision_ops.h over kernels/vision_*) side by
+// side with OpenCV 4.6 in one binary, so every ratio comes from one run on one machine state.
 //
 // Workloads (DESIGN.md "Reference workloads", border reflect-101), on 1920x1080 and 3840x2160:
 //   gaussian5  Gaussian 5x5 sigma 1: GaussianBlur vs cv::GaussianBlur(Size(5, 5), 1.0); f32, u8
@@ -43,13 +43,13 @@
 #include <vector>
 
 #include "bench/bench_start.h"
+#include "hwy/cache_control.h"
 #include "swarm/core/flags.h"
-#include "swarm/vision/image.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
+#include "swarm/vision/image.h"
 #include "swarm/vision/vision_ops.h"
-#include "hwy/cache_control.h"
 
 namespace swarm::bench {
 namespace {

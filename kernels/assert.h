@@ -8,11 +8,11 @@ namespace swarm::detail {
 [[noreturn]] void AssertFailed(const char* condition, const char* file, int line);
 }  // namespace swarm::detail
 
-#define SWARM_ASSERT(condition)                                          \
-  do {                                                                   \
-    if (!(condition)) {                                                  \
-      ::swarm::detail::AssertFailed(#condition, __FILE__, __LINE__);     \
-    }                                                                    \
+#define SWARM_ASSERT(condition)                                      \
+  do {                                                               \
+    if (!(condition)) {                                              \
+      ::swarm::detail::AssertFailed(#condition, __FILE__, __LINE__); \
+    }                                                                \
   } while (false)
 
 #ifdef NDEBUG

@@ -2,8 +2,8 @@
 // on every SIMD target (DESIGN.md, "Determinism").
 //
 // Why not hwy/contrib/math: it evaluates its polynomials with Highway's multiply-add op, which is
-// a fused multiply-add on AVX2/AVX3 and a separately rounded multiply and add on SSE4/SSSE3/SCALAR, so
-// results differ by 1-2 ulp between targets. Everything below uses only correctly rounded
+// a fused multiply-add on AVX2/AVX3 and a separately rounded multiply and add on SSE4/SSSE3/SCALAR,
+// so results differ by 1-2 ulp between targets. Everything below uses only correctly rounded
 // operations (Add, Sub, Mul, Div, Sqrt), exact ones (Neg, Abs, compares, IfThenElse) and no
 // Round/Floor/ConvertTo either: Highway 1.0.3 emulates Round on SCALAR with `v + 0.5` followed by
 // a truncating cast, which rounds 0.49999997f up to 1, unlike the roundps of SSE4/AVX. Integer

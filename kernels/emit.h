@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-
 #include <glm/vec3.hpp>
 
 #include "swarm/kernels/random.h"

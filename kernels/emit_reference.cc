@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <glm/vec3.hpp>
 
 #include "swarm/kernels/deterministic_math_reference.h"

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-
 #include <glm/vec4.hpp>
 
 #include "swarm/kernels/emit.h"

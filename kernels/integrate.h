@@ -16,7 +16,6 @@
 #pragma once
 
 #include <cstdint>
-
 #include <glm/vec3.hpp>
 
 #include "swarm/kernels/views.h"

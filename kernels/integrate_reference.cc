@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <glm/geometric.hpp>
-
 
 namespace swarm::reference {
 namespace {
@@ -76,8 +74,8 @@ void ApplyAttractor(std::span<const glm::vec4> positions, std::span<glm::vec4> v
   }
 }
 
-void AdvanceAge(std::span<float> ages, std::span<const float> lifetimes,
-                std::span<uint8_t> dead, float dt_seconds) {
+void AdvanceAge(std::span<float> ages, std::span<const float> lifetimes, std::span<uint8_t> dead,
+                float dt_seconds) {
   for (size_t i = 0; i < ages.size(); ++i) {
     ages[i] += dt_seconds;
     dead[i] = ages[i] >= lifetimes[i] ? 1 : 0;

@@ -7,9 +7,8 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
-
 #include <glm/vec4.hpp>
+#include <span>
 
 #include "swarm/kernels/integrate.h"
 
@@ -25,7 +24,7 @@ void CollideBox(std::span<glm::vec4> positions, std::span<glm::vec4> velocities,
                 const BoxParams& params);
 void ApplyAttractor(std::span<const glm::vec4> positions, std::span<glm::vec4> velocities,
                     const AttractorParams& params);
-void AdvanceAge(std::span<float> ages, std::span<const float> lifetimes,
-                std::span<uint8_t> dead, float dt_seconds);
+void AdvanceAge(std::span<float> ages, std::span<const float> lifetimes, std::span<uint8_t> dead,
+                float dt_seconds);
 
 }  // namespace swarm::reference

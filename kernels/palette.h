@@ -31,8 +31,7 @@ constexpr std::array<PaletteEntry, kPaletteSize> MakePalette() {
     const auto mix = [&](int from, int to) {
       return static_cast<uint8_t>((from * (kLast - fraction) + to * fraction + kLast / 2) / kLast);
     };
-    table[static_cast<size_t>(k)] = {mix(a.red, b.red), mix(a.green, b.green),
-                                     mix(a.blue, b.blue)};
+    table[static_cast<size_t>(k)] = {mix(a.red, b.red), mix(a.green, b.green), mix(a.blue, b.blue)};
   }
   return table;
 }

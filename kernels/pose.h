@@ -1,4 +1,5 @@
-// Rigid poses (unit quaternion + translation, kernels/views.h PoseView) over SoA views. A pose maps local points to the parent frame:
+// Rigid poses (unit quaternion + translation, kernels/views.h PoseView) over SoA views. A pose maps
+// local points to the parent frame:
 //   T(p) = rotate(q, p) + t,   rotate(q, p) = p + 2 (w (u x p) + u x (u x p)),  u = q.xyz
 // (glm's quat * vec3). Composition a o b applies b first: (a o b)(p) = a(b(p)).
 //

@@ -25,7 +25,8 @@ glm::vec3 Rotate(const glm::quat& q, const glm::vec3& v) {
 }  // namespace
 
 Pose Compose(const Pose& a, const Pose& b) {
-  return {QuaternionProduct(a.rotation, b.rotation), Rotate(a.rotation, b.translation) + a.translation};
+  return {QuaternionProduct(a.rotation, b.rotation),
+          Rotate(a.rotation, b.translation) + a.translation};
 }
 
 Pose Invert(const Pose& pose) {
@@ -35,7 +36,8 @@ Pose Invert(const Pose& pose) {
 
 Pose Relative(const Pose& a, const Pose& b) {
   const glm::quat inverse_qa = Conjugate(a.rotation);
-  return {QuaternionProduct(inverse_qa, b.rotation), Rotate(inverse_qa, b.translation - a.translation)};
+  return {QuaternionProduct(inverse_qa, b.rotation),
+          Rotate(inverse_qa, b.translation - a.translation)};
 }
 
 glm::vec3 Transform(const Pose& pose, const glm::vec3& point) {

@@ -85,15 +85,15 @@ inline void SplatPointsImpl(const ConstVec4View& screen, const ConstByteView& vi
   for (size_t i = 0; i < screen.count; i += lanes) {
     // Invisible lanes (and the padding past count) may hold NaN or infinities: zero them before
     // converting, so every conversion is of a finite value in range.
-    const auto show = hn::RebindMask(
-        df, hn::Ne(hn::PromoteTo(di, hn::LoadU(d8, shown + i)), hn::Zero(di)));
+    const auto show =
+        hn::RebindMask(df, hn::Ne(hn::PromoteTo(di, hn::LoadU(d8, shown + i)), hn::Zero(di)));
     const auto x = hn::IfThenElseZero(show, hn::LoadU(df, sx + i));
     const auto y = hn::IfThenElseZero(show, hn::LoadU(df, sy + i));
     // x, y >= 0 for visible points, so truncation is floor; x == width happens on the edge.
-    const auto column = hn::IfThenElse(hn::Lt(hn::ConvertTo(di, x), last_x),
-                                       hn::ConvertTo(di, x), last_x);
-    const auto row = hn::IfThenElse(hn::Lt(hn::ConvertTo(di, y), last_y),
-                                    hn::ConvertTo(di, y), last_y);
+    const auto column =
+        hn::IfThenElse(hn::Lt(hn::ConvertTo(di, x), last_x), hn::ConvertTo(di, x), last_x);
+    const auto row =
+        hn::IfThenElse(hn::Lt(hn::ConvertTo(di, y), last_y), hn::ConvertTo(di, y), last_y);
     hn::Store(hn::Add(hn::Mul(row, stride), column), di, pixel);
     const auto index = hn::ConvertTo(di, hn::Mul(ClampUnit(df, hn::LoadU(df, tv + i)), entries));
     hn::Store(hn::IfThenElse(hn::Lt(index, last_entry), index, last_entry), di, entry);

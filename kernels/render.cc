@@ -44,14 +44,14 @@ void AgeFraction(const ConstFloatView& ages, const ConstFloatView& lifetimes,
   HWY_DYNAMIC_DISPATCH(AgeFractionImpl)(ages, lifetimes, out);
 }
 
-void SplatPoints(const ConstVec4View& screen, const ConstByteView& visible,
-                 const ConstFloatView& t, const SplatTarget& target) {
+void SplatPoints(const ConstVec4View& screen, const ConstByteView& visible, const ConstFloatView& t,
+                 const SplatTarget& target) {
   SWARM_ASSERT(screen.count == visible.count && screen.count == t.count);
   SWARM_ASSERT(target.pixels != nullptr);
   SWARM_ASSERT(target.width >= 1 && target.height >= 1 && target.row_stride >= target.width);
   // Pixel indices are computed in 32-bit lanes.
-  SWARM_ASSERT(target.row_stride <= static_cast<size_t>(std::numeric_limits<int32_t>::max()) /
-                                        target.height);
+  SWARM_ASSERT(target.row_stride <=
+               static_cast<size_t>(std::numeric_limits<int32_t>::max()) / target.height);
   SWARM_ASSERT(Aligned(target.pixels));
   HWY_DYNAMIC_DISPATCH(SplatPointsImpl)(screen, visible, t, target);
 }
@@ -61,8 +61,8 @@ void ResolveSplats(uint32_t* const* accumulators, size_t accumulator_count, size
   SWARM_ASSERT(pixel_count % kPadFloats == 0);
   SWARM_ASSERT(Aligned(red) && Aligned(green) && Aligned(blue));
   for (size_t k = 0; k < accumulator_count; ++k) SWARM_ASSERT(Aligned(accumulators[k]));
-  HWY_DYNAMIC_DISPATCH(ResolveSplatsImpl)(accumulators, accumulator_count, pixel_count, scale,
-                                          red, green, blue);
+  HWY_DYNAMIC_DISPATCH(ResolveSplatsImpl)
+  (accumulators, accumulator_count, pixel_count, scale, red, green, blue);
 }
 
 void InterpolateRow(const float* src, const int32_t* index, const float* weight, size_t count,

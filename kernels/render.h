@@ -1,5 +1,6 @@
 // Particle rendering kernels: colour, additive splat, resolve, glow upsampling and tone mapping.
-// engine/render/particle_renderer.h strings them into a frame; this header states each step exactly.
+// engine/render/particle_renderer.h strings them into a frame; this header states each step
+// exactly.
 //
 // Deterministic like every swarm kernel: each output element comes from the same sequence of
 // correctly rounded operations on every target (no FMA contraction, exact Div and Sqrt), and
@@ -19,10 +20,8 @@ enum class ParticleColoring : uint8_t { kSpeed, kAge };
 
 // t[i] in [0, 1]: min(|v[i]| * inverse_full_speed, 1) (kSpeed), or min(age[i] / lifetime[i], 1)
 // (kAge, lifetime > 0). NaN becomes 0. `out` has the count of the inputs.
-void SpeedFraction(const ConstVec4View& velocities, float inverse_full_speed,
-                   const FloatView& out);
-void AgeFraction(const ConstFloatView& ages, const ConstFloatView& lifetimes,
-                 const FloatView& out);
+void SpeedFraction(const ConstVec4View& velocities, float inverse_full_speed, const FloatView& out);
+void AgeFraction(const ConstFloatView& ages, const ConstFloatView& lifetimes, const FloatView& out);
 
 // The palette: t in [0, 1] -> 8-bit RGB, linear between five stops (deep blue, cyan, green-yellow,
 // orange, white) at t = 0, 1/4, 1/2, 3/4, 1; entry k of the table is the colour at t = k / 255.
@@ -44,11 +43,11 @@ struct SplatTarget {
 
 // For every i with visible[i] != 0 (screen lanes x, y in pixels as CameraProject writes them,
 // inside [0, width] x [0, height]): pixel (min(floor(x), width - 1), min(floor(y), height - 1))
-// gains the palette colour of entry floor(t[i] * 255) in its red, green and blue counts. Invisible elements are
-// skipped whatever their screen values. A pixel overflows after 2^32 / 255 (16.8 million)
-// particles. Views have equal counts.
-void SplatPoints(const ConstVec4View& screen, const ConstByteView& visible,
-                 const ConstFloatView& t, const SplatTarget& target);
+// gains the palette colour of entry floor(t[i] * 255) in its red, green and blue counts. Invisible
+// elements are skipped whatever their screen values. A pixel overflows after 2^32 / 255 (16.8
+// million) particles. Views have equal counts.
+void SplatPoints(const ConstVec4View& screen, const ConstByteView& visible, const ConstFloatView& t,
+                 const SplatTarget& target);
 
 // For pixels p < pixel_count of accumulation images laid out as SplatTarget's:
 //   red[p] = float(sum over k < accumulator_count of accumulators[k][4 p]) * scale

@@ -5,9 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
-
 #include <glm/vec4.hpp>
+#include <span>
 
 #include "swarm/kernels/render.h"
 

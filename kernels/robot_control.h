@@ -27,11 +27,11 @@ namespace swarm {
 
 // One joint's controller gains and limits. Unlimited limits are +-infinity.
 struct JointControl {
-  float kp = 100.0f;           // N m / rad (or N / m), finite >= 0
-  float kd = 20.0f;            // N m s / rad, finite >= 0
-  float effort_limit = 1e30f;  // |torque| <= effort_limit, > 0 (may be +infinity)
+  float kp = 100.0f;             // N m / rad (or N / m), finite >= 0
+  float kd = 20.0f;              // N m s / rad, finite >= 0
+  float effort_limit = 1e30f;    // |torque| <= effort_limit, > 0 (may be +infinity)
   float velocity_limit = 1e30f;  // |velocity| <= velocity_limit, > 0 (may be +infinity)
-  float lower = -1e30f;        // position limits, lower <= upper (may be -+infinity)
+  float lower = -1e30f;          // position limits, lower <= upper (may be -+infinity)
   float upper = 1e30f;
   float inverse_inertia = 1.0f;  // 1 / (kg m^2), finite > 0
 };

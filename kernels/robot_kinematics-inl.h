@@ -12,7 +12,6 @@
 // its parent from the output, so lanes past the count carry meaningless values that are never
 // written anywhere.
 
-
 #if defined(SWARM_KERNELS_ROBOT_KINEMATICS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SWARM_KERNELS_ROBOT_KINEMATICS_INL_H_
 #undef SWARM_KERNELS_ROBOT_KINEMATICS_INL_H_
@@ -176,8 +175,8 @@ HWY_INLINE PoseV<hn::Vec<D>> EvaluateJoint(D d, const JointVectors<D>& joint,
     V s, c;
     SinCos(d, hn::Mul(value, joint.half), s, c);
     if (plan.motion_axis >= 0) {
-      pose.q = SparseProduct(pose.q, plan.motion_axis, plan.motion_axis_negative ? hn::Neg(s) : s,
-                             c);
+      pose.q =
+          SparseProduct(pose.q, plan.motion_axis, plan.motion_axis_negative ? hn::Neg(s) : s, c);
     } else {
       const QuatV<V> motion{hn::Mul(joint.axis.x, s), hn::Mul(joint.axis.y, s),
                             hn::Mul(joint.axis.z, s), c};

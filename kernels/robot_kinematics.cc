@@ -16,7 +16,8 @@ HWY_EXPORT(LinkJacobianImpl);
 
 namespace {
 
-// The tree invariants the kernels rely on (engine/robots/robot_model.h guarantees them for URDF models).
+// The tree invariants the kernels rely on (engine/robots/robot_model.h guarantees them for URDF
+// models).
 bool ValidTree(const KinematicTree& tree) {
   if (tree.joint_count > 0 && tree.joints == nullptr) return false;
   if (tree.floating_base && tree.q_count < kFloatingBaseArrays) return false;
@@ -24,8 +25,8 @@ bool ValidTree(const KinematicTree& tree) {
     const KinematicJoint& joint = tree.joints[i];
     if (joint.parent_link > i) return false;
     const bool driven = joint.motion != JointMotion::kFixed;
-    if (driven && (joint.q_index < 0 ||
-                   static_cast<size_t>(joint.q_index) >= tree.joint_q_count())) {
+    if (driven &&
+        (joint.q_index < 0 || static_cast<size_t>(joint.q_index) >= tree.joint_q_count())) {
       return false;
     }
   }

@@ -19,7 +19,8 @@
 //
 // Preconditions (checked once per call with SWARM_ASSERT): views of one call have equal counts
 // and the array counts stated below; outputs do not overlap inputs; the tree is valid (as built by
-// engine/robots/robot_model.h: parent_link <= i, q_index < q_count, unit axes and origin rotations).
+// engine/robots/robot_model.h: parent_link <= i, q_index < q_count, unit axes and origin
+// rotations).
 #pragma once
 
 #include <cstddef>
@@ -46,19 +47,19 @@ enum class JointMotion : uint8_t {
 struct KinematicJoint {
   uint32_t parent_link = 0;  // <= i
   JointMotion motion = JointMotion::kFixed;
-  int32_t q_index = -1;      // column of q that drives this joint; -1 for fixed joints
+  int32_t q_index = -1;  // column of q that drives this joint; -1 for fixed joints
   float multiplier = 1.0f;
   float offset = 0.0f;
   float origin_rotation[4] = {0.0f, 0.0f, 0.0f, 1.0f};  // x y z w, unit
   float origin_translation[3] = {0.0f, 0.0f, 0.0f};
-  float axis[3] = {1.0f, 0.0f, 0.0f};                    // unit, in the joint frame
+  float axis[3] = {1.0f, 0.0f, 0.0f};  // unit, in the joint frame
 };
 
 struct KinematicTree {
   const KinematicJoint* joints = nullptr;
-  size_t joint_count = 0;       // links = joint_count + 1
-  size_t q_count = 0;           // arrays of q: joint_q_count (+ kFloatingBaseArrays first)
-  bool floating_base = false;   // root pose from q's first 7 arrays; identity otherwise
+  size_t joint_count = 0;      // links = joint_count + 1
+  size_t q_count = 0;          // arrays of q: joint_q_count (+ kFloatingBaseArrays first)
+  bool floating_base = false;  // root pose from q's first 7 arrays; identity otherwise
 
   size_t link_count() const { return joint_count + 1; }
   // Columns of q that joints read (the independent joint values after a floating base).

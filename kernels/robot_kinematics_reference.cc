@@ -95,9 +95,9 @@ LinkPose EvaluateJoint(const KinematicTree& tree, size_t joint_index, const floa
                        size_t q_stride, const float* poses, size_t poses_stride) {
   const KinematicJoint& joint = tree.joints[joint_index];
   const JointPlan plan = PlanJoint(tree, joint_index);
-  const Quat origin_q{{joint.origin_rotation[0], joint.origin_rotation[1],
-                       joint.origin_rotation[2]},
-                      joint.origin_rotation[3]};
+  const Quat origin_q{
+      {joint.origin_rotation[0], joint.origin_rotation[1], joint.origin_rotation[2]},
+      joint.origin_rotation[3]};
   const Vec3 origin_t{
       {joint.origin_translation[0], joint.origin_translation[1], joint.origin_translation[2]}};
   LinkPose pose;
@@ -178,7 +178,8 @@ void RobotLinkJacobian(const KinematicTree& tree, size_t link, const float* pose
     }
     const size_t column = static_cast<size_t>(joint.q_index);
     for (size_t row = 0; row < row_count; ++row) {
-      const float contribution = joint.multiplier != 1.0f ? rows[row] * joint.multiplier : rows[row];
+      const float contribution =
+          joint.multiplier != 1.0f ? rows[row] * joint.multiplier : rows[row];
       float& out = jacobian[(row * columns + column) * jacobian_stride];
       out = out + contribution;
     }
@@ -199,8 +200,7 @@ void LinkJacobian(const KinematicTree& tree, size_t link, const ConstLanesView& 
                poses.arrays == kPoseArrays * tree.link_count() &&
                jacobian.arrays == 6 * tree.joint_q_count());
   for (size_t r = 0; r < jacobian.count; ++r) {
-    RobotLinkJacobian(tree, link, poses.data + r, poses.stride, jacobian.data + r,
-                      jacobian.stride);
+    RobotLinkJacobian(tree, link, poses.data + r, poses.stride, jacobian.data + r, jacobian.stride);
   }
 }
 

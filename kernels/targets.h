@@ -1,5 +1,5 @@
-// Which SIMD target the kernels dispatch to. The engine's target control (engine/core/simd.h) is the
-// user-facing API; this is the one probe that asks the dispatch table itself.
+// Which SIMD target the kernels dispatch to. The engine's target control (engine/core/simd.h) is
+// the user-facing API; this is the one probe that asks the dispatch table itself.
 #pragma once
 
 #include <cstdint>

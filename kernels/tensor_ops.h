@@ -1,6 +1,6 @@
-// Row kernels behind the tensor operations (engine/tensor/tensor_ops.h): elementwise arithmetic on f32
-// rows where each input is contiguous or a broadcast scalar, and deterministic reductions of f32
-// rows into fixed lane states that the engine can feed several rows in a fixed order.
+// Row kernels behind the tensor operations (engine/tensor/tensor_ops.h): elementwise arithmetic on
+// f32 rows where each input is contiguous or a broadcast scalar, and deterministic reductions of
+// f32 rows into fixed lane states that the engine can feed several rows in a fixed order.
 //
 // Rows here are raw user memory (slices of tensor views), not swarm's padded buffers: kernels
 // never read or write an element past `count`. The last partial vector of a row goes through a

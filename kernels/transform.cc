@@ -89,11 +89,10 @@ void MultiplyMatrices(const ConstMat4View& a, const ConstMat4View& b, const Mat4
   HWY_DYNAMIC_DISPATCH(MultiplyMatricesImpl)(a, b, out);
 }
 
-void CameraProject(const CameraParams& camera, const ConstVec4View& points,
-                   const Vec4View& screen, const ByteView& visible) {
-  SWARM_ASSERT(points.count == screen.count && points.count == visible.count &&
-               ValidVec4(points) && ValidVec4(screen) &&
-               (visible.count == 0 || visible.data != nullptr));
+void CameraProject(const CameraParams& camera, const ConstVec4View& points, const Vec4View& screen,
+                   const ByteView& visible) {
+  SWARM_ASSERT(points.count == screen.count && points.count == visible.count && ValidVec4(points) &&
+               ValidVec4(screen) && (visible.count == 0 || visible.data != nullptr));
   SWARM_ASSERT(std::isfinite(camera.width_pixels) && camera.width_pixels > 0.0f &&
                std::isfinite(camera.height_pixels) && camera.height_pixels > 0.0f);
   SWARM_ASSERT(SameOrDisjoint(points, screen) && !Overlap(LanesOf(points), LanesOf(visible)) &&

@@ -77,7 +77,7 @@ struct CameraParams {
   float width_pixels = 1.0f;
   float height_pixels = 1.0f;
 };
-void CameraProject(const CameraParams& camera, const ConstVec4View& points,
-                   const Vec4View& screen, const ByteView& visible);
+void CameraProject(const CameraParams& camera, const ConstVec4View& points, const Vec4View& screen,
+                   const ByteView& visible);
 
 }  // namespace swarm

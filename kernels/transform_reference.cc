@@ -1,7 +1,6 @@
 #include "swarm/kernels/transform_reference.h"
 
 #include <cmath>
-
 #include <glm/mat3x3.hpp>
 #include <glm/vec3.hpp>
 
@@ -34,9 +33,8 @@ void TransformVectors(const glm::mat4& matrix, std::span<const glm::vec4> in,
   for (size_t i = 0; i < in.size(); ++i) out[i] = TransformVector(matrix, in[i], params);
 }
 
-void TransformVectorsPerElement(std::span<const glm::mat4> matrices,
-                                std::span<const glm::vec4> in, std::span<glm::vec4> out,
-                                TransformMode mode) {
+void TransformVectorsPerElement(std::span<const glm::mat4> matrices, std::span<const glm::vec4> in,
+                                std::span<glm::vec4> out, TransformMode mode) {
   for (size_t i = 0; i < in.size(); ++i) {
     out[i] = TransformVector(matrices[i], in[i], TransformParams{mode, false});
   }

@@ -6,10 +6,9 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
-
 #include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
+#include <span>
 
 #include "swarm/kernels/transform.h"
 
@@ -22,8 +21,8 @@ glm::vec4 TransformVector(const glm::mat4& matrix, const glm::vec4& v,
 // out[i] = TransformVector(matrix, in[i], params); in and out may be the same span.
 void TransformVectors(const glm::mat4& matrix, std::span<const glm::vec4> in,
                       std::span<glm::vec4> out, const TransformParams& params = {});
-void TransformVectorsPerElement(std::span<const glm::mat4> matrices,
-                                std::span<const glm::vec4> in, std::span<glm::vec4> out,
+void TransformVectorsPerElement(std::span<const glm::mat4> matrices, std::span<const glm::vec4> in,
+                                std::span<glm::vec4> out,
                                 TransformMode mode = TransformMode::kPoints);
 void MultiplyMatrices(std::span<const glm::mat4> a, std::span<const glm::mat4> b,
                       std::span<glm::mat4> out);

@@ -60,9 +60,9 @@ const char* ArgumentsError(const ImageView<Src>& src, const Out& out, size_t scr
 size_t ClampEnd(RowRange rows, size_t height) { return std::min(rows.end, height); }
 
 // Images (or batches) whose outputs total kStreamOutputBytes or more stream their f32 vectors
-// past the cache (see ForEachVectorMaybeStreamed in loop-inl.h). The decision counts the whole image,
-// not the rows of one call, so that the bands two threads split a frame into store the way the
-// whole frame does (half of a 1080p f32 output is just under the threshold).
+// past the cache (see ForEachVectorMaybeStreamed in loop-inl.h). The decision counts the whole
+// image, not the rows of one call, so that the bands two threads split a frame into store the way
+// the whole frame does (half of a 1080p f32 output is just under the threshold).
 template <typename T>
 size_t BytesWritten(const ImageView<T>& image, size_t rows) {
   return image.data == nullptr ? 0 : rows * image.width * sizeof(T);

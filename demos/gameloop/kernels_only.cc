@@ -2,17 +2,16 @@
 // the Euler kernel on memory the caller owns (no MemoryAccountant, no buffers), then checks the
 // result bit for bit against the scalar reference. It exists to prove that the installed
 // swarm::kernels target is complete on its own: headers, Highway and GLM come with it.
-#include <array>
-#include <cstdio>
-#include <cstring>
-
-#include <glm/vec4.hpp>
 #include <hwy/targets.h>
-
 #include <swarm/kernels/integrate.h>
 #include <swarm/kernels/integrate_reference.h>
 #include <swarm/kernels/targets.h>
 #include <swarm/kernels/views.h>
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <glm/vec4.hpp>
 
 namespace {
 
@@ -62,8 +61,9 @@ int main() {
                  mismatches, 4 * kCount, target);
     return 1;
   }
-  std::printf("kernels-only: %zu particles x 120 Euler steps on %s match the scalar reference "
-              "bit for bit\n",
-              kCount, target);
+  std::printf(
+      "kernels-only: %zu particles x 120 Euler steps on %s match the scalar reference "
+      "bit for bit\n",
+      kCount, target);
   return 0;
 }

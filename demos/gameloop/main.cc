@@ -10,15 +10,6 @@
 // accumulator (less than one step) is rendered by interpolating between the last two physics
 // states. Bad flags print a message and exit with status 2; a violated loop invariant prints a
 // message and exits with status 1.
-#include <algorithm>
-#include <chrono>
-#include <cstdint>
-#include <cstdio>
-#include <cstring>
-#include <ratio>
-#include <string>
-#include <type_traits>
-
 #include <swarm/core/buffer.h>
 #include <swarm/core/flags.h>
 #include <swarm/core/memory.h>
@@ -28,6 +19,15 @@
 #include <swarm/core/thread_pool.h>
 #include <swarm/core/tile_pipeline.h>
 #include <swarm/particles/particle_system.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <ratio>
+#include <string>
+#include <type_traits>
 
 namespace {
 
@@ -47,9 +47,9 @@ using SimulatedTime = std::common_type_t<Nanoseconds, PhysicsSteps>;
 // frame may add to the accumulator bounds the steps per frame to ceil(clamp / dt) = 30; past
 // that the simulation runs slower than real time instead of freezing.
 constexpr Nanoseconds kMaxFrameTime = std::chrono::milliseconds(250);
-constexpr uint64_t kMaxStepsPerFrame = (SimulatedTime(kMaxFrameTime).count() +
-                                        SimulatedTime(kStep).count() - 1) /
-                                       SimulatedTime(kStep).count();
+constexpr uint64_t kMaxStepsPerFrame =
+    (SimulatedTime(kMaxFrameTime).count() + SimulatedTime(kStep).count() - 1) /
+    SimulatedTime(kStep).count();
 
 // Simulated frame times: uniform in [4 ms, 30 ms] (a display between 250 and 33 fps with an
 // uneven load) from SplitMix64, plus a 400 ms hitch (a loading stall, a breakpoint) every
@@ -177,20 +177,20 @@ int main(int argc, char** argv) {
   swarm::ParticleSystem& system = created.value();
   swarm::Result<swarm::Vec4Buffer> previous = swarm::Vec4Buffer::Create(memory, system.size());
   if (!previous.ok()) return Fail(previous.status());
-  swarm::Result<swarm::Vec4Buffer> interpolated =
-      swarm::Vec4Buffer::Create(memory, system.size());
+  swarm::Result<swarm::Vec4Buffer> interpolated = swarm::Vec4Buffer::Create(memory, system.size());
   if (!interpolated.ok()) return Fail(interpolated.status());
   // Before the first step there is one state: previous = current, so alpha is harmless.
   CopyPositions(system.positions().view(), previous->view());
 
   const float dt_seconds = std::chrono::duration<float>(kStep).count();
   const swarm::SimdTarget target = swarm::ActiveSimdTarget();
-  std::printf("swarm-gameloop: %llu particles, %llu frames, dt 1/120 s, frame time clamped to "
-              "%lld ms, %zu thread(s), SIMD %s (%s)\n",
-              static_cast<unsigned long long>(options.particles),
-              static_cast<unsigned long long>(options.frames),
-              static_cast<long long>(kMaxFrameTime.count() / 1'000'000), pool.num_threads(),
-              target.name.c_str(), target.hwy_name.c_str());
+  std::printf(
+      "swarm-gameloop: %llu particles, %llu frames, dt 1/120 s, frame time clamped to "
+      "%lld ms, %zu thread(s), SIMD %s (%s)\n",
+      static_cast<unsigned long long>(options.particles),
+      static_cast<unsigned long long>(options.frames),
+      static_cast<long long>(kMaxFrameTime.count() / 1'000'000), pool.num_threads(),
+      target.name.c_str(), target.hwy_name.c_str());
 
   SimulatedFrameClock clock(options.seed, options.hitch_every);
   SimulatedTime accumulator{0};
@@ -249,19 +249,20 @@ int main(int argc, char** argv) {
 
     // "Render": build the interpolated positions a renderer would upload.
     InterpolatePositions(pool, system.config().schedule, previous->view(),
-                         system.positions().view(), system.ages().view(),
-                         static_cast<float>(alpha), interpolated->view());
+                         system.positions().view(), system.ages().view(), static_cast<float>(alpha),
+                         interpolated->view());
 
     if (frame % options.report_every == 0 || frame == options.frames) {
       const uint64_t window = (frame - 1) % options.report_every + 1;
       checksum = swarm::StateHasher().Add(interpolated->view()).Digest();
-      std::printf("frames=%llu steps=%llu simulated_ns=%lld clamped_frames=%llu "
-                  "mean_alpha=%.6f checksum=%016llx\n",
-                  static_cast<unsigned long long>(frame), static_cast<unsigned long long>(steps),
-                  static_cast<long long>(simulated.count()),
-                  static_cast<unsigned long long>(clamped_frames),
-                  window_alpha_sum / static_cast<double>(window),
-                  static_cast<unsigned long long>(checksum));
+      std::printf(
+          "frames=%llu steps=%llu simulated_ns=%lld clamped_frames=%llu "
+          "mean_alpha=%.6f checksum=%016llx\n",
+          static_cast<unsigned long long>(frame), static_cast<unsigned long long>(steps),
+          static_cast<long long>(simulated.count()),
+          static_cast<unsigned long long>(clamped_frames),
+          window_alpha_sum / static_cast<double>(window),
+          static_cast<unsigned long long>(checksum));
       window_alpha_sum = 0.0;
     }
   }
@@ -274,17 +275,16 @@ int main(int argc, char** argv) {
   if (loop_allocations != 0) {
     return InvariantViolated(std::to_string(loop_allocations) + " allocations inside the loop");
   }
-  std::printf("summary frames=%llu steps=%llu simulated_ns=%lld clamped_frames=%llu "
-              "max_steps_per_frame=%llu mean_alpha=%.6f alpha_min=%.9f alpha_max=%.9f "
-              "loop_allocations=%llu checksum=%016llx state_hash=%016llx simd=%s\n",
-              static_cast<unsigned long long>(options.frames),
-              static_cast<unsigned long long>(steps), static_cast<long long>(simulated.count()),
-              static_cast<unsigned long long>(clamped_frames),
-              static_cast<unsigned long long>(max_steps_in_a_frame),
-              alpha_sum / static_cast<double>(options.frames), alpha_min, alpha_max,
-              static_cast<unsigned long long>(loop_allocations),
-              static_cast<unsigned long long>(checksum),
-              static_cast<unsigned long long>(system.StateHash()), target.name.c_str());
+  std::printf(
+      "summary frames=%llu steps=%llu simulated_ns=%lld clamped_frames=%llu "
+      "max_steps_per_frame=%llu mean_alpha=%.6f alpha_min=%.9f alpha_max=%.9f "
+      "loop_allocations=%llu checksum=%016llx state_hash=%016llx simd=%s\n",
+      static_cast<unsigned long long>(options.frames), static_cast<unsigned long long>(steps),
+      static_cast<long long>(simulated.count()), static_cast<unsigned long long>(clamped_frames),
+      static_cast<unsigned long long>(max_steps_in_a_frame),
+      alpha_sum / static_cast<double>(options.frames), alpha_min, alpha_max,
+      static_cast<unsigned long long>(loop_allocations), static_cast<unsigned long long>(checksum),
+      static_cast<unsigned long long>(system.StateHash()), target.name.c_str());
   std::printf("invariant steps == floor(simulated / dt): ok (%llu)\n",
               static_cast<unsigned long long>(steps));
   std::printf("invariant 0 <= alpha < 1: ok\n");

@@ -6,7 +6,8 @@
 namespace swarm {
 
 FixedStepClock::FixedStepClock(double step_seconds, uint32_t max_steps_per_frame)
-    : step_seconds_(step_seconds), max_steps_per_frame_(std::max<uint32_t>(max_steps_per_frame, 1)) {}
+    : step_seconds_(step_seconds),
+      max_steps_per_frame_(std::max<uint32_t>(max_steps_per_frame, 1)) {}
 
 uint32_t FixedStepClock::Advance(double elapsed_seconds) {
   if (first_frame_) {

@@ -25,8 +25,7 @@ Status SaveArgbPng(MemoryAccountant& memory, const std::string& path, const uint
       }
     }
   }
-  const std::array<ConstImageU8View, 3> views{planes[0].view(), planes[1].view(),
-                                              planes[2].view()};
+  const std::array<ConstImageU8View, 3> views{planes[0].view(), planes[1].view(), planes[2].view()};
   return SavePng(memory, path, views);
 }
 

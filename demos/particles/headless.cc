@@ -28,8 +28,8 @@ int RunHeadless(const DemoOptions& options, MemoryAccountant& memory, ThreadPool
 
   const uint64_t frames = options.frames > 0 ? options.frames : kHeadlessDefaultFrames;
   const OrbitCamera camera = SceneStartCamera(options.scene);
-  const glm::mat4 view_projection = camera.ViewProjection(static_cast<float>(options.width),
-                                                          static_cast<float>(options.height));
+  const glm::mat4 view_projection =
+      camera.ViewProjection(static_cast<float>(options.width), static_cast<float>(options.height));
   FrameTimingLog timings(frames);
   for (uint64_t frame = 0; frame < frames; ++frame) {
     const auto frame_start = std::chrono::steady_clock::now();

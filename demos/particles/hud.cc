@@ -44,8 +44,8 @@ void Hud::SetLines(const std::vector<std::string>& lines) {
     }
   }
   const int height = std::max(1, line_height * static_cast<int>(lines.size()));
-  SDL_Surface* panel = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32,
-                                                      SDL_PIXELFORMAT_ARGB8888);
+  SDL_Surface* panel =
+      SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, SDL_PIXELFORMAT_ARGB8888);
   if (panel == nullptr) return;
   SDL_FillRect(panel, nullptr, SDL_MapRGBA(panel->format, 0, 0, 0, 0));
   int y = 0;

@@ -3,12 +3,12 @@
 // the lines a few times per second and draws the cached texture in between.
 #pragma once
 
+#include <SDL.h>
+#include <SDL_ttf.h>
+
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <SDL.h>
-#include <SDL_ttf.h>
 
 namespace swarm {
 

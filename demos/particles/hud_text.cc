@@ -54,8 +54,8 @@ std::vector<std::string> HudLines(const HudState& state) {
       Format("ms  physics %.2f  transform %.2f  splat %.2f  glow %.2f  tonemap %.2f  upload %.2f",
              ms[FrameStage::kPhysics], ms[FrameStage::kTransform], ms[FrameStage::kSplat],
              ms[FrameStage::kGlow], ms[FrameStage::kTonemap], ms[FrameStage::kUpload]));
-  lines.push_back(Format("colour by %s",
-                         state.coloring == ParticleColoring::kSpeed ? "speed" : "age"));
+  lines.push_back(
+      Format("colour by %s", state.coloring == ParticleColoring::kSpeed ? "speed" : "age"));
   size_t begin = 0;
   while (begin < state.memory_report.size()) {
     size_t end = state.memory_report.find('\n', begin);
@@ -63,7 +63,8 @@ std::vector<std::string> HudLines(const HudState& state) {
     lines.push_back(state.memory_report.substr(begin, end - begin));
     begin = end + 1;
   }
-  lines.push_back("1-5 scene  space pause  R reset  T SIMD  +/- particles  C colour  H HUD  Q quit");
+  lines.push_back(
+      "1-5 scene  space pause  R reset  T SIMD  +/- particles  C colour  H HUD  Q quit");
   lines.push_back("left drag attract  right drag repel  middle drag orbit  wheel zoom");
   WrapWords(state.message, kMessageColumns, lines);
   return lines;

@@ -28,7 +28,7 @@ struct DemoOptions {
   uint64_t width = 1280;
   uint64_t height = 720;
   std::string font_path = kDefaultFontPath;
-  uint64_t frames = 0;  // 0: the window runs until closed, headless runs kHeadlessDefaultFrames
+  uint64_t frames = 0;   // 0: the window runs until closed, headless runs kHeadlessDefaultFrames
   std::string out_path;  // empty: no PNG
   bool hud = true;
   bool headless = false;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <glm/geometric.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/trigonometric.hpp>
@@ -16,8 +15,7 @@ constexpr float kZoomPerStep = 0.9f;
 
 }  // namespace
 
-OrbitCamera::OrbitCamera(const glm::vec3& target, float azimuth, float elevation,
-                         float distance)
+OrbitCamera::OrbitCamera(const glm::vec3& target, float azimuth, float elevation, float distance)
     : target_(target),
       azimuth_(azimuth),
       elevation_(std::clamp(elevation, -kMaxElevation, kMaxElevation)),
@@ -25,13 +23,12 @@ OrbitCamera::OrbitCamera(const glm::vec3& target, float azimuth, float elevation
 
 void OrbitCamera::Orbit(float dx_pixels, float dy_pixels) {
   azimuth_ = std::remainder(azimuth_ - dx_pixels * kRadiansPerPixel, 2.0f * glm::pi<float>());
-  elevation_ = std::clamp(elevation_ + dy_pixels * kRadiansPerPixel, -kMaxElevation,
-                          kMaxElevation);
+  elevation_ = std::clamp(elevation_ + dy_pixels * kRadiansPerPixel, -kMaxElevation, kMaxElevation);
 }
 
 void OrbitCamera::Zoom(float wheel_steps) {
-  distance_ = std::clamp(distance_ * std::pow(kZoomPerStep, wheel_steps), kMinDistance,
-                         kMaxDistance);
+  distance_ =
+      std::clamp(distance_ * std::pow(kZoomPerStep, wheel_steps), kMinDistance, kMaxDistance);
 }
 
 glm::vec3 OrbitCamera::Eye() const {

@@ -3,10 +3,9 @@
 // Dragging changes the angles, the wheel scales the distance.
 #pragma once
 
-#include <optional>
-
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
+#include <optional>
 
 namespace swarm {
 

@@ -22,8 +22,8 @@ RenderSettings SettingsFor(SceneKind scene, size_t width, size_t height, size_t 
   settings.full_color_speed = SceneFullColorSpeed(scene);
   const float pixels_per_particle =
       static_cast<float>(width * height) / static_cast<float>(std::max<size_t>(particles, 1));
-  settings.exposure = std::clamp(kExposurePerParticleDensity * pixels_per_particle, kMinExposure,
-                                 kMaxExposure);
+  settings.exposure =
+      std::clamp(kExposurePerParticleDensity * pixels_per_particle, kMinExposure, kMaxExposure);
   return settings;
 }
 
@@ -40,10 +40,11 @@ Result<ParticleDemo> ParticleDemo::Create(MemoryAccountant& accountant, ThreadPo
       ParticleSystem::Create(accountant, setup.particles, SceneConfig(setup.scene, setup.seed, 0));
   if (!system.ok()) return system.status();
   demo.system_ = std::move(system).value();
-  Result<ParticleRenderer> renderer = ParticleRenderer::Create(
-      accountant, SettingsFor(setup.scene, setup.width, setup.height, setup.particles,
-                  ParticleColoring::kSpeed),
-      pool.num_threads());
+  Result<ParticleRenderer> renderer =
+      ParticleRenderer::Create(accountant,
+                               SettingsFor(setup.scene, setup.width, setup.height, setup.particles,
+                                           ParticleColoring::kSpeed),
+                               pool.num_threads());
   if (!renderer.ok()) return renderer.status();
   demo.renderer_ = std::move(renderer).value();
   return demo;
@@ -90,14 +91,13 @@ Status ParticleDemo::Resize(size_t particles) {
 
 Status ParticleDemo::SetFrameSize(size_t width, size_t height) {
   const RenderSettings& current = renderer_.settings();
-  return renderer_.Configure(
-      SettingsFor(scene_, width, height, system_.size(), current.coloring));
+  return renderer_.Configure(SettingsFor(scene_, width, height, system_.size(), current.coloring));
 }
 
 void ParticleDemo::CycleColoring() {
   RenderSettings settings = renderer_.settings();
   settings.coloring = settings.coloring == ParticleColoring::kSpeed ? ParticleColoring::kAge
-                                                                     : ParticleColoring::kSpeed;
+                                                                    : ParticleColoring::kSpeed;
   // Only the colouring changes, which the current settings already passed validation with.
   Status status = renderer_.Configure(settings);
   SWARM_ASSERT(status.ok());

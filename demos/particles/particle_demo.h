@@ -9,18 +9,17 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
-
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
+#include <optional>
 
 #include "demos/particles/orbit_camera.h"
 #include "demos/particles/scene.h"
 #include "swarm/core/memory.h"
-#include "swarm/render/particle_renderer.h"
-#include "swarm/particles/particle_system.h"
 #include "swarm/core/status.h"
 #include "swarm/core/thread_pool.h"
+#include "swarm/particles/particle_system.h"
+#include "swarm/render/particle_renderer.h"
 
 namespace swarm {
 
@@ -30,8 +29,8 @@ struct PointerForce {
   glm::vec3 point{0.0f};
   bool repel = false;
 };
-inline constexpr float kPointerStrength = 300.0f;   // m^3/s^2
-inline constexpr float kPointerSoftening = 1.0f;    // m
+inline constexpr float kPointerStrength = 300.0f;  // m^3/s^2
+inline constexpr float kPointerSoftening = 1.0f;   // m
 
 struct DemoSetup {
   size_t particles = 1'000'000;

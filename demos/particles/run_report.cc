@@ -27,12 +27,13 @@ int FailSetup(const Status& status, const DemoOptions& options) {
 void PrintRunHeader(const char* mode, const DemoOptions& options, const ParticleDemo& demo,
                     size_t threads) {
   const SimdTarget target = ActiveSimdTarget();
-  std::printf("swarm-particles: %s, scene %s, %zu particles, %llux%llu, %zu thread(s), "
-              "SIMD %s (%s)\n",
-              mode, SceneName(demo.scene()), demo.particles(),
-              static_cast<unsigned long long>(options.width),
-              static_cast<unsigned long long>(options.height), threads, target.name.c_str(),
-              target.hwy_name.c_str());
+  std::printf(
+      "swarm-particles: %s, scene %s, %zu particles, %llux%llu, %zu thread(s), "
+      "SIMD %s (%s)\n",
+      mode, SceneName(demo.scene()), demo.particles(),
+      static_cast<unsigned long long>(options.width),
+      static_cast<unsigned long long>(options.height), threads, target.name.c_str(),
+      target.hwy_name.c_str());
   std::printf("SIMD targets this CPU supports: %s\n", TargetNames(SupportedTargets()).c_str());
 }
 
@@ -44,8 +45,7 @@ void PrintRunSummary(const FrameTimingLog& timings, const ParticleDemo& demo,
     const FrameStage stage = static_cast<FrameStage>(index);
     if (stage == FrameStage::kUpload && !with_upload) continue;
     const StageSummary summary = timings.Summarize(stage);
-    std::printf("%-10s %10.3f %10.3f\n", FrameStageName(stage), summary.mean_ms,
-                summary.median_ms);
+    std::printf("%-10s %10.3f %10.3f\n", FrameStageName(stage), summary.mean_ms, summary.median_ms);
   }
   const StageSummary frame = timings.Summarize(FrameStage::kFrame);
   std::printf("frame %.3f ms mean, %.3f ms median: %.1f FPS equivalent at %zu particles\n",

@@ -9,7 +9,7 @@ namespace swarm {
 namespace {
 
 constexpr const char* kSceneNames[kSceneCount] = {"fountain", "explosion", "ring", "galaxy",
-                                                   "snow"};
+                                                  "snow"};
 
 // Every scene shares the default box, 20 m on a side with the floor at y = 0.
 constexpr glm::vec3 kBoxMin{-10.0f, 0.0f, -10.0f};

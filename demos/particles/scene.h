@@ -6,13 +6,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <string>
 #include <string_view>
 
-#include <glm/vec3.hpp>
-
-#include "swarm/particles/particle_system.h"
 #include "swarm/core/status.h"
+#include "swarm/particles/particle_system.h"
 
 namespace swarm {
 

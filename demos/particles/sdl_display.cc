@@ -34,7 +34,8 @@ class HeldStderr {
     std::rewind(held_);
     char chunk[512];
     size_t got = 0;
-    while ((got = std::fread(chunk, 1, sizeof(chunk), held_)) > 0) std::fwrite(chunk, 1, got, stderr);
+    while ((got = std::fread(chunk, 1, sizeof(chunk), held_)) > 0)
+      std::fwrite(chunk, 1, got, stderr);
     Close();
   }
   void Discard() {
@@ -77,9 +78,9 @@ Result<std::unique_ptr<SdlDisplay>> SdlDisplay::Open(const std::string& title, s
   driver_messages.Release();
   // The frame is drawn 1:1; nearest sampling keeps it bit-exact should the output differ.
   SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "0");
-  display->window_ = SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_UNDEFINED,
-                                      SDL_WINDOWPOS_UNDEFINED, static_cast<int>(width),
-                                      static_cast<int>(height), SDL_WINDOW_RESIZABLE);
+  display->window_ =
+      SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
+                       static_cast<int>(width), static_cast<int>(height), SDL_WINDOW_RESIZABLE);
   if (display->window_ == nullptr) return SdlError("cannot open a window");
   display->renderer_ = SDL_CreateRenderer(display->window_, -1, SDL_RENDERER_PRESENTVSYNC);
   if (display->renderer_ == nullptr) {

@@ -3,13 +3,13 @@
 // lifetime: it initialises the video subsystem and shuts SDL down when destroyed.
 #pragma once
 
+#include <SDL.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <SDL.h>
 
 #include "swarm/core/status.h"
 

@@ -33,9 +33,7 @@ constexpr double kMessageSeconds = 5.0;
 // The window frame timings kept for the summary when --frames does not bound the run.
 constexpr uint64_t kKeptWindowFrames = 600;
 
-double Seconds(Clock::duration duration) {
-  return std::chrono::duration<double>(duration).count();
-}
+double Seconds(Clock::duration duration) { return std::chrono::duration<double>(duration).count(); }
 
 double Milliseconds(Clock::duration duration) {
   return std::chrono::duration<double, std::milli>(duration).count();
@@ -48,7 +46,7 @@ std::string TargetLabel(const SimdTarget& target) {
 class InteractiveDemo {
  public:
   InteractiveDemo(const DemoOptions& options, MemoryAccountant& memory, ThreadPool& pool,
-                std::unique_ptr<SdlDisplay> display, ParticleDemo demo)
+                  std::unique_ptr<SdlDisplay> display, ParticleDemo demo)
       : options_(options),
         memory_(memory),
         pool_(pool),
@@ -115,8 +113,8 @@ int InteractiveDemo::Run() {
     times[FrameStage::kPhysics] = Milliseconds(Clock::now() - physics_start);
 
     const RenderSettings& settings = demo_.renderer().settings();
-    const glm::mat4 view_projection = camera_.ViewProjection(
-        static_cast<float>(settings.width), static_cast<float>(settings.height));
+    const glm::mat4 view_projection = camera_.ViewProjection(static_cast<float>(settings.width),
+                                                             static_cast<float>(settings.height));
     if (Status s = demo_.Render(view_projection); !s.ok()) return Fail(s);
     const RenderTimings& render = demo_.renderer().timings();
     times[FrameStage::kTransform] = render.transform_ms;
@@ -236,8 +234,7 @@ void InteractiveDemo::SetPointer(const FrameInput& input) {
   const float frame_height = static_cast<float>(settings.height);
   const float x = input.mouse_x * frame_width / static_cast<float>(std::max(window_width, 1));
   const float y = input.mouse_y * frame_height / static_cast<float>(std::max(window_height, 1));
-  const std::optional<glm::vec3> point =
-      camera_.PointOnFocalPlane(x, y, frame_width, frame_height);
+  const std::optional<glm::vec3> point = camera_.PointOnFocalPlane(x, y, frame_width, frame_height);
   if (!point.has_value()) {
     demo_.SetPointer(std::nullopt);
     return;
@@ -305,7 +302,7 @@ Result<int> RunWindow(const DemoOptions& options, MemoryAccountant& memory, Thre
     return Fail(s);
   }
   InteractiveDemo interactive(sized, memory, pool, std::move(display).value(),
-                        std::move(demo).value());
+                              std::move(demo).value());
   return interactive.Run();
 }
 

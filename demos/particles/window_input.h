@@ -8,10 +8,10 @@
 //   middle drag orbit the camera        wheel   zoom
 #pragma once
 
+#include <SDL.h>
+
 #include <cstddef>
 #include <optional>
-
-#include <SDL.h>
 
 namespace swarm {
 

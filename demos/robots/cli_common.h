@@ -6,8 +6,8 @@
 #include <string>
 
 #include "swarm/core/memory.h"
-#include "swarm/robots/robot_model.h"
 #include "swarm/core/status.h"
+#include "swarm/robots/robot_model.h"
 
 namespace swarm {
 

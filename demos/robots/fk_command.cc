@@ -10,11 +10,11 @@
 
 #include "demos/robots/cli_common.h"
 #include "demos/robots/pose_layout.h"
-#include "swarm/tensor/npy.h"
-#include "swarm/robots/robot_batch.h"
 #include "swarm/core/simd.h"
-#include "swarm/tensor/tensor.h"
 #include "swarm/core/thread_pool.h"
+#include "swarm/robots/robot_batch.h"
+#include "swarm/tensor/npy.h"
+#include "swarm/tensor/tensor.h"
 
 namespace swarm {
 namespace {

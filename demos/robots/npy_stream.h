@@ -1,6 +1,6 @@
-// A .npy file written frame by frame: the header (engine/tensor/npy.h NpyHeaderBytes, the bytes numpy's
-// np.save writes) first, then the elements as they are produced, so a long run's trajectory never
-// has to sit in memory. The file is written under "<path>.partial" and renamed to `path` by
+// A .npy file written frame by frame: the header (engine/tensor/npy.h NpyHeaderBytes, the bytes
+// numpy's np.save writes) first, then the elements as they are produced, so a long run's trajectory
+// never has to sit in memory. The file is written under "<path>.partial" and renamed to `path` by
 // Finish once every element is there: an interrupted or failed run leaves no truncated .npy
 // behind (the partial file is removed on error and by the destructor).
 #pragma once

@@ -14,9 +14,9 @@
 #include <string_view>
 
 #include "swarm/core/memory.h"
-#include "swarm/robots/robot_tasks.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/status.h"
+#include "swarm/robots/robot_tasks.h"
 
 namespace swarm {
 

@@ -9,10 +9,10 @@
 #include "demos/robots/run_report.h"
 #include "demos/robots/trajectory_recorder.h"
 #include "swarm/core/buffer.h"
-#include "swarm/robots/robot_batch.h"
-#include "swarm/robots/robot_tasks.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
+#include "swarm/robots/robot_batch.h"
+#include "swarm/robots/robot_tasks.h"
 
 namespace swarm {
 namespace {

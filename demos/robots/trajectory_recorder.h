@@ -12,8 +12,8 @@
 #include "demos/robots/npy_stream.h"
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
-#include "swarm/robots/robot_batch.h"
 #include "swarm/core/status.h"
+#include "swarm/robots/robot_batch.h"
 
 namespace swarm {
 

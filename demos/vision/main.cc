@@ -30,9 +30,9 @@
 #include "demos/vision/pipeline.h"
 #include "swarm/core/flags.h"
 #include "swarm/core/memory.h"
-#include "swarm/vision/png.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
+#include "swarm/vision/png.h"
 
 namespace {
 

@@ -13,11 +13,11 @@
 #include <string_view>
 #include <vector>
 
-#include "swarm/vision/image.h"
 #include "swarm/core/memory.h"
-#include "swarm/vision/png.h"
 #include "swarm/core/status.h"
 #include "swarm/core/thread_pool.h"
+#include "swarm/vision/image.h"
+#include "swarm/vision/png.h"
 #include "swarm/vision/vision_ops.h"
 
 namespace swarm {

@@ -19,13 +19,13 @@
 #include <utility>
 #include <variant>
 
+#include "swarm/c_api/swarm_c.h"
 #include "swarm/core/buffer.h"
-#include "swarm/vision/image.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/status.h"
-#include "swarm/c_api/swarm_c.h"
-#include "swarm/tensor/tensor.h"
 #include "swarm/core/thread_pool.h"
+#include "swarm/tensor/tensor.h"
+#include "swarm/vision/image.h"
 #include "swarm/vision/vision_ops.h"
 
 namespace swarm::c_api {

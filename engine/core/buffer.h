@@ -13,10 +13,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
-
 #include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
+#include <span>
 
 #include "swarm/core/lane_storage.h"
 #include "swarm/core/memory.h"

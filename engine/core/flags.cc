@@ -44,8 +44,7 @@ bool ParseDouble(std::string_view text, double* out, std::string_view* rest) {
 
 }  // namespace
 
-Result<double> ParseNumber(std::string_view flag, std::string_view text, double min,
-                           double max) {
+Result<double> ParseNumber(std::string_view flag, std::string_view text, double min, double max) {
   double value = 0;
   std::string_view rest;
   if (!ParseDouble(text, &value, &rest) || !rest.empty()) {
@@ -96,8 +95,8 @@ Result<size_t> ParseByteSize(std::string_view flag, std::string_view text) {
   double value = 0;
   std::string_view rest;
   if (!ParseDouble(text, &value, &rest) || value < 0) {
-    return InvalidArgument(std::string(flag) +
-                           ": expected a size such as 96M, 1.5G or 4096, got " + Quote(text));
+    return InvalidArgument(std::string(flag) + ": expected a size such as 96M, 1.5G or 4096, got " +
+                           Quote(text));
   }
   double scale = 1;
   if (rest == "K" || rest == "k" || rest == "KiB") {
@@ -133,8 +132,7 @@ void FlagSet::AddCount(std::string name, uint64_t* value, uint64_t min, uint64_t
                     }});
 }
 
-void FlagSet::AddNumber(std::string name, double* value, double min, double max,
-                        std::string help) {
+void FlagSet::AddNumber(std::string name, double* value, double min, double max, std::string help) {
   const std::string flag = "--" + name;
   flags_.push_back({std::move(name), std::move(help), NumberText(*value), true,
                     [=](std::string_view text) -> Result<std::function<void()>> {
@@ -189,9 +187,8 @@ Status FlagSet::Parse(int argc, const char* const* argv) {
                              program_ + " --help)");
     }
     const size_t equals = arg.find('=');
-    const std::string_view name = arg.substr(2, equals == std::string_view::npos
-                                                    ? std::string_view::npos
-                                                    : equals - 2);
+    const std::string_view name =
+        arg.substr(2, equals == std::string_view::npos ? std::string_view::npos : equals - 2);
     const Flag* flag = Find(name);
     if (flag == nullptr) {
       return InvalidArgument("unknown flag --" + std::string(name) + " (see " + program_ +

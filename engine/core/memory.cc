@@ -14,11 +14,16 @@ namespace swarm {
 
 const char* MemoryCategoryName(MemoryCategory category) {
   switch (category) {
-    case MemoryCategory::kParticles: return "particles";
-    case MemoryCategory::kImages: return "images";
-    case MemoryCategory::kTensors: return "tensors";
-    case MemoryCategory::kRobots: return "robots";
-    case MemoryCategory::kScratch: return "scratch";
+    case MemoryCategory::kParticles:
+      return "particles";
+    case MemoryCategory::kImages:
+      return "images";
+    case MemoryCategory::kTensors:
+      return "tensors";
+    case MemoryCategory::kRobots:
+      return "robots";
+    case MemoryCategory::kScratch:
+      return "scratch";
   }
   return "unknown";
 }
@@ -79,20 +84,19 @@ Result<void*> MemoryAccountant::Allocate(MemoryCategory category, size_t bytes) 
   const size_t index = static_cast<size_t>(category);
   SWARM_ASSERT(index < kMemoryCategoryCount);
   if (bytes > std::numeric_limits<size_t>::max() - kHugePageBytes) {
-    return Status(ErrorCode::kOutOfMemory,
-                  std::string("allocation of ") + std::to_string(bytes) + " bytes for " +
-                      MemoryCategoryName(category) + " is larger than the address space");
+    return Status(ErrorCode::kOutOfMemory, std::string("allocation of ") + std::to_string(bytes) +
+                                               " bytes for " + MemoryCategoryName(category) +
+                                               " is larger than the address space");
   }
   const size_t rounded = ReservedBytes(bytes);
   std::lock_guard<std::mutex> lock(mutex_);
   if (rounded > budget_bytes_ || total_.bytes_in_use > budget_bytes_ - rounded) {
-    return Status(ErrorCode::kOverBudget,
-                  std::string("memory budget exceeded: ") + MemoryCategoryName(category) +
-                      " requested " + FormatBytes(rounded) + " with " +
-                      FormatBytes(total_.bytes_in_use) + " in use (" +
-                      FormatBytes(stats_[index].bytes_in_use) + " of it " +
-                      MemoryCategoryName(category) + ") and a budget of " +
-                      FormatBytes(budget_bytes_));
+    return Status(
+        ErrorCode::kOverBudget,
+        std::string("memory budget exceeded: ") + MemoryCategoryName(category) + " requested " +
+            FormatBytes(rounded) + " with " + FormatBytes(total_.bytes_in_use) + " in use (" +
+            FormatBytes(stats_[index].bytes_in_use) + " of it " + MemoryCategoryName(category) +
+            ") and a budget of " + FormatBytes(budget_bytes_));
   }
   void* memory = std::aligned_alloc(AlignmentFor(bytes), rounded);
   if (memory == nullptr) {

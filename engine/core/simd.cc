@@ -13,7 +13,7 @@ struct KnownTarget {
 
 // Best first, as Highway orders its bits (lower bit = better).
 constexpr KnownTarget kKnownTargets[] = {
-    {HWY_AVX3, "avx512"}, {HWY_AVX2, "avx2"}, {HWY_SSE4, "sse4"},
+    {HWY_AVX3, "avx512"}, {HWY_AVX2, "avx2"},     {HWY_SSE4, "sse4"},
     {HWY_SSSE3, "ssse3"}, {HWY_EMU128, "scalar"}, {HWY_SCALAR, "scalar"},
 };
 
@@ -74,14 +74,14 @@ Result<SimdTarget> ParseSimdTarget(std::string_view name) {
   }
   for (const SimdTarget& target : CompiledTargets()) {
     if (target.name == name) {
-      return Status(ErrorCode::kUnavailable,
-                    "--simd=" + std::string(name) + ": this CPU cannot run it (supported: auto, " +
-                        TargetNames(supported) + ")");
+      return Status(ErrorCode::kUnavailable, "--simd=" + std::string(name) +
+                                                 ": this CPU cannot run it (supported: auto, " +
+                                                 TargetNames(supported) + ")");
     }
   }
-  return Status(ErrorCode::kInvalidArgument,
-                "--simd=" + std::string(name) + ": unknown SIMD target (expected one of auto, " +
-                    TargetNames(supported) + ")");
+  return Status(ErrorCode::kInvalidArgument, "--simd=" + std::string(name) +
+                                                 ": unknown SIMD target (expected one of auto, " +
+                                                 TargetNames(supported) + ")");
 }
 
 Status ForceSimdTarget(const SimdTarget& target) {
@@ -92,9 +92,9 @@ Status ForceSimdTarget(const SimdTarget& target) {
   }
   const int64_t available = CpuTargets() & CompiledKernelTargets();
   if ((available & target.bits) == 0) {
-    return Status(ErrorCode::kUnavailable, "SIMD target " + target.name +
-                                               " is not available (supported: " +
-                                               TargetNames(TargetsIn(available)) + ")");
+    return Status(ErrorCode::kUnavailable,
+                  "SIMD target " + target.name +
+                      " is not available (supported: " + TargetNames(TargetsIn(available)) + ")");
   }
   // Highway re-initialises its dispatch table after DisableTargets, so the next kernel call
   // dispatches to the best target left: exactly this one.

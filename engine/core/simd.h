@@ -19,9 +19,9 @@
 namespace swarm {
 
 struct SimdTarget {
-  int64_t bits = 0;       // Highway target bit (HWY_AVX3, ...)
-  std::string name;       // swarm's name: "avx512", "avx2", "sse4", "ssse3", "scalar"
-  std::string hwy_name;   // Highway's name: "AVX3", ...
+  int64_t bits = 0;      // Highway target bit (HWY_AVX3, ...)
+  std::string name;      // swarm's name: "avx512", "avx2", "sse4", "ssse3", "scalar"
+  std::string hwy_name;  // Highway's name: "AVX3", ...
 };
 
 // Targets compiled into this build, best first.

@@ -4,8 +4,8 @@
 // each array's hash seeding the next; padding is not hashed. No allocation.
 #pragma once
 
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 
 #include "swarm/kernels/views.h"
 

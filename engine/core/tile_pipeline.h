@@ -45,11 +45,14 @@ struct TileSchedule {
 template <class... Stages>
 void RunFused(ThreadPool& pool, size_t count, TileSchedule schedule, const Stages&... stages) {
   SWARM_ASSERT(schedule.tile_elements > 0 && schedule.tile_elements % kPadFloats == 0);
-  pool.ParallelFor(schedule.TileCount(count), [&](size_t tile) {
-    const size_t begin = schedule.Begin(tile);
-    const size_t n = schedule.CountOf(tile, count);
-    (stages(begin, n), ...);
-  }, schedule.MaxThreads(count));
+  pool.ParallelFor(
+      schedule.TileCount(count),
+      [&](size_t tile) {
+        const size_t begin = schedule.Begin(tile);
+        const size_t n = schedule.CountOf(tile, count);
+        (stages(begin, n), ...);
+      },
+      schedule.MaxThreads(count));
 }
 
 // The same stages pass by pass (stage 0 over every tile, then stage 1, ...), for comparison.

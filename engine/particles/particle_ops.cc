@@ -13,15 +13,15 @@ Status SameSizes(const char* operation, const char* names, size_t first, Sizes..
   if (((rest == first) && ...)) return {};
   std::string sizes = std::to_string(first);
   ((sizes += ", " + std::to_string(rest)), ...);
-  return InvalidArgument(std::string(operation) + ": " + names +
-                         " must have the same size, got " + sizes);
+  return InvalidArgument(std::string(operation) + ": " + names + " must have the same size, got " +
+                         sizes);
 }
 
 }  // namespace
 
 Status IntegrateEuler(Vec4Buffer& positions, Vec4Buffer& velocities, const EulerParams& params) {
-  if (Status s = SameSizes("IntegrateEuler", "positions, velocities", positions.size(),
-                           velocities.size());
+  if (Status s =
+          SameSizes("IntegrateEuler", "positions, velocities", positions.size(), velocities.size());
       !s.ok()) {
     return s;
   }
@@ -54,8 +54,8 @@ Status VerletKick(Vec4Buffer& velocities, const Vec4Buffer& accelerations, float
 }
 
 Status CollideBox(Vec4Buffer& positions, Vec4Buffer& velocities, const BoxParams& params) {
-  if (Status s = SameSizes("CollideBox", "positions, velocities", positions.size(),
-                           velocities.size());
+  if (Status s =
+          SameSizes("CollideBox", "positions, velocities", positions.size(), velocities.size());
       !s.ok()) {
     return s;
   }
@@ -66,8 +66,8 @@ Status CollideBox(Vec4Buffer& positions, Vec4Buffer& velocities, const BoxParams
 
 Status ApplyAttractor(const Vec4Buffer& positions, Vec4Buffer& velocities,
                       const AttractorParams& params) {
-  if (Status s = SameSizes("ApplyAttractor", "positions, velocities", positions.size(),
-                           velocities.size());
+  if (Status s =
+          SameSizes("ApplyAttractor", "positions, velocities", positions.size(), velocities.size());
       !s.ok()) {
     return s;
   }

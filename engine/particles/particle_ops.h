@@ -17,7 +17,6 @@ Status VerletKick(Vec4Buffer& velocities, const Vec4Buffer& accelerations, float
 Status CollideBox(Vec4Buffer& positions, Vec4Buffer& velocities, const BoxParams& params);
 Status ApplyAttractor(const Vec4Buffer& positions, Vec4Buffer& velocities,
                       const AttractorParams& params);
-Status AdvanceAge(FloatArray& ages, const FloatArray& lifetimes, ByteArray& dead,
-                  float dt_seconds);
+Status AdvanceAge(FloatArray& ages, const FloatArray& lifetimes, ByteArray& dead, float dt_seconds);
 
 }  // namespace swarm

@@ -1,4 +1,3 @@
-#include "swarm/kernels/emit.h"
 #include "swarm/particles/particle_params.h"
 
 #include <cmath>
@@ -6,6 +5,7 @@
 #include <string>
 
 #include "swarm/core/text.h"
+#include "swarm/kernels/emit.h"
 
 namespace swarm {
 namespace {

@@ -1,11 +1,11 @@
-#include "swarm/kernels/emit.h"
 #include "swarm/particles/particle_system.h"
 
 #include <algorithm>
 #include <utility>
 
-#include "swarm/particles/particle_params.h"
 #include "swarm/core/state_hash.h"
+#include "swarm/kernels/emit.h"
+#include "swarm/particles/particle_params.h"
 
 namespace swarm {
 namespace {

@@ -7,9 +7,9 @@
 #include <string>
 #include <utility>
 
-#include "swarm/vision/png.h"
 #include "swarm/kernels/transform.h"
 #include "swarm/kernels/vision_filter.h"
+#include "swarm/vision/png.h"
 
 namespace swarm {
 namespace {
@@ -69,7 +69,8 @@ Status ValidateRenderSettings(const RenderSettings& settings) {
   if (settings.height < kMinFrameSize || settings.height > kMaxFrameSize) {
     return BadSetting("height", size_range, static_cast<double>(settings.height));
   }
-  if (settings.coloring != ParticleColoring::kSpeed && settings.coloring != ParticleColoring::kAge) {
+  if (settings.coloring != ParticleColoring::kSpeed &&
+      settings.coloring != ParticleColoring::kAge) {
     return BadSetting("coloring", "kSpeed or kAge", static_cast<double>(settings.coloring));
   }
   if (!(std::isfinite(settings.full_color_speed) && settings.full_color_speed > 0)) {
@@ -152,9 +153,9 @@ Status ParticleRenderer::Allocate(MemoryAccountant& accountant, const RenderSett
   InterpolationTable(quarter_width, width, upsample_index_.lane(0), upsample_weight_.lane(0));
   // Reserve the vision scratch now, so that Render never allocates.
   workspace_ = std::make_unique<VisionWorkspace>(accountant);
-  const size_t scratch = std::max(PyramidDownScratchElements(width),
-                                  GaussianScratchElements(quarter_width,
-                                                          GlowKernelSize(settings.glow_sigma)));
+  const size_t scratch =
+      std::max(PyramidDownScratchElements(width),
+               GaussianScratchElements(quarter_width, GlowKernelSize(settings.glow_sigma)));
   return workspace_->Reserve(max_threads, scratch, 0);
 }
 
@@ -185,10 +186,9 @@ Status ParticleRenderer::Render(ThreadPool& pool, const glm::mat4& view_projecti
   const size_t count = particles.positions.count;
   if (particles.velocities.count != count || particles.ages.count != count ||
       particles.lifetimes.count != count) {
-    return InvalidArgument("particle arrays of unequal counts: positions " +
-                           std::to_string(count) + ", velocities " +
-                           std::to_string(particles.velocities.count) + ", ages " +
-                           std::to_string(particles.ages.count) + ", lifetimes " +
+    return InvalidArgument("particle arrays of unequal counts: positions " + std::to_string(count) +
+                           ", velocities " + std::to_string(particles.velocities.count) +
+                           ", ages " + std::to_string(particles.ages.count) + ", lifetimes " +
                            std::to_string(particles.lifetimes.count));
   }
   if (pool.num_threads() > max_threads()) {
@@ -199,8 +199,7 @@ Status ParticleRenderer::Render(ThreadPool& pool, const glm::mat4& view_projecti
   const size_t width = settings_.width;
   const size_t height = settings_.height;
   const size_t row_stride = RoundUpToVector<uint32_t>(width);
-  const CameraParams camera{view_projection, static_cast<float>(width),
-                            static_cast<float>(height)};
+  const CameraParams camera{view_projection, static_cast<float>(width), static_cast<float>(height)};
   const float inverse_full_speed = 1.0f / settings_.full_color_speed;
 
   // Transform + splat, fused per tile. Thread t splats its contiguous share of the tiles into
@@ -267,8 +266,8 @@ Status ParticleRenderer::Render(ThreadPool& pool, const glm::mat4& view_projecti
     const size_t quarter_height = glow_[0].height();
     pool.ParallelFor(quarter_height, [&](size_t y) {
       for (size_t c = 0; c < 3; ++c) {
-        InterpolateRow(glow_[c].view().Row(y), upsample_index_.lane(0),
-                       upsample_weight_.lane(0), width, glow_wide_[c].view().Row(y));
+        InterpolateRow(glow_[c].view().Row(y), upsample_index_.lane(0), upsample_weight_.lane(0),
+                       width, glow_wide_[c].view().Row(y));
       }
     });
   }
@@ -302,7 +301,8 @@ Status ParticleRenderer::SaveFramePng(const std::string& path) const {
   const size_t width = settings_.width, height = settings_.height;
   ImageU8 planes[3];
   for (ImageU8& plane : planes) {
-    Result<ImageU8> created = ImageU8::Create(*accountant_, width, height, MemoryCategory::kScratch);
+    Result<ImageU8> created =
+        ImageU8::Create(*accountant_, width, height, MemoryCategory::kScratch);
     if (!created.ok()) return created.status();
     plane = std::move(created).value();
   }

@@ -20,20 +20,19 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <glm/mat4x4.hpp>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include <glm/mat4x4.hpp>
-
-#include "swarm/vision/image.h"
 #include "swarm/core/lane_storage.h"
 #include "swarm/core/memory.h"
-#include "swarm/particles/particle_system.h"
 #include "swarm/core/status.h"
 #include "swarm/core/thread_pool.h"
-#include "swarm/vision/vision_ops.h"
 #include "swarm/kernels/render.h"
+#include "swarm/particles/particle_system.h"
+#include "swarm/vision/image.h"
+#include "swarm/vision/vision_ops.h"
 
 namespace swarm {
 
@@ -46,10 +45,10 @@ struct RenderSettings {
   size_t width = 1280;  // pixels, in [kMinFrameSize, kMaxFrameSize]
   size_t height = 720;  // pixels, in [kMinFrameSize, kMaxFrameSize]
   ParticleColoring coloring = ParticleColoring::kSpeed;
-  float full_color_speed = 20.0f;   // m/s at the palette's end (kSpeed), > 0
-  float exposure = 0.15f;           // radiance of one white particle on one pixel, > 0
-  float glow_strength = 0.8f;       // weight of the glow added to the radiance, >= 0
-  float glow_sigma = 1.5f;          // Gaussian sigma in quarter-resolution pixels, > 0
+  float full_color_speed = 20.0f;  // m/s at the palette's end (kSpeed), > 0
+  float exposure = 0.15f;          // radiance of one white particle on one pixel, > 0
+  float glow_strength = 0.8f;      // weight of the glow added to the radiance, >= 0
+  float glow_sigma = 1.5f;         // Gaussian sigma in quarter-resolution pixels, > 0
 };
 
 // Wall-clock milliseconds of the last Render, per stage (transform and splat are timed per tile
@@ -83,8 +82,7 @@ class ParticleRenderer {
   // Renders `particles` as seen through `view_projection` (a glm perspective * lookAt) into
   // frame(). Errors (the frame is left as it was): a pool with more than max_threads threads,
   // arrays of unequal counts.
-  Status Render(ThreadPool& pool, const glm::mat4& view_projection,
-                const ParticleViews& particles);
+  Status Render(ThreadPool& pool, const glm::mat4& view_projection, const ParticleViews& particles);
   Status Render(ThreadPool& pool, const glm::mat4& view_projection,
                 const ParticleSystem& particles);
 
@@ -101,8 +99,7 @@ class ParticleRenderer {
   Status SaveFramePng(const std::string& path) const;
 
  private:
-  Status Allocate(MemoryAccountant& accountant, const RenderSettings& settings,
-                  size_t max_threads);
+  Status Allocate(MemoryAccountant& accountant, const RenderSettings& settings, size_t max_threads);
 
   MemoryAccountant* accountant_ = nullptr;
   RenderSettings settings_;

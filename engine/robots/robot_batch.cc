@@ -55,7 +55,6 @@ struct RobotBatch::State {
 
 namespace {
 
-
 Status ValidateControl(const RobotModel& model, const std::vector<JointControl>& control) {
   if (control.size() != model.dof()) {
     return InvalidArgument("RobotBatch: config.control has " + std::to_string(control.size()) +
@@ -109,7 +108,6 @@ Status ValidateIk(const IkParams& ik) {
   }
   return {};
 }
-
 
 // q = 0 clamped into [lower, upper]; a floating base at the identity (qw = 1); q_target = q.
 void InitialConfiguration(const RobotModel& model, const std::vector<JointControl>& control,

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "swarm/core/memory.h"
-#include "swarm/robots/robot_model.h"
 #include "swarm/core/status.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/core/tile_pipeline.h"
@@ -22,6 +21,7 @@
 #include "swarm/kernels/robot_ik.h"
 #include "swarm/kernels/robot_kinematics.h"
 #include "swarm/kernels/views.h"
+#include "swarm/robots/robot_model.h"
 
 namespace swarm {
 

@@ -25,9 +25,9 @@ const char* RobotJointTypeName(RobotJointType type);  // "fixed", "revolute", ..
 struct RobotJoint {
   std::string name;
   RobotJointType type = RobotJointType::kFixed;
-  size_t parent_link = 0;  // link indices in RobotModel::links (pose order)
-  size_t child_link = 0;   // = index of this joint in RobotModel::joints + 1
-  std::array<double, 3> origin_xyz{};            // parent link frame -> joint frame
+  size_t parent_link = 0;                         // link indices in RobotModel::links (pose order)
+  size_t child_link = 0;                          // = index of this joint in RobotModel::joints + 1
+  std::array<double, 3> origin_xyz{};             // parent link frame -> joint frame
   std::array<double, 4> origin_quat{0, 0, 0, 1};  // x y z w, unit (urdfdom's stored rotation)
   std::array<double, 3> axis{1, 0, 0};            // unit (normalised on load)
   // Position limits; has_position_limits is false for continuous joints and for revolute joints
@@ -45,8 +45,8 @@ struct RobotJoint {
 
 struct RobotModel {
   std::string name;
-  std::vector<std::string> links;   // pose order: topological, root first
-  std::vector<RobotJoint> joints;   // joints[i] has child link i + 1
+  std::vector<std::string> links;  // pose order: topological, root first
+  std::vector<RobotJoint> joints;  // joints[i] has child link i + 1
   // The independent joints in q order (mimic joints excluded): indices into joints.
   std::vector<size_t> dof_joints;
   bool floating_base = false;

@@ -29,9 +29,9 @@
 
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
-#include "swarm/robots/robot_batch.h"
 #include "swarm/core/status.h"
 #include "swarm/core/thread_pool.h"
+#include "swarm/robots/robot_batch.h"
 
 namespace swarm {
 

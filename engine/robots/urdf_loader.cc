@@ -103,7 +103,6 @@ UrdfdomResult ParseWithUrdfdom(const std::string& text) {
 // ---------------------------------------------------------------------------------------------
 // From urdfdom's model to swarm's.
 
-
 class ModelBuilder {
  public:
   ModelBuilder(const urdf::ModelInterface& urdf, const XmlOutline& outline, std::string_view source,
@@ -317,8 +316,8 @@ class ModelBuilder {
       if (out.type != RobotJointType::kContinuous && limits.lower != limits.upper) {
         if (limits.lower > limits.upper) {
           return InvalidArgument(JointContext(joint.name) + "has limit lower " +
-                                 NumberText(limits.lower) + " > upper " +
-                                 NumberText(limits.upper) + ": expected lower <= upper");
+                                 NumberText(limits.lower) + " > upper " + NumberText(limits.upper) +
+                                 ": expected lower <= upper");
         }
         out.has_position_limits = true;
         out.lower = limits.lower;

@@ -1,7 +1,7 @@
 // A tolerant outline of URDF text: where the robot's elements are and on which lines, from a
 // light scan of the characters. It never decides whether a document is accepted (urdfdom does
-// that, engine/robots/urdf_loader.cc); it gives the loader document order for joints, line numbers for
-// messages, and where truncated or malformed text stops making sense.
+// that, engine/robots/urdf_loader.cc); it gives the loader document order for joints, line numbers
+// for messages, and where truncated or malformed text stops making sense.
 #pragma once
 
 #include <string>

@@ -14,10 +14,9 @@
 #include <string_view>
 #include <utility>
 
-#include "swarm/tensor/npy.h"
-
 #include "swarm/core/checked_math.h"
 #include "swarm/core/text.h"
+#include "swarm/tensor/npy.h"
 
 namespace swarm {
 namespace {
@@ -55,7 +54,9 @@ std::string NpyDescr(DType dtype) {
 }
 
 // Up to `limit` bytes of untrusted header text, double-quoted and escaped (swarm/core/text.h).
-std::string Quoted(std::string_view text, size_t limit = 16) { return swarm::Quoted(text, '"', limit); }
+std::string Quoted(std::string_view text, size_t limit = 16) {
+  return swarm::Quoted(text, '"', limit);
+}
 
 std::string_view AsText(std::span<const std::byte> bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};

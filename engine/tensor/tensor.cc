@@ -10,7 +10,6 @@
 namespace swarm {
 namespace {
 
-
 // Python's slice.indices(): clamps start/stop to the axis and counts the elements.
 struct ResolvedSlice {
   int64_t start = 0;
@@ -73,18 +72,30 @@ size_t DTypeSize(DType dtype) {
 
 const char* DTypeName(DType dtype) {
   switch (dtype) {
-    case DType::kF32: return "f32";
-    case DType::kF64: return "f64";
-    case DType::kS8: return "s8";
-    case DType::kS16: return "s16";
-    case DType::kS32: return "s32";
-    case DType::kS64: return "s64";
-    case DType::kU8: return "u8";
-    case DType::kU16: return "u16";
-    case DType::kU32: return "u32";
-    case DType::kU64: return "u64";
-    case DType::kC64: return "c64";
-    case DType::kC128: return "c128";
+    case DType::kF32:
+      return "f32";
+    case DType::kF64:
+      return "f64";
+    case DType::kS8:
+      return "s8";
+    case DType::kS16:
+      return "s16";
+    case DType::kS32:
+      return "s32";
+    case DType::kS64:
+      return "s64";
+    case DType::kU8:
+      return "u8";
+    case DType::kU16:
+      return "u16";
+    case DType::kU32:
+      return "u32";
+    case DType::kU64:
+      return "u64";
+    case DType::kC64:
+      return "c64";
+    case DType::kC128:
+      return "c128";
   }
   return "?";
 }
@@ -161,8 +172,7 @@ Status CheckDType(const TensorView& view, DType expected, std::string_view what)
 
 Status CheckWritable(const TensorView& view, std::string_view what) {
   if (!view.read_only()) return {};
-  return InvalidArgument(std::string(what) + ": the " + view.TypeString() +
-                         " view is read-only");
+  return InvalidArgument(std::string(what) + ": the " + view.TypeString() + " view is read-only");
 }
 
 Result<TensorView> TensorView::Create(void* data, DType dtype, std::span<const int64_t> shape,
@@ -426,9 +436,9 @@ std::byte* TensorView::ElementAddress(const int64_t* index) const {
 
 Result<const void*> TensorView::ElementPointer(std::span<const int64_t> index) const {
   if (index.size() != rank_) {
-    return InvalidArgument("index " + ShapeString(index) + " has " +
-                           std::to_string(index.size()) + " entries but the " + TypeString() +
-                           " view has " + std::to_string(rank_) + " axes");
+    return InvalidArgument("index " + ShapeString(index) + " has " + std::to_string(index.size()) +
+                           " entries but the " + TypeString() + " view has " +
+                           std::to_string(rank_) + " axes");
   }
   for (size_t axis = 0; axis < rank_; ++axis) {
     if (index[axis] < 0 || index[axis] >= shape_[axis]) {

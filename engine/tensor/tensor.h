@@ -55,35 +55,83 @@ Result<DType> ParseDType(std::string_view name);
 
 template <typename T>
 constexpr DType DTypeOf();
-template <> constexpr DType DTypeOf<float>() { return DType::kF32; }
-template <> constexpr DType DTypeOf<double>() { return DType::kF64; }
-template <> constexpr DType DTypeOf<int8_t>() { return DType::kS8; }
-template <> constexpr DType DTypeOf<int16_t>() { return DType::kS16; }
-template <> constexpr DType DTypeOf<int32_t>() { return DType::kS32; }
-template <> constexpr DType DTypeOf<int64_t>() { return DType::kS64; }
-template <> constexpr DType DTypeOf<uint8_t>() { return DType::kU8; }
-template <> constexpr DType DTypeOf<uint16_t>() { return DType::kU16; }
-template <> constexpr DType DTypeOf<uint32_t>() { return DType::kU32; }
-template <> constexpr DType DTypeOf<uint64_t>() { return DType::kU64; }
-template <> constexpr DType DTypeOf<std::complex<float>>() { return DType::kC64; }
-template <> constexpr DType DTypeOf<std::complex<double>>() { return DType::kC128; }
+template <>
+constexpr DType DTypeOf<float>() {
+  return DType::kF32;
+}
+template <>
+constexpr DType DTypeOf<double>() {
+  return DType::kF64;
+}
+template <>
+constexpr DType DTypeOf<int8_t>() {
+  return DType::kS8;
+}
+template <>
+constexpr DType DTypeOf<int16_t>() {
+  return DType::kS16;
+}
+template <>
+constexpr DType DTypeOf<int32_t>() {
+  return DType::kS32;
+}
+template <>
+constexpr DType DTypeOf<int64_t>() {
+  return DType::kS64;
+}
+template <>
+constexpr DType DTypeOf<uint8_t>() {
+  return DType::kU8;
+}
+template <>
+constexpr DType DTypeOf<uint16_t>() {
+  return DType::kU16;
+}
+template <>
+constexpr DType DTypeOf<uint32_t>() {
+  return DType::kU32;
+}
+template <>
+constexpr DType DTypeOf<uint64_t>() {
+  return DType::kU64;
+}
+template <>
+constexpr DType DTypeOf<std::complex<float>>() {
+  return DType::kC64;
+}
+template <>
+constexpr DType DTypeOf<std::complex<double>>() {
+  return DType::kC128;
+}
 
 // Calls f(T{}) with the C++ type of `dtype` (a generic lambda picks it up with decltype).
 template <typename F>
 decltype(auto) VisitDType(DType dtype, F&& f) {
   switch (dtype) {
-    case DType::kF32: return f(float{});
-    case DType::kF64: return f(double{});
-    case DType::kS8: return f(int8_t{});
-    case DType::kS16: return f(int16_t{});
-    case DType::kS32: return f(int32_t{});
-    case DType::kS64: return f(int64_t{});
-    case DType::kU8: return f(uint8_t{});
-    case DType::kU16: return f(uint16_t{});
-    case DType::kU32: return f(uint32_t{});
-    case DType::kU64: return f(uint64_t{});
-    case DType::kC64: return f(std::complex<float>{});
-    case DType::kC128: return f(std::complex<double>{});
+    case DType::kF32:
+      return f(float{});
+    case DType::kF64:
+      return f(double{});
+    case DType::kS8:
+      return f(int8_t{});
+    case DType::kS16:
+      return f(int16_t{});
+    case DType::kS32:
+      return f(int32_t{});
+    case DType::kS64:
+      return f(int64_t{});
+    case DType::kU8:
+      return f(uint8_t{});
+    case DType::kU16:
+      return f(uint16_t{});
+    case DType::kU32:
+      return f(uint32_t{});
+    case DType::kU64:
+      return f(uint64_t{});
+    case DType::kC64:
+      return f(std::complex<float>{});
+    case DType::kC128:
+      return f(std::complex<double>{});
   }
   SWARM_ASSERT(false);
   return f(float{});

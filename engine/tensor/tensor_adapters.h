@@ -14,8 +14,8 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "swarm/tensor/tensor.h"
 #include "swarm/kernels/views.h"
+#include "swarm/tensor/tensor.h"
 
 namespace swarm {
 

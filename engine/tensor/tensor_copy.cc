@@ -102,9 +102,8 @@ Status CopyInto(const TensorView& src, const TensorView& dst) {
     return {};
   }
   VisitDType(dst.dtype(), [&](auto to) {
-    VisitDType(src.dtype(), [&](auto from) {
-      CopyElements<decltype(to), decltype(from)>(src, dst);
-    });
+    VisitDType(src.dtype(),
+               [&](auto from) { CopyElements<decltype(to), decltype(from)>(src, dst); });
   });
   return {};
 }

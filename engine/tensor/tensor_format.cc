@@ -52,9 +52,7 @@ class Printer {
     elide_ = static_cast<uint64_t>(view.size()) > options.limit;
     // No axis has more than 2^62 entries, so larger values change nothing and cannot overflow.
     edge_ = static_cast<int64_t>(std::min<size_t>(options.edge_items, size_t{1} << 62));
-    append_ = VisitDType(view.dtype(), [](auto value) {
-      return &AppendValue<decltype(value)>;
-    });
+    append_ = VisitDType(view.dtype(), [](auto value) { return &AppendValue<decltype(value)>; });
   }
 
   void Print(size_t axis, std::string& indent) {

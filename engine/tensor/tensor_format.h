@@ -20,8 +20,8 @@
 namespace swarm {
 
 struct TensorFormatOptions {
-  size_t limit = 1000;      // tensors with at most this many elements print whole
-  size_t edge_items = 3;    // entries kept at each end of an axis when eliding
+  size_t limit = 1000;    // tensors with at most this many elements print whole
+  size_t edge_items = 3;  // entries kept at each end of an axis when eliding
 };
 
 std::string FormatTensor(const TensorView& view, const TensorFormatOptions& options = {});

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "swarm/tensor/tensor_copy.h"
 #include "swarm/kernels/tensor_ops.h"
+#include "swarm/tensor/tensor_copy.h"
 
 namespace swarm {
 namespace {

@@ -11,8 +11,9 @@
 // Layout: row_stride = RoundUpToVector<T>(width) elements (a whole number of 64-byte vectors), so
 // every row starts kAlignBytes-aligned and the row padding [width, row_stride) is zero; a batch
 // puts frame k at data + k * image_stride with image_stride = row_stride * height.
-// The storage is engine/core/lane_storage.h (one lane), which owns the accounting and the size checks.
-// Views stay valid until the image is moved or destroyed. Multi-channel images are several planes.
+// The storage is engine/core/lane_storage.h (one lane), which owns the accounting and the size
+// checks. Views stay valid until the image is moved or destroyed. Multi-channel images are several
+// planes.
 #pragma once
 
 #include <cstddef>

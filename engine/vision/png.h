@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "swarm/vision/image.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/status.h"
 #include "swarm/kernels/views.h"
+#include "swarm/vision/image.h"
 
 namespace swarm {
 

@@ -7,9 +7,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "swarm/vision/vision_ops_checks.h"
 #include "swarm/kernels/vision_convert.h"
 #include "swarm/kernels/vision_filter.h"
+#include "swarm/vision/vision_ops_checks.h"
 
 namespace swarm {
 

@@ -1,6 +1,7 @@
 // Validation and band splitting shared by the vision entry points (engine/vision/vision_ops.cc,
-// engine/vision/vision_ops_gradient.cc). Not part of the API (installed with the other engine headers
-// only because the install rule takes them all); include engine/vision/vision_ops.h instead.
+// engine/vision/vision_ops_gradient.cc). Not part of the API (installed with the other engine
+// headers only because the install rule takes them all); include engine/vision/vision_ops.h
+// instead.
 #pragma once
 
 #include <algorithm>

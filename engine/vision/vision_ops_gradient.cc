@@ -3,9 +3,9 @@
 #include <string>
 #include <type_traits>
 
+#include "swarm/kernels/vision_gradient.h"
 #include "swarm/vision/vision_ops.h"
 #include "swarm/vision/vision_ops_checks.h"
-#include "swarm/kernels/vision_gradient.h"
 
 namespace swarm {
 

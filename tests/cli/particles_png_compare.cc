@@ -1,6 +1,7 @@
 // particles_png_compare: compares two PNG frames of swarm-particles pixel by pixel.
 //
-//   particles_png_compare a.png b.png MAX_CHANNEL_DIFFERENCE MAX_DIFFERING_FRACTION MIN_LIT_FRACTION
+//   particles_png_compare a.png b.png MAX_CHANNEL_DIFFERENCE MAX_DIFFERING_FRACTION
+//   MIN_LIT_FRACTION
 //
 // Passes (exit 0) when both have the same size and channels, at most MAX_DIFFERING_FRACTION of
 // the pixels differ at all, no channel differs by more than MAX_CHANNEL_DIFFERENCE, and at least
@@ -34,10 +35,9 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (a->width() != b->width() || a->height() != b->height() ||
-      a->channels() != b->channels()) {
-    std::printf("FAILED: %zux%zu with %zu channels vs %zux%zu with %zu\n", a->width(),
-                a->height(), a->channels(), b->width(), b->height(), b->channels());
+  if (a->width() != b->width() || a->height() != b->height() || a->channels() != b->channels()) {
+    std::printf("FAILED: %zux%zu with %zu channels vs %zux%zu with %zu\n", a->width(), a->height(),
+                a->channels(), b->width(), b->height(), b->channels());
     return 1;
   }
   size_t differing = 0;
@@ -61,11 +61,12 @@ int main(int argc, char** argv) {
   const double pixels = static_cast<double>(a->width() * a->height());
   const double differing_fraction = static_cast<double>(differing) / pixels;
   const double lit_fraction = static_cast<double>(lit) / pixels;
-  const bool ok = largest <= max_difference && differing_fraction <= max_differing &&
-                  lit_fraction >= min_lit;
-  std::printf("%s: %zux%zu, %zu pixels differ (%.5f), largest channel difference %d, "
-              "%.4f of the pixels lit\n",
-              ok ? "ok" : "FAILED", a->width(), a->height(), differing, differing_fraction,
-              largest, lit_fraction);
+  const bool ok =
+      largest <= max_difference && differing_fraction <= max_differing && lit_fraction >= min_lit;
+  std::printf(
+      "%s: %zux%zu, %zu pixels differ (%.5f), largest channel difference %d, "
+      "%.4f of the pixels lit\n",
+      ok ? "ok" : "FAILED", a->width(), a->height(), differing, differing_fraction, largest,
+      lit_fraction);
   return ok ? 0 : 1;
 }

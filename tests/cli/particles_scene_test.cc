@@ -2,12 +2,11 @@
 // particle_demo.h): names and their errors, configurations that are valid and a pure function of
 // (scene, seed, step), explosion bursts that die and respawn together at the next centre, a ring
 // that keeps orbiting at its radius, and the demo's restart, resize and pointer behaviour.
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
-#include <string>
-
-#include <catch2/catch.hpp>
 #include <glm/geometric.hpp>
+#include <string>
 
 #include "demos/particles/particle_demo.h"
 #include "demos/particles/scene.h"
@@ -28,11 +27,10 @@ bool SameConfig(const ParticleConfig& a, const ParticleConfig& b) {
          a.attractor_enabled == b.attractor_enabled && a.attractor.center == b.attractor.center &&
          a.attractor.strength == b.attractor.strength &&
          a.attractor.softening == b.attractor.softening && a.seed == b.seed &&
-         ea.center == eb.center && ea.half_extent == eb.half_extent &&
-         ea.velocity == eb.velocity && ea.velocity_spread == eb.velocity_spread &&
-         ea.lifetime_min == eb.lifetime_min && ea.lifetime_max == eb.lifetime_max &&
-         ea.shape == eb.shape && ea.radius == eb.radius && ea.radial_speed == eb.radial_speed &&
-         ea.tangential_speed == eb.tangential_speed;
+         ea.center == eb.center && ea.half_extent == eb.half_extent && ea.velocity == eb.velocity &&
+         ea.velocity_spread == eb.velocity_spread && ea.lifetime_min == eb.lifetime_min &&
+         ea.lifetime_max == eb.lifetime_max && ea.shape == eb.shape && ea.radius == eb.radius &&
+         ea.radial_speed == eb.radial_speed && ea.tangential_speed == eb.tangential_speed;
 }
 
 // Steps `system` as the demo does: the scene's configuration of each step, then the step.
@@ -111,8 +109,8 @@ TEST_CASE("explosion bursts are synchronous: every particle respawns at the next
   for (uint64_t burst = 1; burst <= 2; ++burst) {
     INFO("burst " << burst);
     // Up to the step before the respawn, nobody has died: every age is the same sum of steps.
-    StepScene(system, SceneKind::kExplosion, seed, burst * kBurstPeriodSteps - 1 -
-                                                       system.steps_taken(), pool);
+    StepScene(system, SceneKind::kExplosion, seed,
+              burst * kBurstPeriodSteps - 1 - system.steps_taken(), pool);
     const float age = system.ages()[0];
     CHECK(age > 0.0f);
     for (size_t i = 0; i < count; ++i) REQUIRE(system.ages()[i] == age);

@@ -2,13 +2,12 @@
 // (demos/particles/orbit_camera.h, fixed_step_clock.h, frame_timings.h, hud_text.h,
 // options.h): the camera's pointer plane against glm::project, the fixed-step accumulator,
 // timing statistics, the HUD's lines and the command line's values and errors.
-#include <cmath>
-#include <string>
-#include <vector>
-
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <glm/geometric.hpp>
 #include <glm/gtc/matrix_transform.hpp>
+#include <string>
+#include <vector>
 
 #include "demos/particles/fixed_step_clock.h"
 #include "demos/particles/frame_timings.h"
@@ -36,15 +35,16 @@ TEST_CASE("the pointer's plane point projects back under the pointer") {
   CHECK(glm::distance(*centre, target) < 1e-3f);
 
   const glm::mat4 view = glm::lookAt(camera.Eye(), target, glm::vec3(0.0f, 1.0f, 0.0f));
-  const glm::mat4 projection = glm::perspective(
-      glm::radians(OrbitCamera::kFieldOfViewDegrees), width / height, OrbitCamera::kNear,
-      OrbitCamera::kFar);
+  const glm::mat4 projection =
+      glm::perspective(glm::radians(OrbitCamera::kFieldOfViewDegrees), width / height,
+                       OrbitCamera::kNear, OrbitCamera::kFar);
   CHECK(camera.ViewProjection(width, height) == projection * view);
   const glm::vec3 normal = glm::normalize(target - camera.Eye());
-  for (const glm::vec2 pixel : {glm::vec2(10.0f, 20.0f), glm::vec2(1000.0f, 700.0f),
-                                glm::vec2(640.0f, 100.0f)}) {
+  for (const glm::vec2 pixel :
+       {glm::vec2(10.0f, 20.0f), glm::vec2(1000.0f, 700.0f), glm::vec2(640.0f, 100.0f)}) {
     INFO("pixel " << pixel.x << ", " << pixel.y);
-    const std::optional<glm::vec3> point = camera.PointOnFocalPlane(pixel.x, pixel.y, width, height);
+    const std::optional<glm::vec3> point =
+        camera.PointOnFocalPlane(pixel.x, pixel.y, width, height);
     REQUIRE(point.has_value());
     // On the plane through the target facing the camera...
     CHECK(std::abs(glm::dot(*point - target, normal)) < 1e-3f);
@@ -173,10 +173,27 @@ TEST_CASE("the command line: defaults, values and one message per bad flag") {
   CHECK(defaults->font_path == kDefaultFontPath);
   CHECK(defaults->memory_limit == kNoBudget);
 
-  Result<DemoOptions> set = Parse({"--scene", "snow", "--particles=2e4", "--threads", "3",
-                                   "--simd=scalar", "--memory-limit", "64M", "--seed", "9",
-                                   "--width", "320", "--height=180", "--frames", "30", "--out",
-                                   "x.png", "--no-hud", "--headless", "--font", "f.ttf"});
+  Result<DemoOptions> set = Parse({"--scene",
+                                   "snow",
+                                   "--particles=2e4",
+                                   "--threads",
+                                   "3",
+                                   "--simd=scalar",
+                                   "--memory-limit",
+                                   "64M",
+                                   "--seed",
+                                   "9",
+                                   "--width",
+                                   "320",
+                                   "--height=180",
+                                   "--frames",
+                                   "30",
+                                   "--out",
+                                   "x.png",
+                                   "--no-hud",
+                                   "--headless",
+                                   "--font",
+                                   "f.ttf"});
   REQUIRE(set.ok());
   CHECK(set->scene == SceneKind::kSnow);
   CHECK(set->particles == 20000);

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "swarm/vision/image.h"
 #include "swarm/core/memory.h"
+#include "swarm/vision/image.h"
 #include "swarm/vision/png.h"
 
 namespace {

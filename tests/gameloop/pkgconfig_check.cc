@@ -4,9 +4,9 @@
 // dependency (Highway, GLM, libxxhash, threads) a program using the whole umbrella header needs.
 // It touches each of them: kernels through a particle system, xxHash through the state hash,
 // a worker thread through a two-thread pool.
-#include <cstdio>
-
 #include <swarm/swarm.h>
+
+#include <cstdio>
 
 int main() {
   swarm::MemoryAccountant memory;
@@ -23,8 +23,8 @@ int main() {
       return 1;
     }
   }
-  std::printf("pkg-config consumer: %u steps on %s, state hash %016llx\n",
-              created->steps_taken(), swarm::ActiveSimdTarget().name.c_str(),
+  std::printf("pkg-config consumer: %u steps on %s, state hash %016llx\n", created->steps_taken(),
+              swarm::ActiveSimdTarget().name.c_str(),
               static_cast<unsigned long long>(created->StateHash()));
   return 0;
 }

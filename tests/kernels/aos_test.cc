@@ -5,19 +5,17 @@
 // ctest reports as a failure) and also one float off alignment between canaries.
 #include "swarm/kernels/aos.h"
 
-#include <catch2/catch.hpp>
-
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <glm/vec4.hpp>
 #include <optional>
 #include <random>
 #include <vector>
-
-#include <glm/vec4.hpp>
 
 #include "particle_fixture.h"
 #include "support/for_each_target.h"

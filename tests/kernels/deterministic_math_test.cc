@@ -62,9 +62,9 @@ HWY_AFTER_NAMESPACE();
 #include <string>
 #include <vector>
 
+#include "support/for_each_target.h"
 #include "swarm/kernels/deterministic_math_reference.h"
 #include "swarm/kernels/views.h"
-#include "support/for_each_target.h"
 
 namespace swarm {
 HWY_EXPORT(EvaluateImpl);

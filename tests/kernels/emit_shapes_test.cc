@@ -4,32 +4,30 @@
 // octants; ring: distance from the axis, tangential velocity), fields a shape does not use left
 // unused, independence from how a range is split, and RespawnDead touching dead particles only.
 // emit_test.cc covers the box emitter's ranges; random_test.cc the generator.
-#include <catch2/catch.hpp>
-
 #include <array>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <string>
-
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
+#include <string>
 
+#include "particle_fixture.h"
+#include "support/for_each_target.h"
 #include "swarm/kernels/emit.h"
 #include "swarm/kernels/emit_reference.h"
 #include "swarm/kernels/random.h"
 #include "swarm/kernels/random_reference.h"
-#include "particle_fixture.h"
-#include "support/for_each_target.h"
 
 namespace swarm {
 namespace {
 
 using test::CheckKernelAgainstReference;
+using test::EmitInto;
 using test::ForEachTarget;
 using test::Particles;
 using test::ParticlesAos;
-using test::EmitInto;
 using test::TargetUnderTest;
 
 constexpr RandomStream kStream{0xfedcba9876543210ull, 7};
@@ -125,7 +123,8 @@ TEST_CASE("RespawnDead matches reference::Emit bitwise for every shape on every 
         },
         [&](ParticlesAos& p) {
           for (size_t i = 0; i < p.positions.size(); ++i) {
-            if (p.dead[i] != 0) EmitInto(p, i, emitter, kStream, kFirstIndex + static_cast<uint32_t>(i));
+            if (p.dead[i] != 0)
+              EmitInto(p, i, emitter, kStream, kFirstIndex + static_cast<uint32_t>(i));
             p.dead[i] = 0;
           }
         });
@@ -166,7 +165,8 @@ TEST_CASE("RespawnDead with any shape leaves live particles bitwise untouched an
 TEST_CASE("Every shape depends only on the particle index, not on the split") {
   constexpr size_t kCount = 1000;
   constexpr uint32_t kFirstIndex = 77;
-  for (const EmitterShape shape : {EmitterShape::kBox, EmitterShape::kSphere, EmitterShape::kRing}) {
+  for (const EmitterShape shape :
+       {EmitterShape::kBox, EmitterShape::kSphere, EmitterShape::kRing}) {
     INFO("shape " << ShapeName(shape));
     const EmitterParams emitter = TestEmitter(shape);
     const auto emit = [&](Particles& p, size_t begin, size_t n) {

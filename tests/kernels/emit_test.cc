@@ -2,25 +2,24 @@
 // reference on every compiled target, the emitter's ranges, and RespawnDead with every flag set
 // equal to EmitParticles. Every shape, independence from how a range is split and RespawnDead's
 // untouched live particles: emit_shapes_test.cc.
-#include <catch2/catch.hpp>
+#include "swarm/kernels/emit.h"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <glm/vec3.hpp>
-#include <glm/vec4.hpp>
-
-#include "swarm/kernels/emit.h"
-#include "swarm/kernels/emit_reference.h"
-#include "swarm/kernels/random.h"
 #include "particle_fixture.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/emit_reference.h"
+#include "swarm/kernels/random.h"
 
 namespace swarm {
 namespace {

@@ -1,25 +1,22 @@
 // Analytic checks of the integrators: semi-implicit Euler against its closed forms (with and
 // without drag) and velocity Verlet on a harmonic oscillator, on every compiled SIMD target.
 // Each tolerance is derived beside its test.
-#include "swarm/kernels/integrate.h"
-
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
-#include <glm/geometric.hpp>
-#include <glm/vec3.hpp>
-#include <glm/vec4.hpp>
-
-#include "swarm/kernels/integrate_reference.h"
 #include "particle_fixture.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/integrate.h"
+#include "swarm/kernels/integrate_reference.h"
 
 namespace swarm {
 namespace {

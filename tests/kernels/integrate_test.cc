@@ -4,23 +4,21 @@
 // emitters have their own families (random_test.cc, emit_test.cc).
 #include "swarm/kernels/integrate.h"
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
-#include <glm/geometric.hpp>
-#include <glm/vec3.hpp>
-#include <glm/vec4.hpp>
-
-#include "swarm/kernels/integrate_reference.h"
 #include "particle_fixture.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/integrate_reference.h"
 
 namespace swarm {
 namespace {
@@ -36,8 +34,6 @@ using test::TestEulerParams;
 
 // Unit roundoff of float: a correctly rounded operation has relative error at most u.
 constexpr double kUnitRoundoff = 0x1p-24;
-
-
 
 TEST_CASE("IntegrateEuler matches the reference on every target") {
   for (const float drag : {0.0f, 0.75f}) {
@@ -129,7 +125,6 @@ TEST_CASE("AdvanceAge flags death at age == lifetime and clears stale flags") {
     }
   });
 }
-
 
 struct CollisionCase {
   const char* name;

@@ -4,14 +4,13 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <glm/mat4x4.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <glm/mat4x4.hpp>
-
-#include "swarm/kernels/views.h"
 #include "particle_fixture.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm::test {
 

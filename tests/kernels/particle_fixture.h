@@ -5,14 +5,14 @@
 // touch and the bitwise agreement of all targets.
 #pragma once
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <glm/vec4.hpp>
 #include <memory>
 #include <optional>
 #include <random>
@@ -21,14 +21,12 @@
 #include <type_traits>
 #include <vector>
 
-#include <glm/vec4.hpp>
-
+#include "support/for_each_target.h"
 #include "swarm/kernels/emit.h"
 #include "swarm/kernels/emit_reference.h"
 #include "swarm/kernels/integrate.h"
 #include "swarm/kernels/random.h"
 #include "swarm/kernels/views.h"
-#include "support/for_each_target.h"
 
 namespace swarm::test {
 

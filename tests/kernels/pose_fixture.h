@@ -19,10 +19,10 @@
 #include <utility>
 #include <vector>
 
-#include "swarm/kernels/pose_reference.h"
-#include "swarm/kernels/views.h"
 #include "particle_fixture.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/pose_reference.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm::test {
 

@@ -14,9 +14,9 @@
 #include <random>
 #include <string>
 
-#include "swarm/kernels/pose_reference.h"
 #include "pose_fixture.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/pose_reference.h"
 
 namespace swarm {
 namespace {

@@ -15,12 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "swarm/kernels/views.h"
 #include "padded_mat4.h"
 #include "particle_fixture.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm::test {
-
 
 // Lanes x, y, z, w of a PaddedVec4 hold glm::quat (w, x, y, z).
 inline glm::quat GetQuat(const PaddedVec4& q, size_t i) {

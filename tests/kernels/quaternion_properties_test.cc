@@ -15,9 +15,9 @@
 #include <random>
 #include <vector>
 
-#include "swarm/kernels/quaternion.h"
 #include "quaternion_fixture.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/quaternion.h"
 
 namespace swarm {
 namespace {

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "swarm/kernels/quaternion_reference.h"
 #include "quaternion_fixture.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/quaternion_reference.h"
 
 namespace swarm {
 namespace {

@@ -1,9 +1,10 @@
 // Tests for the counter-based generator of kernels/random.* (FillUniform): against the scalar
 // reference on every compiled target, counter wrap-around, the value grid, statistics of the
 // stream, independence from how a range is split, and distinct seeds and streams.
-#include <catch2/catch.hpp>
+#include "swarm/kernels/random.h"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -12,10 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "swarm/kernels/random.h"
-#include "swarm/kernels/random_reference.h"
 #include "particle_fixture.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/random_reference.h"
 
 namespace swarm {
 namespace {

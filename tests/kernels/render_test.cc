@@ -1,18 +1,18 @@
 // The particle rendering kernels (kernels/render.h) against their scalar references on every
 // compiled SIMD target: bitwise agreement (the kernels promise the same correctly rounded
 // operations), untouched padding, and the same bits on every target.
-#include <catch2/catch.hpp>
+#include "swarm/kernels/render.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
 #include <vector>
 
-#include "swarm/kernels/palette.h"
-#include "swarm/kernels/render.h"
-#include "swarm/kernels/render_reference.h"
 #include "particle_fixture.h"
+#include "swarm/kernels/palette.h"
+#include "swarm/kernels/render_reference.h"
 
 namespace swarm {
 namespace {
@@ -31,13 +31,20 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 // Mostly ordinary values, with the special ones every clamp must handle.
 float SpecialOr(std::mt19937& rng, float ordinary) {
   switch (rng() % 16) {
-    case 0: return kNaN;
-    case 1: return kInf;
-    case 2: return -kInf;
-    case 3: return 0.0f;
-    case 4: return -0.0f;
-    case 5: return 1e30f;
-    default: return ordinary;
+    case 0:
+      return kNaN;
+    case 1:
+      return kInf;
+    case 2:
+      return -kInf;
+    case 3:
+      return 0.0f;
+    case 4:
+      return -0.0f;
+    case 5:
+      return 1e30f;
+    default:
+      return ordinary;
   }
 }
 
@@ -89,10 +96,9 @@ TEST_CASE("AgeFraction is age / lifetime clamped to [0, 1], NaN as 0, on every t
       ages[i] = SpecialOr(rng, age(rng));
       lifetimes[i] = SpecialOr(rng, lifetime(rng));
     }
-    const std::vector<PaddedScalars<float>> outputs =
-        RunEveryTarget(PaddedScalars<float>(count, kPadding), [&](PaddedScalars<float>& out) {
-          AgeFraction(ages.view(), lifetimes.view(), out.view());
-        });
+    const std::vector<PaddedScalars<float>> outputs = RunEveryTarget(
+        PaddedScalars<float>(count, kPadding),
+        [&](PaddedScalars<float>& out) { AgeFraction(ages.view(), lifetimes.view(), out.view()); });
     for (const PaddedScalars<float>& out : outputs) {
       for (size_t i = 0; i < count; ++i) {
         const float want = reference::AgeFraction(ages[i], lifetimes[i]);
@@ -142,12 +148,10 @@ TEST_CASE("SplatPoints adds palette colours of visible points into their pixels"
       fraction[i] = SpecialOr(rng, t(rng));
     }
     Counts want(kWidth, kHeight);
-    reference::SplatPoints(screen.ToAos(), visible.ToVector(), fraction.ToVector(),
-                           want.target());
-    const std::vector<Counts> outputs =
-        RunEveryTarget(Counts(kWidth, kHeight), [&](Counts& image) {
-          SplatPoints(screen.view(), visible.view(), fraction.view(), image.target());
-        });
+    reference::SplatPoints(screen.ToAos(), visible.ToVector(), fraction.ToVector(), want.target());
+    const std::vector<Counts> outputs = RunEveryTarget(Counts(kWidth, kHeight), [&](Counts& image) {
+      SplatPoints(screen.view(), visible.view(), fraction.view(), image.target());
+    });
     for (const Counts& got : outputs) {
       INFO("count " << count);
       REQUIRE(got.counts.ToVector() == want.counts.ToVector());
@@ -208,10 +212,9 @@ TEST_CASE("ResolveSplats sums accumulators exactly, scales, splits channels, and
         std::vector<PaddedScalars<uint32_t>> accumulators = initial;
         std::vector<uint32_t*> pointers;
         for (auto& a : accumulators) pointers.push_back(a.data());
-        PaddedScalars<float> red(pixels, kPadding), green(pixels, kPadding),
-            blue(pixels, kPadding);
-        ResolveSplats(pointers.data(), accumulator_count, pixels, scale, red.data(),
-                      green.data(), blue.data());
+        PaddedScalars<float> red(pixels, kPadding), green(pixels, kPadding), blue(pixels, kPadding);
+        ResolveSplats(pointers.data(), accumulator_count, pixels, scale, red.data(), green.data(),
+                      blue.data());
         for (size_t p = 0; p < pixels; ++p) {
           REQUIRE(SameBits(red[p], want[3 * p]));
           REQUIRE(SameBits(green[p], want[3 * p + 1]));
@@ -282,8 +285,7 @@ TEST_CASE("ComposeRow tone maps radiance plus glow into ARGB on every target") {
           top[c] = planes[3 + c][x];
           bottom[c] = planes[6 + c][x];
         }
-        INFO("width " << width << " x " << x << " radiance " << r[0] << " " << r[1] << " "
-                      << r[2]);
+        INFO("width " << width << " x " << x << " radiance " << r[0] << " " << r[1] << " " << r[2]);
         REQUIRE(frame[x] == reference::ComposePixel(r, top, bottom, 0.3f, 1.5f));
       }
       REQUIRE_FALSE(frame.PaddingMismatch(0x12345678u).has_value());

@@ -1,6 +1,8 @@
 // Tests for the rigid-body kernels of kernels/rigid_body.*: WorldInverseInertia against its bitwise
 // reference and double-precision R D R^T, and IntegrateRigidBodies against its std::sin/std::cos
 // reference, the analytic rotation under constant angular velocity, and its degenerate inputs.
+#include "swarm/kernels/rigid_body.h"
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -12,12 +14,11 @@
 #include <random>
 #include <string>
 
-#include "swarm/kernels/pose_reference.h"
-#include "swarm/kernels/rigid_body.h"
-#include "swarm/kernels/rigid_body_reference.h"
-#include "swarm/kernels/quaternion_reference.h"
 #include "pose_fixture.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/pose_reference.h"
+#include "swarm/kernels/quaternion_reference.h"
+#include "swarm/kernels/rigid_body_reference.h"
 
 namespace swarm {
 namespace {

@@ -13,9 +13,9 @@
 #include <random>
 #include <vector>
 
-#include "swarm/kernels/robot_control_reference.h"
 #include "pose_fixture.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/robot_control_reference.h"
 
 namespace swarm {
 namespace {

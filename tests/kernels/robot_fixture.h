@@ -51,7 +51,8 @@ class RobotLanes {
   ConstLanesView view() const { return {data(), count_, stride_, arrays_}; }
   // Fills the valid elements (not the padding) with `value`.
   void FillValid(float value) {
-    for (size_t a = 0; a < arrays_; ++a) std::fill(data() + a * stride_, data() + a * stride_ + count_, value);
+    for (size_t a = 0; a < arrays_; ++a)
+      std::fill(data() + a * stride_, data() + a * stride_ + count_, value);
   }
   // "array A element i" of the first padding float whose bits differ from `padding`, or "".
   std::string PaddingMismatch(float padding) const {
@@ -75,8 +76,8 @@ class RobotLanes {
 inline std::string FirstBitDifference(const RobotLanes& got, const RobotLanes& want,
                                       size_t got_first_robot = 0, size_t want_first_robot = 0,
                                       size_t robots = SIZE_MAX) {
-  robots = std::min(robots, std::min(got.count() - got_first_robot,
-                                     want.count() - want_first_robot));
+  robots =
+      std::min(robots, std::min(got.count() - got_first_robot, want.count() - want_first_robot));
   for (size_t a = 0; a < got.arrays(); ++a) {
     for (size_t r = 0; r < robots; ++r) {
       const float g = got.At(a, got_first_robot + r), w = want.At(a, want_first_robot + r);
@@ -205,9 +206,9 @@ inline TestRobot QuadrupedRobot() {
 inline TestRobot MimicRobot() {
   TestRobot robot{"mimic", {}, 2, false};
   auto add = [&](JointSpec spec) { robot.joints.push_back(MakeJoint(spec)); };
-  add({0, kRevolute, 0, {0.0, 0.0, 0.1}, {}, {0, 0, 1}});                         // link 1
-  add({1, kPrismatic, 1, {0.0, 0.02, 0.05}, {}, {0, 1, 0}});                     // link 2
-  add({1, kPrismatic, 1, {0.0, -0.02, 0.05}, {}, {0, 1, 0}, -1.0f, 0.0f});        // link 3
+  add({0, kRevolute, 0, {0.0, 0.0, 0.1}, {}, {0, 0, 1}});                            // link 1
+  add({1, kPrismatic, 1, {0.0, 0.02, 0.05}, {}, {0, 1, 0}});                         // link 2
+  add({1, kPrismatic, 1, {0.0, -0.02, 0.05}, {}, {0, 1, 0}, -1.0f, 0.0f});           // link 3
   add({2, kRevolute, 0, {0.0, 0.0, 0.04}, {0.2, 0.0, 0.0}, {1, 0, 1}, 0.5f, 0.1f});  // link 4
   return robot;
 }
@@ -257,10 +258,9 @@ inline RobotLanes RandomQ(const TestRobot& robot, size_t count, uint32_t seed,
 // --- Double-precision forward kinematics from the definitions -----------------------------------
 
 inline glm::dmat4 OriginMatrix(const KinematicJoint& joint) {
-  const glm::dquat rotation = glm::normalize(glm::dquat(joint.origin_rotation[3],
-                                                        joint.origin_rotation[0],
-                                                        joint.origin_rotation[1],
-                                                        joint.origin_rotation[2]));
+  const glm::dquat rotation =
+      glm::normalize(glm::dquat(joint.origin_rotation[3], joint.origin_rotation[0],
+                                joint.origin_rotation[1], joint.origin_rotation[2]));
   glm::dmat4 m(glm::mat3_cast(rotation));
   m[3] = glm::dvec4(joint.origin_translation[0], joint.origin_translation[1],
                     joint.origin_translation[2], 1.0);
@@ -286,7 +286,8 @@ inline std::vector<glm::dmat4> DoubleForwardKinematics(const TestRobot& robot,
       const double value =
           double{joint.multiplier} * q[tree.joint_q_begin() + static_cast<size_t>(joint.q_index)] +
           double{joint.offset};
-      const glm::dvec3 axis = glm::normalize(glm::dvec3(joint.axis[0], joint.axis[1], joint.axis[2]));
+      const glm::dvec3 axis =
+          glm::normalize(glm::dvec3(joint.axis[0], joint.axis[1], joint.axis[2]));
       motion = joint.motion == JointMotion::kRevolute
                    ? glm::rotate(glm::dmat4(1.0), value, axis)
                    : glm::translate(glm::dmat4(1.0), value * axis);

@@ -15,10 +15,10 @@
 #include <random>
 #include <vector>
 
-#include "swarm/kernels/robot_ik_reference.h"
-#include "swarm/kernels/robot_kinematics.h"
 #include "pose_fixture.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/robot_ik_reference.h"
+#include "swarm/kernels/robot_kinematics.h"
 
 namespace swarm {
 namespace {

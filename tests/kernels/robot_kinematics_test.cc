@@ -5,8 +5,8 @@
 // differences, and the closed-form planar two-link arm.
 #include "swarm/kernels/robot_kinematics.h"
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "swarm/kernels/robot_kinematics_reference.h"
 #include "robot_fixture.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/robot_kinematics_reference.h"
 
 namespace swarm {
 namespace {
@@ -51,7 +51,8 @@ TEST_CASE("ForwardKinematics and LinkJacobian equal the references bitwise on ev
           "[robot_kinematics]") {
   for (const TestRobot& robot : test::AllTestRobots()) {
     const KinematicTree tree = robot.tree();
-    for (size_t count : {size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{100}, size_t{1000}, size_t{2100}}) {
+    for (size_t count :
+         {size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{100}, size_t{1000}, size_t{2100}}) {
       INFO(robot.name << ", " << count << " robots");
       const RobotLanes q = test::RandomQ(robot, count, 17u + static_cast<uint32_t>(count));
       const RobotLanes want = ReferenceFk(robot, q);
@@ -93,7 +94,8 @@ TEST_CASE("Robot r gets the same bits alone, in any batch size and at any slice 
       const size_t link = tree.link_count() - 1;
       RobotLanes whole_jacobian = Jacobian(tree, kCount);
       LinkJacobian(tree, link, whole.view(), whole_jacobian.view());
-      for (size_t robot_index : {size_t{0}, size_t{13}, size_t{16}, size_t{511}, size_t{1500}, size_t{2499}}) {
+      for (size_t robot_index :
+           {size_t{0}, size_t{13}, size_t{16}, size_t{511}, size_t{1500}, size_t{2499}}) {
         INFO("robot " << robot_index);
         RobotLanes one_q(1, tree.q_count);
         for (size_t a = 0; a < tree.q_count; ++a) one_q.At(a, 0) = q.At(a, robot_index);
@@ -354,7 +356,8 @@ TEST_CASE("LinkJacobian matches central differences of the float FK loosely",
       for (size_t r = 0; r < kCount; ++r) {
         // The actual step after float rounding of q +- step.
         const double step = (double{plus_q.At(tree.joint_q_begin() + c, r)} -
-                             double{minus_q.At(tree.joint_q_begin() + c, r)}) / 2.0;
+                             double{minus_q.At(tree.joint_q_begin() + c, r)}) /
+                            2.0;
         const glm::dmat4 a = test::PoseMatrix(plus, link, r), b = test::PoseMatrix(minus, link, r);
         const glm::dvec3 linear = glm::dvec3(a[3] - b[3]) / (2.0 * step);
         const glm::dvec3 angular =

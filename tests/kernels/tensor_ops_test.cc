@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "swarm/kernels/tensor_ops_reference.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/tensor_ops_reference.h"
 
 namespace swarm {
 namespace {

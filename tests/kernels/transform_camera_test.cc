@@ -3,26 +3,24 @@
 // bitwise, y with its upward window convention flipped), against GLM in double, across targets,
 // in place, and on degenerate points (behind the camera, outside the frustum, NaN, w = 0).
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstdint>
-#include <limits>
-#include <optional>
-#include <random>
-#include <string>
-#include <vector>
-
 #include <glm/ext/matrix_clip_space.hpp>
 #include <glm/ext/matrix_projection.hpp>
 #include <glm/ext/matrix_transform.hpp>
 #include <glm/mat4x4.hpp>
 #include <glm/trigonometric.hpp>
 #include <glm/vec4.hpp>
+#include <limits>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
 
-#include "swarm/kernels/transform.h"
-#include "swarm/kernels/transform_reference.h"
 #include "particle_fixture.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/transform.h"
+#include "swarm/kernels/transform_reference.h"
 #include "transform_fixture.h"
 
 namespace swarm {
@@ -82,7 +80,8 @@ TEST_CASE("CameraProject matches the reference and itself on every target, also 
       const float padding = sentinel ? test::kSentinelFloat : 0.0f;
       const uint8_t byte_padding = sentinel ? test::kSentinelByte : 0;
       INFO("count " << count << ", padding " << padding);
-      const PaddedVec4 points = RandomScenePoints(count, static_cast<uint32_t>(count) + 61, padding);
+      const PaddedVec4 points =
+          RandomScenePoints(count, static_cast<uint32_t>(count) + 61, padding);
       std::vector<glm::vec4> want(count);
       std::vector<uint8_t> want_visible(count);
       reference::CameraProject(camera, points.ToAos(), want, want_visible);
@@ -148,8 +147,8 @@ TEST_CASE("CameraProject agrees with glm::project and with GLM in double") {
       const bool in_window = window.x >= 0.0f && window.x <= width && window.y >= 0.0f &&
                              window.y <= height && window.z >= 0.0f && window.z <= 1.0f;
       const bool clearly_inside = got.w > 0.0f && window.x > 0.01 && window.x < width - 0.01 &&
-                                  window.y > 0.01 && window.y < height - 0.01 &&
-                                  window.z > 1e-6f && window.z < 1.0f - 1e-6f;
+                                  window.y > 0.01 && window.y < height - 0.01 && window.z > 1e-6f &&
+                                  window.z < 1.0f - 1e-6f;
       visibility_mismatches += (visible[i] == 1 && !in_window) || (clearly_inside && !visible[i]);
 
       // Double: clip exactly, ndc with the quotient bound, then the exact pixel mapping.
@@ -189,11 +188,11 @@ TEST_CASE("CameraProject: frustum boundaries are inclusive, NaN and infinity are
   camera.height_pixels = 480.0f;
   const float above_one = std::nextafter(1.0f, 2.0f);
   const std::vector<std::pair<glm::vec4, uint8_t>> cases = {
-      {{0.0f, 0.0f, 0.0f, 7.0f}, 1},         {{1.0f, 1.0f, 1.0f, 0.0f}, 1},
-      {{-1.0f, -1.0f, -1.0f, 0.0f}, 1},      {{above_one, 0.0f, 0.0f, 0.0f}, 0},
-      {{0.0f, -above_one, 0.0f, 0.0f}, 0},   {{0.0f, 0.0f, above_one, 0.0f}, 0},
-      {{kNaN, 0.0f, 0.0f, 0.0f}, 0},         {{0.0f, 0.0f, kNaN, 0.0f}, 0},
-      {{kInf, 0.0f, 0.0f, 0.0f}, 0},         {{0.5f, -0.5f, 0.25f, kNaN}, 1},
+      {{0.0f, 0.0f, 0.0f, 7.0f}, 1},       {{1.0f, 1.0f, 1.0f, 0.0f}, 1},
+      {{-1.0f, -1.0f, -1.0f, 0.0f}, 1},    {{above_one, 0.0f, 0.0f, 0.0f}, 0},
+      {{0.0f, -above_one, 0.0f, 0.0f}, 0}, {{0.0f, 0.0f, above_one, 0.0f}, 0},
+      {{kNaN, 0.0f, 0.0f, 0.0f}, 0},       {{0.0f, 0.0f, kNaN, 0.0f}, 0},
+      {{kInf, 0.0f, 0.0f, 0.0f}, 0},       {{0.5f, -0.5f, 0.25f, kNaN}, 1},
   };
   PaddedVec4 points(cases.size());
   for (size_t i = 0; i < cases.size(); ++i) points.Set(i, cases[i].first);
@@ -219,15 +218,15 @@ TEST_CASE("CameraProject: points behind the camera or beyond near and far are in
   const CameraParams camera = TestCamera();
   // The camera at (0, 2, 10) looks down -z towards the origin; near 0.1, far 100.
   const std::vector<std::pair<glm::vec4, uint8_t>> cases = {
-      {{0.0f, 0.0f, 0.0f, 0.0f}, 1},     // the look-at point
-      {{0.0f, 2.0f, 15.0f, 0.0f}, 0},    // straight behind: clip.w < 0
-      {{0.0f, 2.2f, 14.0f, 0.0f}, 0},    // behind, slightly off axis
-      {{0.0f, 2.0f, 9.95f, 0.0f}, 0},    // in front, but nearer than the near plane
-      {{0.0f, 2.0f, -95.0f, 0.0f}, 0},   // beyond the far plane
-      {{0.0f, 2.0f, 10.0f, 0.0f}, 0},    // at the eye: clip.w = 0
-      {{50.0f, 0.0f, 0.0f, 0.0f}, 0},    // far to the right
-      {{0.0f, -30.0f, 0.0f, 0.0f}, 0},   // far below
-      {{1.0f, 1.0f, -20.0f, 0.0f}, 1},   // inside, further away
+      {{0.0f, 0.0f, 0.0f, 0.0f}, 1},    // the look-at point
+      {{0.0f, 2.0f, 15.0f, 0.0f}, 0},   // straight behind: clip.w < 0
+      {{0.0f, 2.2f, 14.0f, 0.0f}, 0},   // behind, slightly off axis
+      {{0.0f, 2.0f, 9.95f, 0.0f}, 0},   // in front, but nearer than the near plane
+      {{0.0f, 2.0f, -95.0f, 0.0f}, 0},  // beyond the far plane
+      {{0.0f, 2.0f, 10.0f, 0.0f}, 0},   // at the eye: clip.w = 0
+      {{50.0f, 0.0f, 0.0f, 0.0f}, 0},   // far to the right
+      {{0.0f, -30.0f, 0.0f, 0.0f}, 0},  // far below
+      {{1.0f, 1.0f, -20.0f, 0.0f}, 1},  // inside, further away
   };
   PaddedVec4 points(cases.size());
   for (size_t i = 0; i < cases.size(); ++i) points.Set(i, cases[i].first);

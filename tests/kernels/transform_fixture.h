@@ -1,27 +1,24 @@
 // Test support for the matrix transform kernels (kernels/transform.*): padded SoA matrices built
-// by hand (like PaddedVec4 in particle_fixture.h, independent of engine/core/buffer.h), seeded random
-// matrices and vectors, bitwise comparisons, and the error bound used against GLM in double.
+// by hand (like PaddedVec4 in particle_fixture.h, independent of engine/core/buffer.h), seeded
+// random matrices and vectors, bitwise comparisons, and the error bound used against GLM in double.
 #pragma once
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <glm/mat4x4.hpp>
+#include <glm/vec4.hpp>
 #include <optional>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <glm/mat4x4.hpp>
-#include <glm/vec4.hpp>
-
 #include "padded_mat4.h"
 #include "particle_fixture.h"
 
 namespace swarm::test {
-
 
 // Entries of magnitude in [1/16, 2] with random signs, never zero, so every product term
 // contributes and a dropped or reordered term changes the result. The bottom row is random too
@@ -108,8 +105,8 @@ inline std::optional<Exact> Quotient(const Exact& a, const Exact& w) {
   if (std::abs(w.value) <= 2 * w_error) return std::nullopt;
   const double q = a.value / w.value;
   const double a_error = kDoubleAbsolute + kDoubleRelative * a.scale;
-  const double error = (a_error + std::abs(q) * w_error) / std::abs(w.value) +
-                       2 * kUnitRoundoff * std::abs(q);
+  const double error =
+      (a_error + std::abs(q) * w_error) / std::abs(w.value) + 2 * kUnitRoundoff * std::abs(q);
   // Expressed as a scale so CloseToExact applies: relative * scale = error - absolute.
   return Exact{q, std::max(0.0, error - kDoubleAbsolute) / kDoubleRelative};
 }

@@ -4,25 +4,23 @@
 // (bits), in place, and on degenerate inputs. CameraProject: transform_camera_test.cc.
 #include "swarm/kernels/transform.h"
 
-#include <catch2/catch.hpp>
-
 #include <array>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <glm/mat3x3.hpp>
+#include <glm/mat4x4.hpp>
+#include <glm/vec4.hpp>
 #include <limits>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
-#include <glm/mat3x3.hpp>
-#include <glm/mat4x4.hpp>
-#include <glm/vec4.hpp>
-
-#include "swarm/kernels/transform_reference.h"
 #include "particle_fixture.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/transform_reference.h"
 #include "transform_fixture.h"
 
 namespace swarm {
@@ -141,7 +139,8 @@ TEST_CASE("TransformVectors matches the reference, GLM in double and itself on e
     for (const size_t count : kSizes) {
       for (const float padding : {0.0f, test::kSentinelFloat}) {
         INFO(mode.name << ", count " << count << ", padding " << padding);
-        const PaddedVec4 in = test::RandomVectors(count, static_cast<uint32_t>(count) + 99, padding);
+        const PaddedVec4 in =
+            test::RandomVectors(count, static_cast<uint32_t>(count) + 99, padding);
         std::vector<glm::vec4> want(count);
         reference::TransformVectors(matrix, in.ToAos(), want, mode.params);
         CheckVectorKernel(
@@ -340,8 +339,8 @@ std::string MatrixReport(const PaddedMat4& got, const std::vector<glm::mat4>& wa
     }
   }
   if (close + bits + exact == 0) return {};
-  return "outside tolerance " + std::to_string(close) + ", bit mismatches " +
-         std::to_string(bits) + ", outside the double bound " + std::to_string(exact);
+  return "outside tolerance " + std::to_string(close) + ", bit mismatches " + std::to_string(bits) +
+         ", outside the double bound " + std::to_string(exact);
 }
 
 TEST_CASE("MultiplyMatrices matches glm's a * b, GLM in double and itself on every target") {

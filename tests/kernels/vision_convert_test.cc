@@ -17,9 +17,9 @@
 #include <random>
 #include <vector>
 
-#include "swarm/vision/image.h"
-#include "swarm/kernels/vision_convert_reference.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/vision_convert_reference.h"
+#include "swarm/vision/image.h"
 
 namespace swarm {
 namespace {

@@ -1,8 +1,8 @@
 // Test support for kernels/vision_filter.*: padded images owned by the test (independent of
-// engine/vision/image.h, so a kernel test cannot pass because of an engine bug), seeded random pixels,
-// OpenCV views of them, guarded scratch, and the harness that runs a filter on every compiled
-// SIMD target against the scalar reference (bits) and OpenCV (tolerance), checks the row padding
-// and the scratch guard, and checks that all targets agree bit for bit.
+// engine/vision/image.h, so a kernel test cannot pass because of an engine bug), seeded random
+// pixels, OpenCV views of them, guarded scratch, and the harness that runs a filter on every
+// compiled SIMD target against the scalar reference (bits) and OpenCV (tolerance), checks the row
+// padding and the scratch guard, and checks that all targets agree bit for bit.
 #pragma once
 
 #include <algorithm>
@@ -21,9 +21,9 @@
 #include <string>
 #include <type_traits>
 
-#include "swarm/kernels/views.h"
 #include "support/for_each_target.h"
 #include "support/padded_image.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm::test {
 

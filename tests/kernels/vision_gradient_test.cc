@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "swarm/kernels/vision_gradient_reference.h"
 #include "support/for_each_target.h"
 #include "support/padded_image.h"
+#include "swarm/kernels/vision_gradient_reference.h"
 
 namespace swarm {
 namespace {

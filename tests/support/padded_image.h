@@ -1,5 +1,5 @@
-// Padded planar images owned by the vision kernel tests, independent of engine/vision/image.h so that a
-// kernel test cannot pass because of an engine bug.
+// Padded planar images owned by the vision kernel tests, independent of engine/vision/image.h so
+// that a kernel test cannot pass because of an engine bug.
 #pragma once
 
 #include <algorithm>

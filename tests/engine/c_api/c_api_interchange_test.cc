@@ -1,5 +1,5 @@
-// Tests for the C API's .npy and DLPack entry points (engine/c_api/c_api_interchange.cc): file bytes
-// against numpy's documented format, and DLPack lifetimes in both directions, counted by hand
+// Tests for the C API's .npy and DLPack entry points (engine/c_api/c_api_interchange.cc): file
+// bytes against numpy's documented format, and DLPack lifetimes in both directions, counted by hand
 // with a deleter that records its calls (exactly once, never while a view needs the memory; ASan
 // turns any use after free into a failure). numpy's own reading of these files and capsules is
 // tested by tests/python/.
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "swarm/c_api/swarm_c.h"
 #include "c_api_test_support.h"
+#include "swarm/c_api/swarm_c.h"
 
 namespace swarm::test {
 namespace {

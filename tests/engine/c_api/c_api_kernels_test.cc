@@ -1,7 +1,7 @@
-// Tests for the C API's arithmetic and kernels (engine/c_api/c_api_ops.cc, engine/c_api/c_api_kernels.cc):
-// results against naive scalar loops written here (elementwise with broadcasting, reductions,
-// Euler integration, a separable Gaussian with reflect-101 borders), and every kind of bad input
-// with its message and the destination left unchanged.
+// Tests for the C API's arithmetic and kernels (engine/c_api/c_api_ops.cc,
+// engine/c_api/c_api_kernels.cc): results against naive scalar loops written here (elementwise with
+// broadcasting, reductions, Euler integration, a separable Gaussian with reflect-101 borders), and
+// every kind of bad input with its message and the destination left unchanged.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "swarm/c_api/swarm_c.h"
 #include "c_api_test_support.h"
+#include "swarm/c_api/swarm_c.h"
 
 namespace swarm::test {
 namespace {

@@ -9,8 +9,8 @@
 #include <thread>
 #include <vector>
 
-#include "swarm/c_api/swarm_c.h"
 #include "c_api_test_support.h"
+#include "swarm/c_api/swarm_c.h"
 
 namespace swarm::test {
 namespace {

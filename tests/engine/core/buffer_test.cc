@@ -1,25 +1,25 @@
-// Tests for engine/core/buffer.h and engine/core/lane_storage.h: the SoA layout promised in DESIGN.md
-// (64-byte alignment, lane-major lanes padded to whole vectors, zero padding), content-keeping
-// resizes, single-element access, bulk AoS <-> SoA copies on every SIMD target, and the errors
-// for wrong spans and impossible sizes.
+// Tests for engine/core/buffer.h and engine/core/lane_storage.h: the SoA layout promised in
+// DESIGN.md (64-byte alignment, lane-major lanes padded to whole vectors, zero padding),
+// content-keeping resizes, single-element access, bulk AoS <-> SoA copies on every SIMD target, and
+// the errors for wrong spans and impossible sizes.
+#include "swarm/core/buffer.h"
+
 #include <array>
 #include <bit>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstring>
+#include <glm/vec4.hpp>
 #include <limits>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <catch2/catch.hpp>
-#include <glm/vec4.hpp>
-
-#include "swarm/core/buffer.h"
-#include "swarm/core/memory.h"
-#include "swarm/kernels/lowbias32.h"
-#include "swarm/core/state_hash.h"
 #include "support/for_each_target.h"
+#include "swarm/core/memory.h"
+#include "swarm/core/state_hash.h"
+#include "swarm/kernels/lowbias32.h"
 
 namespace swarm {
 namespace {
@@ -227,8 +227,8 @@ TEST_CASE("Vec4Buffer::CopyFrom/CopyTo with a wrong-size span fail and change no
   const std::vector<glm::vec4> wrong = PatternVectors(17);
   const Status from = buffer->CopyFrom(std::span(wrong).subspan(2));
   CHECK(from.code() == ErrorCode::kInvalidArgument);
-  CHECK_THAT(from.message(), Catch::Contains("CopyFrom") && Catch::Contains("15") &&
-                                 Catch::Contains("16"));
+  CHECK_THAT(from.message(),
+             Catch::Contains("CopyFrom") && Catch::Contains("15") && Catch::Contains("16"));
   CHECK(Hash(*buffer) == before);
 
   const Status too_long = buffer->CopyFrom(wrong);
@@ -240,8 +240,8 @@ TEST_CASE("Vec4Buffer::CopyFrom/CopyTo with a wrong-size span fail and change no
   const std::vector<glm::vec4> destination_before = destination;
   const Status to = buffer->CopyTo(destination);
   CHECK(to.code() == ErrorCode::kInvalidArgument);
-  CHECK_THAT(to.message(), Catch::Contains("CopyTo") && Catch::Contains("15") &&
-                               Catch::Contains("16"));
+  CHECK_THAT(to.message(),
+             Catch::Contains("CopyTo") && Catch::Contains("15") && Catch::Contains("16"));
   CHECK(std::memcmp(destination.data(), destination_before.data(),
                     destination.size() * sizeof(glm::vec4)) == 0);
 }
@@ -253,9 +253,9 @@ TEST_CASE("Buffers of an impossible size give an error, not a crash") {
   Result<Vec4Buffer> vectors = Vec4Buffer::Create(memory, huge);
   REQUIRE_FALSE(vectors.ok());
   CHECK(vectors.status().code() == ErrorCode::kInvalidArgument);
-  CHECK_THAT(vectors.status().message(),
-             Catch::Contains(std::to_string(huge)) && Catch::Contains("too large") &&
-                 Catch::Contains("particles"));
+  CHECK_THAT(vectors.status().message(), Catch::Contains(std::to_string(huge)) &&
+                                             Catch::Contains("too large") &&
+                                             Catch::Contains("particles"));
 
   Result<FloatArray> floats = FloatArray::Create(memory, huge, MemoryCategory::kScratch);
   REQUIRE_FALSE(floats.ok());

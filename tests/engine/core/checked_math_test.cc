@@ -1,13 +1,12 @@
 // Tests for engine/core/checked_math.h: products and sums that fit are exact, and every overflow
 // of int64_t and size_t is reported, compared against 128-bit arithmetic.
-#include <catch2/catch.hpp>
+#include "swarm/core/checked_math.h"
 
+#include <catch2/catch.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <random>
-
-#include "swarm/core/checked_math.h"
 
 namespace swarm {
 namespace {

@@ -1,14 +1,14 @@
 // Tests for engine/core/flags.h: byte sizes and counts as typed on a command line, and FlagSet's
 // parsing (both --name=value and --name value, unknown flags, missing values, --help) with its
 // validate-then-store promise: a bad command line changes none of the target variables.
+#include "swarm/core/flags.h"
+
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include <catch2/catch.hpp>
-
-#include "swarm/core/flags.h"
 #include "swarm/core/memory.h"
 
 namespace swarm {
@@ -150,8 +150,8 @@ bool Unchanged(const Targets& t) {
 TEST_CASE("FlagSet accepts --name=value and --name value forms") {
   Targets targets;
   FlagSet flags = MakeFlags(targets);
-  REQUIRE(Parse(flags, {"--particles=1e3", "--threads", "4", "--dt=0.5", "--memory-limit",
-                        "96M", "--simd=sse4", "--attractor"})
+  REQUIRE(Parse(flags, {"--particles=1e3", "--threads", "4", "--dt=0.5", "--memory-limit", "96M",
+                        "--simd=sse4", "--attractor"})
               .ok());
   CHECK(targets.particles == 1000);
   CHECK(targets.threads == 4);
@@ -178,8 +178,7 @@ TEST_CASE("FlagSet errors name the flag and leave every target unchanged") {
   };
   const Case cases[] = {
       // A bad value in the middle: the valid flags before and after it are not stored either.
-      {{"--particles=500", "--simd=avx2", "--threads=0", "--attractor", "--dt=0.5"},
-       "--threads"},
+      {{"--particles=500", "--simd=avx2", "--threads=0", "--attractor", "--dt=0.5"}, "--threads"},
       {{"--particles", "500", "--memory-limit=12Q", "--simd", "scalar"}, "--memory-limit"},
       {{"--particles=500", "--frobnicate", "--attractor"}, "unknown flag --frobnicate"},
       {{"--attractor", "--frobnicate=3"}, "unknown flag --frobnicate"},

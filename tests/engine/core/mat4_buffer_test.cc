@@ -4,15 +4,14 @@
 // buffer's view feeding a kernel.
 #include <algorithm>
 #include <bit>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstring>
+#include <glm/mat4x4.hpp>
 #include <limits>
 #include <span>
 #include <utility>
 #include <vector>
-
-#include <catch2/catch.hpp>
-#include <glm/mat4x4.hpp>
 
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"

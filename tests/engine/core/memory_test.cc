@@ -1,17 +1,17 @@
 // Tests for engine/core/memory.h: exact per-category accounting of the buffers' padded allocations,
 // the peak of the total, the report table, and the budget (a refused request names category,
 // request, budget and bytes in use, and loses nothing already allocated).
+#include "swarm/core/memory.h"
+
+#include <catch2/catch.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <glm/vec4.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <catch2/catch.hpp>
-#include <glm/vec4.hpp>
-
 #include "swarm/core/buffer.h"
-#include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
 
 namespace swarm {
@@ -123,8 +123,8 @@ TEST_CASE("Report lists every category, the total, the budget and the process RS
   const std::string report = memory.Report();
   INFO(report);
   CHECK_THAT(report, Catch::StartsWith("swarm memory"));
-  for (const char* name : {"particles", "images", "tensors", "robots", "scratch", "total",
-                           "budget", "process RSS"}) {
+  for (const char* name :
+       {"particles", "images", "tensors", "robots", "scratch", "total", "budget", "process RSS"}) {
     CHECK_THAT(report, Catch::Contains(name));
   }
   CHECK_THAT(report, Catch::Contains(FormatBytes(Vec4Bytes(1000))));  // robots and total
@@ -177,8 +177,8 @@ TEST_CASE("A request over the budget fails with a precise message and loses noth
     const size_t capacity = kept->capacity();
     const Status grow = kept->Resize(4000);
     CHECK(grow.code() == ErrorCode::kOverBudget);
-    CHECK_THAT(grow.message(), Catch::Contains("particles") &&
-                                   Catch::Contains(FormatBytes(Vec4Bytes(4000))));
+    CHECK_THAT(grow.message(),
+               Catch::Contains("particles") && Catch::Contains(FormatBytes(Vec4Bytes(4000))));
     const Status reserve = kept->Reserve(4000);
     CHECK(reserve.code() == ErrorCode::kOverBudget);
     CHECK(kept->size() == 1000);

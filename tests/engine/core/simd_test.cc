@@ -1,12 +1,12 @@
-// Tests for engine/core/simd.h: listing, parsing and forcing SIMD targets. Forcing is process-wide, so
-// every test restores automatic dispatch on exit (AutoTargetOnExit), even when a REQUIRE fails.
+// Tests for engine/core/simd.h: listing, parsing and forcing SIMD targets. Forcing is process-wide,
+// so every test restores automatic dispatch on exit (AutoTargetOnExit), even when a REQUIRE fails.
+#include "swarm/core/simd.h"
+
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include <catch2/catch.hpp>
-
-#include "swarm/core/simd.h"
 #include "hwy/targets.h"
 #include "swarm/kernels/targets.h"
 
@@ -64,8 +64,7 @@ TEST_CASE("CompiledTargets lists exactly what Highway compiled, best first") {
 
 TEST_CASE("SupportedTargets is what this CPU runs of the compiled set and ignores forcing") {
   AutoTargetOnExit restore;
-  const std::vector<int64_t> expected =
-      BitsOf(hwy::SupportedTargets() & CompiledKernelTargets());
+  const std::vector<int64_t> expected = BitsOf(hwy::SupportedTargets() & CompiledKernelTargets());
   const std::vector<SimdTarget> supported = SupportedTargets();
   REQUIRE(supported.size() == expected.size());
   for (size_t i = 0; i < expected.size(); ++i) CHECK(supported[i].bits == expected[i]);

@@ -1,7 +1,8 @@
 // Tests for engine/core/text.h: quoting of untrusted text and the shortest round-trip numbers of
 // error messages, against strings worked out by hand and against strtod/strtof read-back.
-#include <catch2/catch.hpp>
+#include "swarm/core/text.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -9,8 +10,6 @@
 #include <limits>
 #include <random>
 #include <string>
-
-#include "swarm/core/text.h"
 
 namespace swarm {
 namespace {

@@ -1,18 +1,17 @@
-// Tests for engine/core/thread_pool.h: every index runs exactly once, on the thread and in the order
-// the documented static partition says, for 1..4 threads; pools are reusable and shut down
+// Tests for engine/core/thread_pool.h: every index runs exactly once, on the thread and in the
+// order the documented static partition says, for 1..4 threads; pools are reusable and shut down
 // cleanly whether or not they ever ran work.
+#include "swarm/core/thread_pool.h"
+
 #include <algorithm>
 #include <atomic>
-#include <cstdint>
+#include <catch2/catch.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
-
-#include <catch2/catch.hpp>
-
-#include "swarm/core/thread_pool.h"
 
 namespace swarm {
 namespace {
@@ -26,8 +25,8 @@ size_t BlockOf(size_t index, size_t count, size_t threads) {
 }
 
 struct Observed {
-  std::vector<int> runs;                       // how often each index ran
-  std::vector<std::thread::id> thread_of;      // which thread ran it
+  std::vector<int> runs;                                 // how often each index ran
+  std::vector<std::thread::id> thread_of;                // which thread ran it
   std::map<std::thread::id, std::vector<size_t>> order;  // indices per thread, in run order
   size_t out_of_range = 0;
 };
@@ -106,9 +105,8 @@ TEST_CASE("A pool is reusable across many calls") {
     std::vector<std::atomic<uint64_t>> sums(257);
     for (size_t call = 0; call < 2000; ++call) {
       const size_t count = call % sums.size();
-      pool.ParallelFor(count, [&](size_t index) {
-        sums[index].fetch_add(call + 1, std::memory_order_relaxed);
-      });
+      pool.ParallelFor(
+          count, [&](size_t index) { sums[index].fetch_add(call + 1, std::memory_order_relaxed); });
     }
     // Index i ran in every call whose count exceeded i: calls c with c % 257 > i.
     size_t mismatches = 0;

@@ -1,6 +1,9 @@
-// Tests for engine/core/tile_pipeline.h: the fused and the pass-by-pass schedules visit tiles in the
-// documented order, and running the particle kernels through either gives the same bits as
+// Tests for engine/core/tile_pipeline.h: the fused and the pass-by-pass schedules visit tiles in
+// the documented order, and running the particle kernels through either gives the same bits as
 // running each kernel once over the whole buffers, for any tile size and thread count.
+#include "swarm/core/tile_pipeline.h"
+
+#include <catch2/catch.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -10,13 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include <catch2/catch.hpp>
-
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
-#include "swarm/core/tile_pipeline.h"
 #include "swarm/kernels/emit.h"
 #include "swarm/kernels/integrate.h"
 
@@ -50,12 +50,12 @@ TEST_CASE("RunFused runs every stage on a tile before the next and RunStageBySta
   const auto stage1 = [&](size_t begin, size_t n) { calls.push_back({1, begin, n}); };
 
   RunFused(pool, 40, schedule, stage0, stage1);
-  CHECK(calls == std::vector<Call>{{0, 0, 16}, {1, 0, 16}, {0, 16, 16},
-                                   {1, 16, 16}, {0, 32, 8},  {1, 32, 8}});
+  CHECK(calls == std::vector<Call>{
+                     {0, 0, 16}, {1, 0, 16}, {0, 16, 16}, {1, 16, 16}, {0, 32, 8}, {1, 32, 8}});
   calls.clear();
   RunStageByStage(pool, 40, schedule, stage0, stage1);
-  CHECK(calls == std::vector<Call>{{0, 0, 16}, {0, 16, 16}, {0, 32, 8},
-                                   {1, 0, 16}, {1, 16, 16}, {1, 32, 8}});
+  CHECK(calls == std::vector<Call>{
+                     {0, 0, 16}, {0, 16, 16}, {0, 32, 8}, {1, 0, 16}, {1, 16, 16}, {1, 32, 8}});
   calls.clear();
   RunFused(pool, 0, schedule, stage0, stage1);
   CHECK(calls.empty());

@@ -1,23 +1,23 @@
-// Tests for engine/particles/particle_ops.h and engine/particles/particle_params.h: the checked entry points compute
-// what the scalar references compute, and every kind of bad input (mismatched sizes, bad dt, bad
-// parameters) returns kInvalidArgument with a message naming the problem while every buffer,
-// including the ones that would have been written, keeps its bits.
+// Tests for engine/particles/particle_ops.h and engine/particles/particle_params.h: the checked
+// entry points compute what the scalar references compute, and every kind of bad input (mismatched
+// sizes, bad dt, bad parameters) returns kInvalidArgument with a message naming the problem while
+// every buffer, including the ones that would have been written, keeps its bits.
+#include "swarm/particles/particle_ops.h"
+
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <glm/vec4.hpp>
 #include <limits>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
-#include <glm/vec4.hpp>
 
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/kernels/emit.h"
 #include "swarm/kernels/integrate_reference.h"
-#include "swarm/particles/particle_ops.h"
 #include "swarm/particles/particle_params.h"
 
 namespace swarm {
@@ -28,8 +28,9 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 
 // Reproducible values in [-4, 4) for element i, lane `lane` of buffer `which`.
 float Value(size_t i, int lane, int which) {
-  uint32_t x = static_cast<uint32_t>(i * 16 + static_cast<size_t>(lane) * 4 +
-                                     static_cast<size_t>(which)) * 2654435761u;
+  uint32_t x =
+      static_cast<uint32_t>(i * 16 + static_cast<size_t>(lane) * 4 + static_cast<size_t>(which)) *
+      2654435761u;
   x ^= x >> 15;
   return static_cast<float>(x % 8192u) / 1024.0f - 4.0f;
 }
@@ -144,52 +145,66 @@ TEST_CASE("Checked entry points compute what the scalar references compute") {
 TEST_CASE("Mismatched sizes are rejected with both sizes named and nothing written") {
   MemoryAccountant memory;
   Particles p(memory, 17, 16);  // velocities one short
-  ExpectRejected(p, [](Particles& q) {
-    return IntegrateEuler(q.positions, q.velocities, EulerParams{});
-  }, "IntegrateEuler: positions, velocities must have the same size, got 17, 16");
-  ExpectRejected(p, [](Particles& q) {
-    return VerletKickDrift(q.positions, q.velocities, q.accelerations, 0.01f);
-  }, "VerletKickDrift: positions, velocities, accelerations must have the same size, got 17, 16, 17");
-  ExpectRejected(p, [](Particles& q) {
-    return VerletKick(q.velocities, q.accelerations, 0.01f);
-  }, "VerletKick: velocities, accelerations must have the same size, got 16, 17");
-  ExpectRejected(p, [](Particles& q) {
-    return CollideBox(q.positions, q.velocities, BoxParams{});
-  }, "CollideBox: positions, velocities must have the same size, got 17, 16");
-  ExpectRejected(p, [](Particles& q) {
-    return ApplyAttractor(q.positions, q.velocities, AttractorParams{});
-  }, "ApplyAttractor: positions, velocities must have the same size, got 17, 16");
+  ExpectRejected(
+      p, [](Particles& q) { return IntegrateEuler(q.positions, q.velocities, EulerParams{}); },
+      "IntegrateEuler: positions, velocities must have the same size, got 17, 16");
+  ExpectRejected(
+      p,
+      [](Particles& q) {
+        return VerletKickDrift(q.positions, q.velocities, q.accelerations, 0.01f);
+      },
+      "VerletKickDrift: positions, velocities, accelerations must have the same size, got 17, 16, "
+      "17");
+  ExpectRejected(
+      p, [](Particles& q) { return VerletKick(q.velocities, q.accelerations, 0.01f); },
+      "VerletKick: velocities, accelerations must have the same size, got 16, 17");
+  ExpectRejected(
+      p, [](Particles& q) { return CollideBox(q.positions, q.velocities, BoxParams{}); },
+      "CollideBox: positions, velocities must have the same size, got 17, 16");
+  ExpectRejected(
+      p, [](Particles& q) { return ApplyAttractor(q.positions, q.velocities, AttractorParams{}); },
+      "ApplyAttractor: positions, velocities must have the same size, got 17, 16");
 
   REQUIRE(p.dead.Resize(18).ok());
-  ExpectRejected(p, [](Particles& q) {
-    return AdvanceAge(q.ages, q.lifetimes, q.dead, 0.01f);
-  }, "AdvanceAge: ages, lifetimes, dead must have the same size, got 17, 17, 18");
+  ExpectRejected(
+      p, [](Particles& q) { return AdvanceAge(q.ages, q.lifetimes, q.dead, 0.01f); },
+      "AdvanceAge: ages, lifetimes, dead must have the same size, got 17, 17, 18");
 }
 
 TEST_CASE("Bad dt (0, negative, NaN, infinite) is rejected by every op that takes one") {
   MemoryAccountant memory;
   Particles p(memory, 33, 33);
   const std::pair<float, const char*> bad_dts[] = {
-      {0.0f, "got 0"}, {-0.0f, "got -0"}, {-1.0f / 60.0f, "got -0.0166667"},
+      {0.0f, "got 0"},   {-0.0f, "got -0"}, {-1.0f / 60.0f, "got -0.0166667"},
       {kNaN, "got nan"}, {kInf, "got inf"}, {-kInf, "got -inf"}};
   for (const auto& [dt, shown] : bad_dts) {
     INFO("dt " << dt);
     const std::string expected = std::string("dt_seconds must be finite and > 0, ") + shown;
-    ExpectRejected(p, [dt = dt](Particles& q) {
-      return IntegrateEuler(q.positions, q.velocities, EulerParams{{0, -9.81f, 0}, 0.1f, dt});
-    }, expected);
-    ExpectRejected(p, [dt = dt](Particles& q) {
-      return VerletKickDrift(q.positions, q.velocities, q.accelerations, dt);
-    }, expected);
-    ExpectRejected(p, [dt = dt](Particles& q) {
-      return VerletKick(q.velocities, q.accelerations, dt);
-    }, expected);
-    ExpectRejected(p, [dt = dt](Particles& q) {
-      return ApplyAttractor(q.positions, q.velocities, AttractorParams{{0, 0, 0}, 1.0f, 0.1f, dt});
-    }, expected);
-    ExpectRejected(p, [dt = dt](Particles& q) {
-      return AdvanceAge(q.ages, q.lifetimes, q.dead, dt);
-    }, expected);
+    ExpectRejected(
+        p,
+        [dt = dt](Particles& q) {
+          return IntegrateEuler(q.positions, q.velocities, EulerParams{{0, -9.81f, 0}, 0.1f, dt});
+        },
+        expected);
+    ExpectRejected(
+        p,
+        [dt = dt](Particles& q) {
+          return VerletKickDrift(q.positions, q.velocities, q.accelerations, dt);
+        },
+        expected);
+    ExpectRejected(
+        p, [dt = dt](Particles& q) { return VerletKick(q.velocities, q.accelerations, dt); },
+        expected);
+    ExpectRejected(
+        p,
+        [dt = dt](Particles& q) {
+          return ApplyAttractor(q.positions, q.velocities,
+                                AttractorParams{{0, 0, 0}, 1.0f, 0.1f, dt});
+        },
+        expected);
+    ExpectRejected(
+        p, [dt = dt](Particles& q) { return AdvanceAge(q.ages, q.lifetimes, q.dead, dt); },
+        expected);
   }
   // The smallest positive float is a valid (if useless) step.
   CHECK(ValidateDt(std::numeric_limits<float>::denorm_min()).ok());
@@ -201,7 +216,8 @@ TEST_CASE("Bad integration parameters are rejected with the parameter named") {
   const auto euler = [](EulerParams params) {
     return [params](Particles& q) { return IntegrateEuler(q.positions, q.velocities, params); };
   };
-  ExpectRejected(p, euler({{0.0f, kNaN, 0.0f}, 0.1f, 0.01f}), "gravity must be finite, got (0, nan, 0)");
+  ExpectRejected(p, euler({{0.0f, kNaN, 0.0f}, 0.1f, 0.01f}),
+                 "gravity must be finite, got (0, nan, 0)");
   ExpectRejected(p, euler({{kInf, 0.0f, 0.0f}, 0.1f, 0.01f}), "gravity must be finite");
   ExpectRejected(p, euler({{0.0f, -9.81f, 0.0f}, -0.5f, 0.01f}),
                  "drag_per_second must be finite and >= 0, got -0.5");
@@ -236,7 +252,8 @@ TEST_CASE("Bad integration parameters are rejected with the parameter named") {
   ExpectRejected(p, attractor({{0, 0, 0}, 1.0f, kNaN, 0.01f}), "attractor softening");
   ExpectRejected(p, attractor({{0, 0, 0}, kInf, 0.1f, 0.01f}),
                  "attractor strength must be finite, got inf");
-  ExpectRejected(p, attractor({{0, kNaN, 0}, 1.0f, 0.1f, 0.01f}), "attractor center must be finite");
+  ExpectRejected(p, attractor({{0, kNaN, 0}, 1.0f, 0.1f, 0.01f}),
+                 "attractor center must be finite");
 }
 
 TEST_CASE("Bad emitter parameters are rejected with the parameter named") {

@@ -1,25 +1,25 @@
-// Tests for engine/particles/particle_system.h: the fused step is deterministic across SIMD targets and
-// thread counts, agrees with an independent scalar re-implementation of the step (AoS glm::vec4,
-// kernels/integrate_reference.h), and its boundaries (dt, config, budget, resize) refuse bad
-// requests without changing the state.
+// Tests for engine/particles/particle_system.h: the fused step is deterministic across SIMD targets
+// and thread counts, agrees with an independent scalar re-implementation of the step (AoS
+// glm::vec4, kernels/integrate_reference.h), and its boundaries (dt, config, budget, resize) refuse
+// bad requests without changing the state.
+#include "swarm/particles/particle_system.h"
+
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <glm/vec4.hpp>
 #include <limits>
 #include <utility>
 #include <vector>
 
-#include <catch2/catch.hpp>
-#include <glm/vec4.hpp>
-
+#include "support/for_each_target.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/kernels/emit_reference.h"
 #include "swarm/kernels/integrate_reference.h"
 #include "swarm/kernels/targets.h"
-#include "swarm/particles/particle_system.h"
-#include "support/for_each_target.h"
 
 namespace swarm {
 namespace {
@@ -100,8 +100,7 @@ struct ReferenceSystem {
   size_t respawns = 0;
 
   ReferenceSystem(size_t count, const ParticleConfig& config)
-      : positions(count), velocities(count), ages(count, 0.0f), lifetimes(count),
-        dead(count, 0) {
+      : positions(count), velocities(count), ages(count, 0.0f), lifetimes(count), dead(count, 0) {
     for (uint32_t i = 0; i < count; ++i) {
       const reference::EmittedParticle e = reference::Emit(config.emitter, {config.seed, 0}, i);
       positions[i] = e.position;
@@ -194,9 +193,9 @@ TEST_CASE("Step with a bad dt returns an error and leaves the state unchanged") 
   ThreadPool pool(2);
   for (int i = 0; i < 10; ++i) REQUIRE(system->Step(kDt, pool).ok());
   const uint64_t before = system->StateHash();
-  for (float dt : {0.0f, -kDt, std::numeric_limits<float>::quiet_NaN(),
-                   std::numeric_limits<float>::infinity(),
-                   -std::numeric_limits<float>::infinity()}) {
+  for (float dt :
+       {0.0f, -kDt, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+        -std::numeric_limits<float>::infinity()}) {
     INFO("dt " << dt);
     const Status status = system->Step(dt, pool);
     CHECK(status.code() == ErrorCode::kInvalidArgument);
@@ -261,8 +260,8 @@ TEST_CASE("Create over the budget returns kOverBudget and holds no memory") {
   Result<ParticleSystem> system = ParticleSystem::Create(memory, 10000, ShortLivedConfig());
   REQUIRE_FALSE(system.ok());
   CHECK(system.status().code() == ErrorCode::kOverBudget);
-  CHECK_THAT(system.status().message(), Catch::Contains("particles") &&
-                                            Catch::Contains(FormatBytes(SystemBytes(10000) - 64)));
+  CHECK_THAT(system.status().message(),
+             Catch::Contains("particles") && Catch::Contains(FormatBytes(SystemBytes(10000) - 64)));
   CHECK(memory.Total().bytes_in_use == 0);
   CHECK(memory.Total().live_allocations == 0);
 

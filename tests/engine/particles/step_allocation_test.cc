@@ -4,16 +4,15 @@
 // This translation unit replaces the global operator new/delete with counting versions, so it is
 // its own test program: the replacement must not leak into other tests.
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
 
-#include <catch2/catch.hpp>
-
 #include "swarm/core/memory.h"
-#include "swarm/particles/particle_system.h"
 #include "swarm/core/thread_pool.h"
+#include "swarm/particles/particle_system.h"
 
 namespace {
 std::atomic<uint64_t> global_news{0};

@@ -3,23 +3,22 @@
 // bitwise identical on every SIMD target and thread count; the glow spreads light a bounded
 // distance; bad settings and pools are refused with a message and change nothing; rendering
 // allocates nothing.
-#include <catch2/catch.hpp>
+#include "swarm/render/particle_renderer.h"
 
+#include <catch2/catch.hpp>
 #include <cstring>
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/mat4x4.hpp>
 #include <string>
 #include <vector>
 
-#include <glm/gtc/matrix_transform.hpp>
-#include <glm/mat4x4.hpp>
-
+#include "support/for_each_target.h"
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
-#include "swarm/render/particle_renderer.h"
-#include "swarm/particles/particle_system.h"
-#include "swarm/vision/png.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/kernels/render_reference.h"
-#include "support/for_each_target.h"
+#include "swarm/particles/particle_system.h"
+#include "swarm/vision/png.h"
 
 namespace swarm {
 namespace {
@@ -127,15 +126,15 @@ TEST_CASE("The glow spreads a particle's light a bounded distance") {
   settings.exposure = 5000.0f;
   ParticleRenderer renderer = ParticleRenderer::Create(memory, settings, 1).value();
   Cloud cloud(memory, 1);
-  const glm::dvec3 world = glm::unProject(glm::dvec3(80.5, 48.5, 0.95), glm::dmat4(View()),
-                                          glm::dmat4(Perspective()),
-                                          glm::dvec4(0, 0, kWidth, kHeight));
+  const glm::dvec3 world =
+      glm::unProject(glm::dvec3(80.5, 48.5, 0.95), glm::dmat4(View()), glm::dmat4(Perspective()),
+                     glm::dvec4(0, 0, kWidth, kHeight));
   cloud.positions.Set(0, glm::vec4(glm::vec3(world), 1.0f));
   REQUIRE(renderer.Render(pool, Perspective() * View(), cloud.views()).ok());
   const auto blue = [&](size_t x, size_t y) { return Pixel(renderer, x, y) & 0xFFu; };
   // The particle sits at the centre of pixel (80, 47): window y 48.5 is row 96 - 48.5 = 47.5.
   CHECK(blue(80, 47) >= 250);  // one particle at exposure 5000 is nearly white
-  CHECK(blue(84, 47) > 0);  // lit only by the glow
+  CHECK(blue(84, 47) > 0);     // lit only by the glow
   CHECK(blue(80, 43) > 0);
   CHECK(blue(80 + 40, 47) == 0);  // the glow is a few quarter-resolution sigmas wide
   CHECK(blue(80, 47 + 40) == 0);
@@ -296,8 +295,9 @@ TEST_CASE("SaveFramePng writes the frame's RGB bytes") {
     }
   }
   std::remove(path.c_str());
-  CHECK(renderer.SaveFramePng("/nonexistent-directory/frame.png").message().find(
-            "/nonexistent-directory/frame.png") != std::string::npos);
+  CHECK(renderer.SaveFramePng("/nonexistent-directory/frame.png")
+            .message()
+            .find("/nonexistent-directory/frame.png") != std::string::npos);
 }
 
 }  // namespace

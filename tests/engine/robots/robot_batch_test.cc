@@ -1,10 +1,10 @@
 
 
-// Tests for engine/robots/robot_batch.h: robot r gets the same bits alone or among 17, 1000 or 100,000
-// robots, on every thread count and SIMD target; ControlStep and IkStep equal a per-robot loop of
-// the kernels' scalar references (kernels/robot_*_reference.h) bitwise; steps allocate nothing;
-// Create refuses bad configurations and budgets without leaking; ControlStep refuses a bad dt
-// without touching the state; IK + PD steps bring a UR5's end effector to reachable poses.
+// Tests for engine/robots/robot_batch.h: robot r gets the same bits alone or among 17, 1000 or
+// 100,000 robots, on every thread count and SIMD target; ControlStep and IkStep equal a per-robot
+// loop of the kernels' scalar references (kernels/robot_*_reference.h) bitwise; steps allocate
+// nothing; Create refuses bad configurations and budgets without leaking; ControlStep refuses a bad
+// dt without touching the state; IK + PD steps bring a UR5's end effector to reachable poses.
 #include "swarm/robots/robot_batch.h"
 
 #include <algorithm>
@@ -17,14 +17,14 @@
 #include <string>
 #include <vector>
 
+#include "support/for_each_target.h"
 #include "swarm/core/memory.h"
-#include "swarm/robots/robot_model.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/kernels/lowbias32.h"
 #include "swarm/kernels/robot_control_reference.h"
 #include "swarm/kernels/robot_ik_reference.h"
 #include "swarm/kernels/robot_kinematics_reference.h"
-#include "support/for_each_target.h"
+#include "swarm/robots/robot_model.h"
 
 namespace swarm {
 namespace {

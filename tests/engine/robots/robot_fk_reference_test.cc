@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "swarm/robots/robot_model.h"
-#include "swarm/kernels/robot_kinematics.h"
 #include "support/for_each_target.h"
+#include "swarm/kernels/robot_kinematics.h"
+#include "swarm/robots/robot_model.h"
 #include "urdf_reference_model.h"
 
 namespace swarm {

@@ -1,9 +1,11 @@
-// Tests for engine/robots/robot_tasks.h, the task generators behind swarm-robots: reach goals are the
-// forward kinematics (an independent double-precision implementation here) of configurations
+// Tests for engine/robots/robot_tasks.h, the task generators behind swarm-robots: reach goals are
+// the forward kinematics (an independent double-precision implementation here) of configurations
 // within the limits; start states, track circles and random targets follow their documented
 // formulas; every task gives robot r the same bits in any batch size, thread count and SIMD
 // target; reach brings UR5 robots to their goals; errors and their summary match a direct
 // computation.
+#include "swarm/robots/robot_tasks.h"
+
 #include <array>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -14,12 +16,11 @@
 #include <utility>
 #include <vector>
 
+#include "support/for_each_target.h"
 #include "swarm/core/memory.h"
+#include "swarm/core/thread_pool.h"
 #include "swarm/robots/robot_batch.h"
 #include "swarm/robots/robot_model.h"
-#include "swarm/robots/robot_tasks.h"
-#include "swarm/core/thread_pool.h"
-#include "support/for_each_target.h"
 
 namespace swarm {
 namespace {

@@ -1,8 +1,8 @@
-// Tests for engine/robots/robot_model.h on valid input: every shipped robot (assets/robots) and every
-// real-world file in ../shared/urdf loads with the links, joints, degrees of freedom and root that
-// an independent tinyxml2 reading of the same file gives (urdf_reference_model.h), each messy case
-// the loader promises to handle (as an inline URDF), and the conversions to what the kernels and
-// the command line read (KinematicTree, JointControl, JSON). Bad input: urdf_bad_input_test.cc.
+// Tests for engine/robots/robot_model.h on valid input: every shipped robot (assets/robots) and
+// every real-world file in ../shared/urdf loads with the links, joints, degrees of freedom and root
+// that an independent tinyxml2 reading of the same file gives (urdf_reference_model.h), each messy
+// case the loader promises to handle (as an inline URDF), and the conversions to what the kernels
+// and the command line read (KinematicTree, JointControl, JSON). Bad input: urdf_bad_input_test.cc.
 #include <console_bridge/console.h>
 
 #include <algorithm>

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "swarm/core/buffer.h"
-#include "swarm/tensor/dlpack.h"
 #include "swarm/core/memory.h"
+#include "swarm/tensor/dlpack.h"
 #include "swarm/tensor/tensor.h"
 #include "swarm/tensor/tensor_adapters.h"
 

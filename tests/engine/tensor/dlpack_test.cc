@@ -1,7 +1,7 @@
-// Tests for engine/tensor/dlpack.h. Export: every dtype's DLPack code and bits (a table written from the
-// DLPack 0.6 header), and for contiguous, reversed-slice, transposed and SoA (Vec4Buffer) views,
-// that DLPack's address of every element (data + byte_offset + sum(index * stride) * bytes) is
-// the view's and holds the analytic value stored there. Lifetime: the deleter runs exactly once
+// Tests for engine/tensor/dlpack.h. Export: every dtype's DLPack code and bits (a table written
+// from the DLPack 0.6 header), and for contiguous, reversed-slice, transposed and SoA (Vec4Buffer)
+// views, that DLPack's address of every element (data + byte_offset + sum(index * stride) * bytes)
+// is the view's and holds the analytic value stored there. Lifetime: the deleter runs exactly once
 // (counted), also across moves, and keep_alive keeps a Tensor alive after its last handle drops
 // (run under ASan, a use after free would abort). Import: one test per kind of invalid
 // DLManagedTensor, asserting the message, that the deleter was not called and that the struct

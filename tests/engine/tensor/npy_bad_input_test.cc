@@ -1,5 +1,5 @@
-// Tests for engine/tensor/npy.h on bad input: one case per kind of malformed, truncated or lying file,
-// asserting the message (what was expected, what was found) and that nothing was allocated;
+// Tests for engine/tensor/npy.h on bad input: one case per kind of malformed, truncated or lying
+// file, asserting the message (what was expected, what was found) and that nothing was allocated;
 // the header grammar's accepted variants; memory budgets against huge claimed shapes; errors of
 // LoadNpy and SaveNpy that come from the file system (named path, errno text, no partial file);
 // and the replay of every input in tests/engine/npy_regressions/ (crafted files and whatever the

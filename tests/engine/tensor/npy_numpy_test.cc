@@ -20,10 +20,10 @@
 #include <string>
 #include <vector>
 
-#include "swarm/tensor/npy.h"
 #include "npy_test_values.h"
 #include "support/every_index.h"
 #include "support/python_process.h"
+#include "swarm/tensor/npy.h"
 
 namespace swarm {
 namespace {

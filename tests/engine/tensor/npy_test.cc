@@ -1,13 +1,11 @@
-// Tests for engine/tensor/npy.h, round trips: every dtype through SaveNpy and LoadNpy for shapes of rank
-// 0 to 4 (zero-size axes included) from C- and Fortran-order tensors; non-contiguous views
+// Tests for engine/tensor/npy.h, round trips: every dtype through SaveNpy and LoadNpy for shapes of
+// rank 0 to 4 (zero-size axes included) from C- and Fortran-order tensors; non-contiguous views
 // (reversed and stepped slices, transposes, permutations, broadcast zero strides, a Vec4Buffer's
 // SoA view, a gather larger than the writer's stack buffer) written in C order; the exact header
 // bytes numpy writes. Expected values come from closed-form formulas of the element index,
 // visited by the test's own odometer, never from the library's iteration. Files go to
 // npy_test_files/ in the working directory (the build tree, where ctest runs the test).
 #include "swarm/tensor/npy.h"
-#include "npy_test_values.h"
-#include "support/every_index.h"
 
 #include <catch2/catch.hpp>
 #include <complex>
@@ -17,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "npy_test_values.h"
+#include "support/every_index.h"
 #include "swarm/core/buffer.h"
 #include "swarm/tensor/tensor_adapters.h"
 

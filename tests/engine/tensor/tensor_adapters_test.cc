@@ -3,7 +3,6 @@
 #include "swarm/tensor/tensor_adapters.h"
 
 #include <catch2/catch.hpp>
-
 #include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
 

@@ -3,7 +3,6 @@
 #include "swarm/tensor/tensor_copy.h"
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <complex>
 #include <cstdint>

@@ -1,10 +1,9 @@
-// Nx-style printing: the exact layout for small tensors, elision that keeps both ends of every axis,
-// and a cost that depends on what is printed rather than on the tensor's size.
+// Nx-style printing: the exact layout for small tensors, elision that keeps both ends of every
+// axis, and a cost that depends on what is printed rather than on the tensor's size.
 #include "swarm/tensor/tensor_format.h"
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -18,7 +17,11 @@ namespace {
 TEST_CASE("Small tensors print whole with their type header") {
   MemoryAccountant memory;
   Tensor t = Tensor::Create(memory, DType::kF32, {2, 3}).value();
-  const float values[] = {1.0f, -2.5f, 0.1f, 3e-8f, std::numeric_limits<float>::infinity(),
+  const float values[] = {1.0f,
+                          -2.5f,
+                          0.1f,
+                          3e-8f,
+                          std::numeric_limits<float>::infinity(),
                           std::numeric_limits<float>::quiet_NaN()};
   std::memcpy(t.view().data(), values, sizeof(values));
   CHECK(FormatTensor(t.view()) ==

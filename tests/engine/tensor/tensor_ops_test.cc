@@ -23,14 +23,14 @@
 #include <string>
 #include <vector>
 
+#include "support/for_each_target.h"
+#include "support/python_process.h"
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
+#include "swarm/kernels/tensor_ops_reference.h"
 #include "swarm/tensor/tensor.h"
 #include "swarm/tensor/tensor_adapters.h"
 #include "swarm/tensor/tensor_copy.h"
-#include "swarm/kernels/tensor_ops_reference.h"
-#include "support/for_each_target.h"
-#include "support/python_process.h"
 
 namespace swarm {
 namespace {
@@ -111,8 +111,8 @@ std::vector<int64_t> RandomShape(std::mt19937& rng, size_t rank, int64_t max_ext
   return shape;
 }
 
-// The elements of a view in the canonical order of engine/tensor/tensor_ops.h, written plainly: drop
-// extent-1 axes, walk negative strides backwards, nest by decreasing |stride| (stable).
+// The elements of a view in the canonical order of engine/tensor/tensor_ops.h, written plainly:
+// drop extent-1 axes, walk negative strides backwards, nest by decreasing |stride| (stable).
 std::vector<float> CanonicalOrder(const TensorView& view) {
   std::vector<size_t> axes;
   for (size_t axis = 0; axis < view.rank(); ++axis) {

@@ -3,13 +3,12 @@
 #include "swarm/tensor/tensor.h"
 
 #include <catch2/catch.hpp>
-
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "swarm/tensor/tensor_copy.h"
 #include "support/python_process.h"
+#include "swarm/tensor/tensor_copy.h"
 
 namespace swarm {
 namespace {
@@ -147,15 +146,15 @@ TEST_CASE("Checked element access names the bad index and leaves data unchanged"
 
   Result<float> out_of_bounds = t.view().At<float>({2, 0});
   REQUIRE_FALSE(out_of_bounds.ok());
-  CHECK_THAT(out_of_bounds.status().message(),
-             Catch::Contains("[2, 0]") && Catch::Contains("out of bounds") &&
-                 Catch::Contains("axis 0"));
+  CHECK_THAT(out_of_bounds.status().message(), Catch::Contains("[2, 0]") &&
+                                                   Catch::Contains("out of bounds") &&
+                                                   Catch::Contains("axis 0"));
   Result<float> negative = t.view().At<float>({0, -1});
   CHECK_FALSE(negative.ok());
   Result<float> short_index = t.view().At<float>({1});
   REQUIRE_FALSE(short_index.ok());
-  CHECK_THAT(short_index.status().message(), Catch::Contains("1 entries") &&
-                                                 Catch::Contains("2 axes"));
+  CHECK_THAT(short_index.status().message(),
+             Catch::Contains("1 entries") && Catch::Contains("2 axes"));
   Result<double> wrong_type = t.view().At<double>({0, 0});
   REQUIRE_FALSE(wrong_type.ok());
   CHECK_THAT(wrong_type.status().message(),
@@ -192,16 +191,16 @@ TEST_CASE("View creation validates rank, extents, strides and data") {
   REQUIRE_FALSE(mismatch.ok());
   CHECK_THAT(mismatch.status().message(), Catch::Contains("2 axes but 1 strides"));
 
-  Result<TensorView> null_data = TensorView::Create(static_cast<void*>(nullptr), DType::kF32, shape, strides);
+  Result<TensorView> null_data =
+      TensorView::Create(static_cast<void*>(nullptr), DType::kF32, shape, strides);
   REQUIRE_FALSE(null_data.ok());
   CHECK_THAT(null_data.status().message(), Catch::Contains("null"));
 
   const int64_t empty[] = {0, 3};
   CHECK(TensorView::Create(static_cast<void*>(nullptr), DType::kF32, empty, strides).ok());
 
-  Result<TensorView> zero_step = TensorView::Contiguous(data, DType::kF32, shape)
-                                     .value()
-                                     .Sliced({AxisSlice{0, kSliceEnd, 0}});
+  Result<TensorView> zero_step =
+      TensorView::Contiguous(data, DType::kF32, shape).value().Sliced({AxisSlice{0, kSliceEnd, 0}});
   REQUIRE_FALSE(zero_step.ok());
   CHECK_THAT(zero_step.status().message(), Catch::Contains("step is zero on axis 0"));
 
@@ -220,9 +219,9 @@ TEST_CASE("Owning tensors are accounted, zeroed and refused over budget") {
     CHECK(t.view().IsContiguous());
     const auto* bytes = static_cast<const unsigned char*>(t.view().data());
     CHECK(std::all_of(bytes, bytes + t.bytes(), [](unsigned char b) { return b == 0; }));
-    Tensor f = Tensor::Create(memory, DType::kF64, {3, 5}, MemoryCategory::kTensors,
-                              MemoryOrder::kFortran)
-                   .value();
+    Tensor f =
+        Tensor::Create(memory, DType::kF64, {3, 5}, MemoryCategory::kTensors, MemoryOrder::kFortran)
+            .value();
     CHECK(f.view().stride(0) == 1);
     CHECK(f.view().stride(1) == 3);
     CHECK(f.view().Transposed().IsContiguous());

@@ -1,5 +1,5 @@
-// Tests for engine/vision/image.h: layout (stride, alignment, zero fill), accounting, moves, batches,
-// and the errors for zero and overflowing sizes and for the memory budget.
+// Tests for engine/vision/image.h: layout (stride, alignment, zero fill), accounting, moves,
+// batches, and the errors for zero and overflowing sizes and for the memory budget.
 #include "swarm/vision/image.h"
 
 #include <catch2/catch.hpp>

@@ -1,6 +1,7 @@
-// Tests for the row and frame scheduling of the vision entry points (engine/vision/vision_ops_checks.h):
-// every output row or frame is computed exactly once whatever the thread count, each call names
-// a thread of the pool, and a slow thread hands its remaining rows to the other one.
+// Tests for the row and frame scheduling of the vision entry points
+// (engine/vision/vision_ops_checks.h): every output row or frame is computed exactly once whatever
+// the thread count, each call names a thread of the pool, and a slow thread hands its remaining
+// rows to the other one.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>

@@ -1,8 +1,8 @@
-// Tests for engine/vision/vision_ops.h: the checked, threaded and batched entry points give the bits of
-// one whole-image kernel call for 1, 2 and 3 threads and for batches (frames across threads, and
-// frames x bands when there are fewer frames than threads); steady-state calls allocate nothing;
-// every kind of bad input returns kInvalidArgument naming the parameter and leaves dst unchanged;
-// a spot check against OpenCV through the engine path with two threads.
+// Tests for engine/vision/vision_ops.h: the checked, threaded and batched entry points give the
+// bits of one whole-image kernel call for 1, 2 and 3 threads and for batches (frames across
+// threads, and frames x bands when there are fewer frames than threads); steady-state calls
+// allocate nothing; every kind of bad input returns kInvalidArgument naming the parameter and
+// leaves dst unchanged; a spot check against OpenCV through the engine path with two threads.
 #include "swarm/vision/vision_ops.h"
 
 #include <catch2/catch.hpp>
@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "swarm/vision/image.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/kernels/vision_convert.h"
 #include "swarm/kernels/vision_filter.h"
 #include "swarm/kernels/vision_gradient.h"
+#include "swarm/vision/image.h"
 
 namespace swarm {
 namespace {
