@@ -54,7 +54,7 @@ std::string NpyDescr(DType dtype) {
 }
 
 // Up to `limit` bytes of untrusted header text, double-quoted and escaped (swarm/core/text.h).
-std::string Quoted(std::string_view text, size_t limit = 16) {
+std::string QuotedHeaderText(std::string_view text, size_t limit = 16) {
   return swarm::Quoted(text, '"', limit);
 }
 
@@ -74,12 +74,13 @@ Result<Prefix> ParsePrefix(std::span<const std::byte> file) {
   const std::string_view text = AsText(file);
   if (text.empty()) {
     return InvalidArgument("the file is empty (a .npy file starts with the magic string " +
-                           Quoted(kMagic) + ")");
+                           QuotedHeaderText(kMagic) + ")");
   }
   const std::string_view start = text.substr(0, kMagic.size());
   if (start != kMagic.substr(0, start.size())) {
-    return InvalidArgument("not a .npy file: expected the magic string " + Quoted(kMagic) +
-                           " at the start, found " + Quoted(text, kMagic.size()));
+    return InvalidArgument("not a .npy file: expected the magic string " +
+                           QuotedHeaderText(kMagic) + " at the start, found " +
+                           QuotedHeaderText(text, kMagic.size()));
   }
   if (text.size() < kMagic.size() + 2) {
     return InvalidArgument("the file is truncated: it ends after " + std::to_string(text.size()) +
@@ -138,7 +139,7 @@ class HeaderParser {
                    : key == "shape"         ? &have_shape
                                             : nullptr;
       if (seen == nullptr) {
-        return Error(key_at, "unknown key " + Quoted(key, 40) +
+        return Error(key_at, "unknown key " + QuotedHeaderText(key, 40) +
                                  " (expected 'descr', 'fortran_order' and 'shape')");
       }
       if (*seen) return Error(key_at, "key '" + key + "' appears twice");
@@ -196,8 +197,8 @@ class HeaderParser {
   }
 
   Status Error(size_t at, const std::string& problem) const {
-    const std::string found =
-        at < text_.size() ? Quoted(text_.substr(at)) : std::string("the end of the header");
+    const std::string found = at < text_.size() ? QuotedHeaderText(text_.substr(at))
+                                                : std::string("the end of the header");
     return InvalidArgument("npy header: " + problem + " at header offset " + std::to_string(at) +
                            ", found " + found);
   }
@@ -234,8 +235,8 @@ class HeaderParser {
     }
     std::string descr;
     if (Status s = ParseString("a dtype string as 'descr'", &descr); !s.ok()) return s;
-    const std::string unsupported = "unsupported 'descr' " + Quoted(descr, 40) + " (expected " +
-                                    std::string(kSupportedDescrs) + ")";
+    const std::string unsupported = "unsupported 'descr' " + QuotedHeaderText(descr, 40) +
+                                    " (expected " + std::string(kSupportedDescrs) + ")";
     if (descr.size() < 2 || std::strchr("<>|=", descr[0]) == nullptr) {
       return Error(at, unsupported);
     }
@@ -243,13 +244,13 @@ class HeaderParser {
     for (const DescrName& entry : kDescrs) {
       if (entry.type_code != code) continue;
       if (DTypeSize(entry.dtype) > 1 && descr[0] == '>') {
-        return Error(at, "big-endian data " + Quoted(descr) + " is not supported (expected '<" +
-                             std::string(code) + "'; numpy converts with a.astype('<" +
-                             std::string(code) + "'))");
+        return Error(at, "big-endian data " + QuotedHeaderText(descr) +
+                             " is not supported (expected '<" + std::string(code) +
+                             "'; numpy converts with a.astype('<" + std::string(code) + "'))");
       }
       if (DTypeSize(entry.dtype) > 1 && descr[0] != '<') {
-        return Error(at, "'descr' " + Quoted(descr) + " does not say little-endian (expected '<" +
-                             std::string(code) + "')");
+        return Error(at, "'descr' " + QuotedHeaderText(descr) +
+                             " does not say little-endian (expected '<" + std::string(code) + "')");
       }
       *dtype = entry.dtype;
       return {};
@@ -358,10 +359,10 @@ Result<NpyHeader> ParseNpyHeader(std::span<const std::byte> file) {
   }
   const std::string_view text = AsText(file.subspan(prefix->bytes, prefix->header_bytes));
   if (text.empty() || text.back() != '\n') {
-    return InvalidArgument(
-        "npy header: expected the " + std::to_string(text.size()) +
-        "-byte header to end with a newline, found " +
-        (text.empty() ? std::string("an empty header") : Quoted(text.substr(text.size() - 1))));
+    return InvalidArgument("npy header: expected the " + std::to_string(text.size()) +
+                           "-byte header to end with a newline, found " +
+                           (text.empty() ? std::string("an empty header")
+                                         : QuotedHeaderText(text.substr(text.size() - 1))));
   }
   NpyHeader header;
   header.major_version = prefix->major_version;

@@ -23,6 +23,8 @@ namespace {
 using test::CheckKernelAgainstReference;
 using test::ForEachTarget;
 using test::PaddedScalars;
+using test::Particles;
+using test::ParticlesAos;
 using test::TargetUnderTest;
 
 constexpr RandomStream kStream{0x0123456789abcdefull, 42};

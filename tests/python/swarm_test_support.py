@@ -5,7 +5,7 @@ import pathlib
 import sys
 import unittest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "engine" / "python"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "engine" / "c_api" / "python"))
 
 import swarm  # noqa: E402
 

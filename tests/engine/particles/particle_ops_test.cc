@@ -175,7 +175,7 @@ TEST_CASE("Bad dt (0, negative, NaN, infinite) is rejected by every op that take
   MemoryAccountant memory;
   Particles p(memory, 33, 33);
   const std::pair<float, const char*> bad_dts[] = {
-      {0.0f, "got 0"},   {-0.0f, "got -0"}, {-1.0f / 60.0f, "got -0.0166667"},
+      {0.0f, "got 0"},   {-0.0f, "got -0"}, {-1.0f / 60.0f, "got -0.016666668"},
       {kNaN, "got nan"}, {kInf, "got inf"}, {-kInf, "got -inf"}};
   for (const auto& [dt, shown] : bad_dts) {
     INFO("dt " << dt);
