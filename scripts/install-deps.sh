@@ -13,6 +13,7 @@ packages=(build-essential make cmake ccache pkg-config clang-format
           libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core  # the particle demo's window and HUD
           xvfb xauth  # the particle demo's window test (xvfb-run)
           liburdfdom-dev libtinyxml2-dev  # URDF: the ROS parser; tinyxml2 for the tests' own reader
+          libexpat1-dev  # URDF: the strict XML check before the parser
           libbenchmark-dev python3-matplotlib  # the benchmarks and their charts
           libmujoco-dev)  # MuJoCo's mj_kinematics, the robot benchmark's peer
 if [[ $# -gt 1 || ( $# -eq 1 && "$1" != "--bench" ) ]]; then

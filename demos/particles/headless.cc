@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
+#include <utility>
 
 #include "demos/particles/frame_timings.h"
 #include "demos/particles/orbit_camera.h"
@@ -22,8 +24,20 @@ int RunHeadless(const DemoOptions& options, MemoryAccountant& memory, ThreadPool
   Result<ParticleDemo> created = ParticleDemo::Create(
       memory, pool,
       {options.particles, options.scene, options.seed, options.width, options.height});
-  if (!created.ok()) return FailSetup(created.status(), options);
+  if (!created.ok()) return FailSetup(InStage("setting up the scene", created.status()), options);
   ParticleDemo& demo = created.value();
+  // Saving the last frame comes after every frame has run: its memory is reserved now, so a
+  // budget too small for it fails before the work rather than after.
+  MemoryReservation save_memory;
+  if (!options.out_path.empty()) {
+    Result<MemoryReservation> reserved =
+        memory.Reserve(MemoryCategory::kScratch, demo.renderer().SaveFramePngBytes());
+    if (!reserved.ok()) {
+      return FailSetup(InStage("reserving memory to save " + options.out_path, reserved.status()),
+                       options);
+    }
+    save_memory = std::move(reserved).value();
+  }
   PrintRunHeader("headless", options, demo, pool.num_threads());
 
   const uint64_t frames = options.frames > 0 ? options.frames : kHeadlessDefaultFrames;
@@ -34,9 +48,13 @@ int RunHeadless(const DemoOptions& options, MemoryAccountant& memory, ThreadPool
   for (uint64_t frame = 0; frame < frames; ++frame) {
     const auto frame_start = std::chrono::steady_clock::now();
     FrameTimes times;
-    if (Status s = demo.Step(); !s.ok()) return Fail(s);
+    if (Status s = demo.Step(); !s.ok()) {
+      return FailSetup(InStage("frame " + std::to_string(frame) + ", physics step", s), options);
+    }
     times[FrameStage::kPhysics] = MillisecondsSince(frame_start);
-    if (Status s = demo.Render(view_projection); !s.ok()) return Fail(s);
+    if (Status s = demo.Render(view_projection); !s.ok()) {
+      return FailSetup(InStage("frame " + std::to_string(frame) + ", render", s), options);
+    }
     const RenderTimings& render = demo.renderer().timings();
     times[FrameStage::kTransform] = render.transform_ms;
     times[FrameStage::kSplat] = render.splat_ms;
@@ -47,7 +65,10 @@ int RunHeadless(const DemoOptions& options, MemoryAccountant& memory, ThreadPool
   }
   PrintRunSummary(timings, demo, memory, /*with_upload=*/false);
   if (!options.out_path.empty()) {
-    if (Status s = demo.renderer().SaveFramePng(options.out_path); !s.ok()) return Fail(s);
+    save_memory.Release();
+    if (Status s = demo.renderer().SaveFramePng(options.out_path); !s.ok()) {
+      return FailSetup(InStage("saving the last frame", s), options);
+    }
     std::printf("wrote %s\n", options.out_path.c_str());
   }
   return 0;

@@ -24,6 +24,10 @@ int FailSetup(const Status& status, const DemoOptions& options) {
   return Fail(status);
 }
 
+Status InStage(const std::string& stage, const Status& status) {
+  return {status.code(), stage + ": " + status.message()};
+}
+
 void PrintRunHeader(const char* mode, const DemoOptions& options, const ParticleDemo& demo,
                     size_t threads) {
   const SimdTarget target = ActiveSimdTarget();

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "demos/particles/frame_timings.h"
 #include "demos/particles/options.h"
@@ -20,6 +21,9 @@ inline constexpr int kExitBadInput = 2;
 int Fail(const Status& status);
 // As Fail, first naming --memory-limit when the budget refused the request.
 int FailSetup(const Status& status, const DemoOptions& options);
+// `status` with the stage of the run that met it in front ("frame 12, physics step: ..."), its
+// code kept, so every error (a budget one above all) says which stage asked.
+Status InStage(const std::string& stage, const Status& status);
 
 // One line: mode, scene, particles, frame size, threads, SIMD target that runs and the targets
 // this CPU supports.

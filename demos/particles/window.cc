@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "demos/particles/fixed_step_clock.h"
-#include "demos/particles/frame_png.h"
 #include "demos/particles/frame_timings.h"
 #include "demos/particles/hud.h"
 #include "demos/particles/hud_text.h"
@@ -274,7 +273,7 @@ int InteractiveDemo::Finish() {
     if (Status s = SaveArgbPng(memory_, options_.out_path, read_back_.data(), read_back_width_,
                                read_back_height_, read_back_width_);
         !s.ok()) {
-      return Fail(s);
+      return FailSetup(InStage("saving the last frame", s), options_);
     }
     std::printf("wrote %s\n", options_.out_path.c_str());
   }

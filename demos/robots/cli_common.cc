@@ -17,7 +17,8 @@ int FailAllocation(const Status& status, size_t memory_limit, const std::string&
   return Fail(status);
 }
 
-Result<RobotModel> LoadRobotModel(const std::string& urdf_path, bool floating_base) {
+Result<RobotModel> LoadRobotModel(const std::string& urdf_path, bool floating_base,
+                                  size_t max_urdf_bytes) {
   if (urdf_path.empty()) {
     return InvalidArgument(
         "--urdf: expected the path of a URDF file (e.g. --urdf "
@@ -25,6 +26,7 @@ Result<RobotModel> LoadRobotModel(const std::string& urdf_path, bool floating_ba
   }
   UrdfOptions options;
   options.floating_base = floating_base;
+  options.max_bytes = max_urdf_bytes;
   return LoadUrdfFile(urdf_path, options);
 }
 

@@ -19,6 +19,7 @@ int Fail(const Status& status);
 int FailAllocation(const Status& status, size_t memory_limit, const std::string& what);
 
 // Loads --urdf (which must be given) with or without a floating base.
-Result<RobotModel> LoadRobotModel(const std::string& urdf_path, bool floating_base);
+Result<RobotModel> LoadRobotModel(const std::string& urdf_path, bool floating_base,
+                                  size_t max_urdf_bytes);
 
 }  // namespace swarm

@@ -72,7 +72,8 @@ Status CheckQ(const TensorView& q, const RobotModel& model, const std::string& p
 
 int RunForwardKinematics(const FkOptions& options) {
   if (Status s = ForceSimdTarget(options.simd); !s.ok()) return Fail(s);
-  Result<RobotModel> model = LoadRobotModel(options.urdf, options.floating_base);
+  Result<RobotModel> model =
+      LoadRobotModel(options.urdf, options.floating_base, options.max_urdf_bytes);
   if (!model.ok()) return Fail(model.status());
   MemoryAccountant memory(options.memory_limit);
   Result<Tensor> q_file = LoadNpy(memory, options.q_path);

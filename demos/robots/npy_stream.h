@@ -1,47 +1,39 @@
 // A .npy file written frame by frame: the header (engine/tensor/npy.h NpyHeaderBytes, the bytes
 // numpy's np.save writes) first, then the elements as they are produced, so a long run's trajectory
-// never has to sit in memory. The file is written under "<path>.partial" and renamed to `path` by
-// Finish once every element is there: an interrupted or failed run leaves no truncated .npy
-// behind (the partial file is removed on error and by the destructor).
+// never has to sit in memory. The file is written under a temporary name unique to this writer
+// (core/output_file.h) and renamed to `path` by Finish once every element is there: a failed run
+// leaves an existing file at `path` as it was, and two runs writing the same path never mix
+// their frames (the path ends up holding one complete run).
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "swarm/core/output_file.h"
 #include "swarm/core/status.h"
 
 namespace swarm {
 
 class NpyStreamWriter {
  public:
-  // Creates the partial file and writes the float32 C-order header for `shape`. Errors name the
+  // Creates the temporary file and writes the float32 C-order header for `shape`. Errors name the
   // path and the system's reason.
   static Result<NpyStreamWriter> Open(const std::string& path, std::vector<int64_t> shape);
   NpyStreamWriter() = default;
-  NpyStreamWriter(NpyStreamWriter&& other) noexcept;
-  NpyStreamWriter& operator=(NpyStreamWriter&& other) noexcept;
-  NpyStreamWriter(const NpyStreamWriter&) = delete;
-  NpyStreamWriter& operator=(const NpyStreamWriter&) = delete;
-  ~NpyStreamWriter();
 
   // Appends elements in C order; more than the shape holds is an error.
   Status Append(std::span<const float> values);
   // Checks that exactly the shape's element count was written, closes and renames.
   Status Finish();
 
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
   // Bytes of the whole file (header + elements).
   uint64_t file_bytes() const { return header_bytes_ + 4 * expected_elements_; }
 
  private:
-  void Abandon();
-
-  std::FILE* file_ = nullptr;
-  std::string path_;
-  std::string partial_path_;
+  OutputFile file_;
   uint64_t header_bytes_ = 0;
   uint64_t expected_elements_ = 0;
   uint64_t written_elements_ = 0;

@@ -73,6 +73,7 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
       "Tasks: reach (IK + PD toward a reachable goal pose; success: < 1 cm and < 0.1 rad),\n"
       "track (the goal moves on a circle), random (PD toward random joint targets).");
   flags.AddString("urdf", &options.urdf, "URDF file of the robot (required)");
+  flags.AddBytes("max-urdf-bytes", &options.max_urdf_bytes, "refuse larger URDF files");
   flags.AddSwitch("floating-base", &options.floating_base,
                   "the root link moves freely: q starts with x y z qw qx qy qz");
   flags.AddString("end-effector", &options.end_effector,
@@ -132,6 +133,7 @@ Result<InfoOptions> ParseInfoOptions(int argc, const char* const* argv, int firs
                 "order: a table, or one JSON object {\"name\", \"joints\", \"links\", \"dof\",\n"
                 "\"floating_base\"} with --json.");
   flags.AddString("urdf", &options.urdf, "URDF file of the robot (required)");
+  flags.AddBytes("max-urdf-bytes", &options.max_urdf_bytes, "refuse larger URDF files");
   flags.AddSwitch("floating-base", &options.floating_base, "add the 7 floating-base values");
   flags.AddSwitch("json", &options.json, "one line of JSON instead of the table");
   if (Status s = ParseFrom(flags, argc, argv, first); !s.ok()) return s;
@@ -153,6 +155,7 @@ Result<FkOptions> ParseFkOptions(int argc, const char* const* argv, int first) {
       "float64 [R, q_count] (q order of 'swarm-robots info') and writes every link's\n"
       "world pose as float32 [R, links, 7] (px py pz qw qx qy qz, links in info's order).");
   flags.AddString("urdf", &options.urdf, "URDF file of the robot (required)");
+  flags.AddBytes("max-urdf-bytes", &options.max_urdf_bytes, "refuse larger URDF files");
   flags.AddSwitch("floating-base", &options.floating_base,
                   "the root link moves freely: q starts with x y z qw qx qy qz");
   flags.AddString("q", &options.q_path, "input .npy of joint values (required)");

@@ -16,6 +16,7 @@
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/status.h"
+#include "swarm/robots/robot_model.h"
 #include "swarm/robots/robot_tasks.h"
 
 namespace swarm {
@@ -38,6 +39,7 @@ inline constexpr size_t kDefaultMaxOutputBytes = size_t{1} << 30;
 struct RunOptions {
   std::string urdf;
   bool floating_base = false;
+  size_t max_urdf_bytes = kUrdfMaxBytes;
   std::string end_effector;  // link name; empty: the model's deepest link
   uint64_t robots = 1000;
   uint64_t steps = 1000;
@@ -58,6 +60,7 @@ struct RunOptions {
 struct InfoOptions {
   std::string urdf;
   bool floating_base = false;
+  size_t max_urdf_bytes = kUrdfMaxBytes;
   bool json = false;
   bool help = false;
   std::string usage;
@@ -66,6 +69,7 @@ struct InfoOptions {
 struct FkOptions {
   std::string urdf;
   bool floating_base = false;
+  size_t max_urdf_bytes = kUrdfMaxBytes;
   std::string q_path;
   std::string out;
   uint64_t threads = 1;

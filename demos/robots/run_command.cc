@@ -28,7 +28,8 @@ double SecondsSince(Clock::time_point start) {
 int RunRobots(const RunOptions& options) {
   const Clock::time_point start = Clock::now();
   if (Status s = ForceSimdTarget(options.simd); !s.ok()) return Fail(s);
-  Result<RobotModel> model = LoadRobotModel(options.urdf, options.floating_base);
+  Result<RobotModel> model =
+      LoadRobotModel(options.urdf, options.floating_base, options.max_urdf_bytes);
   if (!model.ok()) return Fail(model.status());
 
   RobotBatchConfig config;

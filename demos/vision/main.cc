@@ -24,7 +24,6 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "demos/vision/pipeline.h"
@@ -50,38 +49,6 @@ int FailAllocation(const swarm::Status& status, size_t memory_limit) {
                  swarm::FormatBytes(memory_limit).c_str());
   }
   return Fail(status);
-}
-
-// FlagSet takes only --flags; the input file is the one positional argument and -o is --output.
-// Returns the rewritten argv and the input path.
-swarm::Status SplitArguments(int argc, char** argv, std::vector<std::string>& flag_args,
-                             std::string& input) {
-  flag_args.push_back(argv[0]);
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "-o") {
-      flag_args.push_back("--output");
-      continue;
-    }
-    if (!arg.starts_with("-")) {
-      // A value of the flag before it (`--box 3`) or the input file.
-      const bool is_value = flag_args.size() > 1 && flag_args.back().starts_with("--") &&
-                            flag_args.back().find('=') == std::string::npos &&
-                            swarm::FlagTakesValue(flag_args.back());
-      if (is_value) {
-        flag_args.push_back(std::string(arg));
-        continue;
-      }
-      if (!input.empty()) {
-        return swarm::InvalidArgument("more than one input file: '" + input + "' and '" +
-                                      std::string(arg) + "'");
-      }
-      input = arg;
-      continue;
-    }
-    flag_args.push_back(std::string(arg));
-  }
-  return {};
 }
 
 }  // namespace
@@ -113,21 +80,19 @@ int main(int argc, char** argv) {
   flags.AddCount("repeat", &repeat, 1, 1'000'000, "run the pipeline this many times");
   flags.AddBytes("memory-limit", &memory_limit, "memory budget, e.g. 96M");
   flags.AddString("simd", &simd, "auto|avx512|avx2|sse4|ssse3|scalar");
-
-  std::vector<std::string> flag_args;
   std::string input;
-  if (swarm::Status s = SplitArguments(argc, argv, flag_args, input); !s.ok()) return Fail(s);
-  std::vector<const char*> flag_argv;
-  for (const std::string& arg : flag_args) flag_argv.push_back(arg.c_str());
-  if (swarm::Status s = flags.Parse(static_cast<int>(flag_argv.size()), flag_argv.data());
-      !s.ok()) {
-    return Fail(s);
+  flags.AddPositional("in.png", &input, "input PNG (required)");
+  flags.AddAlias("-o", "output");
+  for (const char* stage :
+       {"gray", "gaussian", "box", "sobel-mag", "pyr-down", "threshold", "truncate"}) {
+    flags.AllowRepeats(stage);
   }
+  if (swarm::Status s = flags.Parse(argc, argv); !s.ok()) return Fail(s);
   if (flags.help_requested()) {
     std::fputs(flags.Usage().c_str(), stdout);
     return 0;
   }
-  swarm::Result<std::vector<swarm::Stage>> stages = swarm::ParseStages(flag_args);
+  swarm::Result<std::vector<swarm::Stage>> stages = swarm::ParseStages(flags.parsed());
   if (!stages.ok()) return Fail(stages.status());
   if (input.empty()) return Fail(swarm::InvalidArgument("no input PNG given (see --help)"));
   if (output.empty()) return Fail(swarm::InvalidArgument("no output given: add -o out.png"));

@@ -14,10 +14,6 @@
 namespace swarm {
 namespace {
 
-constexpr std::string_view kValueFlags[] = {
-    "--output",  "--gaussian", "--box",    "--threshold",    "--truncate",
-    "--threads", "--batch",    "--repeat", "--memory-limit", "--simd"};
-
 std::string FormatNumber(double value) {
   char text[32];
   std::snprintf(text, sizeof(text), "%g", value);
@@ -106,24 +102,12 @@ Status Ensure(MemoryAccountant& memory, Pipeline::Frames& frames, size_t planes,
 
 }  // namespace
 
-bool FlagTakesValue(std::string_view flag) {
-  return std::find(std::begin(kValueFlags), std::end(kValueFlags), flag) != std::end(kValueFlags);
-}
-
-Result<std::vector<Stage>> ParseStages(const std::vector<std::string>& args) {
+Result<std::vector<Stage>> ParseStages(const std::vector<FlagSet::ParsedFlag>& flags) {
   std::vector<Stage> stages;
-  for (size_t i = 1; i < args.size(); ++i) {
-    std::string_view arg = args[i];
-    std::string_view value;
-    const size_t equals = arg.find('=');
-    if (equals != std::string_view::npos) {
-      value = arg.substr(equals + 1);
-      arg = arg.substr(0, equals);
-    } else if (FlagTakesValue(arg) && i + 1 < args.size()) {
-      value = args[++i];
-    }
-    if (!IsStageFlag(arg)) continue;
-    Result<Stage> stage = ParseStage(arg, value);
+  for (const FlagSet::ParsedFlag& flag : flags) {
+    const std::string spelled = "--" + flag.name;
+    if (!IsStageFlag(spelled)) continue;
+    Result<Stage> stage = ParseStage(spelled, flag.value);
     if (!stage.ok()) return stage.status();
     stages.push_back(std::move(stage).value());
   }

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "swarm/core/flags.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/status.h"
 #include "swarm/core/thread_pool.h"
@@ -42,12 +43,9 @@ struct Stage {
   double value = 0;  // threshold / truncate level
 };
 
-// True for the flags of swarm-vision that take a value ("--box", "--threads", ...).
-bool FlagTakesValue(std::string_view flag);
-
-// The stage flags of `args` (argv with --output for -o, no positional) in order, with their
+// The stage flags among `flags` (FlagSet::parsed(), command-line order) in order, with their
 // values parsed; an error names the flag and the value.
-Result<std::vector<Stage>> ParseStages(const std::vector<std::string>& args);
+Result<std::vector<Stage>> ParseStages(const std::vector<FlagSet::ParsedFlag>& flags);
 
 struct PipelineOptions {
   bool u8 = false;     // keep u8 pixels where u8 kernels exist

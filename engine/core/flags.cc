@@ -167,6 +167,21 @@ void FlagSet::AddSwitch(std::string name, bool* value, std::string help) {
                     }});
 }
 
+void FlagSet::AddPositional(std::string name, std::string* value, std::string help) {
+  positionals_.push_back({std::move(name), std::move(help), value});
+}
+
+void FlagSet::AddAlias(std::string alias, std::string name) {
+  SWARM_ASSERT(Find(name) != nullptr);
+  aliases_.emplace_back(std::move(alias), std::move(name));
+}
+
+void FlagSet::AllowRepeats(std::string_view name) {
+  for (Flag& flag : flags_) {
+    if (flag.name == name) flag.repeatable = true;
+  }
+}
+
 const FlagSet::Flag* FlagSet::Find(std::string_view name) const {
   for (const Flag& flag : flags_) {
     if (flag.name == name) return &flag;
@@ -174,48 +189,99 @@ const FlagSet::Flag* FlagSet::Find(std::string_view name) const {
   return nullptr;
 }
 
+const FlagSet::Flag* FlagSet::FlagOf(std::string_view arg) const {
+  for (const auto& [alias, name] : aliases_) {
+    if (arg == alias) return Find(name);
+  }
+  if (!arg.starts_with("--")) return nullptr;
+  return Find(arg.substr(
+      2, arg.find('=') == std::string_view::npos ? std::string_view::npos : arg.find('=') - 2));
+}
+
 Status FlagSet::Parse(int argc, const char* const* argv) {
   std::vector<std::function<void()>> stores;
+  std::vector<ParsedFlag> parsed;
+  std::vector<std::string> seen;  // flags given so far, for the repeat check
+  size_t positionals = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       help_requested_ = true;
       continue;
     }
-    if (arg.size() < 3 || arg.substr(0, 2) != "--") {
+    const Flag* flag = FlagOf(arg);
+    if (flag == nullptr && !arg.starts_with("-")) {
+      if (positionals < positionals_.size()) {
+        const Positional& positional = positionals_[positionals++];
+        stores.push_back([value = positional.value, text = std::string(arg)] { *value = text; });
+        continue;
+      }
+      if (!positionals_.empty()) {
+        return InvalidArgument("unexpected argument " + Quote(arg) + " (" + program_ +
+                               " takes one " + positionals_.back().name + "; see " + program_ +
+                               " --help)");
+      }
       return InvalidArgument("unexpected argument " + Quote(arg) + " (flags start with --; see " +
                              program_ + " --help)");
     }
-    const size_t equals = arg.find('=');
-    const std::string_view name =
-        arg.substr(2, equals == std::string_view::npos ? std::string_view::npos : equals - 2);
-    const Flag* flag = Find(name);
     if (flag == nullptr) {
-      return InvalidArgument("unknown flag --" + std::string(name) + " (see " + program_ +
-                             " --help)");
+      if (arg.size() < 3 || !arg.starts_with("--")) {
+        return InvalidArgument("unexpected argument " + Quote(arg) + " (flags start with --; see " +
+                               program_ + " --help)");
+      }
+      const size_t equals = arg.find('=');
+      return InvalidArgument("unknown flag " + std::string(arg.substr(0, equals)) + " (see " +
+                             program_ + " --help)");
     }
+    const std::string spelled = "--" + flag->name;
+    if (!flag->repeatable && std::find(seen.begin(), seen.end(), flag->name) != seen.end()) {
+      return InvalidArgument(spelled + " is given more than once (" + Quote(arg) +
+                             " repeats it; give each flag once)");
+    }
+    seen.push_back(flag->name);
+    const size_t equals = arg.starts_with("--") ? arg.find('=') : std::string_view::npos;
     std::string_view text;
     if (equals != std::string_view::npos) {
-      if (!flag->takes_value) {
-        return InvalidArgument("--" + flag->name + " takes no value, got " + Quote(arg));
-      }
+      if (!flag->takes_value)
+        return InvalidArgument(spelled + " takes no value, got " + Quote(arg));
       text = arg.substr(equals + 1);
     } else if (flag->takes_value) {
-      if (i + 1 >= argc) return InvalidArgument("--" + flag->name + " needs a value");
-      text = argv[++i];
+      if (i + 1 >= argc) return InvalidArgument(spelled + " needs a value");
+      const std::string_view next = argv[i + 1];
+      // The next argument is another flag, not this one's value: `--out --robots 10` must not
+      // write a file named "--robots".
+      if (next.starts_with("--") || FlagOf(next) != nullptr) {
+        return InvalidArgument(spelled + " needs a value, got the flag " + Quote(next) +
+                               " (a value that starts with -- is written " + spelled + "=VALUE)");
+      }
+      text = next;
+      ++i;
     }
     Result<std::function<void()>> store = flag->parse(text);
     if (!store.ok()) return store.status();
     stores.push_back(std::move(store).value());
+    parsed.push_back({flag->name, std::string(text)});
   }
   for (const std::function<void()>& store : stores) store();
+  parsed_ = std::move(parsed);
   return {};
 }
 
 std::string FlagSet::Usage() const {
-  std::string text = "usage: " + program_ + " [flags]\n" + summary_ + "\n\nflags:\n";
+  std::string text = "usage: " + program_;
+  for (const Positional& positional : positionals_) text += " " + positional.name;
+  text += " [flags]\n" + summary_ + "\n\n";
+  for (const Positional& positional : positionals_) {
+    std::string left = "  " + positional.name;
+    left.resize(std::max<size_t>(left.size() + 1, 26), ' ');
+    text += left + positional.help + "\n";
+  }
+  text += "flags:\n";
   for (const Flag& flag : flags_) {
     std::string left = "  --" + flag.name + (flag.takes_value ? "=VALUE" : "");
+    for (const auto& [alias, name] : aliases_) {
+      if (name == flag.name) left += ", " + alias;
+    }
     left.resize(std::max<size_t>(left.size() + 1, 26), ' ');
     text += left + flag.help + " (default: " + flag.default_text + ")\n";
   }

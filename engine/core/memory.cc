@@ -80,15 +80,8 @@ size_t ReservedBytes(size_t bytes) {
 
 MemoryAccountant::~MemoryAccountant() { SWARM_ASSERT(total_.live_allocations == 0); }
 
-Result<void*> MemoryAccountant::Allocate(MemoryCategory category, size_t bytes) {
+Status MemoryAccountant::Charge(MemoryCategory category, size_t rounded) {
   const size_t index = static_cast<size_t>(category);
-  SWARM_ASSERT(index < kMemoryCategoryCount);
-  if (bytes > std::numeric_limits<size_t>::max() - kHugePageBytes) {
-    return Status(ErrorCode::kOutOfMemory, std::string("allocation of ") + std::to_string(bytes) +
-                                               " bytes for " + MemoryCategoryName(category) +
-                                               " is larger than the address space");
-  }
-  const size_t rounded = ReservedBytes(bytes);
   std::lock_guard<std::mutex> lock(mutex_);
   if (rounded > budget_bytes_ || total_.bytes_in_use > budget_bytes_ - rounded) {
     return Status(
@@ -98,8 +91,39 @@ Result<void*> MemoryAccountant::Allocate(MemoryCategory category, size_t bytes) 
             FormatBytes(stats_[index].bytes_in_use) + " of it " + MemoryCategoryName(category) +
             ") and a budget of " + FormatBytes(budget_bytes_));
   }
+  for (CategoryStats* stats : {&stats_[index], &total_}) {
+    stats->bytes_in_use += rounded;
+    stats->peak_bytes = std::max(stats->peak_bytes, stats->bytes_in_use);
+    stats->allocations += 1;
+    stats->live_allocations += 1;
+  }
+  return {};
+}
+
+void MemoryAccountant::Uncharge(MemoryCategory category, size_t rounded) {
+  const size_t index = static_cast<size_t>(category);
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (CategoryStats* stats : {&stats_[index], &total_}) {
+    SWARM_ASSERT(stats->bytes_in_use >= rounded && stats->live_allocations > 0);
+    stats->bytes_in_use -= rounded;
+    stats->live_allocations -= 1;
+  }
+}
+
+Result<void*> MemoryAccountant::AllocateWith(MemoryCategory category, size_t bytes,
+                                             Backing backing) {
+  SWARM_ASSERT(static_cast<size_t>(category) < kMemoryCategoryCount);
+  if (bytes > std::numeric_limits<size_t>::max() - kHugePageBytes) {
+    return Status(ErrorCode::kOutOfMemory, std::string("allocation of ") + std::to_string(bytes) +
+                                               " bytes for " + MemoryCategoryName(category) +
+                                               " is larger than the address space");
+  }
+  const size_t rounded = ReservedBytes(bytes);
+  if (Status charged = Charge(category, rounded); !charged.ok()) return charged;
+  if (backing == Backing::kNone) return nullptr;
   void* memory = std::aligned_alloc(AlignmentFor(bytes), rounded);
   if (memory == nullptr) {
+    Uncharge(category, rounded);
     return Status(ErrorCode::kOutOfMemory, std::string("the system refused ") +
                                                FormatBytes(rounded) + " for " +
                                                MemoryCategoryName(category));
@@ -107,27 +131,45 @@ Result<void*> MemoryAccountant::Allocate(MemoryCategory category, size_t bytes) 
   if (AlignmentFor(bytes) == kHugePageBytes) {
     madvise(memory, rounded, MADV_HUGEPAGE);  // advice only: failure just means 4 KiB pages
   }
-  std::memset(memory, 0, rounded);
-  for (CategoryStats* stats : {&stats_[index], &total_}) {
-    stats->bytes_in_use += rounded;
-    stats->peak_bytes = std::max(stats->peak_bytes, stats->bytes_in_use);
-    stats->allocations += 1;
-    stats->live_allocations += 1;
-  }
+  if (backing == Backing::kZeroed) std::memset(memory, 0, rounded);
   return memory;
+}
+
+Result<void*> MemoryAccountant::Allocate(MemoryCategory category, size_t bytes) {
+  return AllocateWith(category, bytes, Backing::kZeroed);
+}
+
+Result<void*> MemoryAccountant::AllocateUntouched(MemoryCategory category, size_t bytes) {
+  return AllocateWith(category, bytes, Backing::kUntouched);
+}
+
+Result<MemoryReservation> MemoryAccountant::Reserve(MemoryCategory category, size_t bytes) {
+  Result<void*> charged = AllocateWith(category, bytes, Backing::kNone);
+  if (!charged.ok()) return charged.status();
+  return MemoryReservation(this, category, bytes);
 }
 
 void MemoryAccountant::Free(MemoryCategory category, void* memory, size_t bytes) {
   if (memory == nullptr) return;
-  const size_t index = static_cast<size_t>(category);
-  const size_t rounded = ReservedBytes(bytes);
   std::free(memory);
-  std::lock_guard<std::mutex> lock(mutex_);
-  for (CategoryStats* stats : {&stats_[index], &total_}) {
-    SWARM_ASSERT(stats->bytes_in_use >= rounded && stats->live_allocations > 0);
-    stats->bytes_in_use -= rounded;
-    stats->live_allocations -= 1;
+  Uncharge(category, ReservedBytes(bytes));
+}
+
+MemoryReservation& MemoryReservation::operator=(MemoryReservation&& other) noexcept {
+  if (this != &other) {
+    Release();
+    accountant_ = std::exchange(other.accountant_, nullptr);
+    category_ = other.category_;
+    bytes_ = std::exchange(other.bytes_, 0);
   }
+  return *this;
+}
+
+void MemoryReservation::Release() {
+  if (accountant_ == nullptr) return;
+  accountant_->Uncharge(category_, ReservedBytes(bytes_));
+  accountant_ = nullptr;
+  bytes_ = 0;
 }
 
 void MemoryAccountant::SetBudget(size_t budget_bytes) {

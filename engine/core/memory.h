@@ -15,6 +15,7 @@
 #include <limits>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "swarm/core/status.h"
 
@@ -33,6 +34,8 @@ struct CategoryStats {
 
 inline constexpr size_t kNoBudget = std::numeric_limits<size_t>::max();
 
+class MemoryReservation;
+
 class MemoryAccountant {
  public:
   explicit MemoryAccountant(size_t budget_bytes = kNoBudget) : budget_bytes_(budget_bytes) {}
@@ -44,6 +47,16 @@ class MemoryAccountant {
   // are rounded up to 2 MiB huge pages, and accounted so), or an error naming the
   // category, the request, the budget and the bytes already in use. On error nothing changes.
   Result<void*> Allocate(MemoryCategory category, size_t bytes);
+  // As Allocate, but the memory is not zero-filled, so its pages are committed only as they are
+  // written: for decoders of untrusted files (PNG), whose header may claim an image the data never
+  // delivers. The accounted bytes may then exceed the RSS; every byte must be written before it
+  // is read.
+  Result<void*> AllocateUntouched(MemoryCategory category, size_t bytes);
+  // Bytes promised to a later stage of a run, accounted (and checked against the budget) as an
+  // allocation of `category` without memory behind them: a run reserves what its last stage
+  // (saving a file, say) will need, so a budget too small fails up front instead of after the
+  // work. Releasing the reservation (its destructor) returns the bytes just before that stage.
+  Result<MemoryReservation> Reserve(MemoryCategory category, size_t bytes);
   // `bytes` and `category` must be those of the Allocate call that returned `memory`.
   void Free(MemoryCategory category, void* memory, size_t bytes);
 
@@ -58,10 +71,39 @@ class MemoryAccountant {
   std::string Report() const;
 
  private:
+  friend class MemoryReservation;
+  enum class Backing { kZeroed, kUntouched, kNone };
+  Result<void*> AllocateWith(MemoryCategory category, size_t bytes, Backing backing);
+  // The accounting half of Allocate and Free.
+  Status Charge(MemoryCategory category, size_t rounded);
+  void Uncharge(MemoryCategory category, size_t rounded);
+
   mutable std::mutex mutex_;
   size_t budget_bytes_;
   std::array<CategoryStats, kMemoryCategoryCount> stats_{};
   CategoryStats total_{};
+};
+
+// A MemoryAccountant::Reserve promise; move-only, released by Release() or the destructor.
+class MemoryReservation {
+ public:
+  MemoryReservation() = default;
+  MemoryReservation(MemoryReservation&& other) noexcept { *this = std::move(other); }
+  MemoryReservation& operator=(MemoryReservation&& other) noexcept;
+  MemoryReservation(const MemoryReservation&) = delete;
+  MemoryReservation& operator=(const MemoryReservation&) = delete;
+  ~MemoryReservation() { Release(); }
+
+  void Release();
+  size_t bytes() const { return bytes_; }
+
+ private:
+  friend class MemoryAccountant;
+  MemoryReservation(MemoryAccountant* accountant, MemoryCategory category, size_t bytes)
+      : accountant_(accountant), category_(category), bytes_(bytes) {}
+  MemoryAccountant* accountant_ = nullptr;
+  MemoryCategory category_ = MemoryCategory::kScratch;
+  size_t bytes_ = 0;
 };
 
 // Resident set size of this process in bytes (from /proc/self/statm), 0 if unknown.

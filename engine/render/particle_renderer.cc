@@ -296,29 +296,22 @@ Status ParticleRenderer::Render(ThreadPool& pool, const glm::mat4& view_projecti
   return {};
 }
 
+Status SaveArgbPng(MemoryAccountant& accountant, const std::string& path, const uint32_t* pixels,
+                   size_t width, size_t height, size_t row_stride) {
+  return SavePngRows(accountant, path, width, height, 3, [&](size_t y, std::span<uint8_t> rgb) {
+    const uint32_t* row = pixels + y * row_stride;
+    for (size_t x = 0; x < width; ++x) {
+      rgb[3 * x + 0] = static_cast<uint8_t>(row[x] >> 16);
+      rgb[3 * x + 1] = static_cast<uint8_t>(row[x] >> 8);
+      rgb[3 * x + 2] = static_cast<uint8_t>(row[x]);
+    }
+  });
+}
+
 Status ParticleRenderer::SaveFramePng(const std::string& path) const {
   if (accountant_ == nullptr) return InvalidArgument("renderer was not created");
-  const size_t width = settings_.width, height = settings_.height;
-  ImageU8 planes[3];
-  for (ImageU8& plane : planes) {
-    Result<ImageU8> created =
-        ImageU8::Create(*accountant_, width, height, MemoryCategory::kScratch);
-    if (!created.ok()) return created.status();
-    plane = std::move(created).value();
-  }
-  for (size_t y = 0; y < height; ++y) {
-    const uint32_t* row = frame() + y * frame_row_stride();
-    uint8_t* red = planes[0].view().Row(y);
-    uint8_t* green = planes[1].view().Row(y);
-    uint8_t* blue = planes[2].view().Row(y);
-    for (size_t x = 0; x < width; ++x) {
-      red[x] = static_cast<uint8_t>(row[x] >> 16);
-      green[x] = static_cast<uint8_t>(row[x] >> 8);
-      blue[x] = static_cast<uint8_t>(row[x]);
-    }
-  }
-  const ConstImageU8View views[3] = {planes[0].view(), planes[1].view(), planes[2].view()};
-  return SavePng(*accountant_, path, std::span<const ConstImageU8View>(views, 3));
+  return SaveArgbPng(*accountant_, path, frame(), settings_.width, settings_.height,
+                     frame_row_stride());
 }
 
 }  // namespace swarm

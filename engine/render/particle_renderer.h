@@ -32,6 +32,7 @@
 #include "swarm/kernels/render.h"
 #include "swarm/particles/particle_system.h"
 #include "swarm/vision/image.h"
+#include "swarm/vision/png.h"
 #include "swarm/vision/vision_ops.h"
 
 namespace swarm {
@@ -68,6 +69,12 @@ struct ParticleViews {
   ConstFloatView lifetimes;
 };
 
+// width x height pixels 0xAARRGGBB (the renderer's frame, or a window read back), rows of
+// `row_stride` pixels, as an 8-bit RGB PNG: alpha is dropped, rows are converted one at a time
+// (PngSaveBytes(width, 3) of kScratch, no full-size copy). File errors as SavePng.
+Status SaveArgbPng(MemoryAccountant& accountant, const std::string& path, const uint32_t* pixels,
+                   size_t width, size_t height, size_t row_stride);
+
 class ParticleRenderer {
  public:
   // Allocates every image for `settings` and for up to `max_threads` threads (a pool with more
@@ -95,8 +102,10 @@ class ParticleRenderer {
   const uint32_t* frame() const { return frame_.lane(0); }
   size_t frame_row_stride() const { return RoundUpToVector<uint32_t>(settings_.width); }
 
-  // Writes the last frame as an 8-bit RGB PNG (engine/vision/png.h).
+  // Writes the last frame as an 8-bit RGB PNG (SaveArgbPng below).
   Status SaveFramePng(const std::string& path) const;
+  // The kScratch bytes SaveFramePng needs, for a run that reserves them up front.
+  size_t SaveFramePngBytes() const { return PngSaveBytes(settings_.width, 3); }
 
  private:
   Status Allocate(MemoryAccountant& accountant, const RenderSettings& settings, size_t max_threads);

@@ -62,8 +62,22 @@ struct RobotModel {
   size_t DefaultEndEffector() const;
 };
 
+// Limits on URDF input, so a hostile or broken file fails fast with a message instead of
+// crashing urdfdom's recursive parser, taking minutes or exhausting memory (urdf_xml_gate.h).
+// Real robot descriptions are far inside them: the largest in ../shared/urdf is 27 KB, nests 5
+// elements deep and has at most 6 attributes on an element.
+inline constexpr size_t kUrdfMaxBytes = size_t{8} << 20;  // default of UrdfOptions::max_bytes
+inline constexpr size_t kUrdfMaxDepth = 64;
+inline constexpr size_t kUrdfMaxElements = 100'000;
+inline constexpr size_t kUrdfMaxAttributesPerElement = 32;
+inline constexpr size_t kUrdfMaxAttributes = 200'000;
+// Lengths (origin offsets, prismatic limits) and angles (revolute limits) beyond this are refused:
+// float positions summed along a chain of such offsets would overflow to inf.
+inline constexpr double kUrdfMaxMagnitude = 1e9;
+
 struct UrdfOptions {
-  bool floating_base = false;  // the root link moves freely: 7 leading q values
+  bool floating_base = false;        // the root link moves freely: 7 leading q values
+  size_t max_bytes = kUrdfMaxBytes;  // longer text is refused (swarm-robots --max-urdf-bytes)
 };
 
 // Parses URDF text or a file. Accepted and handled: joints declared before their links or in any
@@ -75,7 +89,10 @@ struct UrdfOptions {
 // joint). Errors name the file (or "<string>"), the joint or link and the problem: malformed or
 // truncated XML, missing parent or child link, cycles, several roots, unknown or unsupported joint
 // types (floating, planar: "joint 'x' has type planar, which swarm does not support"), NaN or
-// infinite numbers, a mimic of a missing joint or a mimic cycle.
+// infinite numbers, numbers beyond float range (or kUrdfMaxMagnitude for lengths and limits),
+// a mimic of a missing joint or a mimic cycle. Hostile text is refused before urdfdom parses it
+// (the limits above; DOCTYPEs, processing instructions, malformed XML and invalid UTF-8), and a
+// file is read only up to max_bytes (a directory, /dev/zero or an endless FIFO give an error).
 Result<RobotModel> LoadUrdfString(std::string_view xml, const UrdfOptions& options = {},
                                   std::string_view source_name = "<string>");
 Result<RobotModel> LoadUrdfFile(const std::string& path, const UrdfOptions& options = {});

@@ -10,7 +10,7 @@
 //   follow from it, planar and floating joints, zero axes, lower > upper, negative effort or
 //   velocity limits, mimics of missing or fixed joints and mimic cycles.
 // - Its links own each other through shared_ptrs, so joints in a cycle leak the model: cycles
-//   through the root are rejected before urdfdom sees them (CheckSomeLinkIsRoot), and the links
+//   are rejected before urdfdom sees them (CheckLinkGraph), and the links
 //   of every model it returns are unlinked after use (BreakLinkCycles).
 // - It stores joints and links in name-sorted maps. Pose order (links topological, root first,
 //   joints[i] with child link i + 1) is a depth-first walk from the root that visits a link's
@@ -25,10 +25,8 @@
 #include <urdf_parser/urdf_parser.h>
 
 #include <algorithm>
-#include <cerrno>
+#include <cfloat>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -38,8 +36,10 @@
 #include <utility>
 #include <vector>
 
+#include "swarm/core/input_file.h"
 #include "swarm/core/text.h"
 #include "swarm/robots/robot_model.h"
+#include "swarm/robots/urdf_xml_gate.h"
 #include "swarm/robots/urdf_xml_outline.h"
 
 namespace swarm {
@@ -234,12 +234,22 @@ class ModelBuilder {
                            " closes it): a URDF robot must be a tree");
   }
 
-  Status CheckFinite(const std::string& joint, const char* attribute,
-                     std::initializer_list<double> values) const {
+  // Every number must be finite and fit in float (the kernels compute in float); lengths and
+  // limits must also be within kUrdfMaxMagnitude, so sums along a chain stay finite.
+  Status CheckNumbers(const std::string& joint, const char* attribute,
+                      std::initializer_list<double> values, double max_magnitude = FLT_MAX) const {
     for (double value : values) {
       if (!std::isfinite(value)) {
         return InvalidArgument(JointContext(joint) + "has a non-finite " + attribute + " (" +
                                NumberText(value) + ")");
+      }
+      if (std::fabs(value) > max_magnitude) {
+        const bool float_range = max_magnitude == FLT_MAX;
+        return InvalidArgument(JointContext(joint) + "has " + attribute + " " + NumberText(value) +
+                               ", beyond " +
+                               (float_range ? "float range (+-3.4e38)"
+                                            : "+-" + NumberText(max_magnitude) +
+                                                  " (lengths and limits larger than any robot)"));
       }
     }
     return {};
@@ -266,13 +276,14 @@ class ModelBuilder {
     }
     const urdf::Pose& origin = joint.parent_to_joint_origin_transform;
     const urdf::Rotation& rotation = origin.rotation;
-    if (Status status = CheckFinite(joint.name, "origin xyz",
-                                    {origin.position.x, origin.position.y, origin.position.z});
+    if (Status status = CheckNumbers(joint.name, "origin xyz",
+                                     {origin.position.x, origin.position.y, origin.position.z},
+                                     kUrdfMaxMagnitude);
         !status.ok()) {
       return status;
     }
-    if (Status status =
-            CheckFinite(joint.name, "origin rpy", {rotation.x, rotation.y, rotation.z, rotation.w});
+    if (Status status = CheckNumbers(joint.name, "origin rpy",
+                                     {rotation.x, rotation.y, rotation.z, rotation.w});
         !status.ok()) {
       return status;
     }
@@ -283,12 +294,13 @@ class ModelBuilder {
                        rotation.z / rotation_norm, rotation.w / rotation_norm};
     if (out.type == RobotJointType::kFixed) return {};  // axis, limits and mimic do not apply
 
-    if (Status status = CheckFinite(joint.name, "axis", {joint.axis.x, joint.axis.y, joint.axis.z});
+    if (Status status =
+            CheckNumbers(joint.name, "axis", {joint.axis.x, joint.axis.y, joint.axis.z});
         !status.ok()) {
       return status;
     }
-    const double axis_norm = std::sqrt(joint.axis.x * joint.axis.x + joint.axis.y * joint.axis.y +
-                                       joint.axis.z * joint.axis.z);
+    // In double: components up to 3.4e38 would overflow a sum of squares in float.
+    const double axis_norm = std::hypot(joint.axis.x, joint.axis.y, joint.axis.z);
     if (!(axis_norm > 1e-12)) {
       return InvalidArgument(JointContext(joint.name) + "has a zero axis (" +
                              NumberText(joint.axis.x) + " " + NumberText(joint.axis.y) + " " +
@@ -298,8 +310,12 @@ class ModelBuilder {
 
     if (joint.limits) {
       const urdf::JointLimits& limits = *joint.limits;
-      if (Status status = CheckFinite(joint.name, "limit",
-                                      {limits.lower, limits.upper, limits.effort, limits.velocity});
+      if (Status status =
+              CheckNumbers(joint.name, "limit", {limits.lower, limits.upper}, kUrdfMaxMagnitude);
+          !status.ok()) {
+        return status;
+      }
+      if (Status status = CheckNumbers(joint.name, "limit", {limits.effort, limits.velocity});
           !status.ok()) {
         return status;
       }
@@ -325,8 +341,9 @@ class ModelBuilder {
       }
     }
     if (joint.mimic) {
-      if (Status status = CheckFinite(joint.name, "mimic multiplier or offset",
-                                      {joint.mimic->multiplier, joint.mimic->offset});
+      if (Status status =
+              CheckNumbers(joint.name, "mimic multiplier or offset",
+                           {joint.mimic->multiplier, joint.mimic->offset}, kUrdfMaxMagnitude);
           !status.ok()) {
         return status;
       }
@@ -383,6 +400,12 @@ class ModelBuilder {
         multiplier = multiplier * next->mimic->multiplier;
         current = next;
       }
+      // A chain of mimics composes its multipliers: keep the product in range as well.
+      if (Status status = CheckNumbers(joint.name, "a composed mimic multiplier or offset",
+                                       {multiplier, offset}, kUrdfMaxMagnitude);
+          !status.ok()) {
+        return status;
+      }
       joint.mimic_multiplier = multiplier;
       joint.mimic_offset = offset;
     }
@@ -408,25 +431,67 @@ void BreakLinkCycles(urdf::ModelInterface& model) {
   }
 }
 
-// When every link is some joint's child the joints form a cycle through the root. urdfdom
-// rejects that, but only after linking the cycle with shared_ptrs it never frees, so this case is
-// caught before urdfdom sees the text.
-Status CheckSomeLinkIsRoot(const XmlOutline& outline, const std::string& source) {
-  // Only a complete outline can be trusted to list every link; malformed XML is urdfdom's to
-  // report.
+// urdfdom links the tree with shared_ptrs before it checks for a root, and it fails (returning
+// nothing, leaking what it linked) on a file whose joints form a cycle as soon as anything else
+// is wrong with it, e.g. a joint whose link is its own parent next to a misspelt <child>. So
+// every cycle the text's joints can form is refused before urdfdom sees the text: a joint from a
+// link to itself, a link with two parents (through which a loop can pass), a loop of joints, and
+// links that are all some joint's child (no root).
+Status CheckLinkGraph(const XmlOutline& outline, const std::string& source) {
+  // Only a complete outline lists every link and joint (the XML gate has passed by now).
   if (!outline.open_at_end.empty() || !outline.unterminated.empty()) return {};
-  std::set<std::string> links, children;
+  const std::string not_a_tree = ": a URDF robot must be a tree";
+  std::set<std::string> links;
+  std::map<std::string, std::pair<std::string, std::string>> parent_of;  // child: parent, joint
   for (const XmlElementMark& mark : outline.robot_children) {
     if (mark.tag == "link") links.insert(mark.name);
-    if (mark.tag == "joint") children.insert(mark.child_link);
+    if (mark.tag != "joint" || mark.parent_link.empty() || mark.child_link.empty()) continue;
+    if (mark.parent_link == mark.child_link) {
+      return InvalidArgument(source + ":" + std::to_string(mark.line) + ": joint " +
+                             Quoted(mark.name) + " connects link " + Quoted(mark.child_link) +
+                             " to itself" + not_a_tree);
+    }
+    const auto [it, inserted] =
+        parent_of.emplace(mark.child_link, std::pair{mark.parent_link, mark.name});
+    if (!inserted) {  // the same message as ModelBuilder::CheckTreeShape gives
+      return InvalidArgument(source + ": link " + Quoted(mark.child_link) +
+                             " is the child of two joints, " + Quoted(it->second.second) + " and " +
+                             Quoted(mark.name) + not_a_tree);
+    }
   }
-  for (const std::string& link : links) {
-    if (!children.count(link)) return {};
+  const bool has_root = std::any_of(
+      links.begin(), links.end(), [&](const std::string& link) { return !parent_of.count(link); });
+  if (!links.empty() && !has_root) {
+    return InvalidArgument(source +
+                           ": not a valid URDF: no root link: every link is the child of "
+                           "a joint, so the joints form a cycle (a URDF robot must be a tree)");
   }
-  if (links.empty()) return {};
-  return InvalidArgument(source +
-                         ": not a valid URDF: no root link: every link is the child of "
-                         "a joint, so the joints form a cycle (a URDF robot must be a tree)");
+  // Following parents from each link must end at a link without one; coming back to the start
+  // of the walk is a cycle. Links already known to reach a root are not walked again.
+  std::set<std::string> reach_root;
+  for (const auto& [start, unused] : parent_of) {
+    std::vector<std::string> path{start};
+    std::set<std::string> on_path{start};
+    while (true) {
+      const std::string& link = path.back();
+      if (reach_root.count(link)) break;
+      const auto parent = parent_of.find(link);
+      if (parent == parent_of.end()) break;
+      const std::string& next = parent->second.first;
+      if (on_path.count(next)) {
+        std::string cycle = next;
+        const auto first = std::find(path.begin(), path.end(), next);
+        for (auto it = path.end(); it != first;) cycle += " -> " + *--it;
+        return InvalidArgument(source + ": the joints form a cycle through links " + cycle +
+                               " (joint " + Quoted(parent->second.second) + " closes it)" +
+                               not_a_tree);
+      }
+      path.push_back(next);
+      on_path.insert(next);
+    }
+    reach_root.insert(path.begin(), path.end());
+  }
+  return {};
 }
 
 bool IsBlank(std::string_view text) {
@@ -446,9 +511,23 @@ Result<RobotModel> LoadUrdfString(std::string_view xml, const UrdfOptions& optio
     return InvalidArgument(source + ": not a valid URDF: a NUL byte at offset " +
                            std::to_string(nul) + " (a URDF is text)");
   }
+  if (xml.size() > options.max_bytes) {
+    return InvalidArgument(source + ": not a valid URDF: " + std::to_string(xml.size()) +
+                           " bytes is larger than the limit of " +
+                           std::to_string(options.max_bytes) +
+                           " (UrdfOptions::max_bytes, swarm-robots --max-urdf-bytes)");
+  }
   const std::string text(xml);
   const XmlOutline outline = ScanXml(text);
-  if (Status status = CheckSomeLinkIsRoot(outline, source); !status.ok()) return status;
+  const XmlLimits limits{kUrdfMaxDepth, kUrdfMaxElements, kUrdfMaxAttributesPerElement,
+                         kUrdfMaxAttributes};
+  if (Status gate = CheckXmlGate(text, limits); !gate.ok()) {
+    std::string message = source + ": not a valid URDF: " + gate.message();
+    if (!outline.has_element) message += " (no XML element in the text; expected <robot>)";
+    if (const std::string end = DescribeXmlEnd(outline); !end.empty()) message += " (" + end + ")";
+    return InvalidArgument(message);
+  }
+  if (Status status = CheckLinkGraph(outline, source); !status.ok()) return status;
   UrdfdomResult parsed = ParseWithUrdfdom(text);
   if (!parsed.model) {
     std::string message = source + ": not a valid URDF: " +
@@ -463,20 +542,14 @@ Result<RobotModel> LoadUrdfString(std::string_view xml, const UrdfOptions& optio
 }
 
 Result<RobotModel> LoadUrdfFile(const std::string& path, const UrdfOptions& options) {
-  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file)
-    return InvalidArgument("cannot open URDF file '" + path + "': " + std::strerror(errno));
-  std::string text;
-  char buffer[1 << 16];
-  size_t got;
-  while ((got = std::fread(buffer, 1, sizeof(buffer), file.get())) > 0) text.append(buffer, got);
-  if (std::ferror(file.get())) {
-    return InvalidArgument("cannot read URDF file '" + path + "': " + std::strerror(errno));
-  }
-  if (text.empty()) {
+  Result<std::string> text =
+      ReadInputFile(path, "URDF file", options.max_bytes,
+                    "raise it with --max-urdf-bytes or UrdfOptions::max_bytes");
+  if (!text.ok()) return text.status();
+  if (text->empty()) {
     return InvalidArgument(path + ": not a valid URDF: the file is empty (expected <robot>)");
   }
-  return LoadUrdfString(text, options, path);
+  return LoadUrdfString(*text, options, path);
 }
 
 }  // namespace swarm

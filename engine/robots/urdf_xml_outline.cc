@@ -1,17 +1,68 @@
 #include "swarm/robots/urdf_xml_outline.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace swarm {
 namespace {
 
+// Appends code point `c` as UTF-8.
+void AppendUtf8(std::string& out, uint32_t c) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+// "&#9;" or "&#x1F600;" at the start of `text`: the code point and the reference's length.
+bool CharacterReference(std::string_view text, uint32_t* code, size_t* length) {
+  if (!text.starts_with("&#")) return false;
+  const bool hex = text.size() > 2 && (text[2] == 'x' || text[2] == 'X');
+  size_t i = hex ? 3 : 2;
+  uint32_t value = 0;
+  const size_t digits_start = i;
+  for (; i < text.size() && i < digits_start + 8; ++i) {
+    const char c = text[i];
+    int digit = -1;
+    if (c >= '0' && c <= '9') digit = c - '0';
+    if (hex && c >= 'a' && c <= 'f') digit = c - 'a' + 10;
+    if (hex && c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+    if (digit < 0) break;
+    value = value * (hex ? 16 : 10) + static_cast<uint32_t>(digit);
+  }
+  if (i == digits_start || i >= text.size() || text[i] != ';' || value > 0x10FFFF) return false;
+  *code = value;
+  *length = i + 1;
+  return true;
+}
+
+// Attribute values as the XML parser delivers them: the five named entities and character
+// references decoded (names are matched against urdfdom's, which decodes both).
 std::string DecodeEntities(std::string_view text) {
   static const std::pair<std::string_view, char> kEntities[] = {
       {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
   std::string out;
   for (size_t i = 0; i < text.size();) {
     bool decoded = false;
+    uint32_t code = 0;
+    size_t length = 0;
+    if (CharacterReference(text.substr(i), &code, &length)) {
+      AppendUtf8(out, code);
+      i += length;
+      continue;
+    }
     for (const auto& [entity, character] : kEntities) {
       if (text.substr(i, entity.size()) == entity) {
         out += character;

@@ -5,10 +5,6 @@
 // compile time below), so '<' data needs no swapping.
 #include "swarm/tensor/npy.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <bit>
 #include <cerrno>
@@ -17,6 +13,8 @@
 #include <memory>
 #include <utility>
 
+#include "swarm/core/input_file.h"
+#include "swarm/core/output_file.h"
 #include "swarm/tensor/tensor_copy.h"
 
 namespace swarm {
@@ -35,10 +33,6 @@ Status WithContext(const std::string& context, const Status& status) {
 }
 
 std::string FileContext(const std::string& path) { return ".npy file '" + path + "': "; }
-
-std::string SystemError(const std::string& what, const std::string& path) {
-  return what + " '" + path + "': " + std::strerror(errno);
-}
 
 // The size check shared by ParseNpy and LoadNpy: the data after the header must be exactly what
 // the shape says.
@@ -74,12 +68,6 @@ Result<Tensor> CreateTensor(MemoryAccountant& accountant, const NpyHeader& heade
 // The first byte of the tensor's memory: C or Fortran order, the element at index 0 sits there.
 std::byte* TensorBytes(Tensor& tensor) { return static_cast<std::byte*>(tensor.view().data()); }
 
-struct FileCloser {
-  void operator()(FILE* file) const {
-    if (file != nullptr) std::fclose(file);
-  }
-};
-
 // Reads exactly `bytes` bytes or says how many there were.
 Status ReadExactly(FILE* file, std::byte* out, size_t bytes, const std::string& what) {
   const size_t got = std::fread(out, 1, bytes, file);
@@ -92,57 +80,28 @@ Status ReadExactly(FILE* file, std::byte* out, size_t bytes, const std::string& 
 }
 
 // write(2) until everything is written.
-bool WriteAll(int fd, const std::byte* data, size_t bytes) {
-  while (bytes > 0) {
-    const ssize_t written = ::write(fd, data, bytes);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    data += written;
-    bytes -= static_cast<size_t>(written);
-  }
-  return true;
-}
-
 // Writes the view's elements in C order. Contiguous views go out in one piece; others are
 // gathered element by element into a stack buffer.
-bool WriteElements(int fd, const TensorView& tensor) {
+Status WriteElements(OutputFile& file, const TensorView& tensor) {
   const size_t element_bytes = tensor.element_bytes();
   const size_t total = static_cast<size_t>(tensor.size()) * element_bytes;
-  if (total == 0) return true;
-  if (tensor.IsContiguous()) {
-    return WriteAll(fd, static_cast<const std::byte*>(tensor.data()), total);
-  }
+  if (total == 0) return {};
+  if (tensor.IsContiguous()) return file.Write(tensor.data(), total);
   std::byte buffer[kGatherBytes];
   size_t filled = 0;
-  bool ok = true;
+  Status status;
   ForEachIndex(tensor.shape(), [&](const int64_t* index) {
-    if (!ok) return;
+    if (!status.ok()) return;
     std::memcpy(buffer + filled, tensor.ElementAddress(index), element_bytes);
     filled += element_bytes;
     // Every element size divides kGatherBytes, so the buffer fills exactly.
     if (filled == kGatherBytes) {
-      ok = WriteAll(fd, buffer, filled);
+      status = file.Write(buffer, filled);
       filled = 0;
     }
   });
-  return ok && WriteAll(fd, buffer, filled);
-}
-
-// A new file next to `path` that no one else has: path.tmp-<pid>-<n>, created exclusively.
-// Permissions are 0666 less the umask, as for any new file.
-Result<std::pair<int, std::string>> CreateTemporary(const std::string& path) {
-  const std::string base = path + ".tmp-" + std::to_string(::getpid()) + "-";
-  for (int attempt = 0;; ++attempt) {
-    std::string name = base + std::to_string(attempt);
-    const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd >= 0) return std::pair{fd, std::move(name)};
-    // Taken by another writer of the same path in this process (or left by a crash): next name.
-    if (errno != EEXIST || attempt == 1000) {
-      return InvalidArgument(SystemError("cannot create the temporary file", name));
-    }
-  }
+  if (!status.ok()) return status;
+  return file.Write(buffer, filled);
 }
 
 }  // namespace
@@ -163,18 +122,17 @@ Result<Tensor> ParseNpy(MemoryAccountant& accountant, std::span<const std::byte>
 Result<Tensor> LoadNpy(MemoryAccountant& accountant, const std::string& path,
                        MemoryCategory category) {
   const std::string context = FileContext(path);
-  std::unique_ptr<FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (file == nullptr) return InvalidArgument(context + "cannot open: " + std::strerror(errno));
-  struct stat info;
-  if (::fstat(::fileno(file.get()), &info) != 0) {
-    return InvalidArgument(context + "cannot stat: " + std::strerror(errno));
+  Result<InputFile> opened = OpenInputFile(path, ".npy file");
+  if (!opened.ok()) return opened.status();
+  if (!opened->regular) {
+    return InvalidArgument(context + "not a regular file (a device, FIFO or socket)");
   }
-  if (!S_ISREG(info.st_mode)) return InvalidArgument(context + "not a regular file");
-  const auto file_bytes = static_cast<size_t>(info.st_size);
+  FILE* const file = opened->file.get();
+  const size_t file_bytes = opened->size;
 
   // The prefix, then the header it announces: at most 12 + kNpyMaxHeaderBytes bytes.
   std::vector<std::byte> head(std::min(file_bytes, kNpyMaxPrefixBytes));
-  if (Status s = ReadExactly(file.get(), head.data(), head.size(), "the prefix"); !s.ok()) {
+  if (Status s = ReadExactly(file, head.data(), head.size(), "the prefix"); !s.ok()) {
     return WithContext(context, s);
   }
   Result<size_t> data_offset = NpyDataOffset(head);
@@ -184,8 +142,8 @@ Result<Tensor> LoadNpy(MemoryAccountant& accountant, const std::string& path,
   const size_t read_so_far = head.size();
   if (header_end > read_so_far) {
     head.resize(header_end);
-    if (Status s = ReadExactly(file.get(), head.data() + read_so_far, header_end - read_so_far,
-                               "the header");
+    if (Status s =
+            ReadExactly(file, head.data() + read_so_far, header_end - read_so_far, "the header");
         !s.ok()) {
       return WithContext(context, s);
     }
@@ -197,11 +155,10 @@ Result<Tensor> LoadNpy(MemoryAccountant& accountant, const std::string& path,
   Result<Tensor> tensor = CreateTensor(accountant, *header, category);
   if (!tensor.ok()) return WithContext(context, tensor.status());
   // The file position is at data_offset: exactly the prefix and header were read.
-  if (Status s = ReadExactly(file.get(), TensorBytes(*tensor), header->data_bytes, "the data");
-      !s.ok()) {
+  if (Status s = ReadExactly(file, TensorBytes(*tensor), header->data_bytes, "the data"); !s.ok()) {
     return WithContext(context, s);
   }
-  if (std::fgetc(file.get()) != EOF) {
+  if (std::fgetc(file) != EOF) {
     return InvalidArgument(context + "the file grew while loading (more bytes than the " +
                            std::to_string(file_bytes) + " it had when opened)");
   }
@@ -211,27 +168,13 @@ Result<Tensor> LoadNpy(MemoryAccountant& accountant, const std::string& path,
 Status SaveNpy(const TensorView& tensor, const std::string& path) {
   const std::string context = FileContext(path);
   const std::string header = NpyHeaderBytes(tensor.dtype(), tensor.shape());
-  Result<std::pair<int, std::string>> temporary = CreateTemporary(path);
-  if (!temporary.ok()) return WithContext(context, temporary.status());
-  const auto [fd, temporary_path] = std::move(temporary).value();
-  const bool written =
-      WriteAll(fd, reinterpret_cast<const std::byte*>(header.data()), header.size()) &&
-      WriteElements(fd, tensor);
-  std::string problem;
-  if (!written) problem = SystemError("cannot write the temporary file", temporary_path);
-  if (::close(fd) != 0 && problem.empty()) {
-    problem = SystemError("cannot close the temporary file", temporary_path);
-  }
-  // The data is complete in the temporary file before it takes the name: a reader of `path` sees
-  // the old file or the new one, never a mixture (durability across a power cut would need an
-  // fsync as well, which numpy's np.save does not do either).
-  if (problem.empty() && std::rename(temporary_path.c_str(), path.c_str()) != 0) {
-    problem = "cannot rename the temporary file '" + temporary_path + "' to '" + path +
-              "': " + std::strerror(errno);
-  }
-  if (problem.empty()) return {};
-  ::unlink(temporary_path.c_str());
-  return InvalidArgument(context + problem);
+  Result<OutputFile> file = OutputFile::Create(path);
+  if (!file.ok()) return WithContext(context, file.status());
+  Status status = file->Write(header.data(), header.size());
+  if (status.ok()) status = WriteElements(*file, tensor);
+  if (status.ok()) status = file->Commit();
+  if (!status.ok()) return WithContext(context, status);
+  return {};
 }
 
 }  // namespace swarm

@@ -16,6 +16,8 @@
 #include <utility>
 
 #include "swarm/core/buffer.h"
+#include "swarm/core/input_file.h"
+#include "swarm/core/output_file.h"
 #include "swarm/kernels/vision_convert.h"
 
 namespace swarm {
@@ -35,13 +37,27 @@ std::vector<ConstImageU8View> PlanarImage::views() const {
 namespace {
 
 constexpr size_t kSignatureBytes = 8;
+// The most libpng may allocate for one chunk's data. With the ancillary chunks skipped (see
+// ReadHeader) only PLTE (768 bytes) and tRNS (256) are still read into memory.
+constexpr png_alloc_size_t kChunkMallocMax = png_alloc_size_t{1} << 20;
+// libpng's allocations carry their size in front, kAlignBytes so the block stays aligned.
+constexpr size_t kLibpngHeaderBytes = kAlignBytes;
 
-// Shared by libpng's callbacks through png_get_error_ptr / png_get_io_ptr.
+// Shared by libpng's callbacks through png_get_error_ptr, png_get_io_ptr and png_get_mem_ptr.
 struct PngContext {
-  FILE* file = nullptr;
+  FILE* input = nullptr;         // when loading
+  OutputFile* output = nullptr;  // when saving
+  MemoryAccountant* accountant = nullptr;
   size_t bytes_done = 0;  // read or written, including the signature
-  char error[256] = {};
+  ErrorCode code = ErrorCode::kInvalidArgument;
+  char error[512] = {};
 };
+
+void SetError(PngContext* context, ErrorCode code, const std::string& message) {
+  if (context->error[0] != '\0') return;  // the first error is the cause
+  context->code = code;
+  std::snprintf(context->error, sizeof(context->error), "%s", message.c_str());
+}
 
 [[noreturn]] void OnError(png_structp png, png_const_charp message) {
   auto* context = static_cast<PngContext*>(png_get_error_ptr(png));
@@ -52,12 +68,42 @@ struct PngContext {
 
 void OnWarning(png_structp, png_const_charp) {}
 
+// libpng's and zlib's working memory, accounted as kScratch: a refused request returns NULL,
+// which libpng turns into png_error after this function has returned (the Result's destructor
+// has run by then; no longjmp crosses a C++ object here).
+png_voidp AllocateForLibpng(png_structp png, png_alloc_size_t bytes) {
+  auto* context = static_cast<PngContext*>(png_get_mem_ptr(png));
+  void* block = nullptr;
+  {
+    Result<void*> memory =
+        context->accountant->Allocate(MemoryCategory::kScratch, bytes + kLibpngHeaderBytes);
+    if (memory.ok()) {
+      block = memory.value();
+    } else {
+      SetError(context, memory.status().code(),
+               "libpng's working memory: " + memory.status().message());
+    }
+  }
+  if (block == nullptr) return nullptr;
+  std::memcpy(block, &bytes, sizeof(bytes));
+  return static_cast<std::byte*>(block) + kLibpngHeaderBytes;
+}
+
+void FreeForLibpng(png_structp png, png_voidp memory) {
+  if (memory == nullptr) return;
+  auto* context = static_cast<PngContext*>(png_get_mem_ptr(png));
+  std::byte* block = static_cast<std::byte*>(memory) - kLibpngHeaderBytes;
+  png_alloc_size_t bytes = 0;
+  std::memcpy(&bytes, block, sizeof(bytes));
+  context->accountant->Free(MemoryCategory::kScratch, block, bytes + kLibpngHeaderBytes);
+}
+
 void ReadFromFile(png_structp png, png_bytep data, size_t length) {
   auto* context = static_cast<PngContext*>(png_get_io_ptr(png));
-  const size_t got = std::fread(data, 1, length, context->file);
+  const size_t got = std::fread(data, 1, length, context->input);
   context->bytes_done += got;
   if (got == length) return;
-  if (std::ferror(context->file)) {
+  if (std::ferror(context->input)) {
     std::snprintf(context->error, sizeof(context->error), "read error after %zu bytes: %s",
                   context->bytes_done, std::strerror(errno));
   } else {
@@ -69,23 +115,19 @@ void ReadFromFile(png_structp png, png_bytep data, size_t length) {
 
 void WriteToFile(png_structp png, png_bytep data, size_t length) {
   auto* context = static_cast<PngContext*>(png_get_io_ptr(png));
-  if (std::fwrite(data, 1, length, context->file) != length) {
-    std::snprintf(context->error, sizeof(context->error), "write failed after %zu bytes: %s",
-                  context->bytes_done, std::strerror(errno));
-    png_error(png, context->error);
+  bool failed = false;
+  {  // the Status is destroyed before png_error longjmps out of this frame
+    const Status written = context->output->Write(data, length);
+    if (!written.ok()) {
+      SetError(context, written.code(), written.message());
+      failed = true;
+    }
   }
+  if (failed) png_error(png, context->error);
   context->bytes_done += length;
 }
 
-void FlushFile(png_structp png) {
-  std::fflush(static_cast<PngContext*>(png_get_io_ptr(png))->file);
-}
-
-struct FileCloser {
-  void operator()(FILE* file) const {
-    if (file != nullptr) std::fclose(file);
-  }
-};
+void FlushFile(png_structp) {}  // OutputFile::Commit flushes
 
 struct ReadStructs {
   png_structp png = nullptr;
@@ -97,6 +139,16 @@ struct WriteStructs {
   png_structp png = nullptr;
   png_infop info = nullptr;
   ~WriteStructs() { png_destroy_write_struct(&png, &info); }
+};
+
+// Accounted memory freed on scope exit (the decode buffer).
+struct AccountedBlock {
+  MemoryAccountant* accountant = nullptr;
+  void* memory = nullptr;
+  size_t bytes = 0;
+  ~AccountedBlock() {
+    if (memory != nullptr) accountant->Free(MemoryCategory::kScratch, memory, bytes);
+  }
 };
 
 // The decoded layout after the transforms.
@@ -114,6 +166,12 @@ struct Header {
 bool ReadHeader(png_structp png, png_infop info, Header* header) {
   if (setjmp(png_jmpbuf(png))) return false;
   png_set_sig_bytes(png, static_cast<int>(kSignatureBytes));
+  // Every chunk but IHDR, PLTE, tRNS, IDAT and IEND is skipped unread (its CRC still checked):
+  // swarm uses none of them, and text (tEXt, zTXt, iTXt), sPLT and iCCP chunks are how a small
+  // file makes a decoder allocate or inflate gigabytes. What is left is bounded per chunk.
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, nullptr, -1);
+  png_set_chunk_malloc_max(png, kChunkMallocMax);
+  png_set_chunk_cache_max(png, 16);
   png_read_info(png, info);
   const int color_type = png_get_color_type(png, info);
   const int bit_depth = png_get_bit_depth(png, info);
@@ -137,7 +195,9 @@ bool ReadHeader(png_structp png, png_infop info, Header* header) {
 }
 
 // Decodes every row into `pixels` (height rows of row_bytes) and checks the rest of the file up
-// to IEND (CRCs included).
+// to IEND (CRCs included). Interlaced images are decoded pass by pass; libpng writes only the
+// rows (and in them only the pixels) each pass holds, so rows a truncated file never delivers are
+// never touched.
 bool ReadPixels(png_structp png, png_bytep pixels, size_t row_bytes, png_uint_32 height,
                 int passes) {
   if (setjmp(png_jmpbuf(png))) return false;
@@ -148,23 +208,18 @@ bool ReadPixels(png_structp png, png_bytep pixels, size_t row_bytes, png_uint_32
   return true;
 }
 
-bool WritePixels(png_structp png, png_infop info, const ConstImageU8View* planes, size_t channels,
-                 png_bytep row) {
+bool WritePixels(png_structp png, png_infop info, size_t width, size_t height, size_t channels,
+                 const PngRowSource& rows, png_bytep row) {
   if (setjmp(png_jmpbuf(png))) return false;
   const int color_type = channels == 1   ? PNG_COLOR_TYPE_GRAY
                          : channels == 3 ? PNG_COLOR_TYPE_RGB
                                          : PNG_COLOR_TYPE_RGB_ALPHA;
-  const size_t width = planes[0].width;
-  const size_t height = planes[0].height;
   png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 8,
                color_type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
-  const InterleavedU8View row_view{row, width, 1, channels, width * channels};
   for (size_t y = 0; y < height; ++y) {
-    ConstImageU8View row_planes[4];
-    for (size_t c = 0; c < channels; ++c) row_planes[c] = planes[c].Rows(y, 1);
-    Interleave(std::span<const ConstImageU8View>(row_planes, channels), row_view);
+    rows(y, std::span<uint8_t>(row, width * channels));  // returns before libpng can longjmp
     png_write_row(png, row);
   }
   png_write_end(png, info);
@@ -181,15 +236,36 @@ Status AllocationError(const std::string& path, const std::string& what, const S
   return FileError(path, what + ": " + status.message(), status.code());
 }
 
+// A libpng failure: the callback's error (with its code) or libpng's own message.
+Status LibpngError(const std::string& path, const std::string& what, const PngContext& context) {
+  return FileError(path, what + context.error, context.code);
+}
+
 }  // namespace
+
+size_t PngSaveBytes(size_t width, size_t channels) {
+  // zlib's deflate state at libpng's defaults (window bits 15, memory level 8) is about 270 KiB
+  // (zlib.h: (1 << (windowBits + 2)) + (1 << (memLevel + 9)) plus its state); libpng keeps up to
+  // four rows (the row, the previous one and two filter trials) and swarm one interleaved row.
+  // Each block carries the accountant's 64-byte rounding and libpng's header; 64 KiB of slack
+  // covers the structs. Checked against the measured peak in png_test.cc.
+  const size_t row = width * channels + 1;
+  const size_t per_block = kAlignBytes + kLibpngHeaderBytes;
+  return (size_t{320} << 10) + 5 * (row + per_block) + (size_t{64} << 10);
+}
 
 Result<PlanarImage> LoadPng(MemoryAccountant& accountant, const std::string& path,
                             size_t max_pixels) {
-  std::unique_ptr<FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (file == nullptr) return FileError(path, std::string("cannot open: ") + std::strerror(errno));
+  Result<InputFile> opened = OpenInputFile(path, "PNG file");
+  if (!opened.ok()) return opened.status();
+  FILE* const file = opened->file.get();
   png_byte signature[kSignatureBytes];
-  const size_t got = std::fread(signature, 1, kSignatureBytes, file.get());
-  if (got == 0) return FileError(path, "file is empty");
+  const size_t got = std::fread(signature, 1, kSignatureBytes, file);
+  if (got == 0) {
+    if (std::ferror(file))
+      return FileError(path, std::string("cannot read: ") + std::strerror(errno));
+    return FileError(path, "file is empty");
+  }
   if (png_sig_cmp(signature, 0, got) != 0) {
     return FileError(path, "not a PNG file (no PNG signature at the start)");
   }
@@ -198,17 +274,21 @@ Result<PlanarImage> LoadPng(MemoryAccountant& accountant, const std::string& pat
   }
 
   PngContext context;
-  context.file = file.get();
+  context.input = file;
+  context.accountant = &accountant;
   context.bytes_done = kSignatureBytes;
   ReadStructs structs;
-  structs.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &context, OnError, OnWarning);
+  structs.png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, &context, OnError, OnWarning,
+                                         &context, AllocateForLibpng, FreeForLibpng);
   if (structs.png != nullptr) structs.info = png_create_info_struct(structs.png);
-  if (structs.info == nullptr) return FileError(path, "libpng could not allocate its state");
+  if (structs.info == nullptr) {
+    return LibpngError(path, "libpng could not allocate its state: ", context);
+  }
   png_set_read_fn(structs.png, &context, ReadFromFile);
 
   Header header;
   if (!ReadHeader(structs.png, structs.info, &header)) {
-    return FileError(path, std::string("bad header: ") + context.error);
+    return LibpngError(path, "bad header: ", context);
   }
   const size_t width = header.width;
   const size_t height = header.height;
@@ -226,25 +306,71 @@ Result<PlanarImage> LoadPng(MemoryAccountant& accountant, const std::string& pat
                                std::to_string(header.bit_depth) + " bits)");
   }
 
+  // The decode buffer's pages are committed as rows arrive; the planes are created (and
+  // zero-filled) only once the whole image has decoded, so a header that lies about the size
+  // costs address space, not memory.
+  AccountedBlock pixels{&accountant, nullptr, header.row_bytes * height};
+  Result<void*> decode_buffer =
+      accountant.AllocateUntouched(MemoryCategory::kScratch, pixels.bytes);
+  if (!decode_buffer.ok()) {
+    return AllocationError(path, "decode buffer of " + size, decode_buffer.status());
+  }
+  pixels.memory = decode_buffer.value();
+  png_bytep const pixel_bytes = static_cast<png_bytep>(pixels.memory);
+  if (!ReadPixels(structs.png, pixel_bytes, header.row_bytes, header.height, header.passes)) {
+    return LibpngError(path, "corrupt image data: ", context);
+  }
+
   PlanarImage image;
   for (int c = 0; c < header.channels; ++c) {
     Result<ImageU8> plane = ImageU8::Create(accountant, width, height);
     if (!plane.ok()) return AllocationError(path, "image of " + size, plane.status());
     image.planes.push_back(std::move(plane).value());
   }
-  Result<ByteArray> pixels =
-      ByteArray::Create(accountant, header.row_bytes * height, MemoryCategory::kScratch);
-  if (!pixels.ok()) return AllocationError(path, "decode buffer", pixels.status());
-
-  if (!ReadPixels(structs.png, pixels->view().data, header.row_bytes, header.height,
-                  header.passes)) {
-    return FileError(path, std::string("corrupt image data: ") + context.error);
-  }
-  const ConstInterleavedU8View interleaved{pixels->view().data, width, height,
+  const ConstInterleavedU8View interleaved{pixel_bytes, width, height,
                                            static_cast<size_t>(header.channels), header.row_bytes};
   const std::vector<ImageU8View> planes = image.views();
   Deinterleave(interleaved, planes);
   return image;
+}
+
+Status SavePngRows(MemoryAccountant& accountant, const std::string& path, size_t width,
+                   size_t height, size_t channels, const PngRowSource& rows) {
+  if (channels != 1 && channels != 3 && channels != 4) {
+    return FileError(path, "cannot save " + std::to_string(channels) +
+                               " channels (expected 1 gray, 3 RGB or 4 RGBA)");
+  }
+  if (width == 0 || height == 0 || width > PNG_UINT_31_MAX || height > PNG_UINT_31_MAX) {
+    return FileError(path, "cannot save an image of " + std::to_string(width) + " x " +
+                               std::to_string(height) + " pixels");
+  }
+  Result<ByteArray> row = ByteArray::Create(accountant, width * channels, MemoryCategory::kScratch);
+  if (!row.ok()) return AllocationError(path, "row buffer", row.status());
+
+  Result<OutputFile> file = OutputFile::Create(path);
+  if (!file.ok()) return FileError(path, file.status().message());
+  PngContext context;
+  context.output = &file.value();
+  context.accountant = &accountant;
+  bool written = false;
+  {
+    WriteStructs structs;
+    structs.png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, &context, OnError, OnWarning,
+                                            &context, AllocateForLibpng, FreeForLibpng);
+    if (structs.png != nullptr) structs.info = png_create_info_struct(structs.png);
+    if (structs.info != nullptr) {
+      png_set_write_fn(structs.png, &context, WriteToFile, FlushFile);
+      written =
+          WritePixels(structs.png, structs.info, width, height, channels, rows, row->view().data);
+    } else {
+      SetError(&context, ErrorCode::kOutOfMemory, "libpng could not allocate its state");
+    }
+  }
+  if (!written) return LibpngError(path, "", context);  // ~OutputFile removes the temporary file
+  if (Status committed = file->Commit(); !committed.ok()) {
+    return FileError(path, committed.message());
+  }
+  return {};
 }
 
 Status SavePng(MemoryAccountant& accountant, const std::string& path,
@@ -264,40 +390,13 @@ Status SavePng(MemoryAccountant& accountant, const std::string& path,
                                  std::to_string(width) + " x " + std::to_string(height));
     }
   }
-  if (width == 0 || height == 0 || width > PNG_UINT_31_MAX || height > PNG_UINT_31_MAX) {
-    return FileError(path, "cannot save an image of " + std::to_string(width) + " x " +
-                               std::to_string(height) + " pixels");
-  }
-  Result<ByteArray> row = ByteArray::Create(accountant, width * channels, MemoryCategory::kScratch);
-  if (!row.ok()) return AllocationError(path, "row buffer", row.status());
-
-  std::unique_ptr<FILE, FileCloser> file(std::fopen(path.c_str(), "wb"));
-  if (file == nullptr) {
-    return FileError(path, std::string("cannot create: ") + std::strerror(errno));
-  }
-  PngContext context;
-  context.file = file.get();
-  bool written = false;
-  {
-    WriteStructs structs;
-    structs.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, OnError, OnWarning);
-    if (structs.png != nullptr) structs.info = png_create_info_struct(structs.png);
-    if (structs.info != nullptr) {
-      png_set_write_fn(structs.png, &context, WriteToFile, FlushFile);
-      written = WritePixels(structs.png, structs.info, planes.data(), channels, row->view().data);
-    } else {
-      std::snprintf(context.error, sizeof(context.error), "libpng could not allocate its state");
-    }
-  }
-  const bool closed = std::fclose(file.release()) == 0;
-  if (written && !closed) {
-    std::snprintf(context.error, sizeof(context.error), "close failed: %s", std::strerror(errno));
-  }
-  if (!written || !closed) {
-    std::remove(path.c_str());  // no half-written file left behind
-    return FileError(path, context.error);
-  }
-  return {};
+  return SavePngRows(
+      accountant, path, width, height, channels, [&](size_t y, std::span<uint8_t> row) {
+        ConstImageU8View row_planes[4];
+        for (size_t c = 0; c < channels; ++c) row_planes[c] = planes[c].Rows(y, 1);
+        const InterleavedU8View row_view{row.data(), width, 1, channels, width * channels};
+        Interleave(std::span<const ConstImageU8View>(row_planes, channels), row_view);
+      });
 }
 
 }  // namespace swarm

@@ -6,12 +6,15 @@
 // one plane (gray), three (R, G, B) or four (R, G, B, A) accounted images (category kImages).
 //
 // Untrusted input: a file that is empty, not a PNG, truncated, corrupt (bad CRC, bad zlib
-// stream, bad header) or larger than `max_pixels` gives a Status naming the file and the problem;
-// no read goes past what the file provides. libpng reports errors by longjmp: the one function
+// stream, bad header), a directory, or larger than `max_pixels` gives a Status naming the file
+// and the problem; no read goes past what the file provides, and memory follows the data the
+// file delivers, not what its header claims. libpng reports errors by longjmp: the one function
 // that calls setjmp (png.cc) holds only plain C data, so no C++ destructor is skipped.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -39,15 +42,30 @@ struct PlanarImage {
   std::vector<ConstImageU8View> views() const;
 };
 
-// Reads `path`. Temporary decode memory (one interleaved copy of the image) is accounted as
-// kScratch and freed before returning.
+// Reads `path`. Temporary decode memory (one interleaved copy of the image, whose pages are
+// committed only as rows decode) and libpng's own state are accounted as kScratch and freed
+// before returning. Chunks other than IHDR, PLTE, tRNS, IDAT and IEND (text, ICC profiles,
+// suggested palettes, ...) are skipped without being read into memory.
 Result<PlanarImage> LoadPng(MemoryAccountant& accountant, const std::string& path,
                             size_t max_pixels = kPngMaxPixels);
 
-// Writes 1 (gray), 3 (RGB) or 4 (RGBA) planes of equal size as an 8-bit PNG. One interleaved row
-// of scratch memory is accounted as kScratch. Errors: a wrong plane count or sizes, a file that
-// cannot be written (the message names it and the system error).
+// Writes 1 (gray), 3 (RGB) or 4 (RGBA) planes of equal size as an 8-bit PNG. The file appears
+// complete or not at all (core/output_file.h): a failed save (full disk, file-size limit, budget)
+// leaves an existing file at `path` as it was. One interleaved row and libpng's state are
+// accounted as kScratch (at most PngSaveBytes). Errors: a wrong plane count or sizes, a file that
+// cannot be written (the message names it and the system error), the budget.
 Status SavePng(MemoryAccountant& accountant, const std::string& path,
                std::span<const ConstImageU8View> planes);
+
+// Fills `row` (width * channels bytes, interleaved) with row y; called for y = 0, 1, ... in order.
+using PngRowSource = std::function<void(size_t y, std::span<uint8_t> row)>;
+// As SavePng, with the pixels produced row by row: a frame kept in another layout (the
+// renderer's packed ARGB) is saved without a full-size copy.
+Status SavePngRows(MemoryAccountant& accountant, const std::string& path, size_t width,
+                   size_t height, size_t channels, const PngRowSource& rows);
+
+// An upper bound of the kScratch bytes SavePng and SavePngRows allocate for an image `width`
+// pixels wide, for a caller that reserves them up front (MemoryAccountant::Reserve).
+size_t PngSaveBytes(size_t width, size_t channels);
 
 }  // namespace swarm

@@ -133,6 +133,15 @@ TEST_CASE("recording plan: frames at steps 0, K, 2K, ..., sizes, refused over --
                                           Contains("--record-robots") && Contains("GiB"));
 }
 
+// Temporary files "<name>.tmp-*" left in `dir`.
+size_t Temporaries(const std::filesystem::path& dir, const std::string& name) {
+  size_t count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    count += entry.path().filename().string().starts_with(name + ".tmp-");
+  }
+  return count;
+}
+
 TEST_CASE("NpyStreamWriter writes what numpy's np.save would and leaves nothing on failure") {
   const std::filesystem::path dir = TempDir();
   const std::string path = (dir / "stream.npy").string();
@@ -142,7 +151,8 @@ TEST_CASE("NpyStreamWriter writes what numpy's np.save would and leaves nothing 
   {
     Result<NpyStreamWriter> writer = NpyStreamWriter::Open(path, {2, 3, 5});
     REQUIRE(writer.ok());
-    CHECK_FALSE(std::filesystem::exists(path));  // only the .partial file until Finish
+    CHECK_FALSE(std::filesystem::exists(path));  // only the temporary file until Finish
+    CHECK(Temporaries(dir, "stream.npy") == 1);
     REQUIRE(writer->Append({values.data(), 15}).ok());
     REQUIRE(writer->Append({values.data() + 15, 15}).ok());
     Status extra = writer->Append({values.data(), 1});
@@ -150,7 +160,7 @@ TEST_CASE("NpyStreamWriter writes what numpy's np.save would and leaves nothing 
     REQUIRE(writer->Finish().ok());
     CHECK(writer->file_bytes() == std::filesystem::file_size(path));
   }
-  CHECK_FALSE(std::filesystem::exists(path + ".partial"));
+  CHECK(Temporaries(dir, "stream.npy") == 0);
   MemoryAccountant memory;
   Result<Tensor> loaded = LoadNpy(memory, path);
   REQUIRE(loaded.ok());
@@ -163,7 +173,7 @@ TEST_CASE("NpyStreamWriter writes what numpy's np.save would and leaves nothing 
   const float* data = static_cast<const float*>(view.data());
   for (size_t i = 0; i < values.size(); ++i) CHECK(data[i] == values[i]);
 
-  // Short of elements: Finish fails, naming the counts, and removes the partial file.
+  // Short of elements: Finish fails, naming the counts, and removes the temporary file.
   const std::string short_path = (dir / "short.npy").string();
   {
     Result<NpyStreamWriter> writer = NpyStreamWriter::Open(short_path, {4});
@@ -173,17 +183,55 @@ TEST_CASE("NpyStreamWriter writes what numpy's np.save would and leaves nothing 
     CHECK_THAT(finished.message(), Contains("wrote 3 elements") && Contains("announces 4"));
   }
   CHECK_FALSE(std::filesystem::exists(short_path));
-  CHECK_FALSE(std::filesystem::exists(short_path + ".partial"));
+  CHECK(Temporaries(dir, "short.npy") == 0);
   // Abandoned (destroyed before Finish): nothing left behind.
   {
     Result<NpyStreamWriter> writer = NpyStreamWriter::Open(short_path, {4});
     REQUIRE(writer.ok());
   }
-  CHECK_FALSE(std::filesystem::exists(short_path + ".partial"));
+  CHECK(Temporaries(dir, "short.npy") == 0);
   // A directory that does not exist: the error names the path.
   Result<NpyStreamWriter> nowhere = NpyStreamWriter::Open((dir / "no-such/x.npy").string(), {1});
   REQUIRE_FALSE(nowhere.ok());
   CHECK_THAT(nowhere.status().message(), Contains("no-such/x.npy") && Contains("cannot create"));
+}
+
+TEST_CASE("two NpyStreamWriters of one path never mix: the path holds one complete file") {
+  const std::filesystem::path dir = TempDir();
+  const std::string path = (dir / "race.npy").string();
+  std::filesystem::remove(path);
+  const std::vector<float> ones(6, 1.0f), twos(6, 2.0f);
+  Result<NpyStreamWriter> first = NpyStreamWriter::Open(path, {2, 3});
+  Result<NpyStreamWriter> second = NpyStreamWriter::Open(path, {2, 3});
+  REQUIRE(first.ok());
+  REQUIRE(second.ok());
+  CHECK(Temporaries(dir, "race.npy") == 2);
+  // Interleaved appends, as two runs started together would make them.
+  for (size_t half = 0; half < 2; ++half) {
+    REQUIRE(first->Append({ones.data() + 3 * half, 3}).ok());
+    REQUIRE(second->Append({twos.data() + 3 * half, 3}).ok());
+  }
+  REQUIRE(first->Finish().ok());
+  MemoryAccountant memory;
+  const auto values_at = [&](float expected) {
+    Result<Tensor> loaded = LoadNpy(memory, path);
+    REQUIRE(loaded.ok());
+    const float* data = static_cast<const float*>(loaded->view().data());
+    for (int i = 0; i < 6; ++i) CHECK(data[i] == expected);
+  };
+  values_at(1.0f);
+  // The second run finishes later and replaces the file whole; one that fails instead leaves the
+  // first run's file as it was.
+  REQUIRE(second->Finish().ok());
+  values_at(2.0f);
+  {
+    Result<NpyStreamWriter> failing = NpyStreamWriter::Open(path, {2, 3});
+    REQUIRE(failing.ok());
+    REQUIRE(failing->Append({ones.data(), 5}).ok());
+    CHECK_FALSE(failing->Finish().ok());
+  }
+  values_at(2.0f);
+  CHECK(Temporaries(dir, "race.npy") == 0);
 }
 
 }  // namespace

@@ -11,10 +11,10 @@ binary=$1
 urdf=$2
 work=$3
 mkdir -p "$work"
-common=(--urdf "$urdf" --steps 40 --dt 0.002 --seed 9 --record-every 8 --record-robots 40
-        --no-progress)
+common=(--urdf "$urdf" --dt 0.002 --seed 9 --record-every 8 --record-robots 40 --no-progress)
 
 "$binary" "${common[@]}" --robots 16 --steps 1 >"$work/probe.txt"
+common+=(--steps 40)
 targets=$(sed -n 's/^SIMD targets this CPU supports: //p' "$work/probe.txt" | tr -d ',')
 read -r -a targets <<<"$targets"
 if [[ ${#targets[@]} -lt 2 ]]; then

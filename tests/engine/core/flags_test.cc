@@ -226,11 +226,67 @@ TEST_CASE("FlagSet --help is reported, and the usage lists every flag with its d
   CHECK(short_flags.help_requested());
 }
 
-TEST_CASE("FlagSet: the last occurrence of a repeated flag wins") {
+TEST_CASE("FlagSet: a repeated flag is an error unless declared repeatable") {
   Targets targets;
   FlagSet flags = MakeFlags(targets);
-  REQUIRE(Parse(flags, {"--threads=2", "--threads", "3"}).ok());
-  CHECK(targets.threads == 3);
+  const Status twice = Parse(flags, {"--threads=2", "--particles", "5", "--threads", "3"});
+  REQUIRE_FALSE(twice.ok());
+  CHECK(twice.message() ==
+        "--threads is given more than once ('--threads' repeats it; give each flag once)");
+  CHECK(Unchanged(targets));
+
+  // Repeatable flags keep every occurrence, in order, in parsed(); the variable holds the last.
+  Targets repeated_targets;
+  FlagSet repeated = MakeFlags(repeated_targets);
+  repeated.AllowRepeats("simd");
+  REQUIRE(Parse(repeated, {"--simd", "avx2", "--threads=2", "--simd=sse4"}).ok());
+  CHECK(repeated_targets.simd == "sse4");
+  REQUIRE(repeated.parsed().size() == 3);
+  CHECK(repeated.parsed()[0].name == "simd");
+  CHECK(repeated.parsed()[0].value == "avx2");
+  CHECK(repeated.parsed()[1].name == "threads");
+  CHECK(repeated.parsed()[1].value == "2");
+  CHECK(repeated.parsed()[2].value == "sse4");
+}
+
+TEST_CASE("FlagSet: a value never is the next flag") {
+  Targets targets;
+  FlagSet flags = MakeFlags(targets);
+  // `--simd --attractor` must not set simd to "--attractor" and silently drop the switch.
+  const Status next_flag = Parse(flags, {"--simd", "--attractor"});
+  REQUIRE_FALSE(next_flag.ok());
+  CHECK(next_flag.message() ==
+        "--simd needs a value, got the flag '--attractor' (a value that starts with -- is written "
+        "--simd=VALUE)");
+  // Also when the next word is not a known flag, and for an alias.
+  CHECK_THAT(Parse(flags, {"--simd", "--odd"}).message(),
+             Catch::Contains("--simd needs a value, got the flag '--odd'"));
+  flags.AddAlias("-s", "simd");
+  CHECK_THAT(Parse(flags, {"--simd", "-s", "x"}).message(),
+             Catch::Contains("--simd needs a value, got the flag '-s'"));
+  CHECK(Unchanged(targets));
+  // Written with '=', a value may start with "--"; a negative number is a value.
+  REQUIRE(Parse(flags, {"--simd=--odd"}).ok());
+  CHECK(targets.simd == "--odd");
+  const Status negative = Parse(flags, {"--particles", "-1"});
+  CHECK_THAT(negative.message(), Catch::Contains("--particles") && Catch::Contains("'-1'"));
+  REQUIRE(Parse(flags, {"-s", "avx2"}).ok());
+  CHECK(targets.simd == "avx2");
+}
+
+TEST_CASE("FlagSet: positionals are taken only where declared") {
+  Targets targets;
+  FlagSet flags = MakeFlags(targets);
+  CHECK_THAT(Parse(flags, {"input.png"}).message(),
+             Catch::Contains("unexpected argument 'input.png' (flags start with --"));
+  std::string input;
+  flags.AddPositional("in.png", &input, "input");
+  REQUIRE(Parse(flags, {"--threads", "2", "a.png"}).ok());
+  CHECK(input == "a.png");
+  CHECK(targets.threads == 2);
+  CHECK_THAT(Parse(flags, {"a.png", "b.png"}).message(),
+             Catch::Contains("unexpected argument 'b.png'") && Catch::Contains("takes one in.png"));
+  CHECK_THAT(flags.Usage(), Catch::StartsWith("usage: swarm-test in.png [flags]"));
 }
 
 }  // namespace

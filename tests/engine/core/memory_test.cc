@@ -258,3 +258,49 @@ TEST_CASE("Blocks of 8 MiB or more are huge-page aligned and accounted at 2 MiB 
 
 }  // namespace
 }  // namespace swarm
+
+namespace swarm {
+namespace {
+
+TEST_CASE("Reserve accounts bytes without memory and gives them back") {
+  MemoryAccountant memory(1 << 20);
+  {
+    Result<MemoryReservation> reserved = memory.Reserve(MemoryCategory::kScratch, 600 << 10);
+    REQUIRE(reserved.ok());
+    CHECK(reserved->bytes() == 600 << 10);
+    CheckStats(memory.Stats(MemoryCategory::kScratch), 600 << 10, 600 << 10, 1, 1);
+    // The reservation counts against the budget like an allocation.
+    Result<void*> refused = memory.Allocate(MemoryCategory::kImages, 500 << 10);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.status().code() == ErrorCode::kOverBudget);
+    CHECK_THAT(refused.status().message(), Catch::Contains("600.00 KiB in use"));
+    // Moved, it is released once.
+    MemoryReservation moved = std::move(reserved).value();
+    CHECK(memory.Total().bytes_in_use == 600 << 10);
+    moved.Release();
+    CHECK(memory.Total().bytes_in_use == 0);
+    moved.Release();
+  }
+  CheckStats(memory.Stats(MemoryCategory::kScratch), 0, 600 << 10, 1, 0);
+  Result<MemoryReservation> too_much = memory.Reserve(MemoryCategory::kScratch, 2 << 20);
+  REQUIRE_FALSE(too_much.ok());
+  CHECK(too_much.status().code() == ErrorCode::kOverBudget);
+  CHECK(memory.Total().bytes_in_use == 0);
+}
+
+TEST_CASE("AllocateUntouched accounts like Allocate and leaves pages uncommitted") {
+  MemoryAccountant memory;
+  const size_t bytes = size_t{256} << 20;
+  const size_t rss_before = ProcessResidentBytes();
+  Result<void*> block = memory.AllocateUntouched(MemoryCategory::kScratch, bytes);
+  REQUIRE(block.ok());
+  CHECK(memory.Stats(MemoryCategory::kScratch).bytes_in_use == bytes);
+  // Zero-filling would have committed 256 MiB; untouched, the RSS grows by far less.
+  CHECK(ProcessResidentBytes() < rss_before + (bytes / 8));
+  static_cast<unsigned char*>(block.value())[0] = 1;  // writable
+  memory.Free(MemoryCategory::kScratch, block.value(), bytes);
+  CHECK(memory.Total().bytes_in_use == 0);
+}
+
+}  // namespace
+}  // namespace swarm

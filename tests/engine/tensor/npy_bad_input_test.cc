@@ -261,7 +261,7 @@ TEST_CASE("LoadNpy names the file in every error") {
   Result<Tensor> directory = LoadNpy(memory, TestPath("a_directory.npy"));
   REQUIRE_FALSE(directory.ok());
   CHECK(directory.status().message() ==
-        ".npy file 'npy_bad_files/a_directory.npy': not a regular file");
+        ".npy file 'npy_bad_files/a_directory.npy': is a directory");
   for (const auto& [name, bytes, expected] :
        {std::tuple{"empty.npy", std::string(), "the file is empty"},
         std::tuple{"short.npy", std::string("\x93NUMPY\x01", 7), "before the format version"},
@@ -295,8 +295,9 @@ TEST_CASE("SaveNpy reports file system errors and never leaves a partial file") 
     std::filesystem::create_directories(TestPath("in_the_way.npy/child"));
     const Status status = SaveNpy(tensor->view(), TestPath("in_the_way.npy"));
     REQUIRE_FALSE(status.ok());
-    CHECK(status.message().find("cannot rename the temporary file") != std::string::npos);
-    CHECK(status.message().find("Is a directory") != std::string::npos);
+    CHECK(
+        status.message() ==
+        ".npy file 'npy_bad_files/in_the_way.npy': 'npy_bad_files/in_the_way.npy' is a directory");
     CHECK(std::filesystem::is_directory(TestPath("in_the_way.npy/child")));
     CHECK(CountStartingWith("npy_bad_files", "in_the_way.npy.tmp") == 0);
   }

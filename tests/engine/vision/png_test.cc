@@ -300,3 +300,130 @@ TEST_CASE("PNG save rejects bad planes and unwritable paths", "[png]") {
 
 }  // namespace
 }  // namespace swarm
+
+namespace swarm {
+namespace {
+
+// `png` with `chunk` (already framed) inserted before its first IDAT.
+std::vector<uint8_t> WithChunkBeforeIdat(std::vector<uint8_t> png,
+                                         const std::vector<uint8_t>& chunk) {
+  const size_t idat = FindChunk(png, "IDAT");
+  REQUIRE(idat != 0);
+  png.insert(png.begin() + static_cast<std::ptrdiff_t>(idat), chunk.begin(), chunk.end());
+  return png;
+}
+
+TEST_CASE("PNG load skips ancillary chunks unread, however large they claim to be", "[png]") {
+  MemoryAccountant memory;
+  const PlanarImage image = RandomImage(memory, 3, 40, 30, 4);
+  const std::string plain = TestPath("plain.png");
+  REQUIRE(SavePng(memory, plain, image.views()).ok());
+  const std::vector<uint8_t> original = ReadBytes(plain);
+
+  // Text, compressed text, ICC profile and suggested-palette chunks of real (small) size: the
+  // image loads the same.
+  for (const char* type : {"tEXt", "zTXt", "iTXt", "iCCP", "sPLT", "zzZz"}) {
+    std::vector<uint8_t> chunk;
+    PutChunk(chunk, type, {'k', 'e', 'y', 0, 0, 'v', 'a', 'l', 'u', 'e'});
+    const std::string path = TestPath(std::string("with_") + type + ".png");
+    WriteBytes(path, WithChunkBeforeIdat(original, chunk));
+    Result<PlanarImage> loaded = LoadPng(memory, path);
+    INFO(type << ": " << loaded.status().message());
+    REQUIRE(loaded.ok());
+    CHECK(SamePixels(*loaded, image));
+  }
+  // A chunk whose length claims 2 GB: the file is truncated, and no 2 GB request is made (the
+  // budget of 1 MiB would refuse it with a budget error, not a truncation).
+  std::vector<uint8_t> claim(original.begin(), original.begin() + 33);  // signature + IHDR
+  PutU32(claim, 0x7FFF0000u);
+  claim.insert(claim.end(), {'t', 'E', 'X', 't', 'k', 'e', 'y', 0});
+  const std::string claims = TestPath("claims_2gb.png");
+  WriteBytes(claims, claim);
+  MemoryAccountant small(1 << 20);
+  Result<PlanarImage> loaded = LoadPng(small, claims);
+  REQUIRE_FALSE(loaded.ok());
+  CHECK(loaded.status().code() == ErrorCode::kInvalidArgument);
+  CHECK_THAT(loaded.status().message(), Catch::Contains("file is truncated"));
+  CHECK(small.Stats(MemoryCategory::kScratch).peak_bytes < (256 << 10));
+  CHECK(small.Total().bytes_in_use == 0);
+}
+
+TEST_CASE("libpng's own memory is accounted, and a budget too small for it is named", "[png]") {
+  MemoryAccountant memory;
+  const PlanarImage image = RandomImage(memory, 4, 300, 20, 5);
+  const std::string path = TestPath("accounted.png");
+  REQUIRE(SavePng(memory, path, image.views()).ok());
+  // zlib's inflate window (32 KiB) is more than the decode buffer of 300 x 20 x 4 bytes.
+  MemoryAccountant loading;
+  REQUIRE(LoadPng(loading, path).ok());
+  CHECK(loading.Stats(MemoryCategory::kScratch).peak_bytes > 300 * 20 * 4 + (32 << 10));
+  CHECK(loading.Stats(MemoryCategory::kScratch).bytes_in_use == 0);
+
+  // Every budget below the peak a load needs fails cleanly (over budget, nothing left in use),
+  // some of them inside libpng, named as such; the peak itself suffices.
+  const size_t peak = loading.Total().peak_bytes;
+  bool named_libpng = false;
+  for (size_t budget = 0; budget < peak; budget += 512) {
+    MemoryAccountant tight(budget);
+    Result<PlanarImage> refused = LoadPng(tight, path);
+    INFO("budget " << budget << " of peak " << peak);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.status().code() == ErrorCode::kOverBudget);
+    CHECK_THAT(refused.status().message(), Catch::Contains("PNG file '" + path + "'") &&
+                                               Catch::Contains("memory budget exceeded"));
+    named_libpng |= refused.status().message().find("libpng's working memory") != std::string::npos;
+    CHECK(tight.Total().bytes_in_use == 0);
+  }
+  CHECK(named_libpng);
+  MemoryAccountant exact(peak);
+  CHECK(LoadPng(exact, path).ok());
+}
+
+TEST_CASE("PngSaveBytes bounds what SavePng allocates", "[png]") {
+  for (const size_t width : {size_t{1}, size_t{8}, size_t{640}, size_t{4000}}) {
+    for (const size_t channels : {size_t{1}, size_t{3}, size_t{4}}) {
+      MemoryAccountant images;
+      const PlanarImage image = RandomImage(images, channels, width, 64, 6);
+      MemoryAccountant saving;
+      REQUIRE(SavePng(saving, TestPath("bound.png"), image.views()).ok());
+      const size_t peak = saving.Stats(MemoryCategory::kScratch).peak_bytes;
+      INFO(width << " x " << channels << ": peak " << peak << ", bound "
+                 << PngSaveBytes(width, channels));
+      CHECK(peak <= PngSaveBytes(width, channels));
+      // Not a loose bound: within 1.5x of what is used once zlib's window is full size (libpng
+      // shrinks it for images of at most 16 KiB, which then use less).
+      if ((width * channels + 1) * 64 > 16384) {
+        CHECK(2 * PngSaveBytes(width, channels) <= 3 * peak);
+      }
+      // The same budget as a hard limit suffices.
+      MemoryAccountant exact(PngSaveBytes(width, channels));
+      CHECK(SavePng(exact, TestPath("bound.png"), image.views()).ok());
+    }
+  }
+}
+
+TEST_CASE("a failed PNG save leaves an existing file as it was", "[png]") {
+  MemoryAccountant memory;
+  const PlanarImage image = RandomImage(memory, 3, 64, 64, 7);
+  const std::string path = TestPath("kept.png");
+  const std::vector<uint8_t> previous = {'o', 'l', 'd'};
+  WriteBytes(path, previous);
+  // Over budget mid-way (libpng's deflate state does not fit).
+  MemoryAccountant tight(8 << 10);
+  Status over = SavePng(tight, path, image.views());
+  REQUIRE_FALSE(over.ok());
+  CHECK(over.code() == ErrorCode::kOverBudget);
+  CHECK(ReadBytes(path) == previous);
+  // A directory in the way.
+  std::filesystem::create_directories(TestPath("a_directory.png"));
+  Status directory = SavePng(memory, TestPath("a_directory.png"), image.views());
+  CHECK_THAT(directory.message(), Catch::Contains("is a directory"));
+  size_t leftovers = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("png_test_files")) {
+    leftovers += entry.path().filename().string().find(".tmp-") != std::string::npos;
+  }
+  CHECK(leftovers == 0);
+}
+
+}  // namespace
+}  // namespace swarm

@@ -1,0 +1,39 @@
+// Input files opened the same way by every loader: the messages name the path, a directory says
+// "is a directory", and reading a whole file is bounded, so a device such as /dev/zero, a FIFO
+// that never ends or a file grown to gigabytes gives an error instead of exhausting memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "swarm/core/status.h"
+
+namespace swarm {
+
+struct FileCloser {
+  void operator()(std::FILE* file) const {
+    if (file != nullptr) std::fclose(file);
+  }
+};
+using UniqueFile = std::unique_ptr<std::FILE, FileCloser>;
+
+struct InputFile {
+  UniqueFile file;
+  bool regular = false;  // a regular file (its size is known); false for devices, FIFOs, sockets
+  size_t size = 0;       // bytes, when regular
+};
+
+// Opens `path` for reading. `what` names the kind of file in messages ("URDF file", "PNG file"):
+// "<what> '<path>': cannot open: No such file or directory", "... is a directory".
+Result<InputFile> OpenInputFile(const std::string& path, std::string_view what);
+
+// The whole file, at most `max_bytes` of it: a longer file (or a stream that goes on) is an error
+// naming the limit and `limit_hint` (e.g. "raise it with --max-urdf-bytes"). Memory grows with
+// what was read, never with what a file claims.
+Result<std::string> ReadInputFile(const std::string& path, std::string_view what, size_t max_bytes,
+                                  std::string_view limit_hint);
+
+}  // namespace swarm

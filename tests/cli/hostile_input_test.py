@@ -1,0 +1,281 @@
+"""swarm's programs against hostile and unlucky input: each case must exit with status 2 (or 0
+where the input is fine) and a message naming the file or flag, within a time limit and a peak
+RSS limit (measured with wait4), and leave the caller's existing files exactly as they were.
+
+    hostile_input_test.py <swarm-robots> <swarm-vision> <swarm-particles> <work dir> [--sanitized]
+
+--sanitized: the binaries run under ASan (looser time and memory limits, same checks)."""
+
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+
+import hostile_inputs as hostile
+
+robots, vision, particles, work = sys.argv[1:5]
+sanitized = "--sanitized" in sys.argv[5:]
+os.makedirs(work, exist_ok=True)
+# ASan keeps freed memory in quarantine and adds shadow memory: allow more, still far below the
+# gigabytes the unfixed cases reached.
+MAX_RSS_MB = 400 if sanitized else 120
+MAX_SECONDS = 60 if sanitized else 15
+failures = []
+
+
+def path(name):
+    return os.path.join(work, name)
+
+
+def write(name, data):
+    mode = "wb" if isinstance(data, bytes) else "w"
+    with open(path(name), mode) as f:
+        f.write(data)
+    return path(name)
+
+
+def run(command, preexec=None):
+    """Runs command; returns (status, stdout + stderr, seconds, peak RSS in MB)."""
+    start = time.monotonic()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               preexec_fn=preexec, restore_signals=False)
+    try:
+        output, _ = process.communicate(timeout=MAX_SECONDS * 4)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        output, _ = process.communicate()
+        return None, output.decode(errors="replace"), time.monotonic() - start, 0
+    # communicate() has reaped the child; run_measured calls this in a fresh process whose only
+    # child it is, so the children's high-water mark is this command's peak RSS.
+    seconds = time.monotonic() - start
+    rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return process.returncode, output.decode(errors="replace"), seconds, rss_mb
+
+
+def run_measured(command, preexec=None):
+    """run() in a forked helper, so ru_maxrss is this command's own peak."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        result = run(command, preexec)
+        os.write(write_end, json.dumps(result).encode())
+        os._exit(0)
+    os.close(write_end)
+    chunks = []
+    while True:
+        chunk = os.read(read_end, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(read_end)
+    os.waitpid(pid, 0)
+    return tuple(json.loads(b"".join(chunks)))
+
+
+def check(name, command, status, *expected, preexec=None, max_rss_mb=None, absent=()):
+    code, output, seconds, rss = run_measured(command, preexec)
+    problems = []
+    if code != status:
+        problems.append(f"exit status {code}, expected {status}")
+    for text in expected:
+        if text not in output:
+            problems.append(f"output lacks {text!r}")
+    for text in absent:
+        if text in output:
+            problems.append(f"output has {text!r}")
+    if seconds > MAX_SECONDS:
+        problems.append(f"took {seconds:.1f} s (limit {MAX_SECONDS} s)")
+    limit = max_rss_mb or MAX_RSS_MB
+    if rss > limit:
+        problems.append(f"peak RSS {rss:.0f} MB (limit {limit} MB)")
+    print(f"{'ok ' if not problems else 'FAIL'} {name}: exit {code}, {seconds:.2f} s, "
+          f"{rss:.0f} MB peak RSS")
+    if problems:
+        failures.append(name)
+        print("    " + "\n    ".join(problems))
+        print("    command: " + " ".join(command))
+        print("    output: " + output[-2000:].replace("\n", "\n            "))
+    return output
+
+
+def unchanged(name, file, contents):
+    with open(file, "rb") as f:
+        if f.read() != contents:
+            failures.append(name)
+            print(f"FAIL {name}: {file} changed")
+        else:
+            print(f"ok  {name}: {file} is unchanged")
+
+
+def leftovers(prefix):
+    directory, base = os.path.split(prefix)
+    return [n for n in os.listdir(directory) if n.startswith(base + ".tmp-")]
+
+
+# ---------------------------------------------------------------------------------------------
+# URDF (1-6)
+
+info = [robots, "info", "--urdf"]
+check("1: 50,000 nested elements", info + [write("deep.urdf", hostile.urdf_deep())], 2,
+      "deep.urdf: not a valid URDF", "nested 65 elements deep, more than the limit of 64")
+check("2: 200,000 attributes on one element",
+      info + [write("attributes.urdf", hostile.urdf_many_attributes())], 2,
+      "attributes.urdf: not a valid URDF", "has 200001 attributes, more than the limit of 32")
+big = write("big.urdf", hostile.urdf_padded(9 << 20))
+check("2: a 9 MiB URDF", info + [big], 2, "URDF file '" + big + "'",
+      "is larger than the limit of 8.00 MiB", "--max-urdf-bytes")
+check("2: a 9 MiB URDF with --max-urdf-bytes 16M", info + [big, "--max-urdf-bytes", "16M"], 0,
+      "robot 'r'")
+check("3: a self-loop joint beside a misspelt <child>",
+      info + [write("self_loop.urdf", hostile.urdf_self_loop_and_typo())], 2,
+      "self_loop.urdf:1: joint 'self' connects link 'b' to itself")
+check("4: axis 1e308 1e308 0", info + [write("axis.urdf", hostile.urdf_huge_axis())], 2,
+      "joint 'hinge' has axis 1e+308, beyond float range")
+check("4: origin xyz 1e308", info + [write("origin.urdf", hostile.urdf_huge_origin())], 2,
+      "joint 'hinge' has origin xyz 1e+308, beyond +-1e+09")
+check("4: origin xyz 1e39 (finite in double, not in float)",
+      [robots, "run", "--robots", "16", "--steps", "2", "--no-progress", "--urdf",
+       write("origin_float.urdf", hostile.urdf_origin_beyond_float())], 2,
+      "joint 'hinge' has origin xyz 1e+39", absent=("nan",))
+check("5: /dev/zero", info + ["/dev/zero"], 2, "URDF file '/dev/zero'",
+      "the stream (more than 8388608 bytes) is larger than the limit of 8.00 MiB")
+check("5: a directory", info + [work], 2, f"URDF file '{work}': is a directory")
+check("6: a name that is not UTF-8",
+      info + [write("latin1.urdf", hostile.urdf_invalid_utf8()), "--json"], 2,
+      "latin1.urdf: not a valid URDF: line 1, column", "malformed XML (not well-formed")
+odd = check("6: names JSON must escape", info + [write("odd.urdf", hostile.urdf_odd_names()),
+                                                  "--json"], 0)
+try:
+    parsed = json.loads(odd)
+    wanted = ["j" + name for _, name in hostile.ODD_NAMES]
+    if parsed["joints"] != wanted or parsed["links"][1:] != ["l" + n for _, n in hostile.ODD_NAMES]:
+        failures.append("6: JSON names")
+        print(f"FAIL 6: JSON names: got {parsed['joints']}, expected {wanted}")
+except (ValueError, KeyError) as error:
+    failures.append("6: JSON parses")
+    print(f"FAIL 6: info --json is not valid JSON ({error}): {odd!r}")
+
+# ---------------------------------------------------------------------------------------------
+# PNG (7, 8)
+
+out_png = path("out.png")
+for kind in (b"tEXt", b"zTXt", b"iTXt", b"sPLT"):
+    name = kind.decode()
+    check(f"7: a {name} chunk that claims 2 GB, --memory-limit 16M",
+          [vision, write(f"claims_{name}.png", hostile.png_text_claims(kind)), "--gray",
+           "--memory-limit", "16M", "-o", out_png], 2, f"claims_{name}.png",
+          "file is truncated", max_rss_mb=MAX_RSS_MB // 2)
+check("7: zTXt chunks inflating to 7.5 MB each (skipped, the image loads)",
+      [vision, write("ztxt_bomb.png", hostile.png_ztxt_bomb()), "--gray", "-o", out_png], 0,
+      "output 16 x 16", max_rss_mb=MAX_RSS_MB // 2)
+check("8: 68 bytes claiming 16384 x 16384 RGBA, no budget",
+      [vision, write("claims_huge.png", hostile.png_claims_huge()), "--gray", "-o", out_png], 2,
+      "claims_huge.png", "corrupt image data")
+check("8: a directory as the input PNG", [vision, work, "--gray", "-o", out_png], 2,
+      f"PNG file '{work}': is a directory")
+
+# ---------------------------------------------------------------------------------------------
+# Output files (9, 10)
+
+good_png = write("good.png", hostile.png_image(203, 117))
+previous = b"the previous contents of this file"
+
+
+def file_size_limit(kill):
+    """A preexec that caps written file sizes at 4 KiB: write(2) fails with EFBIG (a full disk
+    for the program's purposes), or with kill=True the SIGXFSZ signal ends the program mid-write
+    as kill -9 would."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL if kill else signal.SIG_IGN)
+    return limit
+
+
+for program, command in (
+        ("swarm-vision -o", [vision, good_png, "--gray", "-o"]),
+        ("swarm-particles --out", [particles, "--headless", "--particles", "20000", "--frames",
+                                   "2", "--width", "320", "--height", "180", "--out"])):
+    existing = write("existing.png", previous)
+    check(f"9: {program} on a full disk keeps the existing file", command + [existing], 2,
+          "existing.png", "File too large", preexec=file_size_limit(kill=False))
+    unchanged(f"9: {program} full disk", existing, previous)
+    if leftovers(existing):
+        failures.append(f"9: {program} leftovers")
+        print(f"FAIL 9: {program} left {leftovers(existing)}")
+    code, _, _, _ = run_measured(command + [existing], file_size_limit(kill=True))
+    if code != -signal.SIGXFSZ:
+        failures.append(f"9: {program} killed")
+        print(f"FAIL 9: {program} under SIGXFSZ exited {code}, expected the signal")
+    else:
+        print(f"ok  9: {program} killed mid-write (SIGXFSZ)")
+    unchanged(f"9: {program} killed mid-write", existing, previous)
+    for leftover in leftovers(existing):
+        os.remove(os.path.join(work, leftover))
+
+# Two runs writing the same --out at once: the file that survives is one complete run.
+ur5 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "robots",
+                   "ur5.urdf")
+race = path("race.npy")
+run_args = [robots, "run", "--urdf", ur5, "--robots", "64", "--steps", "400", "--threads", "1",
+            "--record-every", "1", "--no-progress"]
+references = {}
+for seed in ("1", "2"):
+    check(f"10: reference run, seed {seed}", run_args + ["--seed", seed, "--out",
+                                                         path(f"ref{seed}.npy")], 0)
+    with open(path(f"ref{seed}.npy"), "rb") as f:
+        references[seed] = f.read()
+racers = [subprocess.Popen(run_args + ["--seed", seed, "--out", race], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE) for seed in ("1", "2")]
+statuses = [racer.wait(timeout=MAX_SECONDS * 4) for racer in racers]
+with open(race, "rb") as f:
+    survivor = f.read()
+if statuses != [0, 0] or survivor not in references.values() or leftovers(race):
+    failures.append("10: concurrent runs")
+    print(f"FAIL 10: concurrent --out: statuses {statuses}, survivor is a reference: "
+          f"{survivor in references.values()}, leftovers {leftovers(race)}")
+else:
+    print("ok  10: two runs with one --out: both exit 0, the file is one complete run")
+
+# ---------------------------------------------------------------------------------------------
+# Budgets (11): the report's peak is what the run needs, and a budget below it fails up front.
+
+budget_run = [particles, "--headless", "--particles", "100000", "--frames", "30", "--threads",
+              "1", "--out", path("budget.png")]
+report = check("11: unbudgeted run", budget_run, 0, "wrote")
+peak_line = [line for line in report.splitlines() if line.strip().startswith("total")][-1]
+value, unit = peak_line.split()[3:5]
+peak = float(value) * {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}[unit]
+check("11: a budget of the reported peak suffices", budget_run +
+      ["--memory-limit", str(int(peak) + 16 * 1024)], 0, "wrote")
+check("11: a budget just below the peak fails before the first frame", budget_run +
+      ["--memory-limit", str(int(peak) - 64 * 1024)], 2, "--memory-limit=",
+      "memory budget exceeded", absent=("frames,", "FPS"))
+check("11: the save's reservation names its stage", [
+    particles, "--headless", "--particles", "100000", "--frames", "2", "--threads", "1",
+    "--memory-limit", "41M", "--out", path("budget.png")], 2,
+    "reserving memory to save", absent=("frames,",))
+
+# ---------------------------------------------------------------------------------------------
+# Flags (12)
+
+existing_npy = write("flags.npy", previous)
+check("12: --out followed by a flag", [robots, "run", "--urdf", ur5, "--out", "--robots", "16"], 2,
+      "--out needs a value, got the flag '--robots'")
+check("12: --gaussian followed by -o", [vision, good_png, "--gaussian", "-o", out_png], 2,
+      "--gaussian needs a value, got the flag '-o'")
+check("12: a repeated flag", [robots, "run", "--urdf", ur5, "--robots", "16", "--robots", "32",
+                              "--out", existing_npy], 2, "--robots is given more than once")
+unchanged("12: repeated flag", existing_npy, previous)
+check("12: a directory as --urdf", [robots, "run", "--urdf", work], 2, "is a directory")
+check("12: a directory as --q", [robots, "fk", "--urdf", ur5, "--q", work, "--out",
+                                 path("poses.npy")], 2, f".npy file '{work}': is a directory")
+check("12: a directory as -o", [vision, good_png, "--gray", "-o", work], 2, "is a directory")
+
+if failures:
+    print(f"{len(failures)} case(s) failed: {failures}")
+    sys.exit(1)
+print("all hostile-input cases passed")
