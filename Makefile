@@ -2,8 +2,8 @@
 #   make run    installs missing Debian packages, builds Release, runs the particle demo (a window,
 #               or headless without a display) and writes its last frame to build/particles.png
 #   make test   the same set-up, then the format check (.clang-format), the whole test suite
-#               (Release, then ASan + UBSan) via ctest, then 20 seconds of fuzzing the .npy
-#               reader (`make fuzz` fuzzes for longer)
+#               (Release, then ASan + UBSan) via ctest, then 20 seconds of fuzzing each reader of
+#               untrusted files: .npy, URDF and PNG (`make fuzz` fuzzes for longer)
 # Everything else is plain CMake underneath; these targets only pick directories and flags.
 
 JOBS ?= $(shell nproc)
@@ -55,27 +55,39 @@ test-sanitize: deps
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	ctest --test-dir $(SANITIZE_DIR) -j $(JOBS) --output-on-failure
 
-# The .npy reader under libFuzzer (clang, ASan + UBSan: tests/fuzz/) for FUZZ_SECONDS seconds,
-# e.g. `make fuzz FUZZ_SECONDS=600`. Seeds: numpy-written files of every dtype plus
-# tests/engine/tensor/npy_regressions/; what the fuzzer learns accumulates in build/fuzz/corpus. A crash
-# fails the run and leaves build/fuzz/crash-*: fix it, then keep the input in npy_regressions/.
-FUZZ_RUN = $(FUZZ_DIR)/npy_fuzzer -max_len=4096 -timeout=10 -dict=tests/fuzz/npy.dict \
-	-artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+# The readers of untrusted files under libFuzzer (clang, ASan + UBSan: tests/fuzz/): .npy, URDF
+# and PNG, each for FUZZ_SECONDS seconds, e.g. `make fuzz FUZZ_SECONDS=1800`. Seeds come from
+# tests/fuzz/make_seeds.py and each reader's regression inputs; what a fuzzer learns accumulates
+# in build/fuzz/corpus-<reader>. A crash fails the run and leaves build/fuzz/crash-*: fix it, then
+# keep the input among the reader's regression inputs (ctest replays them).
+FUZZERS := npy urdf png
+FUZZ_MAX_LEN_npy := 4096
+FUZZ_MAX_LEN_urdf := 65536
+FUZZ_MAX_LEN_png := 16384
+FUZZ_REGRESSIONS_npy := tests/engine/tensor/npy_regressions
+FUZZ_REGRESSIONS_urdf := tests/engine/robots/urdf_regressions
+FUZZ_REGRESSIONS_png := tests/engine/vision/png_regressions
+fuzz_run = $(FUZZ_DIR)/$(1)_fuzzer -max_len=$(FUZZ_MAX_LEN_$(1)) -timeout=10 -rss_limit_mb=1024 \
+	-dict=tests/fuzz/$(1).dict -artifact_prefix=$(FUZZ_DIR)/$(1)- -print_final_stats=1 \
+	-max_total_time=$(2) $(FUZZ_DIR)/corpus-$(1) $(FUZZ_DIR)/seeds-$(1)
 
 fuzz: fuzz-build
-	$(FUZZ_RUN) -max_total_time=$(FUZZ_SECONDS)
+	$(foreach f,$(FUZZERS),$(call fuzz_run,$(f),$(FUZZ_SECONDS)) &&) true
 
-# The bounded pass that `make test` includes.
+# The bounded pass that `make test` includes: 20 seconds per reader.
 test-fuzz: fuzz-build
-	$(FUZZ_RUN) -max_total_time=20
+	$(foreach f,$(FUZZERS),$(call fuzz_run,$(f),20) &&) true
 
 fuzz-build: deps
 	cmake -S tests/fuzz -B $(FUZZ_DIR) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build $(FUZZ_DIR) -j $(JOBS)
-	rm -rf $(FUZZ_DIR)/seeds
-	/usr/bin/python3 tests/fuzz/make_seeds.py $(FUZZ_DIR)/seeds
-	cp tests/engine/tensor/npy_regressions/*.npy $(FUZZ_DIR)/seeds/
-	mkdir -p $(FUZZ_DIR)/corpus
+	for f in $(FUZZERS); do \
+	  rm -rf $(FUZZ_DIR)/seeds-$$f && mkdir -p $(FUZZ_DIR)/corpus-$$f && \
+	  /usr/bin/python3 tests/fuzz/make_seeds.py $$f $(FUZZ_DIR)/seeds-$$f || exit 1; \
+	done
+	cp $(FUZZ_REGRESSIONS_npy)/*.npy $(FUZZ_DIR)/seeds-npy/
+	cp $(FUZZ_REGRESSIONS_urdf)/*.urdf $(FUZZ_DIR)/seeds-urdf/
+	cp $(FUZZ_REGRESSIONS_png)/*.png $(FUZZ_DIR)/seeds-png/
 
 bench: deps
 	scripts/bench.sh

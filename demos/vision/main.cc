@@ -104,6 +104,16 @@ int main(int argc, char** argv) {
   swarm::Result<swarm::PlanarImage> image = swarm::LoadPng(memory, input);
   if (!image.ok()) return FailAllocation(image.status(), memory_limit);
 
+  // Saving comes after every stage: its memory is reserved first (no stage widens the image), so
+  // a budget too small for it fails before the work.
+  swarm::Result<swarm::MemoryReservation> save_memory = memory.Reserve(
+      swarm::MemoryCategory::kScratch, swarm::PngSaveBytes(image->width(), image->channels()));
+  if (!save_memory.ok()) {
+    return FailAllocation(
+        swarm::Status(save_memory.status().code(),
+                      "reserving memory to save " + output + ": " + save_memory.status().message()),
+        memory_limit);
+  }
   swarm::Pipeline pipeline(memory, pool, options, stages.value());
   std::vector<swarm::StageTiming> best;
   for (uint64_t run = 0; run < repeat; ++run) {
@@ -117,7 +127,10 @@ int main(int argc, char** argv) {
       }
     }
   }
-  if (swarm::Status s = pipeline.Save(memory, output); !s.ok()) return Fail(s);
+  save_memory->Release();
+  if (swarm::Status s = pipeline.Save(memory, output); !s.ok()) {
+    return FailAllocation(s, memory_limit);
+  }
 
   const swarm::SimdTarget target = swarm::ActiveSimdTarget();
   std::printf("swarm-vision: %s (%zu x %zu, %zu plane(s)) -> %s, %s, %zu thread(s), SIMD %s (%s)\n",

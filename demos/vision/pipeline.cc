@@ -147,7 +147,9 @@ Result<std::vector<StageTiming>> Pipeline::Run(const PlanarImage& input) {
   for (size_t i = 0; i < stages_.size(); ++i) {
     const Frames& in = buffers_[i];
     const auto start = std::chrono::steady_clock::now();
-    if (Status s = RunStage(stages_[i], in, buffers_[i + 1]); !s.ok()) return s;
+    if (Status s = RunStage(stages_[i], in, buffers_[i + 1]); !s.ok()) {
+      return Status(s.code(), "stage " + stages_[i].name + ": " + s.message());
+    }
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     timings.push_back(
@@ -310,7 +312,7 @@ Status Pipeline::Save(MemoryAccountant& memory, const std::string& path) const {
   std::vector<ConstImageU8View> planes;
   for (size_t plane = 0; plane < last.planes; ++plane) planes.push_back(last.u8.frame(plane));
   Status status = SavePng(memory, path, planes);
-  if (!status.ok()) return InvalidArgument("-o " + path + ": " + status.message());
+  if (!status.ok()) return Status(status.code(), "-o " + path + ": " + status.message());
   return {};
 }
 

@@ -254,11 +254,11 @@ size_t PngSaveBytes(size_t width, size_t channels) {
   return (size_t{320} << 10) + 5 * (row + per_block) + (size_t{64} << 10);
 }
 
-Result<PlanarImage> LoadPng(MemoryAccountant& accountant, const std::string& path,
-                            size_t max_pixels) {
-  Result<InputFile> opened = OpenInputFile(path, "PNG file");
-  if (!opened.ok()) return opened.status();
-  FILE* const file = opened->file.get();
+namespace {
+
+// Decodes the PNG `file` reads; `path` names it in messages.
+Result<PlanarImage> DecodePngStream(MemoryAccountant& accountant, FILE* file,
+                                    const std::string& path, size_t max_pixels) {
   png_byte signature[kSignatureBytes];
   const size_t got = std::fread(signature, 1, kSignatureBytes, file);
   if (got == 0) {
@@ -332,6 +332,26 @@ Result<PlanarImage> LoadPng(MemoryAccountant& accountant, const std::string& pat
   const std::vector<ImageU8View> planes = image.views();
   Deinterleave(interleaved, planes);
   return image;
+}
+
+}  // namespace
+
+Result<PlanarImage> LoadPng(MemoryAccountant& accountant, const std::string& path,
+                            size_t max_pixels) {
+  Result<InputFile> opened = OpenInputFile(path, "PNG file");
+  if (!opened.ok()) return opened.status();
+  return DecodePngStream(accountant, opened->file.get(), path, max_pixels);
+}
+
+Result<PlanarImage> DecodePng(MemoryAccountant& accountant, std::span<const std::byte> bytes,
+                              const std::string& name, size_t max_pixels) {
+  if (bytes.empty()) return FileError(name, "file is empty");
+  // fmemopen reads the caller's bytes in place (it never writes in "rb" mode).
+  UniqueFile stream(fmemopen(const_cast<std::byte*>(bytes.data()), bytes.size(), "rb"));
+  if (stream == nullptr) {
+    return FileError(name, std::string("cannot read from memory: ") + std::strerror(errno));
+  }
+  return DecodePngStream(accountant, stream.get(), name, max_pixels);
 }
 
 Status SavePngRows(MemoryAccountant& accountant, const std::string& path, size_t width,

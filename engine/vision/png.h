@@ -48,6 +48,11 @@ struct PlanarImage {
 // suggested palettes, ...) are skipped without being read into memory.
 Result<PlanarImage> LoadPng(MemoryAccountant& accountant, const std::string& path,
                             size_t max_pixels = kPngMaxPixels);
+// As LoadPng, from a PNG file's bytes in memory (received, embedded, fuzzed); `name` stands for
+// the path in messages.
+Result<PlanarImage> DecodePng(MemoryAccountant& accountant, std::span<const std::byte> bytes,
+                              const std::string& name = "<memory>",
+                              size_t max_pixels = kPngMaxPixels);
 
 // Writes 1 (gray), 3 (RGB) or 4 (RGBA) planes of equal size as an 8-bit PNG. The file appears
 // complete or not at all (core/output_file.h): a failed save (full disk, file-size limit, budget)

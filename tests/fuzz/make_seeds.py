@@ -1,21 +1,31 @@
-"""Writes the fuzzer's seed corpus: small .npy files numpy writes for every dtype swarm reads, in
-C and Fortran order, format versions 1.0, 2.0 and 3.0, shapes of rank 0 to 3 (an empty one too).
+"""Writes a fuzzer's seed corpus.
+  npy:  small .npy files numpy writes for every dtype swarm reads, in C and Fortran order, format
+        versions 1.0, 2.0 and 3.0, shapes of rank 0 to 3 (an empty one too);
+  urdf: the robots of ../shared/urdf and assets/robots, and small versions of the hostile files
+        of tests/cli/hostile_inputs.py;
+  png:  images of every colour type and bit depth PNG allows, plain and Adam7-interlaced, with
+        and without tRNS, plus hostile_inputs.py's crafted files.
 
-Usage: /usr/bin/python3 tests/fuzz/make_seeds.py OUTPUT_DIR
+Usage: /usr/bin/python3 tests/fuzz/make_seeds.py npy|urdf|png OUTPUT_DIR
 """
+import glob
 import io
 import os
+import random
 import sys
+import zlib
 
 import numpy as np
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
+sys.path.insert(0, os.path.join(ROOT, 'tests', 'cli'))
+import hostile_inputs as hostile  # noqa: E402
 
 DESCRS = ['<f4', '<f8', '|i1', '<i2', '<i4', '<i8', '|u1', '<u2', '<u4', '<u8', '<c8', '<c16']
 SHAPES = [(), (3,), (2, 3), (2, 0, 2), (2, 2, 3)]
 
 
-def main():
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
+def npy_seeds(out):
     for descr in DESCRS:
         for shape in SHAPES:
             for order in 'CF':
@@ -31,5 +41,90 @@ def main():
                         f.write(buffer.getvalue())
 
 
+def urdf_seeds(out):
+    for pattern in (os.path.join(ROOT, '..', 'shared', 'urdf', '*.urdf'),
+                    os.path.join(ROOT, 'assets', 'robots', '*.urdf')):
+        for path in glob.glob(pattern):
+            with open(path, 'rb') as f:
+                write(out, 'robot-' + os.path.basename(path), f.read())
+    small = {
+        'deep': hostile.urdf_deep(70), 'attributes': hostile.urdf_many_attributes(40),
+        'self-loop': hostile.urdf_self_loop_and_typo(), 'axis': hostile.urdf_huge_axis(),
+        'origin': hostile.urdf_huge_origin(), 'float': hostile.urdf_origin_beyond_float(),
+        'latin1': hostile.urdf_invalid_utf8(), 'odd-names': hostile.urdf_odd_names(),
+    }
+    for name, text in small.items():
+        write(out, f'hostile-{name}.urdf', text if isinstance(text, bytes) else text.encode())
+
+
+def pack_row(samples, bit_depth):
+    """Packs one row of samples (each < 2**bit_depth) into bytes, big-endian for 16 bits."""
+    if bit_depth == 16:
+        return b''.join(v.to_bytes(2, 'big') for v in samples)
+    if bit_depth == 8:
+        return bytes(samples)
+    out, bits, filled = bytearray(), 0, 0
+    for v in samples:
+        bits = (bits << bit_depth) | v
+        filled += bit_depth
+        if filled == 8:
+            out.append(bits)
+            bits, filled = 0, 0
+    if filled:
+        out.append(bits << (8 - filled))
+    return bytes(out)
+
+
+ADAM7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2),
+         (0, 1, 1, 2)]  # x0, y0, dx, dy
+
+
+def png_file(width, height, color_type, bit_depth, interlace, extra=b'', seed=0):
+    """A PNG of random samples; rows use filter type 0 (interlaced: pass by pass)."""
+    channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[color_type]
+    rng = random.Random(seed)
+    top = (1 << bit_depth) - 1
+    pixels = [[[rng.randint(0, top) for _ in range(channels)] for _ in range(width)]
+              for _ in range(height)]
+    passes = ADAM7 if interlace else [(0, 0, 1, 1)]
+    raw = b''
+    for x0, y0, dx, dy in passes:
+        for y in range(y0, height, dy):
+            row = [v for x in range(x0, width, dx) for v in pixels[y][x]]
+            if row:
+                raw += b'\x00' + pack_row(row, bit_depth)
+    chunks = hostile.png_ihdr(width, height, color_type, bit_depth, interlace)
+    if color_type == 3:
+        chunks += hostile.png_chunk(b'PLTE', bytes(rng.randrange(256) for _ in range(3 << bit_depth)))
+    chunks += extra
+    return (hostile.PNG_SIGNATURE + chunks + hostile.png_chunk(b'IDAT', zlib.compress(raw)) +
+            hostile.png_chunk(b'IEND', b''))
+
+
+def png_seeds(out):
+    depths = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: (8, 16)}
+    for color_type, bit_depths in depths.items():
+        for bit_depth in bit_depths:
+            for interlace in (0, 1):
+                name = f'seed-c{color_type}-d{bit_depth}-i{interlace}.png'
+                write(out, name, png_file(11, 7, color_type, bit_depth, interlace))
+    # Transparency chunks: a gray key, an RGB key, palette alphas; and a text chunk.
+    write(out, 'seed-trns-gray.png', png_file(5, 4, 0, 8, 0, hostile.png_chunk(b'tRNS', b'\x00\x07')))
+    write(out, 'seed-trns-rgb.png',
+          png_file(5, 4, 2, 8, 0, hostile.png_chunk(b'tRNS', b'\x00\x01\x00\x02\x00\x03')))
+    write(out, 'seed-trns-palette.png', png_file(5, 4, 3, 2, 0, hostile.png_chunk(b'tRNS', b'\x10\x80')))
+    write(out, 'seed-text.png', png_file(3, 3, 2, 8, 0, hostile.png_chunk(b'tEXt', b'Title\x00swarm')))
+    write(out, 'hostile-text-claims.png', hostile.png_text_claims())
+    write(out, 'hostile-claims-huge.png', hostile.png_claims_huge())
+    write(out, 'hostile-ztxt.png', hostile.png_ztxt_bomb(chunks=2, inflated_bytes=100_000))
+
+
+def write(out, name, data):
+    with open(os.path.join(out, name), 'wb') as f:
+        f.write(data)
+
+
 if __name__ == '__main__':
-    main()
+    kind, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    {'npy': npy_seeds, 'urdf': urdf_seeds, 'png': png_seeds}[kind](out)

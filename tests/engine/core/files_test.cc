@@ -1,15 +1,13 @@
 // Tests for engine/core/output_file.h and input_file.h: an output file appears complete or not at
 // all (a failed write, a file-size limit, a discarded writer leave the old file and no temporary),
 // and input files are opened and read with clear, bounded errors.
-#include <sys/resource.h>
-
 #include <catch2/catch.hpp>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 
+#include "support/file_size_limit.h"
 #include "swarm/core/input_file.h"
 #include "swarm/core/output_file.h"
 
@@ -65,23 +63,16 @@ TEST_CASE("OutputFile: the destination changes only on Commit") {
 TEST_CASE("OutputFile: a write that fails (file-size limit) keeps the old file") {
   const std::string path = TestPath("limited.bin");
   WriteAll(path, "previous");
-  rlimit previous;
-  REQUIRE(getrlimit(RLIMIT_FSIZE, &previous) == 0);
-  const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
-  rlimit limited = previous;
-  limited.rlim_cur = 16 << 10;
-  REQUIRE(setrlimit(RLIMIT_FSIZE, &limited) == 0);
   Status written;
   Status committed;
   {
+    const ScopedFileSizeLimit limit(16 << 10);
     Result<OutputFile> file = OutputFile::Create(path);
     REQUIRE(file.ok());
     const std::string block(4096, 'z');
     for (int i = 0; i < 16 && written.ok(); ++i) written = file->Write(block.data(), block.size());
     committed = file->Commit();
   }
-  REQUIRE(setrlimit(RLIMIT_FSIZE, &previous) == 0);
-  std::signal(SIGXFSZ, previous_handler);
   // stdio buffers: the error shows on a Write or at the latest on Commit, and names the file.
   REQUIRE_FALSE(committed.ok());
   CHECK_THAT(committed.message(), Catch::Contains("cannot write the temporary file 'files_test/"

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -338,6 +339,37 @@ TEST_CASE("errors in files name the file and the joint's line", "[urdf][bad]") {
   REQUIRE(!model.ok());
   CHECK_THAT(model.status().message(),
              Contains(path.string() + ":5: joint 'slider' has type planar"));
+}
+
+}  // namespace
+}  // namespace swarm
+
+namespace swarm {
+namespace {
+
+TEST_CASE("every URDF regression input loads or fails with a message", "[urdf][bad]") {
+  size_t inputs = 0, loaded = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(SWARM_URDF_REGRESSIONS_DIR)) {
+    if (entry.path().extension() != ".urdf") continue;
+    const std::string path = entry.path().string();
+    INFO(path);
+    const auto start = std::chrono::steady_clock::now();
+    Result<RobotModel> model = LoadUrdfFile(path);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(seconds < 5.0);  // generous: these take milliseconds; the unfixed cases took minutes
+    ++inputs;
+    if (model.ok()) {
+      ++loaded;
+      CHECK(entry.path().filename().string().starts_with("valid-"));
+      CHECK(model->links.size() == model->joints.size() + 1);
+    } else {
+      CHECK_FALSE(entry.path().filename().string().starts_with("valid-"));
+      CHECK_THAT(model.status().message(), Contains(path));
+    }
+  }
+  CHECK(inputs >= 10);
+  CHECK(loaded >= 1);
 }
 
 }  // namespace

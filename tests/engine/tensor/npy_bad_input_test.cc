@@ -4,10 +4,8 @@
 // LoadNpy and SaveNpy that come from the file system (named path, errno text, no partial file);
 // and the replay of every input in tests/engine/npy_regressions/ (crafted files and whatever the
 // fuzzer in tests/fuzz/ ever found).
-#include <sys/resource.h>
 
 #include <catch2/catch.hpp>
-#include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/file_size_limit.h"
 #include "swarm/tensor/npy.h"
 
 namespace swarm {
@@ -305,16 +304,12 @@ TEST_CASE("SaveNpy reports file system errors and never leaves a partial file") 
     const std::string path = TestPath("old.npy");
     WriteFile(path, "the previous contents");
     // A 64 KiB file size limit makes write(2) fail with EFBIG after the first 64 KiB of 800 KB.
-    rlimit previous;
-    REQUIRE(getrlimit(RLIMIT_FSIZE, &previous) == 0);
-    const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
-    rlimit limited = previous;
-    limited.rlim_cur = 64 << 10;
-    REQUIRE(setrlimit(RLIMIT_FSIZE, &limited) == 0);
-    const Status contiguous = SaveNpy(tensor->view(), path);
-    const Status gathered = SaveNpy(tensor->view().Transposed(), path);
-    REQUIRE(setrlimit(RLIMIT_FSIZE, &previous) == 0);
-    std::signal(SIGXFSZ, previous_handler);
+    Status contiguous, gathered;
+    {
+      const ScopedFileSizeLimit limit(64 << 10);
+      contiguous = SaveNpy(tensor->view(), path);
+      gathered = SaveNpy(tensor->view().Transposed(), path);
+    }
     for (const Status& status : {contiguous, gathered}) {
       REQUIRE_FALSE(status.ok());
       CHECK(status.message().find(".npy file 'npy_bad_files/old.npy': cannot write the temporary "

@@ -14,6 +14,7 @@
 #include <iterator>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace swarm {
@@ -48,6 +49,20 @@ PlanarImage RandomImage(MemoryAccountant& memory, size_t channels, size_t width,
     image.planes.push_back(std::move(plane).value());
   }
   return image;
+}
+
+// A random image saved with SavePng as TestPath(name), and the file's bytes.
+struct SavedImage {
+  PlanarImage image;
+  std::string path;
+  std::vector<uint8_t> bytes;
+};
+SavedImage SaveRandomImage(MemoryAccountant& memory, size_t channels, size_t width, size_t height,
+                           uint32_t seed, const std::string& name) {
+  SavedImage saved{RandomImage(memory, channels, width, height, seed), TestPath(name), {}};
+  REQUIRE(SavePng(memory, saved.path, std::as_const(saved.image).views()).ok());
+  saved.bytes = ReadBytes(saved.path);
+  return saved;
 }
 
 bool SamePixels(const PlanarImage& a, const PlanarImage& b) {
@@ -200,10 +215,7 @@ TEST_CASE("PNG load rejects missing, empty and non-PNG files", "[png]") {
 
 TEST_CASE("PNG load rejects truncated files at every stage", "[png]") {
   MemoryAccountant memory;
-  const PlanarImage image = RandomImage(memory, 3, 64, 48, 3);
-  const std::string good = TestPath("good.png");
-  REQUIRE(SavePng(memory, good, image.views()).ok());
-  const std::vector<uint8_t> bytes = ReadBytes(good);
+  const std::vector<uint8_t> bytes = SaveRandomImage(memory, 3, 64, 48, 3, "good.png").bytes;
   REQUIRE(bytes.size() > 100);
   const std::string path = TestPath("truncated.png");
   for (size_t length : {size_t{4}, size_t{8}, size_t{20}, size_t{33}, size_t{45}, bytes.size() / 2,
@@ -217,10 +229,7 @@ TEST_CASE("PNG load rejects truncated files at every stage", "[png]") {
 
 TEST_CASE("PNG load rejects corrupt chunks", "[png]") {
   MemoryAccountant memory;
-  const PlanarImage image = RandomImage(memory, 4, 64, 48, 5);
-  const std::string good = TestPath("good_rgba.png");
-  REQUIRE(SavePng(memory, good, image.views()).ok());
-  const std::vector<uint8_t> bytes = ReadBytes(good);
+  const std::vector<uint8_t> bytes = SaveRandomImage(memory, 4, 64, 48, 5, "good_rgba.png").bytes;
   const size_t idat = FindChunk(bytes, "IDAT");
   REQUIRE(idat != 0);
   const std::string path = TestPath("corrupt.png");
@@ -315,10 +324,9 @@ std::vector<uint8_t> WithChunkBeforeIdat(std::vector<uint8_t> png,
 
 TEST_CASE("PNG load skips ancillary chunks unread, however large they claim to be", "[png]") {
   MemoryAccountant memory;
-  const PlanarImage image = RandomImage(memory, 3, 40, 30, 4);
-  const std::string plain = TestPath("plain.png");
-  REQUIRE(SavePng(memory, plain, image.views()).ok());
-  const std::vector<uint8_t> original = ReadBytes(plain);
+  const SavedImage saved = SaveRandomImage(memory, 3, 40, 30, 4, "plain.png");
+  const PlanarImage& image = saved.image;
+  const std::vector<uint8_t>& original = saved.bytes;
 
   // Text, compressed text, ICC profile and suggested-palette chunks of real (small) size: the
   // image loads the same.
@@ -423,6 +431,61 @@ TEST_CASE("a failed PNG save leaves an existing file as it was", "[png]") {
     leftovers += entry.path().filename().string().find(".tmp-") != std::string::npos;
   }
   CHECK(leftovers == 0);
+}
+
+}  // namespace
+}  // namespace swarm
+
+namespace swarm {
+namespace {
+
+TEST_CASE("DecodePng reads bytes in memory as LoadPng reads the file", "[png]") {
+  MemoryAccountant memory;
+  const SavedImage saved = SaveRandomImage(memory, 4, 33, 17, 8, "in_memory.png");
+  const PlanarImage& image = saved.image;
+  const std::vector<uint8_t>& bytes = saved.bytes;
+  Result<PlanarImage> decoded = DecodePng(memory, std::as_bytes(std::span(bytes)), "frame");
+  REQUIRE(decoded.ok());
+  CHECK(SamePixels(*decoded, image));
+  Result<PlanarImage> cut =
+      DecodePng(memory, std::as_bytes(std::span(bytes).first(bytes.size() / 2)), "frame");
+  REQUIRE_FALSE(cut.ok());
+  CHECK_THAT(cut.status().message(),
+             Catch::Contains("PNG file 'frame': ") && Catch::Contains("truncated"));
+  CHECK_THAT(DecodePng(memory, {}, "nothing").status().message(),
+             Catch::Contains("PNG file 'nothing': file is empty"));
+}
+
+}  // namespace
+}  // namespace swarm
+
+namespace swarm {
+namespace {
+
+TEST_CASE("every PNG regression input loads or fails with a message", "[png]") {
+  size_t inputs = 0, loaded = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(SWARM_PNG_REGRESSIONS_DIR)) {
+    if (entry.path().extension() != ".png") continue;
+    const std::string path = entry.path().string();
+    INFO(path);
+    MemoryAccountant memory(64 << 20);
+    {
+      Result<PlanarImage> image = LoadPng(memory, path);
+      ++inputs;
+      const bool valid = entry.path().filename().string().starts_with("valid-");
+      CHECK(image.ok() == valid);
+      if (image.ok()) {
+        ++loaded;
+      } else {
+        CHECK_THAT(image.status().message(), Catch::Contains("PNG file '" + path + "'"));
+      }
+    }
+    // Memory follows what the file delivers: no regression input needs more than 1 MiB.
+    CHECK(memory.Total().peak_bytes < (1 << 20));
+    CHECK(memory.Total().bytes_in_use == 0);
+  }
+  CHECK(inputs >= 5);
+  CHECK(loaded >= 1);
 }
 
 }  // namespace
