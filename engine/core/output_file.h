@@ -8,6 +8,9 @@
 // A process killed mid-write (kill -9, SIGXFSZ) cannot clean up: it leaves its temporary file,
 // named "<path>.tmp-<pid>-<n>", and the destination as it was.
 //
+// The new file replaces whatever the path named: a symlink is replaced, not followed, and the
+// file gets the permissions of a new file (0666 less the umask), not those of the old one.
+//
 // Durability across a power cut would need an fsync before the rename; like numpy's np.save and
 // most tools, swarm does not pay for one.
 #pragma once

@@ -24,6 +24,7 @@ os.makedirs(work, exist_ok=True)
 MAX_RSS_MB = 400 if sanitized else 120
 MAX_SECONDS = 60 if sanitized else 15
 failures = []
+previous = b"the previous contents of this file"  # what a failed run must leave in place
 
 
 def path(name):
@@ -163,18 +164,21 @@ except (ValueError, KeyError) as error:
 # PNG (7, 8)
 
 out_png = path("out.png")
+kept_png = write("kept.png", previous)  # the output a failed run must leave as it was
 for kind in (b"tEXt", b"zTXt", b"iTXt", b"sPLT"):
     name = kind.decode()
     check(f"7: a {name} chunk that claims 2 GB, --memory-limit 16M",
           [vision, write(f"claims_{name}.png", hostile.png_text_claims(kind)), "--gray",
-           "--memory-limit", "16M", "-o", out_png], 2, f"claims_{name}.png",
+           "--memory-limit", "16M", "-o", kept_png], 2, f"claims_{name}.png",
           "file is truncated", max_rss_mb=MAX_RSS_MB // 2)
+    unchanged(f"7: {name}: -o", kept_png, previous)
 check("7: zTXt chunks inflating to 7.5 MB each (skipped, the image loads)",
       [vision, write("ztxt_bomb.png", hostile.png_ztxt_bomb()), "--gray", "-o", out_png], 0,
       "output 16 x 16", max_rss_mb=MAX_RSS_MB // 2)
 check("8: 68 bytes claiming 16384 x 16384 RGBA, no budget",
-      [vision, write("claims_huge.png", hostile.png_claims_huge()), "--gray", "-o", out_png], 2,
+      [vision, write("claims_huge.png", hostile.png_claims_huge()), "--gray", "-o", kept_png], 2,
       "claims_huge.png", "corrupt image data")
+unchanged("8: -o", kept_png, previous)
 check("8: a directory as the input PNG", [vision, work, "--gray", "-o", out_png], 2,
       f"PNG file '{work}': is a directory")
 
@@ -182,7 +186,6 @@ check("8: a directory as the input PNG", [vision, work, "--gray", "-o", out_png]
 # Output files (9, 10)
 
 good_png = write("good.png", hostile.png_image(203, 117))
-previous = b"the previous contents of this file"
 
 
 def file_size_limit(kill):
@@ -265,6 +268,9 @@ check("11: the save's reservation names its stage", [
 existing_npy = write("flags.npy", previous)
 check("12: --out followed by a flag", [robots, "run", "--urdf", ur5, "--out", "--robots", "16"], 2,
       "--out needs a value, got the flag '--robots'")
+if os.path.exists("--robots") or os.path.exists("--robots.npy"):
+    failures.append("12: a file named --robots")
+    print("FAIL 12: a file named --robots was written")
 check("12: --gaussian followed by -o", [vision, good_png, "--gaussian", "-o", out_png], 2,
       "--gaussian needs a value, got the flag '-o'")
 check("12: a repeated flag", [robots, "run", "--urdf", ur5, "--robots", "16", "--robots", "32",
