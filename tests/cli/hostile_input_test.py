@@ -131,6 +131,11 @@ check("2: a 9 MiB URDF", info + [big], 2, "URDF file '" + big + "'",
       "is larger than the limit of 8.00 MiB", "--max-urdf-bytes")
 check("2: a 9 MiB URDF with --max-urdf-bytes 16M", info + [big, "--max-urdf-bytes", "16M"], 0,
       "robot 'r'")
+check("2: a chain of 24,000 links", info + [write("chain.urdf", hostile.urdf_chain(24_000))], 0,
+      "23999 l23999", max_rss_mb=MAX_RSS_MB * 2)
+check("2: a chain of 24,000 links and a second root",
+      info + [write("chain_roots.urdf", hostile.urdf_chain(24_000, extra_root=True))], 2,
+      "chain_roots.urdf: not a valid URDF", "root", max_rss_mb=MAX_RSS_MB * 2)
 check("3: a self-loop joint beside a misspelt <child>",
       info + [write("self_loop.urdf", hostile.urdf_self_loop_and_typo())], 2,
       "self_loop.urdf:1: joint 'self' connects link 'b' to itself")

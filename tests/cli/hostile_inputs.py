@@ -40,6 +40,17 @@ def urdf_self_loop_and_typo():
         '<joint name="typo" type="fixed"><parent link="a"/><chld link="b"/></joint>')
 
 
+def urdf_chain(links, extra_root=False):
+    """A chain of `links` links as long as the element limit allows (about 25,000): deep trees
+    must not recurse in the loader or in urdfdom's destructors; with extra_root, urdfdom fails
+    after linking the whole chain."""
+    body = "".join(f'<link name="l{i}"/>' for i in range(links))
+    body += '<link name="extra"/>' if extra_root else ""
+    body += "".join(f'<joint name="j{i}" type="fixed"><parent link="l{i}"/>'
+                    f'<child link="l{i + 1}"/></joint>' for i in range(links - 1))
+    return urdf_robot(body)
+
+
 def urdf_joint(origin="", axis="", limit='<limit lower="-1" upper="1" effort="1" velocity="1"/>'):
     return urdf_robot(
         '<link name="a"/><link name="b"/>'
