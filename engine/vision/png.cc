@@ -9,6 +9,7 @@
 
 #include <png.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -100,8 +101,18 @@ void FreeForLibpng(png_structp png, png_voidp memory) {
 
 void ReadFromFile(png_structp png, png_bytep data, size_t length) {
   auto* context = static_cast<PngContext*>(png_get_io_ptr(png));
+  const bool first_chunk_header = context->bytes_done == kSignatureBytes;
   const size_t got = std::fread(data, 1, length, context->input);
   context->bytes_done += got;
+  // The PNG specification puts IHDR first; libpng would skip the chunks it ignores (see
+  // ReadHeader) before it, so the check is made here, on libpng's first read of a chunk header.
+  if (first_chunk_header && got == length && length >= 8 && std::memcmp(data + 4, "IHDR", 4) != 0) {
+    std::snprintf(context->error, sizeof(context->error),
+                  "the first chunk is '%c%c%c%c', not IHDR (the PNG specification puts IHDR first)",
+                  std::isprint(data[4]) ? data[4] : '?', std::isprint(data[5]) ? data[5] : '?',
+                  std::isprint(data[6]) ? data[6] : '?', std::isprint(data[7]) ? data[7] : '?');
+    png_error(png, context->error);
+  }
   if (got == length) return;
   if (std::ferror(context->input)) {
     std::snprintf(context->error, sizeof(context->error), "read error after %zu bytes: %s",

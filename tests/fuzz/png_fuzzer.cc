@@ -4,12 +4,13 @@
 // the loader's promises: a decoded image has 1, 3 or 4 equal planes of the size its IHDR states,
 // every failure names the file, and nothing stays allocated afterwards; a decoded image saved by
 // SavePngRows and decoded again gives the same pixels.
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <span>
 #include <string>
-#include <unistd.h>
 
 #include "swarm/core/memory.h"
 #include "swarm/vision/png.h"

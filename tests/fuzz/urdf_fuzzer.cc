@@ -21,7 +21,11 @@ void Require(bool condition) {
 bool IsUtf8(std::string_view text) {
   for (size_t i = 0; i < text.size();) {
     const auto byte = static_cast<unsigned char>(text[i]);
-    size_t length = byte < 0x80 ? 1 : (byte >> 5) == 6 ? 2 : (byte >> 4) == 14 ? 3 : (byte >> 3) == 30 ? 4 : 0;
+    size_t length = byte < 0x80         ? 1
+                    : (byte >> 5) == 6  ? 2
+                    : (byte >> 4) == 14 ? 3
+                    : (byte >> 3) == 30 ? 4
+                                        : 0;
     if (length == 0 || i + length > text.size()) return false;
     uint32_t code = length == 1 ? byte : byte & (0x7F >> length);
     for (size_t k = 1; k < length; ++k) {

@@ -490,3 +490,22 @@ TEST_CASE("every PNG regression input loads or fails with a message", "[png]") {
 
 }  // namespace
 }  // namespace swarm
+
+namespace swarm {
+namespace {
+
+TEST_CASE("PNG load refuses a file whose first chunk is not IHDR", "[png]") {
+  MemoryAccountant memory;
+  const std::vector<uint8_t> good = SaveRandomImage(memory, 3, 5, 4, 9, "ihdr_first.png").bytes;
+  std::vector<uint8_t> chunk;
+  PutChunk(chunk, "bKGD", {0, 0, 0, 3, 0, 3});
+  std::vector<uint8_t> moved(good.begin(), good.begin() + 8);
+  moved.insert(moved.end(), chunk.begin(), chunk.end());
+  moved.insert(moved.end(), good.begin() + 8, good.end());
+  const std::string path = TestPath("bkgd_first.png");
+  WriteBytes(path, moved);
+  CheckLoadFails(path, "the first chunk is 'bKGD', not IHDR");
+}
+
+}  // namespace
+}  // namespace swarm
