@@ -19,8 +19,8 @@ RUN_ARGS ?= --out build/particles.png
 FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps run build test test-format format test-release test-sanitize test-fuzz fuzz fuzz-build \
-	bench clean
+.PHONY: deps run build test test-format format test-release test-sanitize test-arm64 test-fuzz fuzz \
+	fuzz-build bench clean
 
 deps:
 	scripts/install-deps.sh
@@ -54,6 +54,14 @@ test-sanitize: deps
 	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWARM_SANITIZE=ON
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	ctest --test-dir $(SANITIZE_DIR) -j $(JOBS) --output-on-failure
+
+# aarch64: cross-built with Debian's toolchain (cmake/aarch64-linux-gnu.cmake, after
+# `scripts/install-deps.sh --arm64`) into build/arm64, the whole suite run under qemu-aarch64.
+ARM64_DIR := build/arm64
+test-arm64: deps
+	cmake -S . -B $(ARM64_DIR) --toolchain cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=Release
+	cmake --build $(ARM64_DIR) -j $(JOBS)
+	ctest --test-dir $(ARM64_DIR) -j $(JOBS) --output-on-failure
 
 # The readers of untrusted files under libFuzzer (clang, ASan + UBSan: tests/fuzz/): .npy, URDF
 # and PNG, each for FUZZ_SECONDS seconds, e.g. `make fuzz FUZZ_SECONDS=1800`. Seeds come from

@@ -170,8 +170,9 @@ inline void ComposeRowImpl(const ComposeRowInputs& in, size_t width, uint32_t* f
   const auto largest = hn::Set(df, 1e30f);
   const auto alpha = hn::Set(du, 0xFF000000u);
   ForEachVector(df, width, [&](size_t x, auto store) HWY_ATTR {
-    hn::Vec<decltype(du)> bytes[3];
-    for (size_t c = 0; c < 3; ++c) {
+    // One channel's byte per lane. A function rather than an array of three vectors: SVE vectors
+    // are sizeless and cannot be array elements.
+    const auto channel_byte = [&](size_t c) HWY_ATTR {
       const auto top = hn::LoadU(df, in.glow_top[c] + x);
       const auto bottom = hn::LoadU(df, in.glow_bottom[c] + x);
       const auto glow = hn::Add(top, hn::Mul(glow_weight, hn::Sub(bottom, top)));
@@ -179,10 +180,13 @@ inline void ComposeRowImpl(const ComposeRowInputs& in, size_t width, uint32_t* f
       v = hn::IfThenElseZero(hn::Gt(v, hn::Zero(df)), v);
       v = hn::IfThenElse(hn::Lt(v, largest), v, largest);
       const auto level = hn::Sqrt(hn::Div(v, hn::Add(one, v)));
-      bytes[c] = hn::BitCast(du, hn::ConvertTo(di, hn::Add(hn::Mul(level, full), half)));
-    }
-    const auto argb = hn::Or(hn::Or(alpha, hn::ShiftLeft<16>(bytes[0])),
-                             hn::Or(hn::ShiftLeft<8>(bytes[1]), bytes[2]));
+      return hn::BitCast(du, hn::ConvertTo(di, hn::Add(hn::Mul(level, full), half)));
+    };
+    const auto red = channel_byte(0);
+    const auto green = channel_byte(1);
+    const auto blue = channel_byte(2);
+    const auto argb =
+        hn::Or(hn::Or(alpha, hn::ShiftLeft<16>(red)), hn::Or(hn::ShiftLeft<8>(green), blue));
     store(argb, du, frame + x);
   });
 }

@@ -6,7 +6,7 @@
 // Layout of an f32x4 view (lane-major structure of arrays):
 //   x[0..count) at data, y at data + lane_stride, z at data + 2 * lane_stride, w at + 3 * stride.
 // lane_stride is a multiple of kPadFloats and data is kAlignBytes-aligned, so every lane array
-// starts on a vector boundary and may be read up to RoundUpToVector(count) elements.
+// starts kAlignBytes-aligned and may be read up to RoundUpToVector(count) elements.
 #pragma once
 
 #include <cstddef>
@@ -16,11 +16,19 @@
 
 namespace swarm {
 
-// The widest vector of any compiled target (AVX-512: 64 bytes); kernels/loop-inl.h checks each
-// target's HWY_MAX_BYTES against it at compile time.
+// The widest vector of any compiled target; kernels/loop-inl.h checks each target's
+// HWY_MAX_BYTES against it at compile time. x86: AVX-512's 64 bytes. aarch64: SVE's architectural
+// maximum of 2048 bits, because an SVE vector's length is known only at run time (128 to 2048
+// bits: 16 bytes on Neoverse V2 and in Apple-class cores, 32 on Graviton 3, up to 256 in qemu).
+#if defined(__aarch64__)
+inline constexpr size_t kMaxVectorBytes = 256;
+#else
 inline constexpr size_t kMaxVectorBytes = 64;
-// Alignment of every allocation and of every lane array.
-inline constexpr size_t kAlignBytes = kMaxVectorBytes;
+#endif
+// Alignment of every allocation and of every lane array: a cache line, and AVX-512's vector (its
+// streaming stores need it). NEON and SVE loads and stores need no alignment, so aarch64 keeps
+// 64 bytes too instead of SVE's possible 256.
+inline constexpr size_t kAlignBytes = 64;
 // Lane arrays and scalar attribute arrays are padded to a multiple of this many elements of their
 // type: one vector of the widest compiled target.
 template <typename T>

@@ -3,6 +3,9 @@
 #   scripts/install-deps.sh            build, test and benchmark dependencies (the tests run the
 #                                      benchmark flow once: scripts/bench.sh --quick)
 #   scripts/install-deps.sh --bench    the same (kept for existing scripts)
+#   scripts/install-deps.sh --arm64    the same, plus what cross-building and testing for aarch64
+#                                      needs (make test-arm64): the arm64 architecture in dpkg,
+#                                      the cross compiler, qemu-user and the :arm64 libraries
 set -euo pipefail
 
 packages=(build-essential make cmake ccache pkg-config clang-format
@@ -16,21 +19,46 @@ packages=(build-essential make cmake ccache pkg-config clang-format
           libexpat1-dev  # URDF: the strict XML check before the parser
           libbenchmark-dev python3-matplotlib  # the benchmarks and their charts
           libmujoco-dev)  # MuJoCo's mj_kinematics, the robot benchmark's peer
-if [[ $# -gt 1 || ( $# -eq 1 && "$1" != "--bench" ) ]]; then
-  echo "install-deps.sh: unknown arguments '$*' (only --bench)" >&2
+if [[ $# -gt 1 || ( $# -eq 1 && "$1" != "--bench" && "$1" != "--arm64" ) ]]; then
+  echo "install-deps.sh: unknown arguments '$*' (only --bench or --arm64)" >&2
   exit 2
 fi
 
+sudo=()
+[[ $(id -u) -eq 0 ]] || sudo=(sudo)
+if [[ $# -eq 1 && "$1" == "--arm64" ]]; then
+  # The libraries the aarch64 build links and its tests use, as :arm64 packages beside the x86
+  # ones (Debian's multiarch); header-only packages (glm, dlpack) serve both. Not catch2:arm64:
+  # it would replace the x86 catch2 (its prebuilt main is not multiarch); the arm64 tests compile
+  # Catch2's header-only main themselves.
+  packages+=(g++-aarch64-linux-gnu qemu-user
+             libhwy-dev:arm64 libxxhash-dev:arm64 libpng-dev:arm64
+             liburdfdom-dev:arm64 libexpat1-dev:arm64 libtinyxml2-dev:arm64
+             libopencv-imgproc-dev:arm64 libopencv-core-dev:arm64
+             libsdl2-dev:arm64 libsdl2-ttf-dev:arm64)
+  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    echo "install-deps: adding the arm64 architecture to dpkg"
+    "${sudo[@]}" dpkg --add-architecture arm64
+    "${sudo[@]}" apt-get update -qq
+  fi
+fi
+
+# A package is present when installed for the architecture asked (name:arch), or else for this
+# machine's own architecture or "all": with arm64 packages beside them, dpkg-query lists both.
+native=$(dpkg --print-architecture)
 missing=()
 for package in "${packages[@]}"; do
-  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
-  [[ "$status" == "install ok installed" ]] || missing+=("$package")
+  name=${package%%:*}
+  wanted=$native
+  [[ "$package" == *:* ]] && wanted=${package#*:}
+  installed=$(dpkg-query -W -f='${Architecture} ${Status}\n' "$name" 2>/dev/null || true)
+  if ! grep -Eq "^($wanted|all) install ok installed$" <<<"$installed"; then
+    missing+=("$package")
+  fi
 done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 
 echo "install-deps: installing ${missing[*]}"
-sudo=()
-[[ $(id -u) -eq 0 ]] || sudo=(sudo)
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
