@@ -23,20 +23,14 @@ namespace swarm {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// The values EmitParticles writes for the vector of particles starting at element i.
-template <class D>
-struct EmittedVector {
-  hn::Vec<D> position[3];
-  hn::Vec<D> velocity[3];
-  hn::Vec<D> lifetime;
-};
-
-// The formulas of EmitterParams (kernels/emit.h), one operation at a time; the scalar
-// reference::Emit performs the same operations in the same order. `kShape` is a template
-// argument so that the shape costs one branch per call (EmitImpl, RespawnDeadImpl), not per lane.
-template <EmitterShape kShape, class D>
-HWY_INLINE EmittedVector<D> EmitVector(D d, const EmitterParams& emitter, RandomKeys keys,
-                                       uint32_t first_index, size_t i) {
+// The formulas of EmitterParams (kernels/emit.h), one operation at a time, for the vector of
+// particles starting at element i; the scalar reference::Emit performs the same operations in
+// the same order. `kShape` is a template argument so that the shape costs one branch per call
+// (EmitImpl, RespawnDeadImpl), not per lane. The values come back through reference parameters
+// (position, velocity, lifetime), not a struct: SVE vectors are sizeless and cannot be members.
+template <EmitterShape kShape, class D, class V = hn::Vec<D>>
+HWY_INLINE void EmitVector(D d, const EmitterParams& emitter, RandomKeys keys, uint32_t first_index,
+                           size_t i, V& px, V& py, V& pz, V& vx, V& vy, V& vz, V& lifetime) {
   const hn::RebindToUnsigned<D> du;
   const auto particle = CountersAt(d, first_index + static_cast<uint32_t>(i));
   const auto base_counter = hn::ShiftLeft<3>(particle);
@@ -63,43 +57,45 @@ HWY_INLINE EmittedVector<D> EmitVector(D d, const EmitterParams& emitter, Random
                    hn::Mul(hn::Set(d, emitter.velocity_spread[axis]),
                            symmetric(static_cast<uint32_t>(axis + 3))));
   };
-  EmittedVector<D> out;
   if constexpr (kShape == EmitterShape::kBox) {
-    for (int axis = 0; axis < 3; ++axis) {
-      out.position[axis] = box_position(axis);
-      out.velocity[axis] = spread_velocity(axis);
-    }
+    px = box_position(0);
+    py = box_position(1);
+    pz = box_position(2);
+    vx = spread_velocity(0);
+    vy = spread_velocity(1);
+    vz = spread_velocity(2);
   } else if constexpr (kShape == EmitterShape::kSphere) {
-    for (int axis = 0; axis < 3; ++axis) out.position[axis] = box_position(axis);
+    px = box_position(0);
+    py = box_position(1);
+    pz = box_position(2);
     const auto z = symmetric(3);
-    hn::Vec<D> sin_phi, cos_phi;
+    V sin_phi = hn::Zero(d), cos_phi = hn::Zero(d);
     SinCos(d, hn::Mul(uniform(4), two_pi), sin_phi, cos_phi);
     const auto r_xy = hn::Sqrt(hn::Max(hn::Zero(d), hn::Sub(one, hn::Mul(z, z))));
     const auto speed = hn::Mul(hn::Set(d, emitter.radial_speed), uniform(5));
-    const hn::Vec<D> direction[3] = {hn::Mul(r_xy, cos_phi), hn::Mul(r_xy, sin_phi), z};
-    for (int axis = 0; axis < 3; ++axis) {
-      out.velocity[axis] =
-          hn::Add(hn::Set(d, emitter.velocity[axis]), hn::Mul(direction[axis], speed));
-    }
+    const auto radial_velocity = [&](int axis, V direction) HWY_ATTR {
+      return hn::Add(hn::Set(d, emitter.velocity[axis]), hn::Mul(direction, speed));
+    };
+    vx = radial_velocity(0, hn::Mul(r_xy, cos_phi));
+    vy = radial_velocity(1, hn::Mul(r_xy, sin_phi));
+    vz = radial_velocity(2, z);
   } else {
     static_assert(kShape == EmitterShape::kRing);
-    hn::Vec<D> sin_theta, cos_theta;
+    V sin_theta = hn::Zero(d), cos_theta = hn::Zero(d);
     SinCos(d, hn::Mul(uniform(0), two_pi), sin_theta, cos_theta);
     const auto radial = hn::Add(hn::Set(d, emitter.radius),
                                 hn::Mul(hn::Set(d, emitter.half_extent.x), symmetric(1)));
-    out.position[0] = hn::Add(hn::Set(d, emitter.center.x), hn::Mul(radial, cos_theta));
-    out.position[1] = hn::Add(hn::Set(d, emitter.center.y),
-                              hn::Mul(hn::Set(d, emitter.half_extent.y), symmetric(2)));
-    out.position[2] = hn::Add(hn::Set(d, emitter.center.z), hn::Mul(radial, sin_theta));
+    px = hn::Add(hn::Set(d, emitter.center.x), hn::Mul(radial, cos_theta));
+    py = hn::Add(hn::Set(d, emitter.center.y),
+                 hn::Mul(hn::Set(d, emitter.half_extent.y), symmetric(2)));
+    pz = hn::Add(hn::Set(d, emitter.center.z), hn::Mul(radial, sin_theta));
     const auto tangential = hn::Set(d, emitter.tangential_speed);
-    out.velocity[0] = hn::Sub(spread_velocity(0), hn::Mul(tangential, sin_theta));
-    out.velocity[1] = spread_velocity(1);
-    out.velocity[2] = hn::Add(spread_velocity(2), hn::Mul(tangential, cos_theta));
+    vx = hn::Sub(spread_velocity(0), hn::Mul(tangential, sin_theta));
+    vy = spread_velocity(1);
+    vz = hn::Add(spread_velocity(2), hn::Mul(tangential, cos_theta));
   }
-  out.lifetime =
-      hn::Add(hn::Set(d, emitter.lifetime_min),
-              hn::Mul(uniform(6), hn::Set(d, emitter.lifetime_max - emitter.lifetime_min)));
-  return out;
+  lifetime = hn::Add(hn::Set(d, emitter.lifetime_min),
+                     hn::Mul(uniform(6), hn::Set(d, emitter.lifetime_max - emitter.lifetime_min)));
 }
 
 template <EmitterShape kShape>
@@ -109,13 +105,16 @@ void EmitLoop(const Vec4View& positions, const Vec4View& velocities, const Float
   const hn::ScalableTag<float> d;
   const RandomKeys keys = KeysFor(random);
   ForEachVector(d, positions.count, [&](size_t i, auto store) HWY_ATTR {
-    const auto e = EmitVector<kShape>(d, emitter, keys, first_index, i);
-    for (int axis = 0; axis < 3; ++axis) {
-      store(e.position[axis], d, positions.Lane(axis) + i);
-      store(e.velocity[axis], d, velocities.Lane(axis) + i);
-    }
+    auto px = hn::Zero(d), py = px, pz = px, vx = px, vy = px, vz = px, lifetime = px;
+    EmitVector<kShape>(d, emitter, keys, first_index, i, px, py, pz, vx, vy, vz, lifetime);
+    store(px, d, positions.x() + i);
+    store(vx, d, velocities.x() + i);
+    store(py, d, positions.y() + i);
+    store(vy, d, velocities.y() + i);
+    store(pz, d, positions.z() + i);
+    store(vz, d, velocities.z() + i);
     store(hn::Zero(d), d, ages.data + i);
-    store(e.lifetime, d, lifetimes.data + i);
+    store(lifetime, d, lifetimes.data + i);
   });
 }
 
@@ -131,15 +130,21 @@ void RespawnDeadLoop(const Vec4View& positions, const Vec4View& velocities, cons
     const auto flags = hn::PromoteTo(di, hn::LoadU(d8, dead.data + i));
     const auto respawn = hn::RebindMask(d, hn::Ne(flags, hn::Zero(di)));
     if (hn::AllFalse(d, respawn)) return;
-    const auto e = EmitVector<kShape>(d, emitter, keys, first_index, i);
-    for (int axis = 0; axis < 3; ++axis) {
+    auto px = hn::Zero(d), py = px, pz = px, vx = px, vy = px, vz = px, lifetime = px;
+    EmitVector<kShape>(d, emitter, keys, first_index, i, px, py, pz, vx, vy, vz, lifetime);
+    // The new values in the respawned lanes, the old ones elsewhere.
+    const auto respawn_axis = [&](size_t axis, hn::Vec<decltype(d)> new_p,
+                                  hn::Vec<decltype(d)> new_v) HWY_ATTR {
       float* p = positions.Lane(axis) + i;
       float* v = velocities.Lane(axis) + i;
-      store(hn::IfThenElse(respawn, e.position[axis], hn::LoadU(d, p)), d, p);
-      store(hn::IfThenElse(respawn, e.velocity[axis], hn::LoadU(d, v)), d, v);
-    }
+      store(hn::IfThenElse(respawn, new_p, hn::LoadU(d, p)), d, p);
+      store(hn::IfThenElse(respawn, new_v, hn::LoadU(d, v)), d, v);
+    };
+    respawn_axis(0, px, vx);
+    respawn_axis(1, py, vy);
+    respawn_axis(2, pz, vz);
     store(hn::IfThenZeroElse(respawn, hn::LoadU(d, ages.data + i)), d, ages.data + i);
-    store(hn::IfThenElse(respawn, e.lifetime, hn::LoadU(d, lifetimes.data + i)), d,
+    store(hn::IfThenElse(respawn, lifetime, hn::LoadU(d, lifetimes.data + i)), d,
           lifetimes.data + i);
     store(hn::Zero(d8), d8, dead.data + i);
   });

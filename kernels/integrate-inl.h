@@ -29,19 +29,24 @@ inline void EulerImpl(const Vec4View& positions, const Vec4View& velocities,
   const hn::ScalableTag<float> d;
   const auto dt = hn::Set(d, params.dt_seconds);
   const auto drag = hn::Set(d, params.drag_per_second);
-  const hn::Vec<decltype(d)> gravity[3] = {
-      hn::Set(d, params.gravity.x), hn::Set(d, params.gravity.y), hn::Set(d, params.gravity.z)};
-  float* HWY_RESTRICT p[3] = {positions.x(), positions.y(), positions.z()};
-  float* HWY_RESTRICT v[3] = {velocities.x(), velocities.y(), velocities.z()};
+  const auto gravity_x = hn::Set(d, params.gravity.x);
+  const auto gravity_y = hn::Set(d, params.gravity.y);
+  const auto gravity_z = hn::Set(d, params.gravity.z);
   ForEachVector(d, positions.count, [&](size_t i, auto store) HWY_ATTR {
-    for (int axis = 0; axis < 3; ++axis) {
-      const auto old_v = hn::LoadU(d, v[axis] + i);
-      const auto acceleration = hn::Sub(gravity[axis], hn::Mul(drag, old_v));
+    // One axis; called for x, y and z in turn (vectors live in locals and parameters, never in
+    // arrays: SVE vectors are sizeless).
+    const auto step_axis = [&](float* HWY_RESTRICT p, float* HWY_RESTRICT v,
+                               auto gravity) HWY_ATTR {
+      const auto old_v = hn::LoadU(d, v + i);
+      const auto acceleration = hn::Sub(gravity, hn::Mul(drag, old_v));
       const auto new_v = hn::Add(old_v, hn::Mul(acceleration, dt));
-      const auto new_p = hn::Add(hn::LoadU(d, p[axis] + i), hn::Mul(new_v, dt));
-      store(new_v, d, v[axis] + i);
-      store(new_p, d, p[axis] + i);
-    }
+      const auto new_p = hn::Add(hn::LoadU(d, p + i), hn::Mul(new_v, dt));
+      store(new_v, d, v + i);
+      store(new_p, d, p + i);
+    };
+    step_axis(positions.x(), velocities.x(), gravity_x);
+    step_axis(positions.y(), velocities.y(), gravity_y);
+    step_axis(positions.z(), velocities.z(), gravity_z);
   });
 }
 
@@ -84,28 +89,34 @@ inline void CollideBoxImpl(const Vec4View& positions, const Vec4View& velocities
   const auto minus_restitution = hn::Set(d, -params.restitution);
   const auto keep_tangential = hn::Set(d, 1.0f - params.friction);
   ForEachVector(d, positions.count, [&](size_t i, auto store) HWY_ATTR {
-    V p[3];
-    V v[3];
-    M contact[3];
-    for (int axis = 0; axis < 3; ++axis) {
+    // Clamps one axis and reflects its outward velocity; `contact` says which lanes touched a
+    // wall of this axis. Vectors live in named locals, never in arrays (SVE vectors are sizeless).
+    const auto clamp_axis = [&](size_t axis, V& p, V& v, M& contact) HWY_ATTR {
       const auto lo = hn::Set(d, params.min[axis]);
       const auto hi = hn::Set(d, params.max[axis]);
-      p[axis] = hn::LoadU(d, positions.Lane(axis) + i);
-      v[axis] = hn::LoadU(d, velocities.Lane(axis) + i);
-      const M below = hn::Lt(p[axis], lo);
-      const M above = hn::Gt(p[axis], hi);
-      const M outward =
-          hn::Or(hn::And(below, hn::Lt(v[axis], zero)), hn::And(above, hn::Gt(v[axis], zero)));
-      contact[axis] = hn::Or(below, above);
-      p[axis] = hn::Min(hn::Max(p[axis], lo), hi);
-      v[axis] = hn::IfThenElse(outward, hn::Mul(v[axis], minus_restitution), v[axis]);
-    }
-    for (int axis = 0; axis < 3; ++axis) {
-      const M other_contact = hn::Or(contact[(axis + 1) % 3], contact[(axis + 2) % 3]);
-      v[axis] = hn::IfThenElse(other_contact, hn::Mul(v[axis], keep_tangential), v[axis]);
-      store(p[axis], d, positions.Lane(axis) + i);
-      store(v[axis], d, velocities.Lane(axis) + i);
-    }
+      p = hn::LoadU(d, positions.Lane(axis) + i);
+      v = hn::LoadU(d, velocities.Lane(axis) + i);
+      const M below = hn::Lt(p, lo);
+      const M above = hn::Gt(p, hi);
+      const M outward = hn::Or(hn::And(below, hn::Lt(v, zero)), hn::And(above, hn::Gt(v, zero)));
+      contact = hn::Or(below, above);
+      p = hn::Min(hn::Max(p, lo), hi);
+      v = hn::IfThenElse(outward, hn::Mul(v, minus_restitution), v);
+    };
+    V px = zero, py = zero, pz = zero, vx = zero, vy = zero, vz = zero;
+    M contact_x = hn::Lt(zero, zero), contact_y = contact_x, contact_z = contact_x;
+    clamp_axis(0, px, vx, contact_x);
+    clamp_axis(1, py, vy, contact_y);
+    clamp_axis(2, pz, vz, contact_z);
+    // Friction on the axes tangential to a wall the particle touches.
+    const auto finish_axis = [&](size_t axis, V p, V v, M other_contact) HWY_ATTR {
+      v = hn::IfThenElse(other_contact, hn::Mul(v, keep_tangential), v);
+      store(p, d, positions.Lane(axis) + i);
+      store(v, d, velocities.Lane(axis) + i);
+    };
+    finish_axis(0, px, vx, hn::Or(contact_y, contact_z));
+    finish_axis(1, py, vy, hn::Or(contact_z, contact_x));
+    finish_axis(2, pz, vz, hn::Or(contact_x, contact_y));
   });
 }
 
