@@ -32,8 +32,14 @@ inline void EulerImpl(const Vec4View& positions, const Vec4View& velocities,
   const auto gravity_x = hn::Set(d, params.gravity.x);
   const auto gravity_y = hn::Set(d, params.gravity.y);
   const auto gravity_z = hn::Set(d, params.gravity.z);
+  float* HWY_RESTRICT const px = positions.x();
+  float* HWY_RESTRICT const py = positions.y();
+  float* HWY_RESTRICT const pz = positions.z();
+  float* HWY_RESTRICT const vx = velocities.x();
+  float* HWY_RESTRICT const vy = velocities.y();
+  float* HWY_RESTRICT const vz = velocities.z();
   ForEachVector(d, positions.count, [&](size_t i, auto store) HWY_ATTR {
-    // One axis; called for x, y and z in turn (vectors live in locals and parameters, never in
+    // One axis; applied to x, y and z in turn (vectors live in locals and parameters, never in
     // arrays: SVE vectors are sizeless).
     const auto step_axis = [&](float* HWY_RESTRICT p, float* HWY_RESTRICT v,
                                auto gravity) HWY_ATTR {
@@ -44,9 +50,9 @@ inline void EulerImpl(const Vec4View& positions, const Vec4View& velocities,
       store(new_v, d, v + i);
       store(new_p, d, p + i);
     };
-    step_axis(positions.x(), velocities.x(), gravity_x);
-    step_axis(positions.y(), velocities.y(), gravity_y);
-    step_axis(positions.z(), velocities.z(), gravity_z);
+    step_axis(px, vx, gravity_x);
+    step_axis(py, vy, gravity_y);
+    step_axis(pz, vz, gravity_z);
   });
 }
 
