@@ -194,8 +194,9 @@ const FlagSet::Flag* FlagSet::FlagOf(std::string_view arg) const {
     if (arg == alias) return Find(name);
   }
   if (!arg.starts_with("--")) return nullptr;
-  return Find(arg.substr(
-      2, arg.find('=') == std::string_view::npos ? std::string_view::npos : arg.find('=') - 2));
+  const size_t equals = arg.find('=');
+  return Find(
+      arg.substr(2, equals == std::string_view::npos ? std::string_view::npos : equals - 2));
 }
 
 Status FlagSet::Parse(int argc, const char* const* argv) {

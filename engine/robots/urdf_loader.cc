@@ -101,6 +101,25 @@ UrdfdomResult ParseWithUrdfdom(const std::string& text) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The errors of a robot that is not a tree. CheckLinkGraph finds them in the text before urdfdom
+// links anything; ModelBuilder checks urdfdom's model again, with the same messages.
+
+Status ChildOfTwoJointsError(std::string_view source, const std::string& link,
+                             const std::string& first_joint, const std::string& second_joint) {
+  return InvalidArgument(std::string(source) + ": link " + Quoted(link) +
+                         " is the child of two joints, " + Quoted(first_joint) + " and " +
+                         Quoted(second_joint) + ": a URDF robot must be a tree");
+}
+
+// `cycle` lists the links, "a -> b -> a".
+Status CycleError(std::string_view source, const std::string& cycle,
+                  const std::string& closing_joint) {
+  return InvalidArgument(std::string(source) + ": the joints form a cycle through links " + cycle +
+                         " (joint " + Quoted(closing_joint) +
+                         " closes it): a URDF robot must be a tree");
+}
+
+// ---------------------------------------------------------------------------------------------
 // From urdfdom's model to swarm's.
 
 class ModelBuilder {
@@ -151,11 +170,8 @@ class ModelBuilder {
             " a free-floating root link is UrdfOptions::floating_base)");
       }
       const auto [it, inserted] = parent_joint_.emplace(joint->child_link_name, name);
-      if (!inserted) {
-        return InvalidArgument(std::string(source_) + ": link " + Quoted(joint->child_link_name) +
-                               " is the child of two joints, " + Quoted(it->second) + " and " +
-                               Quoted(name) + ": a URDF robot must be a tree");
-      }
+      if (!inserted)
+        return ChildOfTwoJointsError(source_, joint->child_link_name, it->second, name);
     }
     return {};
   }
@@ -229,9 +245,7 @@ class ModelBuilder {
       cycle += " -> " + *it;
       if (*it == link) break;
     }
-    return InvalidArgument(std::string(source_) + ": the joints form a cycle through links " +
-                           cycle + " (joint " + Quoted(parent_joint_.at(link)) +
-                           " closes it): a URDF robot must be a tree");
+    return CycleError(source_, cycle, parent_joint_.at(link));
   }
 
   // Every number must be finite and fit in float (the kernels compute in float); lengths and
@@ -440,7 +454,6 @@ void BreakLinkCycles(urdf::ModelInterface& model) {
 Status CheckLinkGraph(const XmlOutline& outline, const std::string& source) {
   // Only a complete outline lists every link and joint (the XML gate has passed by now).
   if (!outline.open_at_end.empty() || !outline.unterminated.empty()) return {};
-  const std::string not_a_tree = ": a URDF robot must be a tree";
   std::set<std::string> links;
   std::map<std::string, std::pair<std::string, std::string>> parent_of;  // child: parent, joint
   for (const XmlElementMark& mark : outline.robot_children) {
@@ -449,14 +462,12 @@ Status CheckLinkGraph(const XmlOutline& outline, const std::string& source) {
     if (mark.parent_link == mark.child_link) {
       return InvalidArgument(source + ":" + std::to_string(mark.line) + ": joint " +
                              Quoted(mark.name) + " connects link " + Quoted(mark.child_link) +
-                             " to itself" + not_a_tree);
+                             " to itself: a URDF robot must be a tree");
     }
     const auto [it, inserted] =
         parent_of.emplace(mark.child_link, std::pair{mark.parent_link, mark.name});
-    if (!inserted) {  // the same message as ModelBuilder::CheckTreeShape gives
-      return InvalidArgument(source + ": link " + Quoted(mark.child_link) +
-                             " is the child of two joints, " + Quoted(it->second.second) + " and " +
-                             Quoted(mark.name) + not_a_tree);
+    if (!inserted) {
+      return ChildOfTwoJointsError(source, mark.child_link, it->second.second, mark.name);
     }
   }
   const bool has_root = std::any_of(
@@ -482,9 +493,7 @@ Status CheckLinkGraph(const XmlOutline& outline, const std::string& source) {
         std::string cycle = next;
         const auto first = std::find(path.begin(), path.end(), next);
         for (auto it = path.end(); it != first;) cycle += " -> " + *--it;
-        return InvalidArgument(source + ": the joints form a cycle through links " + cycle +
-                               " (joint " + Quoted(parent->second.second) + " closes it)" +
-                               not_a_tree);
+        return CycleError(source, cycle, parent->second.second);
       }
       path.push_back(next);
       on_path.insert(next);
