@@ -4,6 +4,8 @@
 #   make test   the same set-up, then the format check (.clang-format), the whole test suite
 #               (Release, then ASan + UBSan) via ctest, then 20 seconds of fuzzing each reader of
 #               untrusted files: .npy, URDF and PNG (`make fuzz` fuzzes for longer)
+#   make test-arm64  the aarch64 cross build's suite under qemu (adds the arm64 architecture to
+#               dpkg for its libraries, so it is a separate command; CI runs both)
 # Everything else is plain CMake underneath; these targets only pick directories and flags.
 
 JOBS ?= $(shell nproc)
@@ -55,13 +57,28 @@ test-sanitize: deps
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	ctest --test-dir $(SANITIZE_DIR) -j $(JOBS) --output-on-failure
 
-# aarch64: cross-built with Debian's toolchain (cmake/aarch64-linux-gnu.cmake, after
-# `scripts/install-deps.sh --arm64`) into build/arm64, the whole suite run under qemu-aarch64.
+# aarch64: cross-built with Debian's toolchain (cmake/aarch64-linux-gnu.cmake; the packages come
+# from `scripts/install-deps.sh --arm64`) into build/arm64 and tested under qemu-aarch64
+# (cmake/cross_run.cmake). The whole suite runs on qemu's "max" CPU (SVE2, 512-bit vectors: the
+# kernel tests cover sve2, sve, neon and scalar there); then the kernel families and the golden
+# tests run again on a NEON-only CPU and at SVE vector lengths of 128, 256 and 2048 bits, which
+# select sve2_128 and sve_256 and the widest vectors SVE allows. Only the emulator's CPU changes
+# between runs (a re-configure), not the binaries.
 ARM64_DIR := build/arm64
-test-arm64: deps
-	cmake -S . -B $(ARM64_DIR) --toolchain cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=Release
+ARM64_CPUS := max,sve=off max,sve-default-vector-length=16 max,sve-default-vector-length=32 \
+	max,sve-default-vector-length=256
+ARM64_RERUN := ^kernels_|golden
+test-arm64:
+	scripts/install-deps.sh --arm64
+	cmake -S . -B $(ARM64_DIR) --toolchain cmake/aarch64-linux-gnu.cmake \
+	  -DCMAKE_BUILD_TYPE=Release -DSWARM_QEMU_CPU=max
 	cmake --build $(ARM64_DIR) -j $(JOBS)
 	ctest --test-dir $(ARM64_DIR) -j $(JOBS) --output-on-failure
+	for cpu in $(ARM64_CPUS); do \
+	  cmake -DSWARM_QEMU_CPU=$$cpu $(ARM64_DIR) >/dev/null && \
+	  ctest --test-dir $(ARM64_DIR) -j $(JOBS) --output-on-failure -R '$(ARM64_RERUN)' || exit 1; \
+	done
+	cmake -DSWARM_QEMU_CPU=max $(ARM64_DIR) >/dev/null
 
 # The readers of untrusted files under libFuzzer (clang, ASan + UBSan: tests/fuzz/): .npy, URDF
 # and PNG, each for FUZZ_SECONDS seconds, e.g. `make fuzz FUZZ_SECONDS=1800`. Seeds come from

@@ -106,7 +106,10 @@ inline void CollideBoxImpl(const Vec4View& positions, const Vec4View& velocities
       const M above = hn::Gt(p, hi);
       const M outward = hn::Or(hn::And(below, hn::Lt(v, zero)), hn::And(above, hn::Gt(v, zero)));
       contact = hn::Or(below, above);
-      p = hn::Min(hn::Max(p, lo), hi);
+      // A select, not Min/Max: those differ per ISA for NaN and for zeros of opposite signs
+      // (x86 returns the second operand, aarch64 the NaN or +0), the select keeps both as the
+      // reference does (a NaN position is neither below nor above, so it stays NaN).
+      p = hn::IfThenElse(below, lo, hn::IfThenElse(above, hi, p));
       v = hn::IfThenElse(outward, hn::Mul(v, minus_restitution), v);
     };
     V px = zero, py = zero, pz = zero, vx = zero, vy = zero, vz = zero;

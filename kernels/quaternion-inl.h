@@ -20,29 +20,35 @@
 #include "swarm/kernels/loop-inl.h"
 #include "swarm/kernels/quaternion.h"
 #include "swarm/kernels/quaternion_math-inl.h"
+#include "swarm/kernels/vector_scratch-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-template <class D>
-HWY_INLINE Vec3V<hn::Vec<D>> LoadVec3(D d, const float* const HWY_RESTRICT* lanes, size_t i) {
-  return {hn::LoadU(d, lanes[0] + i), hn::LoadU(d, lanes[1] + i), hn::LoadU(d, lanes[2] + i)};
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void LoadVec3(D d, const float* const HWY_RESTRICT* lanes, size_t i, V& x, V& y, V& z) {
+  x = hn::LoadU(d, lanes[0] + i);
+  y = hn::LoadU(d, lanes[1] + i);
+  z = hn::LoadU(d, lanes[2] + i);
 }
 
 // The quaternion is broadcast once per call; each element then costs 18 multiplies and 12
 // additions with no shuffles, since SoA keeps x, y and z in separate registers.
 inline void RotateVectorsImpl(const glm::quat& q, const ConstVec4View& in, const Vec4View& out) {
   const hn::ScalableTag<float> d;
-  const auto rotation = BroadcastQuat(d, q.x, q.y, q.z, q.w);
+  using V = hn::Vec<decltype(d)>;
+  const V qx = hn::Set(d, q.x), qy = hn::Set(d, q.y), qz = hn::Set(d, q.z), qw = hn::Set(d, q.w);
   const InOutLanes lanes(in, out);
   ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
-    const auto w = hn::LoadU(d, lanes.in[3] + i);
-    const auto v = Rotate(rotation, LoadVec3(d, lanes.in, i));
-    store(v.x, d, lanes.out[0] + i);
-    store(v.y, d, lanes.out[1] + i);
-    store(v.z, d, lanes.out[2] + i);
+    const V w = hn::LoadU(d, lanes.in[3] + i);
+    V x, y, z;
+    LoadVec3(d, lanes.in, i, x, y, z);
+    Rotate(qx, qy, qz, qw, x, y, z, x, y, z);
+    store(x, d, lanes.out[0] + i);
+    store(y, d, lanes.out[1] + i);
+    store(z, d, lanes.out[2] + i);
     store(w, d, lanes.out[3] + i);
   });
 }
@@ -50,17 +56,19 @@ inline void RotateVectorsImpl(const glm::quat& q, const ConstVec4View& in, const
 inline void RotateVectorsPerElementImpl(const ConstVec4View& q, const ConstVec4View& in,
                                         const Vec4View& out) {
   const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
   const InOutLanes lanes(in, out);
   const float* HWY_RESTRICT rotation[4] = {q.x(), q.y(), q.z(), q.w()};
   ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
-    const auto w = hn::LoadU(d, lanes.in[3] + i);
-    const QuatV<hn::Vec<decltype(d)>> quaternion{
-        hn::LoadU(d, rotation[0] + i), hn::LoadU(d, rotation[1] + i), hn::LoadU(d, rotation[2] + i),
-        hn::LoadU(d, rotation[3] + i)};
-    const auto v = Rotate(quaternion, LoadVec3(d, lanes.in, i));
-    store(v.x, d, lanes.out[0] + i);
-    store(v.y, d, lanes.out[1] + i);
-    store(v.z, d, lanes.out[2] + i);
+    const V w = hn::LoadU(d, lanes.in[3] + i);
+    const V qx = hn::LoadU(d, rotation[0] + i), qy = hn::LoadU(d, rotation[1] + i),
+            qz = hn::LoadU(d, rotation[2] + i), qw = hn::LoadU(d, rotation[3] + i);
+    V x, y, z;
+    LoadVec3(d, lanes.in, i, x, y, z);
+    Rotate(qx, qy, qz, qw, x, y, z, x, y, z);
+    store(x, d, lanes.out[0] + i);
+    store(y, d, lanes.out[1] + i);
+    store(z, d, lanes.out[2] + i);
     store(w, d, lanes.out[3] + i);
   });
 }
@@ -68,35 +76,60 @@ inline void RotateVectorsPerElementImpl(const ConstVec4View& q, const ConstVec4V
 inline void MultiplyQuaternionsImpl(const ConstVec4View& a, const ConstVec4View& b,
                                     const Vec4View& out) {
   const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
   ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
-    StoreQuat(d, Multiply(LoadQuat(d, a, i), LoadQuat(d, b, i)), out, i, store);
+    V ax, ay, az, aw, bx, by, bz, bw;
+    LoadQuat(d, b, i, bx, by, bz, bw);
+    LoadQuat(d, a, i, ax, ay, az, aw);
+    V x, y, z, w;
+    Multiply(ax, ay, az, aw, bx, by, bz, bw, x, y, z, w);
+    StoreQuat(d, x, y, z, w, out, i, store);
   });
 }
 
 inline void ConjugateQuaternionsImpl(const ConstVec4View& q, const Vec4View& out) {
   const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
   ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
-    StoreQuat(d, Conjugate(LoadQuat(d, q, i)), out, i, store);
+    V x, y, z, w;
+    LoadQuat(d, q, i, x, y, z, w);
+    Conjugate(x, y, z, w, x, y, z, w);
+    StoreQuat(d, x, y, z, w, out, i, store);
   });
 }
 
 inline void NormalizeQuaternionsImpl(const ConstVec4View& q, const Vec4View& out) {
   const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
   ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
-    StoreQuat(d, Normalize(LoadQuat(d, q, i)), out, i, store);
+    V x, y, z, w;
+    LoadQuat(d, q, i, x, y, z, w);
+    Normalize(x, y, z, w, x, y, z, w);
+    StoreQuat(d, x, y, z, w, out, i, store);
   });
 }
 
 inline void QuaternionsToMatricesImpl(const ConstVec4View& q, const Mat4View& matrices) {
-  const hn::ScalableTag<float> d;
-  using V = hn::Vec<decltype(d)>;
+  using D = hn::ScalableTag<float>;
+  using V = hn::Vec<D>;
+  const D d;
   ForEachVector(d, matrices.count, [&](size_t i, auto store) HWY_ATTR {
-    V m[3][3];
-    RotationMatrix(LoadQuat(d, q, i), m);
+    // Entry (column c, row r) of the rotation in VectorScratch slot 3 c + r; on x86 the compiler
+    // forwards the slots to registers (the machine code is that of an array of vectors).
+    VectorScratch<D, 9> m;
+    {
+      V x, y, z, w;
+      LoadQuat(d, q, i, x, y, z, w);
+      V m00, m01, m02, m10, m11, m12, m20, m21, m22;
+      RotationMatrix(x, y, z, w, m00, m01, m02, m10, m11, m12, m20, m21, m22);
+      m.Set(d, 0, m00), m.Set(d, 1, m01), m.Set(d, 2, m02);
+      m.Set(d, 3, m10), m.Set(d, 4, m11), m.Set(d, 5, m12);
+      m.Set(d, 6, m20), m.Set(d, 7, m21), m.Set(d, 8, m22);
+    }
     const V zero = hn::Zero(d);
     for (size_t column = 0; column < 3; ++column) {
       for (size_t row = 0; row < 3; ++row) {
-        store(m[column][row], d, matrices.Element(column, row) + i);
+        store(m.Get(d, 3 * column + row), d, matrices.Element(column, row) + i);
       }
       store(zero, d, matrices.Element(column, 3) + i);
       store(zero, d, matrices.Element(3, column) + i);
@@ -114,7 +147,7 @@ inline void QuaternionsToMatricesImpl(const ConstVec4View& q, const Mat4View& ma
 // the off-diagonal sums and differences by 4c never loses accuracy or divides by zero. Which
 // candidate wins is a per-lane select (later candidates win only when strictly larger, as in
 // glm), and the whole quaternion is negated where w < 0 so the output has w >= 0 (q and -q are
-// the same rotation). Off-diagonal terms use m[c][r] = column c, row r:
+// the same rotation). Off-diagonal terms use m<c><r> = column c, row r:
 //   w-largest: (x, y, z) = (m12 - m21, m20 - m02, m01 - m10) / (4w)
 //   x-largest: (w, y, z) = (m12 - m21, m01 + m10, m20 + m02) / (4x)
 //   y-largest: (w, x, z) = (m20 - m02, m01 + m10, m12 + m21) / (4y)
@@ -150,36 +183,41 @@ inline void MatricesToQuaternionsImpl(const ConstMat4View& matrices, const Vec4V
     const V zx_sum = hn::Mul(hn::Add(m20, m02), mult);
     const V yz_sum = hn::Mul(hn::Add(m12, m21), mult);
 
-    QuatV<V> r{yz_difference, zx_difference, xy_difference, big};
-    r = IfThenElseQuat(x_wins, QuatV<V>{big, xy_sum, zx_sum, yz_difference}, r);
-    r = IfThenElseQuat(y_wins, QuatV<V>{xy_sum, big, yz_sum, zx_difference}, r);
-    r = IfThenElseQuat(z_wins, QuatV<V>{zx_sum, yz_sum, big, xy_difference}, r);
-    r = IfThenElseQuat(hn::Lt(r.w, hn::Zero(d)), Negate(r), r);
-    StoreQuat(d, r, q, i, store);
+    V x = yz_difference, y = zx_difference, z = xy_difference, w = big;
+    IfThenReplaceQuat(x_wins, big, xy_sum, zx_sum, yz_difference, x, y, z, w);
+    IfThenReplaceQuat(y_wins, xy_sum, big, yz_sum, zx_difference, x, y, z, w);
+    IfThenReplaceQuat(z_wins, zx_sum, yz_sum, big, xy_difference, x, y, z, w);
+    IfNegateQuat(hn::Lt(w, hn::Zero(d)), x, y, z, w);
+    StoreQuat(d, x, y, z, w, q, i, store);
   });
 }
 
-// Shorter arc: b is negated where dot(a, b) < 0. Negation is exact, so dot(a, -b) is exactly
-// -dot(a, b) and cos_theta below is the dot product of the two quaternions interpolated.
+// Shorter arc: b is negated where dot(a, b) < 0, and cos_theta is the dot product of a and the
+// (possibly negated) b. Negation is exact, so dot(a, -b) is exactly -dot(a, b).
 template <class V>
-HWY_INLINE void ShorterArc(const QuatV<V>& a, QuatV<V>& b, V& cos_theta) {
-  const V dot = Dot(a, b);
+HWY_INLINE void ShorterArc(V ax, V ay, V az, V aw, V& bx, V& by, V& bz, V& bw, V& cos_theta) {
+  const V dot = Dot(ax, ay, az, aw, bx, by, bz, bw);
   const auto flip = hn::Lt(dot, hn::Zero(hn::DFromV<V>()));
-  b = IfThenElseQuat(flip, Negate(b), b);
+  IfNegateQuat(flip, bx, by, bz, bw);
   cos_theta = hn::IfThenElse(flip, hn::Neg(dot), dot);
 }
 
 inline void NlerpQuaternionsImpl(const ConstVec4View& a, const ConstVec4View& b, float t,
                                  const Vec4View& out) {
   const hn::ScalableTag<float> d;
-  const auto weight_b = hn::Set(d, t);
-  const auto weight_a = hn::Set(d, 1.0f - t);
+  using V = hn::Vec<decltype(d)>;
+  const V weight_b = hn::Set(d, t);
+  const V weight_a = hn::Set(d, 1.0f - t);
   ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
-    const auto qa = LoadQuat(d, a, i);
-    auto qb = LoadQuat(d, b, i);
-    hn::Vec<decltype(d)> cos_theta;
-    ShorterArc(qa, qb, cos_theta);
-    StoreQuat(d, Normalize(WeightedSum(qa, weight_a, qb, weight_b)), out, i, store);
+    V ax, ay, az, aw, bx, by, bz, bw;
+    LoadQuat(d, a, i, ax, ay, az, aw);
+    LoadQuat(d, b, i, bx, by, bz, bw);
+    V cos_theta;
+    ShorterArc(ax, ay, az, aw, bx, by, bz, bw, cos_theta);
+    V x, y, z, w;
+    WeightedSum(ax, ay, az, aw, weight_a, bx, by, bz, bw, weight_b, x, y, z, w);
+    Normalize(x, y, z, w, x, y, z, w);
+    StoreQuat(d, x, y, z, w, out, i, store);
   });
 }
 
@@ -193,23 +231,30 @@ inline void NlerpQuaternionsImpl(const ConstVec4View& a, const ConstVec4View& b,
 inline void SlerpQuaternionsImpl(const ConstVec4View& a, const ConstVec4View& b, float t,
                                  const Vec4View& out) {
   const hn::ScalableTag<float> d;
-  const auto t_vector = hn::Set(d, t);
-  const auto one_minus_t = hn::Set(d, 1.0f - t);
-  const auto nearly_one = hn::Set(d, 1.0f - 1.0f / 8388608.0f);
-  const auto one = hn::Set(d, 1.0f);
+  using V = hn::Vec<decltype(d)>;
+  const V t_vector = hn::Set(d, t);
+  const V one_minus_t = hn::Set(d, 1.0f - t);
+  const V nearly_one = hn::Set(d, 1.0f - 1.0f / 8388608.0f);
+  const V one = hn::Set(d, 1.0f);
   ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
-    const auto qa = LoadQuat(d, a, i);
-    auto qb = LoadQuat(d, b, i);
-    hn::Vec<decltype(d)> cos_theta;
-    ShorterArc(qa, qb, cos_theta);
+    V ax, ay, az, aw, bx, by, bz, bw;
+    LoadQuat(d, a, i, ax, ay, az, aw);
+    LoadQuat(d, b, i, bx, by, bz, bw);
+    V cos_theta;
+    ShorterArc(ax, ay, az, aw, bx, by, bz, bw, cos_theta);
     const auto tiny = hn::Gt(cos_theta, nearly_one);
-    const auto theta = Acos(d, cos_theta);
-    const auto sin_theta = hn::IfThenElse(tiny, one, Sin(d, theta));
-    const auto weight_a = hn::Div(Sin(d, hn::Mul(one_minus_t, theta)), sin_theta);
-    const auto weight_b = hn::Div(Sin(d, hn::Mul(t_vector, theta)), sin_theta);
-    const auto arc = WeightedSum(qa, weight_a, qb, weight_b);
-    const auto chord = Normalize(WeightedSum(qa, one_minus_t, qb, t_vector));
-    StoreQuat(d, IfThenElseQuat(tiny, chord, arc), out, i, store);
+    const V theta = Acos(d, cos_theta);
+    const V sin_theta = hn::IfThenElse(tiny, one, Sin(d, theta));
+    const V weight_a = hn::Div(Sin(d, hn::Mul(one_minus_t, theta)), sin_theta);
+    const V weight_b = hn::Div(Sin(d, hn::Mul(t_vector, theta)), sin_theta);
+    V x, y, z, w;
+    WeightedSum(ax, ay, az, aw, weight_a, bx, by, bz, bw, weight_b, x, y, z, w);
+    V chord_x, chord_y, chord_z, chord_w;
+    WeightedSum(ax, ay, az, aw, one_minus_t, bx, by, bz, bw, t_vector, chord_x, chord_y, chord_z,
+                chord_w);
+    Normalize(chord_x, chord_y, chord_z, chord_w, chord_x, chord_y, chord_z, chord_w);
+    IfThenReplaceQuat(tiny, chord_x, chord_y, chord_z, chord_w, x, y, z, w);
+    StoreQuat(d, x, y, z, w, out, i, store);
   });
 }
 

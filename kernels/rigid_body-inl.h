@@ -17,6 +17,7 @@
 #include "swarm/kernels/pose-inl.h"
 #include "swarm/kernels/quaternion_math-inl.h"
 #include "swarm/kernels/rigid_body.h"
+#include "swarm/kernels/vector_scratch-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {
@@ -53,20 +54,26 @@ inline void IntegrateRigidBodiesImpl(const PoseView& poses, const ConstVec4View&
   const V dt = hn::Set(d, dt_seconds);
   const V half_dt = hn::Set(d, 0.5f * dt_seconds);
   ForEachVector(d, poses.count(), [&](size_t i, auto store) HWY_ATTR {
-    const auto t = LoadVec3(d, poses.translation, i);
-    const auto v = LoadVec3(d, linear_velocities, i);
-    const Vec3V<V> moved{hn::Add(t.x, hn::Mul(v.x, dt)), hn::Add(t.y, hn::Mul(v.y, dt)),
-                         hn::Add(t.z, hn::Mul(v.z, dt))};
-    const auto omega = LoadVec3(d, angular_velocities, i);
+    V tx, ty, tz, vx, vy, vz;
+    LoadVec3(d, poses.translation, i, tx, ty, tz);
+    LoadVec3(d, linear_velocities, i, vx, vy, vz);
+    const V moved_x = hn::Add(tx, hn::Mul(vx, dt));
+    const V moved_y = hn::Add(ty, hn::Mul(vy, dt));
+    const V moved_z = hn::Add(tz, hn::Mul(vz, dt));
+    V omega_x, omega_y, omega_z;
+    LoadVec3(d, angular_velocities, i, omega_x, omega_y, omega_z);
     const V omega_length = hn::Sqrt(hn::Add(
-        hn::Add(hn::Mul(omega.x, omega.x), hn::Mul(omega.y, omega.y)), hn::Mul(omega.z, omega.z)));
+        hn::Add(hn::Mul(omega_x, omega_x), hn::Mul(omega_y, omega_y)), hn::Mul(omega_z, omega_z)));
     const V half_angle = hn::Mul(omega_length, half_dt);
     const V scale = hn::Mul(Sinc(d, half_angle), half_dt);
-    const QuatV<V> dq{hn::Mul(scale, omega.x), hn::Mul(scale, omega.y), hn::Mul(scale, omega.z),
-                      Cos(d, half_angle)};
-    const auto q = Normalize(Multiply(dq, LoadQuat(d, poses.rotation, i)));
-    StoreQuat(d, q, poses.rotation, i, store);
-    StorePoseXyz(d, moved, poses.translation, i, store);
+    const V dq_x = hn::Mul(scale, omega_x), dq_y = hn::Mul(scale, omega_y),
+            dq_z = hn::Mul(scale, omega_z), dq_w = Cos(d, half_angle);
+    V qx, qy, qz, qw;
+    LoadQuat(d, poses.rotation, i, qx, qy, qz, qw);
+    Multiply(dq_x, dq_y, dq_z, dq_w, qx, qy, qz, qw, qx, qy, qz, qw);
+    Normalize(qx, qy, qz, qw, qx, qy, qz, qw);
+    StoreQuat(d, qx, qy, qz, qw, poses.rotation, i, store);
+    StorePoseXyz(d, moved_x, moved_y, moved_z, poses.translation, i, store);
   });
 }
 
@@ -76,18 +83,30 @@ inline void IntegrateRigidBodiesImpl(const PoseView& poses, const ConstVec4View&
 inline void WorldInverseInertiaImpl(const ConstVec4View& rotations,
                                     const ConstVec4View& inverse_body_inertia,
                                     const Mat4View& out) {
-  const hn::ScalableTag<float> d;
-  using V = hn::Vec<decltype(d)>;
+  using D = hn::ScalableTag<float>;
+  using V = hn::Vec<D>;
+  const D d;
   ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
-    V r[3][3];
-    RotationMatrix(LoadQuat(d, rotations, i), r);
-    const auto inertia = LoadVec3(d, inverse_body_inertia, i);
-    const V diagonal[3] = {inertia.x, inertia.y, inertia.z};
+    // r(j, k) = R_jk (column k, row j) from VectorScratch slot 3 k + j; on x86 the compiler
+    // forwards the slots to registers (the AVX-512 machine code is that of an array of vectors).
+    VectorScratch<D, 9> rotation;
+    {
+      V qx, qy, qz, qw;
+      LoadQuat(d, rotations, i, qx, qy, qz, qw);
+      V r00, r01, r02, r10, r11, r12, r20, r21, r22;
+      RotationMatrix(qx, qy, qz, qw, r00, r01, r02, r10, r11, r12, r20, r21, r22);
+      rotation.Set(d, 0, r00), rotation.Set(d, 1, r01), rotation.Set(d, 2, r02);
+      rotation.Set(d, 3, r10), rotation.Set(d, 4, r11), rotation.Set(d, 5, r12);
+      rotation.Set(d, 6, r20), rotation.Set(d, 7, r21), rotation.Set(d, 8, r22);
+    }
+    const auto r = [&](size_t j, size_t k) HWY_ATTR { return rotation.Get(d, 3 * k + j); };
+    V d0, d1, d2;
+    LoadVec3(d, inverse_body_inertia, i, d0, d1, d2);
     for (size_t row = 0; row < 3; ++row) {
       for (size_t column = row; column < 3; ++column) {
-        const V value = hn::Add(hn::Add(hn::Mul(hn::Mul(r[0][row], diagonal[0]), r[0][column]),
-                                        hn::Mul(hn::Mul(r[1][row], diagonal[1]), r[1][column])),
-                                hn::Mul(hn::Mul(r[2][row], diagonal[2]), r[2][column]));
+        const V value = hn::Add(hn::Add(hn::Mul(hn::Mul(r(row, 0), d0), r(column, 0)),
+                                        hn::Mul(hn::Mul(r(row, 1), d1), r(column, 1))),
+                                hn::Mul(hn::Mul(r(row, 2), d2), r(column, 2)));
         store(value, d, out.Element(column, row) + i);
         if (column != row) store(value, d, out.Element(row, column) + i);
       }

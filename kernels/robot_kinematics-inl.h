@@ -41,12 +41,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 // equal in cache).
 inline constexpr size_t kKinematicsTileRobots = 1024;
 
-template <class V>
-struct PoseV {
-  QuatV<V> q;
-  Vec3V<V> t;
-};
-
 // Hoisted lane arrays of a LanesView: array a of the view starts at data + a * stride.
 struct LanesBase {
   float* HWY_RESTRICT data;
@@ -59,170 +53,171 @@ struct ConstLanesBase {
   const float* Array(size_t a) const { return data + a * stride; }
 };
 
-template <class D, class Base>
-HWY_INLINE PoseV<hn::Vec<D>> LoadLinkPose(D d, const Base& poses, size_t link, size_t i) {
+// A link pose travels as its seven components in the order of its arrays, px py pz qx qy qz qw
+// (translation t, then rotation q), each one vector of robots.
+template <class D, class Base, class V = hn::Vec<D>>
+HWY_INLINE void LoadLinkPose(D d, const Base& poses, size_t link, size_t i, V& tx, V& ty, V& tz,
+                             V& qx, V& qy, V& qz, V& qw) {
   const auto* p = poses.Array(kPoseArrays * link) + i;
   const size_t s = poses.stride;
-  return {{hn::LoadU(d, p + 3 * s), hn::LoadU(d, p + 4 * s), hn::LoadU(d, p + 5 * s),
-           hn::LoadU(d, p + 6 * s)},
-          {hn::LoadU(d, p), hn::LoadU(d, p + s), hn::LoadU(d, p + 2 * s)}};
+  tx = hn::LoadU(d, p);
+  ty = hn::LoadU(d, p + s);
+  tz = hn::LoadU(d, p + 2 * s);
+  qx = hn::LoadU(d, p + 3 * s);
+  qy = hn::LoadU(d, p + 4 * s);
+  qz = hn::LoadU(d, p + 5 * s);
+  qw = hn::LoadU(d, p + 6 * s);
 }
 
-template <class D, class Store>
-HWY_INLINE void StoreLinkPose(D d, const PoseV<hn::Vec<D>>& pose, const LanesBase& poses,
+template <class D, class Store, class V = hn::Vec<D>>
+HWY_INLINE void StoreLinkPose(D d, V tx, V ty, V tz, V qx, V qy, V qz, V qw, const LanesBase& poses,
                               size_t link, size_t i, Store store) {
   float* p = poses.Array(kPoseArrays * link) + i;
   const size_t s = poses.stride;
-  store(pose.t.x, d, p);
-  store(pose.t.y, d, p + s);
-  store(pose.t.z, d, p + 2 * s);
-  store(pose.q.x, d, p + 3 * s);
-  store(pose.q.y, d, p + 4 * s);
-  store(pose.q.z, d, p + 5 * s);
-  store(pose.q.w, d, p + 6 * s);
+  store(tx, d, p);
+  store(ty, d, p + s);
+  store(tz, d, p + 2 * s);
+  store(qx, d, p + 3 * s);
+  store(qy, d, p + 4 * s);
+  store(qz, d, p + 5 * s);
+  store(qw, d, p + 6 * s);
 }
 
-// a (b_k e_k, b_w): the sparse Hamilton product of kernels/robot_joint_plan.h, with the axis
-// fixed at compile time so the quaternion stays in registers.
-template <int K, class V>
-HWY_INLINE QuatV<V> SparseProductAbout(const QuatV<V>& a, V b_k, V b_w) {
-  V comp[3] = {a.x, a.y, a.z};
-  constexpr int I = K == 2 ? 0 : K + 1;
-  constexpr int J = I == 2 ? 0 : I + 1;
-  V out[3];
-  const V w = hn::Sub(hn::Mul(a.w, b_w), hn::Mul(comp[K], b_k));
-  out[K] = hn::Add(hn::Mul(a.w, b_k), hn::Mul(comp[K], b_w));
-  out[I] = hn::Add(hn::Mul(comp[I], b_w), hn::Mul(comp[J], b_k));
-  out[J] = hn::Sub(hn::Mul(comp[J], b_w), hn::Mul(comp[I], b_k));
-  return {out[0], out[1], out[2], w};
-}
-
+// a = a (b_k e_k, b_w) in place, the sparse Hamilton product of kernels/robot_joint_plan.h, with
+// (a_k, a_i, a_j) the components of a along axis k and the two axes after it in cyclic order.
 template <class V>
-HWY_INLINE QuatV<V> SparseProduct(const QuatV<V>& a, int k, V b_k, V b_w) {
-  if (k == 0) return SparseProductAbout<0>(a, b_k, b_w);
-  if (k == 1) return SparseProductAbout<1>(a, b_k, b_w);
-  return SparseProductAbout<2>(a, b_k, b_w);
+HWY_INLINE void SparseProductCyclic(V b_k, V b_w, V& a_k, V& a_i, V& a_j, V& a_w) {
+  const V k = a_k, i = a_i, j = a_j, w = a_w;
+  a_w = hn::Sub(hn::Mul(w, b_w), hn::Mul(k, b_k));
+  a_k = hn::Add(hn::Mul(w, b_k), hn::Mul(k, b_w));
+  a_i = hn::Add(hn::Mul(i, b_w), hn::Mul(j, b_k));
+  a_j = hn::Sub(hn::Mul(j, b_w), hn::Mul(i, b_k));
 }
 
-// Component k (0, 1, 2) of a quaternion's vector part.
+// q = q (b_k e_k, b_w) in place for axis k = 0, 1, 2: the components are passed in the cyclic
+// order starting at k, so each branch is the same product on named registers.
 template <class V>
-HWY_INLINE V Component(const QuatV<V>& q, int k) {
-  return k == 0 ? q.x : (k == 1 ? q.y : q.z);
-}
-
-// One joint's constants broadcast to every lane, and how to combine them.
-template <class D>
-struct JointVectors {
-  using V = hn::Vec<D>;
-  JointPlan plan;
-  JointMotion motion;
-  QuatV<V> origin_q;
-  Vec3V<V> origin_t;
-  Vec3V<V> axis;
-  V multiplier, offset, half;
-  const float* HWY_RESTRICT value;  // q array of this joint (unused for fixed joints)
-  size_t parent_link;
-
-  JointVectors(D d, const KinematicTree& tree, size_t joint_index, const ConstLanesBase& q)
-      : JointVectors(d, tree, joint_index, q, PlanJoint(tree, joint_index)) {}
-
-  JointVectors(D d, const KinematicTree& tree, size_t joint_index, const ConstLanesBase& q,
-               const JointPlan& joint_plan)
-      : plan(joint_plan) {
-    const KinematicJoint& joint = tree.joints[joint_index];
-    motion = joint.motion;
-    const float* r = joint.origin_rotation;
-    origin_q = {hn::Set(d, r[0]), hn::Set(d, r[1]), hn::Set(d, r[2]), hn::Set(d, r[3])};
-    const float* t = joint.origin_translation;
-    origin_t = {hn::Set(d, t[0]), hn::Set(d, t[1]), hn::Set(d, t[2])};
-    axis = {hn::Set(d, joint.axis[0]), hn::Set(d, joint.axis[1]), hn::Set(d, joint.axis[2])};
-    multiplier = hn::Set(d, joint.multiplier);
-    offset = hn::Set(d, joint.offset);
-    half = hn::Set(d, 0.5f);
-    value = joint.q_index >= 0 ? q.Array(tree.joint_q_begin() + static_cast<size_t>(joint.q_index))
-                               : nullptr;
-    parent_link = joint.parent_link;
-  }
-};
-
-// parent o origin o motion for one vector of robots (kernels/robot_joint_plan.h): the parent
-// pose at element i of `poses`, the joint value at element q_i of its q array.
-template <class D>
-HWY_INLINE PoseV<hn::Vec<D>> EvaluateJoint(D d, const JointVectors<D>& joint,
-                                           const LanesBase& poses, size_t i, size_t q_i) {
-  using V = hn::Vec<D>;
-  const JointPlan& plan = joint.plan;
-  PoseV<V> pose;
-  if (plan.parent_is_fixed_root) {
-    pose = {joint.origin_q, joint.origin_t};
-  } else {
-    const PoseV<V> parent = LoadLinkPose(d, poses, joint.parent_link, i);
-    if (plan.origin_rotation == OriginRotation::kIdentity) {
-      pose.q = parent.q;
-    } else if (plan.origin_rotation == OriginRotation::kCoordinateAxis) {
-      pose.q = SparseProduct(parent.q, plan.origin_axis,
-                             Component(joint.origin_q, plan.origin_axis), joint.origin_q.w);
-    } else {
-      pose.q = Multiply(parent.q, joint.origin_q);
-    }
-    pose.t = plan.origin_translation_zero ? parent.t
-                                          : AddVec3(Rotate(parent.q, joint.origin_t), parent.t);
-  }
-  if (joint.motion == JointMotion::kFixed) return pose;
-  V value = hn::LoadU(d, joint.value + q_i);
-  if (plan.scaled_value) value = hn::Add(hn::Mul(joint.multiplier, value), joint.offset);
-  if (joint.motion == JointMotion::kRevolute) {
-    V s, c;
-    SinCos(d, hn::Mul(value, joint.half), s, c);
-    if (plan.motion_axis >= 0) {
-      pose.q =
-          SparseProduct(pose.q, plan.motion_axis, plan.motion_axis_negative ? hn::Neg(s) : s, c);
-    } else {
-      const QuatV<V> motion{hn::Mul(joint.axis.x, s), hn::Mul(joint.axis.y, s),
-                            hn::Mul(joint.axis.z, s), c};
-      pose.q = Multiply(pose.q, motion);
-    }
-  } else {
-    const Vec3V<V> shift{hn::Mul(joint.axis.x, value), hn::Mul(joint.axis.y, value),
-                         hn::Mul(joint.axis.z, value)};
-    pose.t = AddVec3(Rotate(pose.q, shift), pose.t);
-  }
-  return pose;
+HWY_INLINE void SparseProduct(int k, V b_k, V b_w, V& qx, V& qy, V& qz, V& qw) {
+  if (k == 0) return SparseProductCyclic(b_k, b_w, qx, qy, qz, qw);
+  if (k == 1) return SparseProductCyclic(b_k, b_w, qy, qz, qx, qw);
+  return SparseProductCyclic(b_k, b_w, qz, qx, qy, qw);
 }
 
 // Link 0's pose for the vector of robots at q element q_i.
-template <class D>
-HWY_INLINE PoseV<hn::Vec<D>> RootPose(D d, const KinematicTree& tree, const ConstLanesBase& q,
-                                      size_t q_i) {
-  using V = hn::Vec<D>;
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void RootPose(D d, const KinematicTree& tree, const ConstLanesBase& q, size_t q_i, V& tx,
+                         V& ty, V& tz, V& qx, V& qy, V& qz, V& qw) {
   if (tree.floating_base) {
     // q: x y z qw qx qy qz.
-    const QuatV<V> rotation{hn::LoadU(d, q.Array(4) + q_i), hn::LoadU(d, q.Array(5) + q_i),
-                            hn::LoadU(d, q.Array(6) + q_i), hn::LoadU(d, q.Array(3) + q_i)};
-    return {Normalize(rotation),
-            {hn::LoadU(d, q.Array(0) + q_i), hn::LoadU(d, q.Array(1) + q_i),
-             hn::LoadU(d, q.Array(2) + q_i)}};
+    tx = hn::LoadU(d, q.Array(0) + q_i);
+    ty = hn::LoadU(d, q.Array(1) + q_i);
+    tz = hn::LoadU(d, q.Array(2) + q_i);
+    Normalize(hn::LoadU(d, q.Array(4) + q_i), hn::LoadU(d, q.Array(5) + q_i),
+              hn::LoadU(d, q.Array(6) + q_i), hn::LoadU(d, q.Array(3) + q_i), qx, qy, qz, qw);
+    return;
   }
   const V zero = hn::Zero(d);
-  return {{zero, zero, zero, hn::Set(d, 1.0f)}, {zero, zero, zero}};
+  tx = zero, ty = zero, tz = zero;
+  qx = zero, qy = zero, qz = zero, qw = hn::Set(d, 1.0f);
+}
+
+// Link joint_index + 1 = parent o origin o motion (kernels/robot_joint_plan.h) for the robots
+// [begin, end) of a tile: the parent's pose is read from `poses` (written by an earlier joint),
+// the joint value from the joint's q array. The joint's constants are broadcast once into named
+// registers before the loop over the tile's vectors, and its plan picks the formula.
+template <class D>
+HWY_INLINE void EvaluateJoint(D d, const KinematicTree& tree, size_t joint_index,
+                              const ConstLanesBase& q, const LanesBase& poses, size_t begin,
+                              size_t end) {
+  using V = hn::Vec<D>;
+  const KinematicJoint& joint = tree.joints[joint_index];
+  const JointPlan plan = PlanJoint(tree, joint_index);
+  const JointMotion motion = joint.motion;
+  const size_t parent_link = joint.parent_link;
+  const float* HWY_RESTRICT value_array =
+      joint.q_index >= 0 ? q.Array(tree.joint_q_begin() + static_cast<size_t>(joint.q_index))
+                         : nullptr;
+  const float* r = joint.origin_rotation;
+  const V origin_qx = hn::Set(d, r[0]), origin_qy = hn::Set(d, r[1]), origin_qz = hn::Set(d, r[2]),
+          origin_qw = hn::Set(d, r[3]);
+  // The one nonzero vector component of a kCoordinateAxis origin rotation.
+  const V origin_q_axis =
+      plan.origin_axis == 0 ? origin_qx : (plan.origin_axis == 1 ? origin_qy : origin_qz);
+  const float* t = joint.origin_translation;
+  const V origin_tx = hn::Set(d, t[0]), origin_ty = hn::Set(d, t[1]), origin_tz = hn::Set(d, t[2]);
+  const V axis_x = hn::Set(d, joint.axis[0]), axis_y = hn::Set(d, joint.axis[1]),
+          axis_z = hn::Set(d, joint.axis[2]);
+  const V multiplier = hn::Set(d, joint.multiplier), offset = hn::Set(d, joint.offset);
+  const V half = hn::Set(d, 0.5f);
+  ForEachVectorIn(d, begin, end, [&](size_t i, auto store) HWY_ATTR {
+    // parent o origin.
+    V tx, ty, tz, qx, qy, qz, qw;
+    if (plan.parent_is_fixed_root) {
+      tx = origin_tx, ty = origin_ty, tz = origin_tz;
+      qx = origin_qx, qy = origin_qy, qz = origin_qz, qw = origin_qw;
+    } else {
+      V parent_tx, parent_ty, parent_tz, parent_qx, parent_qy, parent_qz, parent_qw;
+      LoadLinkPose(d, poses, parent_link, i, parent_tx, parent_ty, parent_tz, parent_qx, parent_qy,
+                   parent_qz, parent_qw);
+      qx = parent_qx, qy = parent_qy, qz = parent_qz, qw = parent_qw;
+      if (plan.origin_rotation == OriginRotation::kCoordinateAxis) {
+        SparseProduct(plan.origin_axis, origin_q_axis, origin_qw, qx, qy, qz, qw);
+      } else if (plan.origin_rotation == OriginRotation::kGeneral) {
+        Multiply(parent_qx, parent_qy, parent_qz, parent_qw, origin_qx, origin_qy, origin_qz,
+                 origin_qw, qx, qy, qz, qw);
+      }
+      tx = parent_tx, ty = parent_ty, tz = parent_tz;
+      if (!plan.origin_translation_zero) {
+        Rotate(parent_qx, parent_qy, parent_qz, parent_qw, origin_tx, origin_ty, origin_tz, tx, ty,
+               tz);
+        tx = hn::Add(tx, parent_tx);
+        ty = hn::Add(ty, parent_ty);
+        tz = hn::Add(tz, parent_tz);
+      }
+    }
+    // o motion(value).
+    if (motion != JointMotion::kFixed) {
+      V value = hn::LoadU(d, value_array + i);
+      if (plan.scaled_value) value = hn::Add(hn::Mul(multiplier, value), offset);
+      if (motion == JointMotion::kRevolute) {
+        V s, c;
+        SinCos(d, hn::Mul(value, half), s, c);
+        if (plan.motion_axis >= 0) {
+          SparseProduct(plan.motion_axis, plan.motion_axis_negative ? hn::Neg(s) : s, c, qx, qy, qz,
+                        qw);
+        } else {
+          Multiply(qx, qy, qz, qw, hn::Mul(axis_x, s), hn::Mul(axis_y, s), hn::Mul(axis_z, s), c,
+                   qx, qy, qz, qw);
+        }
+      } else {
+        V shift_x, shift_y, shift_z;
+        Rotate(qx, qy, qz, qw, hn::Mul(axis_x, value), hn::Mul(axis_y, value),
+               hn::Mul(axis_z, value), shift_x, shift_y, shift_z);
+        tx = hn::Add(shift_x, tx);
+        ty = hn::Add(shift_y, ty);
+        tz = hn::Add(shift_z, tz);
+      }
+    }
+    StoreLinkPose(d, tx, ty, tz, qx, qy, qz, qw, poses, joint_index + 1, i, store);
+  });
 }
 
 inline void ForwardKinematicsImpl(const KinematicTree& tree, const ConstLanesView& q_view,
                                   const LanesView& poses_view) {
   const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
   const ConstLanesBase q{q_view.data, q_view.stride};
   const LanesBase poses{poses_view.data, poses_view.stride};
   const size_t count = poses_view.count;
   for (size_t tile = 0; tile < count; tile += kKinematicsTileRobots) {
     const size_t end = std::min(count, tile + kKinematicsTileRobots);
     ForEachVectorIn(d, tile, end, [&](size_t i, auto store) HWY_ATTR {
-      StoreLinkPose(d, RootPose(d, tree, q, i), poses, 0, i, store);
+      V tx, ty, tz, qx, qy, qz, qw;
+      RootPose(d, tree, q, i, tx, ty, tz, qx, qy, qz, qw);
+      StoreLinkPose(d, tx, ty, tz, qx, qy, qz, qw, poses, 0, i, store);
     });
     for (size_t joint_index = 0; joint_index < tree.joint_count; ++joint_index) {
-      const JointVectors<hn::ScalableTag<float>> joint(d, tree, joint_index, q);
-      ForEachVectorIn(d, tile, end, [&](size_t i, auto store) HWY_ATTR {
-        StoreLinkPose(d, EvaluateJoint(d, joint, poses, i, i), poses, joint_index + 1, i, store);
-      });
+      EvaluateJoint(d, tree, joint_index, q, poses, tile, end);
     }
   }
 }
@@ -261,29 +256,37 @@ inline void LinkJacobianImpl(const KinematicTree& tree, size_t link,
       const bool revolute = joint.motion == JointMotion::kRevolute;
       const bool scaled = joint.multiplier != 1.0f;
       const V multiplier = hn::Set(d, joint.multiplier);
-      const Vec3V<V> axis{hn::Set(d, joint.axis[0]), hn::Set(d, joint.axis[1]),
-                          hn::Set(d, joint.axis[2])};
+      const V axis_x = hn::Set(d, joint.axis[0]), axis_y = hn::Set(d, joint.axis[1]),
+              axis_z = hn::Set(d, joint.axis[2]);
       const size_t column = static_cast<size_t>(joint.q_index);
       ForEachVectorIn(d, tile, end, [&](size_t i, auto store) HWY_ATTR {
-        const PoseV<V> child = LoadLinkPose(d, poses, joint_index + 1, i);
-        const Vec3V<V> z = Rotate(child.q, axis);
-        V rows[6];
-        size_t row_count = 3;
-        if (revolute) {
-          const PoseV<V> end_link = LoadLinkPose(d, poses, link, i);
-          const Vec3V<V> lever{hn::Sub(end_link.t.x, child.t.x), hn::Sub(end_link.t.y, child.t.y),
-                               hn::Sub(end_link.t.z, child.t.z)};
-          const Vec3V<V> linear = Cross(z, lever);
-          rows[0] = linear.x, rows[1] = linear.y, rows[2] = linear.z;
-          rows[3] = z.x, rows[4] = z.y, rows[5] = z.z;
-          row_count = 6;
-        } else {
-          rows[0] = z.x, rows[1] = z.y, rows[2] = z.z;
-        }
-        for (size_t row = 0; row < row_count; ++row) {
+        // jacobian(row, column) += (multiplier *) contribution.
+        const auto accumulate = [&](size_t row, V contribution) HWY_ATTR {
           float* out = jacobian.Array(row * columns + column) + i;
-          const V contribution = scaled ? hn::Mul(rows[row], multiplier) : rows[row];
+          if (scaled) contribution = hn::Mul(contribution, multiplier);
           store(hn::Add(hn::LoadU(d, out), contribution), d, out);
+        };
+        V child_tx, child_ty, child_tz, child_qx, child_qy, child_qz, child_qw;
+        LoadLinkPose(d, poses, joint_index + 1, i, child_tx, child_ty, child_tz, child_qx, child_qy,
+                     child_qz, child_qw);
+        V zx, zy, zz;
+        Rotate(child_qx, child_qy, child_qz, child_qw, axis_x, axis_y, axis_z, zx, zy, zz);
+        if (revolute) {
+          V end_tx, end_ty, end_tz, end_qx, end_qy, end_qz, end_qw;
+          LoadLinkPose(d, poses, link, i, end_tx, end_ty, end_tz, end_qx, end_qy, end_qz, end_qw);
+          V linear_x, linear_y, linear_z;
+          Cross(zx, zy, zz, hn::Sub(end_tx, child_tx), hn::Sub(end_ty, child_ty),
+                hn::Sub(end_tz, child_tz), linear_x, linear_y, linear_z);
+          accumulate(0, linear_x);
+          accumulate(1, linear_y);
+          accumulate(2, linear_z);
+          accumulate(3, zx);
+          accumulate(4, zy);
+          accumulate(5, zz);
+        } else {
+          accumulate(0, zx);
+          accumulate(1, zy);
+          accumulate(2, zz);
         }
       });
     }

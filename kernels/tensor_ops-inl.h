@@ -4,12 +4,25 @@
 // inputs into stack buffers, computes a whole vector there and copies `count - i` results out, so
 // nothing outside the caller's row is touched (rows are views of user memory without padding).
 //
-// Reductions: the 32 accumulators of a lane state live in 32 / Lanes(d) vectors (AVX3: 4 vectors
-// of 8 doubles for a sum; SCALAR: 32 single lanes), vector k holding accumulators
-// [k * Lanes, (k + 1) * Lanes). A block of 32 elements starting at a multiple of 32 in the
-// state's count then puts element j into accumulator j, exactly the scalar definition; elements
-// before the first such block and after the last go one by one into their accumulator. Each
-// accumulator therefore sees the same additions in the same order on every target.
+// Reductions: the 32 accumulators of a lane state live in a local copy, kReduceLanes / Lanes(d)
+// vectors of an AccumulatorTag (AVX3: 4 vectors of 8 doubles for a sum; SCALAR: 32 single lanes),
+// vector k holding accumulators [k * Lanes, (k + 1) * Lanes). A block of 32 elements starting at a
+// multiple of 32 in the state's count then puts element j into accumulator j, exactly the scalar
+// definition; elements before the first such block and after the last go one by one into their
+// accumulator. Each accumulator therefore sees the same additions in the same order on every
+// target and for every vector length.
+//
+// Why a capped tag and an array of accumulators rather than an array of vectors: SVE vectors are
+// sizeless (C++ allows them neither as array elements nor as struct members) and their length is
+// known only at run time. Capping the tag at 32 lanes keeps every target's vector a power of two
+// that divides 32 (SVE's Lanes() counts a power-of-two part of the register), so the accumulators
+// always fill whole vectors. The cap binds only for min / max on SVE vectors longer than 1024
+// bits: uncapped, a 2048-bit vector holds 64 floats, twice the accumulators (a static_assert of
+// kReduceLanes % MaxLanes == 0 fails to compile for SVE and SVE2); a sum's vector holds at most
+// 32 doubles anyway. The number of vectors is a run-time count on SVE and a
+// constant elsewhere: on fixed-width targets the inner loop over the vectors unrolls with constant
+// offsets and the accumulators stay in registers (the same loop instructions as an array of
+// vectors); on SVE they are loads and stores of the local array, which stay in L1.
 
 #if defined(SWARM_KERNELS_TENSOR_OPS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SWARM_KERNELS_TENSOR_OPS_INL_H_
@@ -176,13 +189,18 @@ inline void ElementwiseRowStridedImpl(ElementwiseOp op, const float* a, ptrdiff_
 
 // --- sum ---
 
+// The vectors of the reductions: at most kReduceLanes lanes, so that they divide the accumulators.
+template <typename T>
+using AccumulatorTag = hn::CappedTag<T, kReduceLanes>;
+
+// The state's accumulators are copied into a local array for the block loop: a local whose
+// address never escapes cannot alias the row, so the compiler may keep it in registers, whereas
+// Highway's loads and stores may alias anything and would pin state.lanes to memory.
 inline void AccumulateSumImpl(const float* row, size_t count, SumLanes& state) {
-  const hn::ScalableTag<double> dd;
+  const AccumulatorTag<double> dd;
   const hn::Rebind<float, decltype(dd)> df;  // as many floats as dd has doubles
-  constexpr size_t kLanes = hn::MaxLanes(decltype(dd)());
-  static_assert(kReduceLanes % kLanes == 0, "a vector must hold whole accumulators");
-  constexpr size_t kVectors = kReduceLanes / kLanes;
-  HWY_DASSERT(hn::Lanes(dd) == kLanes);
+  const size_t lanes = hn::Lanes(dd);
+  const size_t vectors = kReduceLanes / lanes;
 
   size_t i = 0;
   const size_t phase = state.count % kReduceLanes;
@@ -192,14 +210,16 @@ inline void AccumulateSumImpl(const float* row, size_t count, SumLanes& state) {
     }
   }
   if (i + kReduceLanes <= count) {
-    hn::Vec<decltype(dd)> sums[kVectors];
-    for (size_t k = 0; k < kVectors; ++k) sums[k] = hn::LoadU(dd, state.lanes + k * kLanes);
+    HWY_ALIGN double sums[kReduceLanes];
+    std::memcpy(sums, state.lanes, sizeof(sums));
     for (; i + kReduceLanes <= count; i += kReduceLanes) {
-      for (size_t k = 0; k < kVectors; ++k) {
-        sums[k] = hn::Add(sums[k], hn::PromoteTo(dd, hn::LoadU(df, row + i + k * kLanes)));
+      for (size_t k = 0; k < vectors; ++k) {
+        double* sum = sums + k * lanes;
+        const auto values = hn::PromoteTo(dd, hn::LoadU(df, row + i + k * lanes));
+        hn::Store(hn::Add(hn::Load(dd, sum), values), dd, sum);
       }
     }
-    for (size_t k = 0; k < kVectors; ++k) hn::StoreU(sums[k], dd, state.lanes + k * kLanes);
+    std::memcpy(state.lanes, sums, sizeof(sums));
   }
   // Here either the row ended within the head, or i - head is a multiple of 32 and the next
   // element goes to accumulator 0.
@@ -244,13 +264,12 @@ HWY_INLINE void ExtremumScalar(float value, float& accumulator, bool& saw_nan) {
   accumulator = kMin ? ScalarMin(accumulator, value) : ScalarMax(accumulator, value);
 }
 
+// The same blocks as AccumulateSumImpl, with a local copy of the accumulators for the same reason.
 template <bool kMin>
 HWY_INLINE void AccumulateExtremum(const float* row, size_t count, ExtremumLanes& state) {
-  const hn::ScalableTag<float> d;
-  constexpr size_t kLanes = hn::MaxLanes(decltype(d)());
-  static_assert(kReduceLanes % kLanes == 0, "a vector must hold whole accumulators");
-  constexpr size_t kVectors = kReduceLanes / kLanes;
-  HWY_DASSERT(hn::Lanes(d) == kLanes);
+  const AccumulatorTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  const size_t vectors = kReduceLanes / lanes;
 
   size_t i = 0;
   const size_t phase = state.count % kReduceLanes;
@@ -261,21 +280,18 @@ HWY_INLINE void AccumulateExtremum(const float* row, size_t count, ExtremumLanes
   }
   if (i + kReduceLanes <= count) {
     using V = hn::Vec<decltype(d)>;
-    V accumulators[kVectors];
+    HWY_ALIGN float accumulators[kReduceLanes];
+    std::memcpy(accumulators, state.lanes, sizeof(accumulators));
     V nan_seen = hn::Zero(d);
-    for (size_t k = 0; k < kVectors; ++k) {
-      accumulators[k] = hn::LoadU(d, state.lanes + k * kLanes);
-    }
     for (; i + kReduceLanes <= count; i += kReduceLanes) {
-      for (size_t k = 0; k < kVectors; ++k) {
-        const V value = hn::LoadU(d, row + i + k * kLanes);
+      for (size_t k = 0; k < vectors; ++k) {
+        float* accumulator = accumulators + k * lanes;
+        const V value = hn::LoadU(d, row + i + k * lanes);
         nan_seen = hn::Or(nan_seen, hn::VecFromMask(d, hn::IsNaN(value)));
-        accumulators[k] = Extremum<kMin>(accumulators[k], value);
+        hn::Store(Extremum<kMin>(hn::Load(d, accumulator), value), d, accumulator);
       }
     }
-    for (size_t k = 0; k < kVectors; ++k) {
-      hn::StoreU(accumulators[k], d, state.lanes + k * kLanes);
-    }
+    std::memcpy(state.lanes, accumulators, sizeof(accumulators));
     if (!hn::AllFalse(d, hn::MaskFromVec(nan_seen))) state.saw_nan = true;
   }
   for (; i < count; ++i) {

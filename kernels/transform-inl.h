@@ -3,10 +3,20 @@
 // -ffp-contract=off this is the same rounding sequence on every target and in the scalar
 // references (kernels/transform_reference.cc).
 //
-// Shape of the loops: the one-matrix kernels broadcast the 16 (or 12) matrix entries into
-// registers once per call, so the loop body is only the lane loads, 3 Mul + 3 Add per row and the
-// stores; the mode and the divide are template parameters, so no branch runs per element. Each
-// body loads all its inputs before its first store, which is what makes in == out safe.
+// Shape of the loops: the one-matrix kernels broadcast the 16 (or 12) matrix entries once per call
+// (MatrixEntries), so the loop body is only the lane loads, 3 Mul + 3 Add per row and the stores;
+// the mode and the divide are template parameters, so no branch runs per element. Each body loads
+// all its inputs before its first store, which is what makes in == out safe.
+//
+// Vectors live only in named locals, function parameters and VectorScratch, never in arrays or
+// structs: SVE vectors are sizeless, and C++ allows them neither as array elements nor as struct
+// members (GCC: "array elements cannot have SVE type"). The broadcast entries are kept in
+// VectorScratch: on x86 the compiler then keeps them in registers and spill slots as it did an
+// array of vectors (the same loop instructions on AVX3, AVX2 and SSE4); on SVE each use is an L1
+// load. Re-broadcasting from a local copy of the matrix instead lets GCC rematerialize the
+// broadcasts inside the loop once registers run out (SSE4 CameraProject: a movss + shufps per
+// entry, 106 instructions per iteration instead of 82). A matrix product's entries of `a` are
+// named locals, which stay in registers on SVE too.
 
 #if defined(SWARM_KERNELS_TRANSFORM_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SWARM_KERNELS_TRANSFORM_INL_H_
@@ -21,6 +31,7 @@
 #include "hwy/highway.h"
 #include "swarm/kernels/loop-inl.h"
 #include "swarm/kernels/transform.h"
+#include "swarm/kernels/vector_scratch-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {
@@ -44,41 +55,67 @@ HWY_INLINE V DirectionRow(V m0, V m1, V m2, V x, V y, V z) {
   return hn::Add(hn::Add(hn::Mul(m0, x), hn::Mul(m1, y)), hn::Mul(m2, z));
 }
 
-// The rows a mode computes: kHomogeneous and a divide need all four (the divide needs w),
-// otherwise rows 0-2 and lane w of the output is a constant.
-template <TransformMode kMode, bool kDivide>
-inline constexpr int kRowsComputed = (kMode == TransformMode::kHomogeneous || kDivide) ? 4 : 3;
-
-// Rows 0..kRows-1 of m * v where `m(column, row)` yields the matrix entry as a vector (broadcast
-// or loaded per element).
-template <TransformMode kMode, int kRows, class V, class Entry>
-HWY_INLINE void Rows(const Entry& m, V x, V y, V z, V w, V* HWY_RESTRICT rows) {
-  for (int r = 0; r < kRows; ++r) {
-    if constexpr (kMode == TransformMode::kHomogeneous) {
-      rows[r] = HomogeneousRow(m(0, r), m(1, r), m(2, r), m(3, r), x, y, z, w);
-    } else if constexpr (kMode == TransformMode::kPoints) {
-      rows[r] = PointRow(m(0, r), m(1, r), m(2, r), m(3, r), x, y, z);
-    } else {
-      rows[r] = DirectionRow(m(0, r), m(1, r), m(2, r), x, y, z);
+// The 16 entries of one matrix, each broadcast to a whole vector once per call.
+template <class D>
+class MatrixEntries {
+ public:
+  MatrixEntries(D d, const glm::mat4& matrix) {
+    for (int c = 0; c < 4; ++c) {
+      for (int r = 0; r < 4; ++r) vectors_.Set(d, Slot(c, r), hn::Set(d, matrix[c][r]));
     }
+  }
+  // Column c, row r.
+  HWY_INLINE hn::Vec<D> Get(D d, int c, int r) const { return vectors_.Get(d, Slot(c, r)); }
+
+ private:
+  static size_t Slot(int c, int r) { return static_cast<size_t>(4 * c + r); }
+  VectorScratch<D, 16> vectors_;
+};
+
+// Row r of m * (x, y, z, w) in kMode's order, where `m(column, row)` yields the matrix entry as a
+// vector (broadcast or loaded per element). w is read only by kHomogeneous.
+template <TransformMode kMode, class V, class Entry>
+HWY_INLINE V Row(const Entry& m, int r, V x, V y, V z, V w) {
+  if constexpr (kMode == TransformMode::kHomogeneous) {
+    return HomogeneousRow(m(0, r), m(1, r), m(2, r), m(3, r), x, y, z, w);
+  } else if constexpr (kMode == TransformMode::kPoints) {
+    return PointRow(m(0, r), m(1, r), m(2, r), m(3, r), x, y, z);
+  } else {
+    return DirectionRow(m(0, r), m(1, r), m(2, r), x, y, z);
   }
 }
 
-// Stores rows (and divides by row 3 if kDivide) to the four output lanes at element i.
-template <TransformMode kMode, bool kDivide, class D, class Store>
-HWY_INLINE void StoreRows(D d, const hn::Vec<D>* HWY_RESTRICT rows, const Store& store,
-                          float* out_x, float* out_y, float* out_z, float* out_w) {
+// kHomogeneous and a divide need row 3, the transformed w (the divide divides by it); otherwise
+// rows 0-2 suffice and lane w of the output is a constant.
+template <TransformMode kMode, bool kDivide>
+inline constexpr bool kComputesRowW = kMode == TransformMode::kHomogeneous || kDivide;
+
+// Row 3 where kComputesRowW; otherwise a placeholder that StoreRows never reads, so that row 3 of
+// the matrix is not read either.
+template <TransformMode kMode, bool kDivide, class V, class Entry>
+HWY_INLINE V RowW(const Entry& m, V x, V y, V z, V w) {
+  if constexpr (kComputesRowW<kMode, kDivide>) {
+    return Row<kMode>(m, 3, x, y, z, w);
+  } else {
+    return x;
+  }
+}
+
+// Stores rows 0-2 and w (and divides by row_w if kDivide) to the four output lanes at element i.
+template <TransformMode kMode, bool kDivide, class D, class V, class Store>
+HWY_INLINE void StoreRows(D d, V row0, V row1, V row2, V row_w, const Store& store, float* out_x,
+                          float* out_y, float* out_z, float* out_w) {
   if constexpr (kDivide) {
-    store(hn::Div(rows[0], rows[3]), d, out_x);
-    store(hn::Div(rows[1], rows[3]), d, out_y);
-    store(hn::Div(rows[2], rows[3]), d, out_z);
+    store(hn::Div(row0, row_w), d, out_x);
+    store(hn::Div(row1, row_w), d, out_y);
+    store(hn::Div(row2, row_w), d, out_z);
     store(hn::Set(d, 1.0f), d, out_w);
   } else {
-    store(rows[0], d, out_x);
-    store(rows[1], d, out_y);
-    store(rows[2], d, out_z);
+    store(row0, d, out_x);
+    store(row1, d, out_y);
+    store(row2, d, out_z);
     if constexpr (kMode == TransformMode::kHomogeneous) {
-      store(rows[3], d, out_w);
+      store(row_w, d, out_w);
     } else {
       store(hn::Set(d, kMode == TransformMode::kPoints ? 1.0f : 0.0f), d, out_w);
     }
@@ -96,22 +133,20 @@ HWY_INLINE void TransformVector(D d, const Entry& entry, const InOutLanes& lanes
   const V z = hn::LoadU(d, lanes.in[2] + i);
   V w = x;  // unused unless kHomogeneous
   if constexpr (kMode == TransformMode::kHomogeneous) w = hn::LoadU(d, lanes.in[3] + i);
-  V rows[4];
-  Rows<kMode, kRowsComputed<kMode, kDivide>>(entry, x, y, z, w, rows);
-  StoreRows<kMode, kDivide>(d, rows, store, lanes.out[0] + i, lanes.out[1] + i, lanes.out[2] + i,
-                            lanes.out[3] + i);
+  const V row0 = Row<kMode>(entry, 0, x, y, z, w);
+  const V row1 = Row<kMode>(entry, 1, x, y, z, w);
+  const V row2 = Row<kMode>(entry, 2, x, y, z, w);
+  const V row_w = RowW<kMode, kDivide>(entry, x, y, z, w);
+  StoreRows<kMode, kDivide>(d, row0, row1, row2, row_w, store, lanes.out[0] + i, lanes.out[1] + i,
+                            lanes.out[2] + i, lanes.out[3] + i);
 }
 
 template <TransformMode kMode, bool kDivide>
 HWY_INLINE void TransformBroadcast(const glm::mat4& matrix, const ConstVec4View& in,
                                    const Vec4View& out) {
   const hn::ScalableTag<float> d;
-  using V = hn::Vec<decltype(d)>;
-  V m[4][4];
-  for (int c = 0; c < 4; ++c) {
-    for (int r = 0; r < 4; ++r) m[c][r] = hn::Set(d, matrix[c][r]);
-  }
-  const auto entry = [&](int c, int r) HWY_ATTR { return m[c][r]; };
+  const MatrixEntries<decltype(d)> entries(d, matrix);
+  const auto entry = [&](int c, int r) HWY_ATTR { return entries.Get(d, c, r); };
   const InOutLanes lanes(in, out);
   ForEachVector(d, in.count, [&](size_t i, auto store) HWY_ATTR {
     TransformVector<kMode, kDivide>(d, entry, lanes, i, store);
@@ -164,8 +199,17 @@ inline void TransformVectorsPerElementImpl(const ConstMat4View& matrices, const 
   }
 }
 
-// Column c of a * b is a * (column c of b), summed left to right as glm's mat4 * mat4 does.
-// a's 16 entries are loaded once per vector of elements and reused for all four columns.
+// Entry (c, r) of a * b, where a0..a3 are row r of a's four columns and b0..b3 column c of b,
+// summed left to right as glm's mat4 * mat4 does.
+template <class V>
+HWY_INLINE V ProductEntry(V a0, V a1, V a2, V a3, V b0, V b1, V b2, V b3) {
+  V sum = hn::Add(hn::Mul(a0, b0), hn::Mul(a1, b1));
+  sum = hn::Add(sum, hn::Mul(a2, b2));
+  return hn::Add(sum, hn::Mul(a3, b3));
+}
+
+// Column c of a * b is a * (column c of b). a's 16 entries are loaded once per vector of elements
+// into named locals (a_cr: column c, row r) and reused for all four columns.
 inline void MultiplyMatricesImpl(const ConstMat4View& a, const ConstMat4View& b,
                                  const Mat4View& out) {
   const hn::ScalableTag<float> d;
@@ -177,19 +221,23 @@ inline void MultiplyMatricesImpl(const ConstMat4View& a, const ConstMat4View& b,
   const size_t b_stride = b.lane_stride;
   const size_t out_stride = out.lane_stride;
   ForEachVector(d, a.count, [&](size_t i, auto store) HWY_ATTR {
-    V lhs[16];
-    for (size_t lane = 0; lane < 16; ++lane) lhs[lane] = hn::LoadU(d, a_data + lane * a_stride + i);
+    const auto lhs = [&](size_t column, size_t row) HWY_ATTR {
+      return hn::LoadU(d, a_data + (4 * column + row) * a_stride + i);
+    };
+    const V a00 = lhs(0, 0), a01 = lhs(0, 1), a02 = lhs(0, 2), a03 = lhs(0, 3);
+    const V a10 = lhs(1, 0), a11 = lhs(1, 1), a12 = lhs(1, 2), a13 = lhs(1, 3);
+    const V a20 = lhs(2, 0), a21 = lhs(2, 1), a22 = lhs(2, 2), a23 = lhs(2, 3);
+    const V a30 = lhs(3, 0), a31 = lhs(3, 1), a32 = lhs(3, 2), a33 = lhs(3, 3);
     for (size_t c = 0; c < 4; ++c) {
       const V b0 = hn::LoadU(d, b_data + (4 * c + 0) * b_stride + i);
       const V b1 = hn::LoadU(d, b_data + (4 * c + 1) * b_stride + i);
       const V b2 = hn::LoadU(d, b_data + (4 * c + 2) * b_stride + i);
       const V b3 = hn::LoadU(d, b_data + (4 * c + 3) * b_stride + i);
-      for (size_t r = 0; r < 4; ++r) {
-        V sum = hn::Add(hn::Mul(lhs[0 + r], b0), hn::Mul(lhs[4 + r], b1));
-        sum = hn::Add(sum, hn::Mul(lhs[8 + r], b2));
-        sum = hn::Add(sum, hn::Mul(lhs[12 + r], b3));
-        store(sum, d, out_data + (4 * c + r) * out_stride + i);
-      }
+      const auto out_entry = [&](size_t row) { return out_data + (4 * c + row) * out_stride + i; };
+      store(ProductEntry(a00, a10, a20, a30, b0, b1, b2, b3), d, out_entry(0));
+      store(ProductEntry(a01, a11, a21, a31, b0, b1, b2, b3), d, out_entry(1));
+      store(ProductEntry(a02, a12, a22, a32, b0, b1, b2, b3), d, out_entry(2));
+      store(ProductEntry(a03, a13, a23, a33, b0, b1, b2, b3), d, out_entry(3));
     }
   });
 }
@@ -202,10 +250,7 @@ inline void CameraProjectImpl(const CameraParams& camera, const ConstVec4View& p
   const hn::RebindToSigned<decltype(d)> di;
   const hn::Rebind<uint8_t, decltype(d)> d8;
   using V = hn::Vec<decltype(d)>;
-  V m[4][4];
-  for (int c = 0; c < 4; ++c) {
-    for (int r = 0; r < 4; ++r) m[c][r] = hn::Set(d, camera.view_projection[c][r]);
-  }
+  const MatrixEntries<decltype(d)> m(d, camera.view_projection);
   const V zero = hn::Zero(d);
   const V one = hn::Set(d, 1.0f);
   const V half = hn::Set(d, 0.5f);
@@ -218,10 +263,14 @@ inline void CameraProjectImpl(const CameraParams& camera, const ConstVec4View& p
     const V x = hn::LoadU(d, lanes.in[0] + i);
     const V y = hn::LoadU(d, lanes.in[1] + i);
     const V z = hn::LoadU(d, lanes.in[2] + i);
-    const V clip_x = PointRow(m[0][0], m[1][0], m[2][0], m[3][0], x, y, z);
-    const V clip_y = PointRow(m[0][1], m[1][1], m[2][1], m[3][1], x, y, z);
-    const V clip_z = PointRow(m[0][2], m[1][2], m[2][2], m[3][2], x, y, z);
-    const V clip_w = PointRow(m[0][3], m[1][3], m[2][3], m[3][3], x, y, z);
+    const V clip_x =
+        PointRow(m.Get(d, 0, 0), m.Get(d, 1, 0), m.Get(d, 2, 0), m.Get(d, 3, 0), x, y, z);
+    const V clip_y =
+        PointRow(m.Get(d, 0, 1), m.Get(d, 1, 1), m.Get(d, 2, 1), m.Get(d, 3, 1), x, y, z);
+    const V clip_z =
+        PointRow(m.Get(d, 0, 2), m.Get(d, 1, 2), m.Get(d, 2, 2), m.Get(d, 3, 2), x, y, z);
+    const V clip_w =
+        PointRow(m.Get(d, 0, 3), m.Get(d, 1, 3), m.Get(d, 2, 3), m.Get(d, 3, 3), x, y, z);
     const V ndc_x = hn::Div(clip_x, clip_w);
     const V ndc_y = hn::Div(clip_y, clip_w);
     const V ndc_z = hn::Div(clip_z, clip_w);

@@ -9,7 +9,10 @@
 //   2. horizontal: dst[x] = taps over scratch[x - r .. x + r] is a plain unaligned-load loop.
 // Symmetric kernels add the mirrored pair first and multiply once (c[0] p[0] + c[1] (p[-1] +
 // p[1]) + ...): the same sequence on every target and in the scalar reference. Radii 0-3 are
-// unrolled with the coefficients held in registers; larger radii accumulate tap by tap.
+// unrolled; larger radii accumulate tap by tap.
+// Vectors live only in named locals and parameters, never in arrays: SVE vectors are sizeless,
+// and C++ allows them neither as array elements nor as struct members. The unrolled passes keep
+// their taps in a local scalar array instead (LocalTaps) and broadcast each where it is used.
 // All arithmetic is separate Add/Mul (never a fused multiply-add), so f32 results are bitwise
 // stable across targets.
 
@@ -46,32 +49,51 @@ HWY_INLINE hn::Vec<D> LoadSource(D d, const uint8_t* HWY_RESTRICT p) {
   return hn::PromoteTo(d, hn::LoadU(d8, p));
 }
 
+// The taps of a pass with a radius fixed at compile time, copied into an array on the stack.
+// Nothing a pass stores can alias that array (its address never escapes, unlike the caller's
+// taps), so the compiler hoists each hn::Set(d, tap) of Weigh out of the pixel loop and keeps the
+// broadcast vectors in registers: the loop is the one named vector locals would give, on x86 as
+// on SVE, whose vectors cannot be array elements.
+template <size_t kRadius, bool kWeighted, typename T>
+HWY_INLINE void LocalTaps(const T* k, T (&taps)[kRadius + 1]) {
+  for (size_t i = 0; i <= kRadius; ++i) taps[i] = kWeighted ? k[i] : T{1};
+}
+
+// taps[i] * v for the weighted (Gaussian) passes; v itself for the box passes, whose taps are
+// all 1 and are never read (they may be null).
+template <bool kWeighted, class D, typename T>
+HWY_INLINE hn::Vec<D> Weigh(D d, const T* taps, size_t i, hn::Vec<D> v) {
+  if constexpr (kWeighted) {
+    return hn::Mul(hn::Set(d, taps[i]), v);
+  } else {
+    return v;
+  }
+}
+
 // Full vectors of f32 output rows go out with non-temporal stores when `stream` is set (large
 // images: the row is not read again soon, and skipping the read-for-ownership of the
 // destination saves a third of the memory traffic); the partial last vector is a masked store
 // (ForEachVectorMaybeStreamed, kernels/loop-inl.h).
 
-// Vertical pass, radius fixed at compile time: row pointers and coefficients stay in registers.
+// Vertical pass, radius fixed at compile time: row pointers and taps stay in registers.
 template <size_t kRadius, bool kWeighted, class D, typename SrcT, typename T>
 HWY_INLINE void VerticalFixed(D d, const ImageView<const SrcT>& src, size_t y, const T* k,
                               T* HWY_RESTRICT out, size_t count) {
   const SrcT* up[kRadius + 1];
   const SrcT* down[kRadius + 1];
-  hn::Vec<D> c[kRadius + 1];
   for (size_t i = 0; i <= kRadius; ++i) {
     const ptrdiff_t offset = static_cast<ptrdiff_t>(i);
     up[i] = src.Row(Reflect101(static_cast<ptrdiff_t>(y) - offset, src.height));
     down[i] = src.Row(Reflect101(static_cast<ptrdiff_t>(y) + offset, src.height));
-    c[i] = hn::Set(d, kWeighted ? k[i] : T{1});
   }
+  T taps[kRadius + 1];
+  LocalTaps<kRadius, kWeighted>(k, taps);
   const size_t lanes = hn::Lanes(d);
   for (size_t x = 0; x < count; x += lanes) {
-    auto acc = LoadSource(d, up[0] + x);
-    if constexpr (kWeighted) acc = hn::Mul(c[0], acc);
+    auto acc = Weigh<kWeighted>(d, taps, 0, LoadSource(d, up[0] + x));
     for (size_t i = 1; i <= kRadius; ++i) {
-      auto pair = hn::Add(LoadSource(d, up[i] + x), LoadSource(d, down[i] + x));
-      if constexpr (kWeighted) pair = hn::Mul(c[i], pair);
-      acc = hn::Add(acc, pair);
+      const auto pair = hn::Add(LoadSource(d, up[i] + x), LoadSource(d, down[i] + x));
+      acc = hn::Add(acc, Weigh<kWeighted>(d, taps, i, pair));
     }
     hn::StoreU(acc, d, out + x);
   }
@@ -108,16 +130,14 @@ HWY_INLINE void VerticalAny(D d, const ImageView<const SrcT>& src, size_t y, siz
 template <size_t kRadius, bool kWeighted, class D, typename T, typename DstT, class Finish>
 HWY_INLINE void HorizontalFixed(D d, const T* HWY_RESTRICT row, const T* k, size_t width,
                                 DstT* HWY_RESTRICT dst, bool stream, const Finish& finish) {
-  hn::Vec<D> c[kRadius + 1];
-  for (size_t i = 0; i <= kRadius; ++i) c[i] = hn::Set(d, kWeighted ? k[i] : T{1});
+  T taps[kRadius + 1];
+  LocalTaps<kRadius, kWeighted>(k, taps);
   ForEachVectorMaybeStreamed(d, width, stream, [&](size_t x, auto store) HWY_ATTR {
     const T* p = row + x;
-    auto acc = hn::LoadU(d, p);
-    if constexpr (kWeighted) acc = hn::Mul(c[0], acc);
+    auto acc = Weigh<kWeighted>(d, taps, 0, hn::LoadU(d, p));
     for (size_t i = 1; i <= kRadius; ++i) {
-      auto pair = hn::Add(hn::LoadU(d, p - i), hn::LoadU(d, p + i));
-      if constexpr (kWeighted) pair = hn::Mul(c[i], pair);
-      acc = hn::Add(acc, pair);
+      const auto pair = hn::Add(hn::LoadU(d, p - i), hn::LoadU(d, p + i));
+      acc = hn::Add(acc, Weigh<kWeighted>(d, taps, i, pair));
     }
     finish(acc, store, dst + x);
   });
@@ -159,6 +179,12 @@ HWY_INLINE void FillMargins(T* row, size_t width, size_t radius) {
 // Vertical pass for output rows y and y + 1 at once: they share 2 * kRadius of their source
 // rows, so each vector needs 2 * kRadius + 2 loads instead of 4 * kRadius + 2. Each row's sum is
 // formed exactly as in VerticalFixed (same pairs, same order), so the bits do not change.
+// The loads walk outwards from the two centre rows, one row further up and down per tap, and
+// each loaded row is used twice, so only the outermost rows read so far are kept (two named
+// vectors rather than an array of all 2 * kRadius + 2 rows):
+//   before tap i, `top` is source row y + 1 - i and `bottom` row y + i;
+//   tap i reads rows y - i and y + 1 + i, and pairs row y's (y - i, y + i) = (new top, bottom)
+//   and row y + 1's (y + 1 - i, y + 1 + i) = (top, new bottom).
 template <size_t kRadius, bool kWeighted, class D, typename SrcT, typename T>
 HWY_INLINE void VerticalFixedPair(D d, const ImageView<const SrcT>& src, size_t y, const T* k,
                                   T* HWY_RESTRICT out0, T* HWY_RESTRICT out1, size_t count) {
@@ -168,30 +194,24 @@ HWY_INLINE void VerticalFixedPair(D d, const ImageView<const SrcT>& src, size_t 
     const ptrdiff_t sy = static_cast<ptrdiff_t>(y + j) - static_cast<ptrdiff_t>(kRadius);
     in[j] = src.Row(Reflect101(sy, src.height));
   }
-  hn::Vec<D> c[kRadius + 1];
-  for (size_t i = 0; i <= kRadius; ++i) c[i] = hn::Set(d, kWeighted ? k[i] : T{1});
+  T taps[kRadius + 1];
+  LocalTaps<kRadius, kWeighted>(k, taps);
   const size_t lanes = hn::Lanes(d);
   // Each pair of output rows needs two new source rows, so two rows are prefetched per step.
   const RowPrefetcher<2> prefetch(in[kRows - 1], src.row_stride);
   for (size_t x = 0; x < count; x += lanes) {
     prefetch.AtByte(x * sizeof(SrcT), lanes * sizeof(SrcT));
-    hn::Vec<D> p[kRows];
-    for (size_t j = 0; j < kRows; ++j) p[j] = LoadSource(d, in[j] + x);
-    auto acc0 = p[kRadius];
-    auto acc1 = p[kRadius + 1];
-    if constexpr (kWeighted) {
-      acc0 = hn::Mul(c[0], acc0);
-      acc1 = hn::Mul(c[0], acc1);
-    }
+    auto top = LoadSource(d, in[kRadius] + x);
+    auto bottom = LoadSource(d, in[kRadius + 1] + x);
+    auto acc0 = Weigh<kWeighted>(d, taps, 0, top);
+    auto acc1 = Weigh<kWeighted>(d, taps, 0, bottom);
     for (size_t i = 1; i <= kRadius; ++i) {
-      auto pair0 = hn::Add(p[kRadius - i], p[kRadius + i]);
-      auto pair1 = hn::Add(p[kRadius + 1 - i], p[kRadius + 1 + i]);
-      if constexpr (kWeighted) {
-        pair0 = hn::Mul(c[i], pair0);
-        pair1 = hn::Mul(c[i], pair1);
-      }
-      acc0 = hn::Add(acc0, pair0);
-      acc1 = hn::Add(acc1, pair1);
+      const auto new_top = LoadSource(d, in[kRadius - i] + x);
+      const auto new_bottom = LoadSource(d, in[kRadius + 1 + i] + x);
+      acc0 = hn::Add(acc0, Weigh<kWeighted>(d, taps, i, hn::Add(new_top, bottom)));
+      acc1 = hn::Add(acc1, Weigh<kWeighted>(d, taps, i, hn::Add(top, new_bottom)));
+      top = new_top;
+      bottom = new_bottom;
     }
     hn::StoreU(acc0, d, out0 + x);
     hn::StoreU(acc1, d, out1 + x);

@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
   flags.AddCount("particles", &options.particles, 1, 100'000'000, "number of particles");
   flags.AddCount("frames", &options.frames, 1, 100'000'000, "rendered frames to simulate");
   flags.AddCount("threads", &options.threads, 1, 256, "threads in the pool (caller included)");
-  flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar");
+  flags.AddString("simd", &options.simd, swarm::SimdChoices());
   flags.AddCount("seed", &options.seed, 0, UINT64_MAX, "seed of the frame times and the emitter");
   flags.AddCount("hitch-every", &options.hitch_every, 0, UINT64_MAX,
                  "a 400 ms frame every this many frames (0: never)");

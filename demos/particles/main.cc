@@ -3,7 +3,7 @@
 // last frame and a timing summary.
 //
 //   swarm-particles [--scene fountain|explosion|ring|galaxy|snow] [--particles 1e6]
-//       [--threads N] [--simd auto|avx512|avx2|sse4|ssse3|scalar] [--memory-limit 256M]
+//       [--threads N] [--simd auto|avx512|...|neon|sve|scalar] [--memory-limit 256M]
 //       [--seed S] [--width 1280 --height 720] [--font PATH] [--frames N] [--out frame.png]
 //       [--no-hud] [--headless]
 //

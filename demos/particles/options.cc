@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "swarm/core/flags.h"
+#include "swarm/core/simd.h"
 #include "swarm/render/particle_renderer.h"
 
 namespace swarm {
@@ -21,7 +22,7 @@ Result<DemoOptions> ParseDemoOptions(int argc, const char* const* argv) {
                 "right repels, middle drag\norbits, the wheel zooms.");
   flags.AddCount("particles", &options.particles, 1, kMaxParticles, "number of particles");
   flags.AddCount("threads", &options.threads, 1, 256, "threads in the pool (caller included)");
-  flags.AddString("simd", &simd, "auto|avx512|avx2|sse4|ssse3|scalar");
+  flags.AddString("simd", &simd, SimdChoices());
   flags.AddString("scene", &scene, SceneNames());
   flags.AddBytes("memory-limit", &options.memory_limit, "memory budget, e.g. 256M");
   flags.AddCount("seed", &options.seed, 0, UINT64_MAX, "random seed of the scene");

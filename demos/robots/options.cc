@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "swarm/core/flags.h"
+#include "swarm/core/simd.h"
 
 namespace swarm {
 namespace {
@@ -90,7 +91,7 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   flags.AddCount("resample-every", &options.task.random_resample_steps, 1, uint64_t{1} << 32,
                  "random: steps between new joint targets");
   flags.AddCount("threads", &options.threads, 1, 256, "threads in the pool (caller included)");
-  flags.AddString("simd", &simd, "auto|avx512|avx2|sse4|ssse3|scalar");
+  flags.AddString("simd", &simd, SimdChoices());
   flags.AddBytes("memory-limit", &options.memory_limit, "memory budget, e.g. 256M");
   flags.AddString("out", &options.out, "q trajectory .npy (also writes <name>_ee.npy)");
   flags.AddCount("record-every", &options.record_every, 1, uint64_t{1} << 32,
@@ -161,7 +162,7 @@ Result<FkOptions> ParseFkOptions(int argc, const char* const* argv, int first) {
   flags.AddString("q", &options.q_path, "input .npy of joint values (required)");
   flags.AddString("out", &options.out, "output .npy of link poses (required)");
   flags.AddCount("threads", &options.threads, 1, 256, "threads in the pool (caller included)");
-  flags.AddString("simd", &simd, "auto|avx512|avx2|sse4|ssse3|scalar");
+  flags.AddString("simd", &simd, SimdChoices());
   flags.AddBytes("memory-limit", &options.memory_limit, "memory budget, e.g. 256M");
   if (Status s = ParseFrom(flags, argc, argv, first); !s.ok()) return s;
   options.help = flags.help_requested();

@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
                  "copy the input into a batch of N frames and run the batched entry points");
   flags.AddCount("repeat", &repeat, 1, 1'000'000, "run the pipeline this many times");
   flags.AddBytes("memory-limit", &memory_limit, "memory budget, e.g. 96M");
-  flags.AddString("simd", &simd, "auto|avx512|avx2|sse4|ssse3|scalar");
+  flags.AddString("simd", &simd, swarm::SimdChoices());
   std::string input;
   flags.AddPositional("in.png", &input, "input PNG (required)");
   flags.AddAlias("-o", "output");

@@ -106,7 +106,8 @@ swarm_status swarm_context_bytes_in_use(swarm_context context, size_t* bytes);
 swarm_status swarm_context_memory_report(swarm_context context, char* text, size_t capacity,
                                          size_t* length);
 
-/* The SIMD target kernels run on now: "avx512", "avx2", "sse4", "ssse3" or "scalar". The pointer
+/* The SIMD target kernels run on now: "avx512", "avx2", "sse4", "ssse3" on x86, "sve2_128",
+ * "sve_256", "sve2", "sve", "neon" on aarch64, or "scalar" (swarm/core/simd.h). The pointer
  * stays valid until the next call of this function on the same thread. */
 const char* swarm_simd_target_name(void);
 

@@ -11,10 +11,15 @@ struct KnownTarget {
   const char* name;
 };
 
-// Best first, as Highway orders its bits (lower bit = better).
+// Best first, as Highway orders its bits (lower bit = better). Only the targets compiled into
+// this build are ever listed: x86's on x86, aarch64's on aarch64. On aarch64, sve2_128 and sve_256
+// are Highway's SVE code specialised for a vector length known at compile time (128-bit SVE2 as
+// on Neoverse N2, 256-bit SVE as on Neoverse V1); the CPU's vector length picks them.
 constexpr KnownTarget kKnownTargets[] = {
-    {HWY_AVX3, "avx512"}, {HWY_AVX2, "avx2"},     {HWY_SSE4, "sse4"},
-    {HWY_SSSE3, "ssse3"}, {HWY_EMU128, "scalar"}, {HWY_SCALAR, "scalar"},
+    {HWY_AVX3, "avx512"},   {HWY_AVX2, "avx2"},         {HWY_SSE4, "sse4"},
+    {HWY_SSSE3, "ssse3"},   {HWY_SVE2_128, "sve2_128"}, {HWY_SVE_256, "sve_256"},
+    {HWY_SVE2, "sve2"},     {HWY_SVE, "sve"},           {HWY_NEON, "neon"},
+    {HWY_EMU128, "scalar"}, {HWY_SCALAR, "scalar"},
 };
 
 SimdTarget Describe(int64_t bits) {
@@ -64,6 +69,12 @@ std::string TargetNames(const std::vector<SimdTarget>& targets) {
     names += target.name;
   }
   return names;
+}
+
+std::string SimdChoices() {
+  std::string choices = "auto";
+  for (const SimdTarget& target : CompiledTargets()) choices += "|" + target.name;
+  return choices;
 }
 
 Result<SimdTarget> ParseSimdTarget(std::string_view name) {

@@ -2,8 +2,10 @@
 // several targets and dispatches at run time; this API lists them, forces one (for testing,
 // benchmarking or working around a slow target) and reports which one the kernels run.
 //
-// Names, as accepted by --simd: "auto" (the best this CPU supports), "scalar", "ssse3", "sse4",
-// "avx2", "avx512".
+// Names, as accepted by --simd: "auto" (the best this CPU supports) and "scalar" everywhere; on
+// x86 "ssse3", "sse4", "avx2", "avx512"; on aarch64 "neon", "sve", "sve2", and "sve_256" and
+// "sve2_128" (SVE compiled for a fixed vector length of 256 or 128 bits, which Highway picks
+// when the CPU's vector length matches).
 //
 // Forcing is process-wide because Highway's dispatch table is the one process-wide thing in swarm
 // (DESIGN.md); set it at start-up, not while kernels run on other threads.
@@ -20,8 +22,8 @@ namespace swarm {
 
 struct SimdTarget {
   int64_t bits = 0;      // Highway target bit (HWY_AVX3, ...)
-  std::string name;      // swarm's name: "avx512", "avx2", "sse4", "ssse3", "scalar"
-  std::string hwy_name;  // Highway's name: "AVX3", ...
+  std::string name;      // swarm's name: "avx512", "neon", "sve2", "scalar", ...
+  std::string hwy_name;  // Highway's name: "AVX3", "NEON", "SVE2", ...
 };
 
 // Targets compiled into this build, best first.
@@ -40,7 +42,10 @@ Status ForceSimdTarget(std::string_view name);
 // The target that kernel calls made now run on.
 SimdTarget ActiveSimdTarget();
 
-// "avx2,sse4,..." for messages.
+// The --simd values of this build, for flag help: "auto|avx512|avx2|sse4|ssse3|scalar" on x86.
+std::string SimdChoices();
+
+// "avx2, sse4, ..." for messages.
 std::string TargetNames(const std::vector<SimdTarget>& targets);
 
 }  // namespace swarm

@@ -2,6 +2,14 @@
 // two runs (other SIMD target, other thread count, other machine) produced the same bits.
 // XXH3-64 (Debian's libxxhash) over the first `count` elements of each array, in the order added,
 // each array's hash seeding the next; padding is not hashed. No allocation.
+//
+// Float arrays are hashed canonically: every NaN counts as the one quiet NaN 0x7fc00000. IEEE 754
+// leaves NaN payloads and signs to the hardware (x86 produces the "default NaN" 0xffc00000 where
+// aarch64 produces 0x7fc00000, and the two propagate payloads by different rules), so without
+// this a state holding a NaN would hash differently on the two architectures although the
+// simulation is the same. Everything else is hashed bit for bit: +0 and -0 differ, and so do
+// denormals from their flushed zeros (swarm never enables flush-to-zero; see
+// docs/determinism.md). AddBytes hashes raw bytes.
 #pragma once
 
 #include <cstddef>

@@ -178,7 +178,9 @@ TEST_CASE("Every shape depends only on the particle index, not on the split") {
       INFO("target " << target.name);
       Particles whole(kCount, 0.0f, 0);
       emit(whole, 0, kCount);
-      for (const size_t split : {size_t{16}, size_t{48}, size_t{512}, size_t{992}}) {
+      // Splits on vector boundaries (kPadFloats: 16 on x86, 64 on aarch64).
+      constexpr size_t kPad = kPadFloats;
+      for (const size_t split : {kPad, 3 * kPad, kCount / 2 / kPad * kPad, kCount / kPad * kPad}) {
         INFO("split at " << split);
         Particles pieces(kCount, 0.0f, 0);
         emit(pieces, split, kCount - split);

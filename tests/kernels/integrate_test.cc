@@ -5,12 +5,15 @@
 #include "swarm/kernels/integrate.h"
 
 #include <algorithm>
+#include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
+#include <limits>
 #include <optional>
 #include <random>
 #include <string>
@@ -202,6 +205,43 @@ TEST_CASE("CollideBox reflects, clamps and applies friction as computed by hand"
       CHECK(state.positions.Get(i).w == 7.0f);
       CHECK(state.velocities.Get(i).w == -7.0f);
     }
+  });
+}
+
+TEST_CASE("CollideBox keeps NaN positions and signed zeros on the walls on every target") {
+  // Box [0, 1] x [-0, 2] x [-1, 1]: a zero of either sign on a zero wall is not past it, and a
+  // NaN is neither below nor above, so all of them come back unchanged, bit for bit, as in the
+  // reference; Min/Max would map them differently per ISA.
+  BoxParams params;
+  params.min = {0.0f, -0.0f, -1.0f};
+  params.max = {1.0f, 2.0f, 1.0f};
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<glm::vec3> positions = {{-0.0f, 0.0f, 0.5f}, {0.0f, -0.0f, 0.5f},
+                                            {nan, 0.5f, 0.5f},   {0.5f, nan, 2.0f},
+                                            {nan, nan, nan},     {-0.0f, -0.0f, 0.0f}};
+  Particles input(positions.size(), 0.0f, 0);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    input.positions.Set(i, glm::vec4(positions[i], 1.0f));
+    input.velocities.Set(i, glm::vec4(-1.0f, -2.0f, 3.0f, 0.0f));
+  }
+  ParticlesAos reference_state(input);
+  reference::CollideBox(reference_state.positions, reference_state.velocities, params);
+  ForEachTarget([&](const TargetUnderTest& target) {
+    INFO("target " << target.name);
+    Particles state = input;
+    CollideBox(state.positions.view(), state.velocities.view(), params);
+    for (size_t i = 0; i < positions.size(); ++i) {
+      for (int axis = 0; axis < 3; ++axis) {
+        INFO("particle " << i << " axis " << axis);
+        CHECK(std::bit_cast<uint32_t>(state.positions.Get(i)[axis]) ==
+              std::bit_cast<uint32_t>(reference_state.positions[i][axis]));
+        CHECK(std::bit_cast<uint32_t>(state.velocities.Get(i)[axis]) ==
+              std::bit_cast<uint32_t>(reference_state.velocities[i][axis]));
+      }
+    }
+    CHECK(std::signbit(state.positions.Get(0).x));
+    CHECK(std::isnan(state.positions.Get(2).x));
+    CHECK(state.positions.Get(3).z == 1.0f);  // the z wall still clamps a lane whose y is NaN
   });
 }
 

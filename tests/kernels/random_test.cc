@@ -117,15 +117,17 @@ TEST_CASE("FillUniform has the mean, variance, histogram and lag-1 correlation o
 
 TEST_CASE("FillUniform does not depend on how the range is split") {
   // Tiles and threads call FillUniform on slices with first_index offset by the slice start;
-  // slices start on vector boundaries (multiples of kPadFloats).
+  // slices start on vector boundaries (multiples of kPadFloats: 16 on x86, 64 on aarch64).
   constexpr size_t kCount = 1000;
+  constexpr size_t kPad = kPadFloats;
   constexpr uint32_t kFirstIndex = 12345;
   std::optional<PaddedScalars<float>> first;
   ForEachTarget([&](const TargetUnderTest& target) {
     INFO("target " << target.name);
     PaddedScalars<float> whole(kCount);
     FillUniform(whole.view(), kStream, kFirstIndex, -1.0f, 3.0f);
-    for (const size_t split : {size_t{0}, size_t{16}, size_t{64}, size_t{496}, size_t{992}}) {
+    for (const size_t split :
+         {size_t{0}, kPad, 4 * kPad, kCount / kPad / 2 * kPad, kCount / kPad * kPad}) {
       INFO("split at " << split);
       PaddedScalars<float> pieces(kCount);
       FillUniform(pieces.view().Slice(0, split), kStream, kFirstIndex, -1.0f, 3.0f);

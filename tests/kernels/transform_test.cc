@@ -305,16 +305,21 @@ TEST_CASE("NaN inputs propagate to exactly the outputs that depend on them") {
 TEST_CASE("Tiles of one buffer are disjoint views: transforming one into another is allowed") {
   std::mt19937 rng(31);
   const glm::mat4 m = test::RandomMatrix(rng);
-  PaddedVec4 buffer = test::RandomVectors(64, 37);
+  // Tiles start on vector boundaries: multiples of kPadFloats (16 on x86, 64 on aarch64).
+  constexpr size_t kTile = kPadFloats;
+  PaddedVec4 buffer = test::RandomVectors(4 * kTile, 37);
   const std::vector<glm::vec4> before = buffer.ToAos();
   const Vec4View all = buffer.view();
-  TransformVectors(m, all.Slice(0, 20), all.Slice(32, 20));  // out: elements 32..51
-  TransformVectors(m, all.Slice(0, 16), all.Slice(0, 16));   // in place on a tile
-  for (size_t i = 0; i < 64; ++i) {
+  // out: elements 2 kTile .. 3 kTile + 4, read from elements 0 .. kTile + 4
+  TransformVectors(m, all.Slice(0, kTile + 4), all.Slice(2 * kTile, kTile + 4));
+  TransformVectors(m, all.Slice(0, kTile), all.Slice(0, kTile));  // in place on a tile
+  for (size_t i = 0; i < 4 * kTile; ++i) {
     INFO("element " << i);
     glm::vec4 want = before[i];
-    if (i < 16) want = reference::TransformVector(m, before[i], {});
-    if (i >= 32 && i < 52) want = reference::TransformVector(m, before[i - 32], {});
+    if (i < kTile) want = reference::TransformVector(m, before[i], {});
+    if (i >= 2 * kTile && i < 3 * kTile + 4) {
+      want = reference::TransformVector(m, before[i - 2 * kTile], {});
+    }
     CHECK(SameBits(buffer.Get(i), want));
   }
 }

@@ -27,6 +27,11 @@ std::string ExpectedName(int64_t bit) {
   if (bit == HWY_AVX2) return "avx2";
   if (bit == HWY_SSE4) return "sse4";
   if (bit == HWY_SSSE3) return "ssse3";
+  if (bit == HWY_NEON) return "neon";
+  if (bit == HWY_SVE) return "sve";
+  if (bit == HWY_SVE2) return "sve2";
+  if (bit == HWY_SVE_256) return "sve_256";
+  if (bit == HWY_SVE2_128) return "sve2_128";
   if (bit == HWY_SCALAR || bit == HWY_EMU128) return "scalar";
   return "unexpected " + std::string(hwy::TargetName(bit));
 }
@@ -127,7 +132,13 @@ TEST_CASE("ParseSimdTarget accepts auto and every supported name, rejects others
     CHECK(parsed->bits == target.bits);
   }
 
-  for (const char* bad : {"bogus", "", "AVX2", "avx2 ", "neon"}) {
+  // The other architecture's names are unknown here.
+#if HWY_ARCH_X86
+  const char* foreign = "neon";
+#else
+  const char* foreign = "avx2";
+#endif
+  for (const char* bad : {"bogus", "", "AVX2", "NEON", "sve ", foreign}) {
     INFO("name '" << bad << "'");
     Result<SimdTarget> parsed = ParseSimdTarget(bad);
     REQUIRE_FALSE(parsed.ok());
@@ -145,6 +156,15 @@ TEST_CASE("ParseSimdTarget accepts auto and every supported name, rejects others
   const Status status = ForceSimdTarget("bogus");
   CHECK(status.code() == ErrorCode::kInvalidArgument);
   CHECK(ActiveSimdTarget().name == "scalar");
+}
+
+TEST_CASE("SimdChoices lists auto and every compiled name, for flag help") {
+  std::string expected = "auto";
+  for (const int64_t bit : BitsOf(CompiledKernelTargets())) {
+    expected += '|';
+    expected += ExpectedName(bit);
+  }
+  CHECK(SimdChoices() == expected);
 }
 
 TEST_CASE("A compiled target this CPU lacks is kUnavailable (when there is one)") {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/for_each_target.h"
+#include "support/golden.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
@@ -60,7 +61,7 @@ uint64_t RunAndHash(size_t count, size_t steps, size_t threads, const ParticleCo
   return system->StateHash();
 }
 
-TEST_CASE("1000 steps give the same state hash on every SIMD target and thread count") {
+TEST_CASE("1000 steps give the golden state hash on every SIMD target and thread count") {
   const size_t count = 5003;  // five tiles of 1024, the last one short
   const ParticleConfig config = ShortLivedConfig();
   MemoryAccountant memory;
@@ -77,6 +78,7 @@ TEST_CASE("1000 steps give the same state hash on every SIMD target and thread c
   });
   REQUIRE(hashes.size() >= 2);
   CHECK(hashes.front() != initial);
+  test::CheckGolden("particles.short_lived.5003_particles.1000_steps", hashes.front());
 }
 
 TEST_CASE("The state hash does not depend on the tile size") {

@@ -13,8 +13,10 @@
 #include <vector>
 
 #include "support/for_each_target.h"
+#include "support/golden.h"
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
+#include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/kernels/render_reference.h"
 #include "swarm/particles/particle_system.h"
@@ -140,7 +142,7 @@ TEST_CASE("The glow spreads a particle's light a bounded distance") {
   CHECK(blue(80, 47 + 40) == 0);
 }
 
-TEST_CASE("Frames are bitwise identical on every SIMD target and thread count") {
+TEST_CASE("Frames are bitwise identical and golden on every SIMD target and thread count") {
   MemoryAccountant memory;
   ParticleConfig config;
   config.emitter.center = {0.0f, 2.0f, 0.0f};
@@ -171,6 +173,10 @@ TEST_CASE("Frames are bitwise identical on every SIMD target and thread count") 
       }
     });
     CHECK(nonblack > 500);  // the fountain is in view
+    test::CheckGolden(
+        std::string("render.fountain_30001.") +
+            (coloring == ParticleColoring::kSpeed ? "speed" : "age"),
+        StateHasher().AddBytes(first.data(), first.size() * sizeof(uint32_t)).Digest());
   }
 }
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "support/for_each_target.h"
+#include "support/golden.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/kernels/lowbias32.h"
@@ -222,7 +223,8 @@ RobotBatch RunExperiment(MemoryAccountant& memory, const RobotModel& model, size
   return std::move(batch).value();
 }
 
-void CheckBatchSizeThreadAndTargetIndependence(const RobotModel& model) {
+// `name` keys the golden StateHash of each batch size (support/golden.h).
+void CheckBatchSizeThreadAndTargetIndependence(const std::string& name, const RobotModel& model) {
   constexpr size_t kRounds = 3;
   const std::vector<uint64_t> probes = {0, 1, 15, 16, 999, 54321, 99999};
   // Robot r alone, on the default target: the bits every other run must reproduce.
@@ -257,16 +259,21 @@ void CheckBatchSizeThreadAndTargetIndependence(const RobotModel& model) {
       CHECK(SameBits(RobotState(RunExperiment(memory, model, 1, r, 1, {}, kRounds), 0), alone[r]));
     }
   });
+  for (const auto& [robots, hash] : first_hash) {
+    test::CheckGolden("robots." + name + "." + std::to_string(robots) + "_robots.ik_pd_rounds_3",
+                      hash);
+  }
 }
 
-TEST_CASE("RobotBatch: robot r's bits do not depend on batch size, threads or target (UR5)") {
-  CheckBatchSizeThreadAndTargetIndependence(LoadModel(kUr5Urdf));
+TEST_CASE("RobotBatch: golden bits of robot r for any batch size, threads or target (UR5)") {
+  CheckBatchSizeThreadAndTargetIndependence("ur5", LoadModel(kUr5Urdf));
 }
 
 TEST_CASE(
-    "RobotBatch: robot r's bits do not depend on batch size, threads or target "
+    "RobotBatch: golden bits of robot r for any batch size, threads or target "
     "(floating-base tree with a mimic joint)") {
-  CheckBatchSizeThreadAndTargetIndependence(LoadModel(kLeggedUrdf, /*floating_base=*/true));
+  CheckBatchSizeThreadAndTargetIndependence("legged_mimic",
+                                            LoadModel(kLeggedUrdf, /*floating_base=*/true));
 }
 
 // One robot's state in the batch's layout (q | qd | q_target | torque | link poses | goal) plus

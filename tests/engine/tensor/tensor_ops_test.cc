@@ -24,9 +24,11 @@
 #include <vector>
 
 #include "support/for_each_target.h"
+#include "support/golden.h"
 #include "support/python_process.h"
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
+#include "swarm/core/state_hash.h"
 #include "swarm/kernels/tensor_ops_reference.h"
 #include "swarm/tensor/tensor.h"
 #include "swarm/tensor/tensor_adapters.h"
@@ -391,6 +393,43 @@ TEST_CASE("Whole-view sums have the same bits on every SIMD target") {
                           Bits(Sum(with_specials.view).value())});
   });
   for (const auto& bits : per_target) REQUIRE(bits == per_target.front());
+}
+
+TEST_CASE("Reductions give the golden bits on every SIMD target (cross-architecture)") {
+  // Values from integer hashing only (no library random or math functions, which may differ
+  // between architectures): a spread of magnitudes and signs, exactly representable.
+  MemoryAccountant memory;
+  const int64_t shape[] = {1000, 3, 333};
+  Tensor tensor = Tensor::Create(memory, DType::kF32, shape).value();
+  float* values = static_cast<float*>(tensor.view().data());
+  const size_t count = 1000 * 3 * 333;
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t x = i * 0x9e3779b1u;
+    x ^= x >> 15;
+    x *= 0x2c1b3c6du;
+    x ^= x >> 12;
+    values[i] = std::ldexp(static_cast<float>(static_cast<int32_t>(x % 2000001) - 1000000),
+                           static_cast<int>(x >> 28) - 20);
+  }
+  const TensorView view = tensor.view();
+  Tensor axis0 = Tensor::Create(memory, DType::kF32, std::vector<int64_t>{3, 333}).value();
+  Tensor axis2 = Tensor::Create(memory, DType::kF32, std::vector<int64_t>{1000, 3}).value();
+  std::vector<uint64_t> digests;
+  ForEachTarget([&](const TargetUnderTest& target) {
+    INFO("target " << target.name);
+    REQUIRE(Reduce(ReduceOp::kSum, view, 0, axis0.view()).ok());
+    REQUIRE(Reduce(ReduceOp::kMean, view, 2, axis2.view()).ok());
+    const uint64_t whole[] = {Bits(Sum(view).value()), Bits(Mean(view).value()),
+                              Bits(static_cast<double>(Min(view).value())),
+                              Bits(static_cast<double>(Max(view).value()))};
+    digests.push_back(StateHasher()
+                          .AddBytes(whole, sizeof(whole))
+                          .AddBytes(axis0.view().data(), 3 * 333 * sizeof(float))
+                          .AddBytes(axis2.view().data(), 1000 * 3 * sizeof(float))
+                          .Digest());
+    CHECK(digests.back() == digests.front());
+  });
+  test::CheckGolden("tensor.f32_1000x3x333.sum_mean_min_max_axis_sums", digests.front());
 }
 
 TEST_CASE("Sum of an empty view is +0 and NaN propagates and -0 sums stay -0") {

@@ -15,7 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "support/for_each_target.h"
+#include "support/golden.h"
 #include "swarm/core/memory.h"
+#include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/kernels/vision_convert.h"
 #include "swarm/kernels/vision_filter.h"
@@ -128,6 +131,63 @@ TEST_CASE("f32 filters: 1, 2 and 3 threads give the bits of one kernel call") {
         [](auto src, auto dst, auto scratch) { PyramidDown(src, dst, RowRange{}, scratch); },
         (size.width + 1) / 2, (size.height + 1) / 2);
   }
+}
+
+// The golden digest (support/golden.h) of one filter's output over every target and 1 and 3
+// threads, which must all agree first.
+template <typename Out, class Filter>
+void CheckFilterGolden(const std::string& key, MemoryAccountant& memory, size_t width,
+                       size_t height, Filter filter) {
+  std::vector<uint64_t> digests;
+  test::ForEachTarget([&](const test::TargetUnderTest& target) {
+    for (size_t threads : {1, 3}) {
+      INFO(key << ": target " << target.name << ", " << threads << " threads");
+      ThreadPool pool(threads);
+      VisionWorkspace workspace(memory);
+      Image<Out> out = Image<Out>::Create(memory, width, height).value();
+      REQUIRE(filter(workspace, pool, out.view()).ok());
+      const std::vector<Out> bits = Bits(out);
+      digests.push_back(StateHasher().AddBytes(bits.data(), bits.size() * sizeof(Out)).Digest());
+      CHECK(digests.back() == digests.front());
+    }
+  });
+  test::CheckGolden(key, digests.front());
+}
+
+TEST_CASE("filters give the golden bits on every target and thread count (cross-architecture)") {
+  MemoryAccountant memory;
+  constexpr size_t kWidth = 203, kHeight = 117;
+  Image<float> f32 = Image<float>::Create(memory, kWidth, kHeight).value();
+  Fill(f32.view(), 11);
+  Image<uint8_t> u8 = Image<uint8_t>::Create(memory, kWidth, kHeight).value();
+  Fill(u8.view(), 13);
+  const ConstImageF32View src_f32 = f32.view();
+  const ConstImageU8View src_u8 = u8.view();
+  CheckFilterGolden<float>("vision.f32.gaussian_7_2.5", memory, kWidth, kHeight,
+                           [&](auto& ws, auto& pool, ImageF32View dst) {
+                             return GaussianBlur(ws, pool, src_f32, dst, 7, 2.5);
+                           });
+  CheckFilterGolden<uint8_t>("vision.u8.gaussian_5_1.0", memory, kWidth, kHeight,
+                             [&](auto& ws, auto& pool, ImageU8View dst) {
+                               return GaussianBlur(ws, pool, src_u8, dst, 5, 1.0);
+                             });
+  CheckFilterGolden<float>(
+      "vision.f32.box_5", memory, kWidth, kHeight,
+      [&](auto& ws, auto& pool, ImageF32View dst) { return BoxFilter(ws, pool, src_f32, dst, 5); });
+  CheckFilterGolden<uint8_t>(
+      "vision.u8.box_3", memory, kWidth, kHeight,
+      [&](auto& ws, auto& pool, ImageU8View dst) { return BoxFilter(ws, pool, src_u8, dst, 3); });
+  CheckFilterGolden<float>("vision.f32.sobel_magnitude", memory, kWidth, kHeight,
+                           [&](auto& ws, auto& pool, ImageF32View dst) {
+                             return GradientMagnitude(ws, pool, src_f32, dst);
+                           });
+  CheckFilterGolden<float>("vision.u8.sobel_magnitude", memory, kWidth, kHeight,
+                           [&](auto& ws, auto& pool, ImageF32View dst) {
+                             return GradientMagnitude(ws, pool, src_u8, dst);
+                           });
+  CheckFilterGolden<float>(
+      "vision.f32.pyramid_down", memory, (kWidth + 1) / 2, (kHeight + 1) / 2,
+      [&](auto& ws, auto& pool, ImageF32View dst) { return PyramidDown(ws, pool, src_f32, dst); });
 }
 
 TEST_CASE("u8 filters: 1, 2 and 3 threads give the bits of one kernel call") {
