@@ -80,8 +80,9 @@ void ConvertU8ToF32(const ConstImageU8View& src, const ImageF32View& dst, float 
 // NaN gives 0, as in OpenCV. Differences from OpenCV: (1) it fuses multiply and add on
 // FMA-capable CPUs, so when the unfused v lands within one rounding of a .5 boundary the result
 // can differ by 1 (about 5 pixels per million for a scale like 0.7 with an offset; never with
-// scale 1 or offset 0, where the two agree exactly); (2) its int conversion overflows for
-// v >= 2^31 and for +Inf and then returns 0; here every v > 255 gives 255.
+// scale 1 or offset 0, where the two agree exactly); (2) on x86 its int conversion overflows for
+// v >= 2^31 and for +Inf and then returns 0 (on aarch64 it saturates); here every v > 255 gives
+// 255 on both.
 void ConvertF32ToU8(const ConstImageF32View& src, const ImageU8View& dst, float scale = 1.0f,
                     float offset = 0.0f, RowRange rows = {});
 

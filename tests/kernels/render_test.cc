@@ -187,7 +187,8 @@ TEST_CASE("SplatPoints of one point lands on floor(x), floor(y) with the palette
 TEST_CASE("ResolveSplats sums accumulators exactly, scales, splits channels, and zeroes") {
   std::mt19937 rng(14);
   for (size_t accumulator_count : {1, 2, 3}) {
-    for (size_t pixels : {size_t{0}, size_t{16}, size_t{32}, size_t{48}, size_t{4096}}) {
+    // Whole vectors of pixels (kPadFloats: 16 on x86, 64 on aarch64).
+    for (size_t pixels : {size_t{0}, kPadFloats, 2 * kPadFloats, 3 * kPadFloats, size_t{4096}}) {
       std::vector<PaddedScalars<uint32_t>> initial;
       for (size_t k = 0; k < accumulator_count; ++k) {
         initial.emplace_back(4 * pixels, 0xABCDu);

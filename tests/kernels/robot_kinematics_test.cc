@@ -106,8 +106,11 @@ TEST_CASE("Robot r gets the same bits alone, in any batch size and at any slice 
         LinkJacobian(tree, link, alone.view(), alone_jacobian.view());
         CHECK(test::FirstBitDifference(alone_jacobian, whole_jacobian, 0, robot_index, 1) == "");
       }
-      // Slices starting at vector boundaries, with lengths that end mid-vector.
-      for (size_t begin : {size_t{16}, size_t{48}, size_t{1008}, size_t{2464}}) {
+      // Slices starting at vector boundaries (kPadFloats: 16 on x86, 64 on aarch64), with
+      // lengths that end mid-vector; the last one near the end of the batch.
+      constexpr size_t kPad = kPadFloats;
+      for (size_t begin : {kPad, 3 * kPad, std::min(63 * kPad, kCount / 2 / kPad * kPad),
+                           (kCount - 36) / kPad * kPad}) {
         const size_t n = std::min<size_t>(kCount - begin, 37);
         INFO("slice " << begin << " + " << n);
         RobotLanes sliced = Poses(tree, kCount);
@@ -165,7 +168,10 @@ TEST_CASE("Batches larger than the caches equal the references bitwise on every 
         CHECK(test::FirstBitDifference(poses, want) == "");
         CHECK(poses.PaddingMismatch(kSentinel) == "");
         // Slices of the large arrays: nothing outside the slice is written.
-        for (size_t begin : {size_t{1024}, size_t{1040}}) {
+        // On vector boundaries (kPadFloats: 16 on x86, 64 on aarch64), with room for 300.
+        const size_t first =
+            std::min<size_t>(1024, (count - 300) / kPadFloats * kPadFloats - kPadFloats);
+        for (size_t begin : {first, first + kPadFloats}) {
           for (size_t n : {size_t{37}, size_t{300}}) {
             INFO("slice " << begin << " + " << n);
             RobotLanes sliced = Poses(tree, count);

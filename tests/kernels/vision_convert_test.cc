@@ -332,8 +332,13 @@ TEST_CASE("ConvertF32ToU8 special values", "[vision_convert]") {
   for (size_t i = 0; i < cases.size(); ++i) {
     INFO("value " << cases[i].first);
     CHECK(got.Get(i, 0) == cases[i].second);
-    // The documented difference: OpenCV's int conversion overflows to 0 from 2^31 and for +Inf.
+    // The documented difference: on x86, OpenCV's int conversion (cvttps2dq) overflows to 0 from
+    // 2^31 and for +Inf; aarch64's conversion saturates, so there OpenCV gives 255 like swarm.
+#if defined(__x86_64__) || defined(__i386__)
     const bool overflows = cases[i].first >= 2147483648.0f;
+#else
+    const bool overflows = false;
+#endif
     CHECK(opencv.at<uint8_t>(0, static_cast<int>(i)) == (overflows ? 0 : cases[i].second));
   }
 }

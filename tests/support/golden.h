@@ -46,7 +46,8 @@ inline std::string HexDigest(uint64_t value) {
 inline void CheckGolden(const std::string& key, uint64_t actual) {
   const auto& values = GoldenValues();
   const auto golden = values.find(key);
-  INFO("golden value '" << key << "' (" << SWARM_GOLDEN_FILE << "): computed " << HexDigest(actual));
+  INFO("golden value '" << key << "' (" << SWARM_GOLDEN_FILE << "): computed "
+                        << HexDigest(actual));
   REQUIRE(golden != values.end());
   CHECK(golden->second == HexDigest(actual));
 }

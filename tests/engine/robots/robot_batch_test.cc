@@ -240,7 +240,7 @@ void CheckBatchSizeThreadAndTargetIndependence(const std::string& name, const Ro
       for (size_t threads : {size_t{1}, size_t{2}, size_t{3}}) {
         INFO("target " << target.name << ", " << robots << " robots, " << threads << " threads");
         MemoryAccountant memory;
-        const RobotBatchConfig config = SmallTiles(robots > 1000 ? 256 : 32);
+        const RobotBatchConfig config = SmallTiles(robots > 1000 ? 256 : 2 * kPadFloats);
         const RobotBatch batch = RunExperiment(memory, model, robots, 0, threads, config, kRounds);
         const uint64_t hash = batch.StateHash();
         if (!first_hash.count(robots)) first_hash[robots] = hash;
@@ -344,7 +344,8 @@ TEST_CASE("RobotBatch: ControlStep and IkStep equal a per-robot loop of the scal
       for (size_t robots : {size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{100}}) {
         INFO("target " << target.name << ", " << model.name << ", " << robots << " robots");
         MemoryAccountant memory;
-        Result<RobotBatch> batch = RobotBatch::Create(memory, model, robots, SmallTiles(32));
+        Result<RobotBatch> batch =
+            RobotBatch::Create(memory, model, robots, SmallTiles(2 * kPadFloats));
         REQUIRE(batch.ok());
         ThreadPool pool(2);
         SeedRobots(*batch, 7, pool);
