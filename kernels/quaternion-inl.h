@@ -114,18 +114,8 @@ inline void QuaternionsToMatricesImpl(const ConstVec4View& q, const Mat4View& ma
   using V = hn::Vec<D>;
   const D d;
   ForEachVector(d, matrices.count, [&](size_t i, auto store) HWY_ATTR {
-    // Entry (column c, row r) of the rotation in VectorScratch slot 3 c + r; on x86 the compiler
-    // forwards the slots to registers (the machine code is that of an array of vectors).
-    VectorScratch<D, 9> m;
-    {
-      V x, y, z, w;
-      LoadQuat(d, q, i, x, y, z, w);
-      V m00, m01, m02, m10, m11, m12, m20, m21, m22;
-      RotationMatrix(x, y, z, w, m00, m01, m02, m10, m11, m12, m20, m21, m22);
-      m.Set(d, 0, m00), m.Set(d, 1, m01), m.Set(d, 2, m02);
-      m.Set(d, 3, m10), m.Set(d, 4, m11), m.Set(d, 5, m12);
-      m.Set(d, 6, m20), m.Set(d, 7, m21), m.Set(d, 8, m22);
-    }
+    VectorScratch<D, 9> m;  // entry (column c, row r) in slot 3 c + r
+    LoadRotationMatrix(d, q, i, m);
     const V zero = hn::Zero(d);
     for (size_t column = 0; column < 3; ++column) {
       for (size_t row = 0; row < 3; ++row) {

@@ -21,6 +21,7 @@
 #include <cstddef>
 
 #include "hwy/highway.h"
+#include "swarm/kernels/vector_scratch-inl.h"
 #include "swarm/kernels/views.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -178,6 +179,22 @@ HWY_INLINE void RotationMatrix(V x, V y, V z, V w, V& m00, V& m01, V& m02, V& m1
   m20 = hn::Mul(two, hn::Add(xz, wy));
   m21 = hn::Mul(two, hn::Sub(yz, wx));
   m22 = hn::Sub(one, hn::Mul(two, hn::Add(xx, yy)));
+}
+
+// The rotation matrix of the quaternions at lanes i .. i + N of a view, entry (column c, row r) in
+// scratch slot 3 c + r, for kernels that index it in loops. On x86 the compiler forwards the slots
+// to registers (the machine code is that of an array of vectors).
+template <class D>
+HWY_INLINE void LoadRotationMatrix(D d, const ConstVec4View& quaternions, size_t i,
+                                   VectorScratch<D, 9>& m) {
+  using V = hn::Vec<D>;
+  V x, y, z, w;
+  LoadQuat(d, quaternions, i, x, y, z, w);
+  V m00, m01, m02, m10, m11, m12, m20, m21, m22;
+  RotationMatrix(x, y, z, w, m00, m01, m02, m10, m11, m12, m20, m21, m22);
+  m.Set(d, 0, m00), m.Set(d, 1, m01), m.Set(d, 2, m02);
+  m.Set(d, 3, m10), m.Set(d, 4, m11), m.Set(d, 5, m12);
+  m.Set(d, 6, m20), m.Set(d, 7, m21), m.Set(d, 8, m22);
 }
 
 }  // namespace HWY_NAMESPACE

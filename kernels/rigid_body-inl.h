@@ -87,18 +87,9 @@ inline void WorldInverseInertiaImpl(const ConstVec4View& rotations,
   using V = hn::Vec<D>;
   const D d;
   ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
-    // r(j, k) = R_jk (column k, row j) from VectorScratch slot 3 k + j; on x86 the compiler
-    // forwards the slots to registers (the AVX-512 machine code is that of an array of vectors).
+    // r(j, k) = R_jk (column k, row j), from scratch slot 3 k + j.
     VectorScratch<D, 9> rotation;
-    {
-      V qx, qy, qz, qw;
-      LoadQuat(d, rotations, i, qx, qy, qz, qw);
-      V r00, r01, r02, r10, r11, r12, r20, r21, r22;
-      RotationMatrix(qx, qy, qz, qw, r00, r01, r02, r10, r11, r12, r20, r21, r22);
-      rotation.Set(d, 0, r00), rotation.Set(d, 1, r01), rotation.Set(d, 2, r02);
-      rotation.Set(d, 3, r10), rotation.Set(d, 4, r11), rotation.Set(d, 5, r12);
-      rotation.Set(d, 6, r20), rotation.Set(d, 7, r21), rotation.Set(d, 8, r22);
-    }
+    LoadRotationMatrix(d, rotations, i, rotation);
     const auto r = [&](size_t j, size_t k) HWY_ATTR { return rotation.Get(d, 3 * k + j); };
     V d0, d1, d2;
     LoadVec3(d, inverse_body_inertia, i, d0, d1, d2);
