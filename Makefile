@@ -21,7 +21,7 @@ RUN_ARGS ?= --out build/particles.png
 FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps run build test test-format format test-release test-sanitize test-arm64 test-arm64-engine arm64-build test-fuzz fuzz \
+.PHONY: deps run build test test-format format test-release test-sanitize test-arm64 arm64-build test-fuzz fuzz \
 	fuzz-build bench clean
 
 deps:
@@ -59,21 +59,16 @@ test-sanitize: deps
 
 # aarch64: cross-built with Debian's toolchain (cmake/aarch64-linux-gnu.cmake; the packages come
 # from `scripts/install-deps.sh --arm64`) into build/arm64, tested under qemu-aarch64
-# (cmake/cross_run.cmake): every kernel family's tests (each runs every target the emulated CPU
-# offers) and the tensor golden values, on a NEON-only CPU and on SVE2 CPUs with 128-, 256- and
-# 2048-bit vectors (sve2_128, sve_256, then sve2 and sve at the widest vectors SVE allows). Only
-# the emulator's CPU changes between runs (a re-configure), not the binaries. Left out under
-# emulation: the exhaustive OpenCV comparisons (each takes minutes in qemu; the kernels they
-# check are compared bitwise with their scalar references on every target by the other tests),
-# and the multi-threaded engine and CLI tests (ARM64_ENGINE; `make test-arm64-engine` runs them).
+# (cmake/cross_run.cmake). The whole suite runs on a NEON-only CPU and on an SVE2 CPU with
+# 512-bit vectors (qemu's default), each test under every target the emulated CPU offers; the
+# kernel families and the golden-value tests run again with 128-, 256- and 2048-bit SVE vectors
+# (sve2_128, sve_256, then sve2 and sve at the widest vectors SVE allows). Only the emulator's
+# CPU changes between runs (a re-configure), not the binaries.
 ARM64_DIR := build/arm64
-ARM64_CPUS := max,sve=off max,sve-default-vector-length=16 max,sve-default-vector-length=32 \
+ARM64_WHOLE_SUITE_CPUS := max,sve=off max
+ARM64_KERNEL_CPUS := max,sve-default-vector-length=16 max,sve-default-vector-length=32 \
 	max,sve-default-vector-length=256
-ARM64_TESTS := ^kernels_|tensor_ops_test:Reductions give the golden bits
-ARM64_SLOW := all 2\^24|RgbToGray (u8|f32) matches cvtColor COLOR_RGB2GRAY|Threshold binary and \
-	truncate match|GaussianBlur (matches OpenCV and the reference on every target|with kernels wider \
-	than the image reflects like OpenCV) - uint8_t|PyramidDown matches cv::pyrDown
-ARM64_ENGINE := golden|^cli
+ARM64_KERNEL_TESTS := ^kernels_|golden
 arm64-build:
 	scripts/install-deps.sh --arm64
 	cmake -S . -B $(ARM64_DIR) --toolchain cmake/aarch64-linux-gnu.cmake \
@@ -81,19 +76,18 @@ arm64-build:
 	cmake --build $(ARM64_DIR) -j $(JOBS)
 
 test-arm64: arm64-build
-	for cpu in $(ARM64_CPUS); do \
-	  echo "== qemu-aarch64 -cpu $$cpu" && \
+	for cpu in $(ARM64_WHOLE_SUITE_CPUS); do \
+	  echo "== qemu-aarch64 -cpu $$cpu: the whole suite" && \
 	  cmake -DSWARM_QEMU_CPU=$$cpu $(ARM64_DIR) >/dev/null && \
-	  ctest --test-dir $(ARM64_DIR) -j $(JOBS) --output-on-failure -R '$(ARM64_TESTS)' \
-	    -E '$(ARM64_SLOW)' || exit 1; \
+	  ctest --test-dir $(ARM64_DIR) -j $(JOBS) --output-on-failure || exit 1; \
+	done
+	for cpu in $(ARM64_KERNEL_CPUS); do \
+	  echo "== qemu-aarch64 -cpu $$cpu: kernel families and golden values" && \
+	  cmake -DSWARM_QEMU_CPU=$$cpu $(ARM64_DIR) >/dev/null && \
+	  ctest --test-dir $(ARM64_DIR) -j $(JOBS) --output-on-failure -R '$(ARM64_KERNEL_TESTS)' \
+	    || exit 1; \
 	done
 	cmake -DSWARM_QEMU_CPU=max $(ARM64_DIR) >/dev/null
-
-# The engine's golden tests and the CLI tests under qemu's default CPU (slow: their thread pools
-# run far slower under emulation than natively).
-test-arm64-engine: arm64-build
-	cmake -DSWARM_QEMU_CPU=max $(ARM64_DIR) >/dev/null
-	ctest --test-dir $(ARM64_DIR) -j $(JOBS) --output-on-failure -R '$(ARM64_ENGINE)'
 
 # The readers of untrusted files under libFuzzer (clang, ASan + UBSan: tests/fuzz/): .npy, URDF
 # and PNG, each for FUZZ_SECONDS seconds, e.g. `make fuzz FUZZ_SECONDS=1800`. Seeds come from

@@ -18,5 +18,6 @@ set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE BOTH)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
 set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)
 
-# -L: where qemu finds the aarch64 dynamic loader and libraries.
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64;-L;/usr/aarch64-linux-gnu)
+# -L /: the dynamic loader and C library of the :arm64 packages (libc6:arm64, which the libraries
+# above were built against), not the cross toolchain's copy (cmake/cross_run.cmake says why).
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64;-L;/)

@@ -20,6 +20,8 @@ bool SpinBriefly(const Done& done) {
     if (done()) return true;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();  // eases the spinning core's pressure on the memory pipeline
+#elif defined(__aarch64__)
+    asm volatile("yield");  // the same hint on aarch64
 #endif
     if (round % 64 == 63 && std::chrono::steady_clock::now() - start > kLimit) return false;
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "c_api_test_support.h"
+#include "support/padding.h"
 #include "swarm/c_api/swarm_c.h"
 
 namespace swarm::test {
@@ -23,10 +24,6 @@ using Catch::Matchers::StartsWith;
 template <typename Handle>
 Handle Sentinel() {
   return reinterpret_cast<Handle>(uintptr_t{0x5a5a});
-}
-
-int64_t RoundUp(int64_t value, int64_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
 }
 
 TEST_CASE("status and dtype names") {
@@ -139,23 +136,30 @@ TEST_CASE("every buffer kind is a zeroed writable view with swarm's padded layou
     for (size_t i = 0; i < footprint; ++i) nonzero += bytes[i] != 0;
     CHECK(nonzero == 0);
   };
+  // Lane and row strides: whole padding vectors (support/padding.h).
+  const auto kPadFloats10 = static_cast<int64_t>(test::PaddedFloats(10));
+  const auto kPadFloats17 = static_cast<int64_t>(test::PaddedFloats(17));
+  const auto kRowFloats5 = static_cast<int64_t>(test::PaddedFloats(5));
+  const auto kRowBytes70 = static_cast<int64_t>(test::PaddedBytes(70));
+  const auto kRowBytes1 = static_cast<int64_t>(test::PaddedBytes(1));
   swarm_buffer raw = nullptr;
   REQUIRE(swarm_buffer_create_vec4(context.get(), 10, &raw) == SWARM_OK);
-  check(raw, {SWARM_BUFFER_VEC4, SWARM_F32, {10, 4}, {1, RoundUp(10, 16)}});
+  check(raw, {SWARM_BUFFER_VEC4, SWARM_F32, {10, 4}, {1, kPadFloats10}});
   REQUIRE(swarm_buffer_create_vec4(context.get(), 17, &raw) == SWARM_OK);
-  check(raw, {SWARM_BUFFER_VEC4, SWARM_F32, {17, 4}, {1, RoundUp(17, 16)}});
+  check(raw, {SWARM_BUFFER_VEC4, SWARM_F32, {17, 4}, {1, kPadFloats17}});
   REQUIRE(swarm_buffer_create_f32_array(context.get(), 33, &raw) == SWARM_OK);
   check(raw, {SWARM_BUFFER_F32_ARRAY, SWARM_F32, {33}, {1}});
   REQUIRE(swarm_buffer_create_u8_array(context.get(), 65, &raw) == SWARM_OK);
   check(raw, {SWARM_BUFFER_U8_ARRAY, SWARM_U8, {65}, {1}});
   REQUIRE(swarm_buffer_create_image(context.get(), SWARM_F32, 5, 3, &raw) == SWARM_OK);
-  check(raw, {SWARM_BUFFER_IMAGE_F32, SWARM_F32, {3, 5}, {16, 1}});
+  check(raw, {SWARM_BUFFER_IMAGE_F32, SWARM_F32, {3, 5}, {kRowFloats5, 1}});
   REQUIRE(swarm_buffer_create_image(context.get(), SWARM_U8, 70, 2, &raw) == SWARM_OK);
-  check(raw, {SWARM_BUFFER_IMAGE_U8, SWARM_U8, {2, 70}, {128, 1}});
+  check(raw, {SWARM_BUFFER_IMAGE_U8, SWARM_U8, {2, 70}, {kRowBytes70, 1}});
   REQUIRE(swarm_buffer_create_image_batch(context.get(), SWARM_F32, 2, 5, 3, &raw) == SWARM_OK);
-  check(raw, {SWARM_BUFFER_IMAGE_BATCH_F32, SWARM_F32, {2, 3, 5}, {48, 16, 1}});
+  check(raw,
+        {SWARM_BUFFER_IMAGE_BATCH_F32, SWARM_F32, {2, 3, 5}, {3 * kRowFloats5, kRowFloats5, 1}});
   REQUIRE(swarm_buffer_create_image_batch(context.get(), SWARM_U8, 3, 1, 1, &raw) == SWARM_OK);
-  check(raw, {SWARM_BUFFER_IMAGE_BATCH_U8, SWARM_U8, {3, 1, 1}, {64, 64, 1}});
+  check(raw, {SWARM_BUFFER_IMAGE_BATCH_U8, SWARM_U8, {3, 1, 1}, {kRowBytes1, kRowBytes1, 1}});
   const int64_t shape[] = {2, 3, 4};
   REQUIRE(swarm_buffer_create_tensor(context.get(), SWARM_C128, shape, 3, &raw) == SWARM_OK);
   check(raw, {SWARM_BUFFER_TENSOR, SWARM_C128, {2, 3, 4}, {12, 4, 1}});

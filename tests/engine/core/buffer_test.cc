@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "support/for_each_target.h"
+#include "support/padding.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/kernels/lowbias32.h"
@@ -24,7 +25,7 @@
 namespace swarm {
 namespace {
 
-// The sizes the style guide asks for around the 16-float padding, plus large and prime.
+// The sizes the style guide asks for around x86's 16-float padding, plus large and prime.
 constexpr size_t kSizes[] = {0, 1, 15, 16, 17, 1000, 100003};
 
 // An arbitrary but reproducible 32-bit pattern per (index, lane), so every float bit pattern
@@ -92,8 +93,8 @@ TEST_CASE("Vec4Buffer::Create gives zero vectors in an aligned, padded, lane-maj
     Result<Vec4Buffer> buffer = Vec4Buffer::Create(memory, count);
     REQUIRE(buffer.ok());
     REQUIRE(buffer->size() == count);
-    // The smallest capacity that holds `count` in whole 16-float vectors.
-    CHECK(buffer->capacity() == (count + 15) / 16 * 16);
+    // The smallest capacity that holds `count` in whole padding vectors.
+    CHECK(buffer->capacity() == test::PaddedFloats(count));
     CheckLayout(*buffer);
     CHECK(buffer->category() == MemoryCategory::kParticles);
     const ConstVec4View view = buffer->view();
@@ -138,7 +139,7 @@ TEST_CASE("Vec4Buffer::Resize and Reserve keep contents bit-exactly and padding 
   SECTION("grow beyond the capacity: old vectors kept, new ones zero") {
     REQUIRE(buffer->Resize(1000).ok());
     CHECK(buffer->size() == 1000);
-    CHECK(buffer->capacity() == 1008);
+    CHECK(buffer->capacity() == test::PaddedFloats(1000));
     CheckLayout(*buffer);
     check_prefix(17);
     for (size_t i = 17; i < 1000; ++i) REQUIRE(SameBits(buffer->Get(i), glm::vec4(0.0f)));
@@ -146,10 +147,10 @@ TEST_CASE("Vec4Buffer::Resize and Reserve keep contents bit-exactly and padding 
   }
   SECTION("shrink then grow inside the capacity: the dropped tail comes back as zero") {
     REQUIRE(buffer->Resize(3).ok());
-    CHECK(buffer->capacity() == 32);
+    CHECK(buffer->capacity() == test::PaddedFloats(17));
     CHECK(LanePaddingIsZero(std::as_const(*buffer).view()));
     REQUIRE(buffer->Resize(20).ok());
-    CHECK(buffer->capacity() == 32);
+    CHECK(buffer->capacity() == test::PaddedFloats(17));
     check_prefix(3);
     for (size_t i = 3; i < 20; ++i) REQUIRE(SameBits(buffer->Get(i), glm::vec4(0.0f)));
     CHECK(LanePaddingIsZero(std::as_const(*buffer).view()));
@@ -163,14 +164,14 @@ TEST_CASE("Vec4Buffer::Resize and Reserve keep contents bit-exactly and padding 
   SECTION("Reserve moves the data without changing size or contents") {
     REQUIRE(buffer->Reserve(5000).ok());
     CHECK(buffer->size() == 17);
-    CHECK(buffer->capacity() == 5008);
+    CHECK(buffer->capacity() == test::PaddedFloats(5000));
     CheckLayout(*buffer);
     check_prefix(17);
     CHECK(LanePaddingIsZero(std::as_const(*buffer).view()));
     // A smaller reservation is a no-op: same block, same capacity.
     const float* before = std::as_const(*buffer).view().data;
     REQUIRE(buffer->Reserve(10).ok());
-    CHECK(buffer->capacity() == 5008);
+    CHECK(buffer->capacity() == test::PaddedFloats(5000));
     CHECK(std::as_const(*buffer).view().data == before);
   }
 }
@@ -275,7 +276,7 @@ TEST_CASE("Buffers of an impossible size give an error, not a crash") {
   CHECK_FALSE(buffer->Resize(huge).ok());
   CHECK_FALSE(buffer->Reserve(huge).ok());
   CHECK(buffer->size() == 17);
-  CHECK(buffer->capacity() == 32);
+  CHECK(buffer->capacity() == test::PaddedFloats(17));
   CHECK(Hash(*buffer) == before);
 
 #if !defined(__SANITIZE_ADDRESS__)  // ASan aborts on such requests instead of returning null.
@@ -299,8 +300,8 @@ TEST_CASE("FloatArray and ByteArray: padded layout, zero padding, kept contents"
     REQUIRE(bytes.ok());
     CHECK(floats->size() == count);
     CHECK(bytes->size() == count);
-    CHECK(floats->capacity() == (count + 15) / 16 * 16);  // 16 floats = 64 bytes
-    CHECK(bytes->capacity() == (count + 63) / 64 * 64);   // 64 bytes
+    CHECK(floats->capacity() == test::PaddedFloats(count));
+    CHECK(bytes->capacity() == test::PaddedBytes(count));
     CHECK(bytes->category() == MemoryCategory::kScratch);
     CHECK(reinterpret_cast<uintptr_t>(floats->span().data()) % 64 == 0);
     CHECK(reinterpret_cast<uintptr_t>(bytes->span().data()) % 64 == 0);

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/padding.h"
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
@@ -22,6 +23,11 @@
 
 namespace swarm {
 namespace {
+
+// The smallest tiles the kernels accept: one padding vector of floats (16 on x86, 64 on aarch64)
+// and, for stages that slice the byte array of dead flags, one padding vector of bytes.
+constexpr size_t kFloatTile = test::PaddedFloats(1);
+constexpr size_t kByteTile = test::PaddedBytes(1);
 
 TEST_CASE("TileSchedule cuts the range into whole tiles and one short last tile") {
   const TileSchedule schedule{32};
@@ -44,18 +50,22 @@ struct Call {
 
 TEST_CASE("RunFused runs every stage on a tile before the next and RunStageByStage pass by pass") {
   ThreadPool pool(1);  // one thread: the order of calls is fully defined
-  const TileSchedule schedule{16};
+  constexpr size_t t = kFloatTile;
+  const TileSchedule schedule{t};
   std::vector<Call> calls;
   const auto stage0 = [&](size_t begin, size_t n) { calls.push_back({0, begin, n}); };
   const auto stage1 = [&](size_t begin, size_t n) { calls.push_back({1, begin, n}); };
 
-  RunFused(pool, 40, schedule, stage0, stage1);
-  CHECK(calls == std::vector<Call>{
-                     {0, 0, 16}, {1, 0, 16}, {0, 16, 16}, {1, 16, 16}, {0, 32, 8}, {1, 32, 8}});
+  // Two whole tiles and half of one.
+  RunFused(pool, 2 * t + t / 2, schedule, stage0, stage1);
+  CHECK(calls ==
+        std::vector<Call>{
+            {0, 0, t}, {1, 0, t}, {0, t, t}, {1, t, t}, {0, 2 * t, t / 2}, {1, 2 * t, t / 2}});
   calls.clear();
-  RunStageByStage(pool, 40, schedule, stage0, stage1);
-  CHECK(calls == std::vector<Call>{
-                     {0, 0, 16}, {0, 16, 16}, {0, 32, 8}, {1, 0, 16}, {1, 16, 16}, {1, 32, 8}});
+  RunStageByStage(pool, 2 * t + t / 2, schedule, stage0, stage1);
+  CHECK(calls ==
+        std::vector<Call>{
+            {0, 0, t}, {0, t, t}, {0, 2 * t, t / 2}, {1, 0, t}, {1, t, t}, {1, 2 * t, t / 2}});
   calls.clear();
   RunFused(pool, 0, schedule, stage0, stage1);
   CHECK(calls.empty());
@@ -71,7 +81,7 @@ TEST_CASE("With several threads every element is covered by exactly one tile per
       std::lock_guard<std::mutex> lock(mutex);
       for (size_t i = begin; i < begin + n; ++i) covered[i] += 1;
     };
-    RunFused(pool, count, TileSchedule{48, 0}, mark, mark);
+    RunFused(pool, count, TileSchedule{3 * kFloatTile, 0}, mark, mark);
     size_t wrong = 0;
     for (int c : covered) wrong += c != 2;
     CHECK(wrong == 0);
@@ -226,13 +236,13 @@ void CheckTiledMatchesWhole(std::initializer_list<size_t> tile_sizes) {
 }
 
 TEST_CASE("Tiled f32x4 kernels match whole-buffer kernels bit for bit, any tile and thread count") {
-  CheckTiledMatchesWhole<false>({16, 48, 1024, 4096, 16384});
+  CheckTiledMatchesWhole<false>({kFloatTile, 3 * kFloatTile, 1024, 4096, 16384});
 }
 
-// Slices of a byte array must start on a multiple of its padding, 64 elements (kernels/views.h),
-// so pipelines whose stages touch the dead flags use tiles that are multiples of 64.
+// Slices of a byte array must start on a multiple of its padding (kernels/views.h), so pipelines
+// whose stages touch the dead flags use tiles that are multiples of it.
 TEST_CASE("A full particle step in tiles matches whole-buffer kernels bit for bit") {
-  CheckTiledMatchesWhole<true>({64, 192, 1024, 4096, 16384});
+  CheckTiledMatchesWhole<true>({kByteTile, 3 * kByteTile, 1024, 4096, 16384});
 }
 
 }  // namespace

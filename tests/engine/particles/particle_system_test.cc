@@ -10,11 +10,13 @@
 #include <cstring>
 #include <glm/vec4.hpp>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "support/for_each_target.h"
 #include "support/golden.h"
+#include "support/padding.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
@@ -83,7 +85,7 @@ TEST_CASE("1000 steps give the golden state hash on every SIMD target and thread
 
 TEST_CASE("The state hash does not depend on the tile size") {
   const uint64_t expected = RunAndHash(3001, 100, 1, ShortLivedConfig(4096));
-  for (size_t tile : {size_t{64}, size_t{192}, size_t{1024}, size_t{8192}}) {
+  for (size_t tile : {test::PaddedBytes(1), 3 * test::PaddedBytes(1), size_t{1024}, size_t{8192}}) {
     INFO("tile " << tile);
     CHECK(RunAndHash(3001, 100, 2, ShortLivedConfig(tile)) == expected);
   }
@@ -150,7 +152,7 @@ TEST_CASE("ParticleSystem matches a scalar AoS re-implementation of the step on 
   test::ForEachTarget([&](const test::TargetUnderTest& target) {
     for (size_t threads : {size_t{1}, size_t{2}}) {
       INFO("target " << target.name << ", " << threads << " threads");
-      config.schedule.tile_elements = 64;  // with 2 threads: tile 0 on the caller
+      config.schedule.tile_elements = test::PaddedBytes(1);  // the smallest tile
       MemoryAccountant memory;
       Result<ParticleSystem> system = ParticleSystem::Create(memory, count, config);
       REQUIRE(system.ok());
@@ -232,11 +234,14 @@ TEST_CASE("Create and Configure reject invalid configurations") {
   config.schedule.tile_elements = 100;
   expect(config, "tile_elements");
   // A multiple of the float padding is not enough: every tile also slices the byte array of
-  // dead flags, whose slices must start on multiples of 64 (kernels/views.h).
-  config.schedule.tile_elements = 16;
-  expect(config, "tile_elements must be a positive multiple of 64, got 16");
-  config.schedule.tile_elements = 48;
-  expect(config, "got 48");
+  // dead flags, whose slices must start on multiples of the byte padding (kernels/views.h).
+  config.schedule.tile_elements = test::PaddedFloats(1);
+  const std::string multiple = "tile_elements must be a positive multiple of " +
+                               std::to_string(test::PaddedBytes(1)) + ", got " +
+                               std::to_string(test::PaddedFloats(1));
+  expect(config, multiple.c_str());
+  config.schedule.tile_elements = 3 * test::PaddedFloats(1);
+  expect(config, ("got " + std::to_string(3 * test::PaddedFloats(1))).c_str());
   CHECK(memory.Total().bytes_in_use == 0);
 
   Result<ParticleSystem> system = ParticleSystem::Create(memory, 100, ShortLivedConfig());
@@ -252,8 +257,8 @@ TEST_CASE("Create and Configure reject invalid configurations") {
 // Bytes one particle system of `count` particles holds: positions and velocities (4 padded float
 // lanes each), ages and lifetimes (padded floats) and the dead flags (padded bytes).
 size_t SystemBytes(size_t count) {
-  const size_t floats = (count + 15) / 16 * 16;
-  const size_t bytes = (count + 63) / 64 * 64;
+  const size_t floats = test::PaddedFloats(count);
+  const size_t bytes = test::PaddedBytes(count);
   return 2 * (16 * floats) + 2 * (4 * floats) + bytes;
 }
 
@@ -338,7 +343,7 @@ TEST_CASE("Resize over the budget changes nothing") {
   const size_t new_size = 5000;
   // Room for the system plus one grown position buffer: the first reservation succeeds, a later
   // one is refused, and the request as a whole must leave no trace.
-  MemoryAccountant memory(SystemBytes(old_size) + 16 * 5008);
+  MemoryAccountant memory(SystemBytes(old_size) + 16 * test::PaddedFloats(new_size));
   Result<ParticleSystem> system = ParticleSystem::Create(memory, old_size, ShortLivedConfig());
   REQUIRE(system.ok());
   ThreadPool pool(1);
@@ -352,7 +357,7 @@ TEST_CASE("Resize over the budget changes nothing") {
   CHECK_THAT(status.message(), Catch::Contains("particles"));
   CHECK(system->size() == old_size);
   CHECK(system->StateHash() == before);
-  CHECK(system->positions().capacity() == 1008);
+  CHECK(system->positions().capacity() == test::PaddedFloats(old_size));
   CHECK(memory.Total().bytes_in_use == stats_before.bytes_in_use);
   CHECK(memory.Total().live_allocations == stats_before.live_allocations);
   // Still usable afterwards.

@@ -66,6 +66,19 @@ std::vector<uint32_t> FrameCopy(const ParticleRenderer& renderer) {
   return {renderer.frame(), renderer.frame() + stride * renderer.settings().height};
 }
 
+// The visible pixels of a FrameCopy, row by row: the row padding differs between architectures
+// (kernels/views.h), so golden digests must not see it.
+std::vector<uint32_t> VisiblePixels(const ParticleRenderer& renderer,
+                                    const std::vector<uint32_t>& frame) {
+  const size_t stride = renderer.frame_row_stride();
+  const size_t width = renderer.settings().width;
+  std::vector<uint32_t> pixels;
+  for (size_t y = 0; y < renderer.settings().height; ++y) {
+    pixels.insert(pixels.end(), frame.begin() + y * stride, frame.begin() + y * stride + width);
+  }
+  return pixels;
+}
+
 TEST_CASE("Particles land on the pixels glm::unProject says, in the palette colour") {
   MemoryAccountant memory;
   ThreadPool pool(1);
@@ -173,10 +186,11 @@ TEST_CASE("Frames are bitwise identical and golden on every SIMD target and thre
       }
     });
     CHECK(nonblack > 500);  // the fountain is in view
+    const std::vector<uint32_t> visible = VisiblePixels(renderer, first);
     test::CheckGolden(
         std::string("render.fountain_30001.") +
             (coloring == ParticleColoring::kSpeed ? "speed" : "age"),
-        StateHasher().AddBytes(first.data(), first.size() * sizeof(uint32_t)).Digest());
+        StateHasher().AddBytes(visible.data(), visible.size() * sizeof(uint32_t)).Digest());
   }
 }
 

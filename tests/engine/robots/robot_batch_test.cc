@@ -19,6 +19,7 @@
 
 #include "support/for_each_target.h"
 #include "support/golden.h"
+#include "support/padding.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/kernels/lowbias32.h"
@@ -445,8 +446,10 @@ TEST_CASE("RobotBatch: 100 steady-state steps allocate nothing") {
 TEST_CASE("RobotBatch: a budget too small is refused naming kRobots, nothing leaked") {
   const RobotModel model = LoadModel(kUr5Urdf);
   constexpr size_t kRobots = 1000;
-  // The state: q, qd, q_target, torque (6 each), 8 link poses and the goal, 1008 floats each.
-  const size_t state_bytes = (4 * 6 + kPoseArrays * 8 + kPoseArrays) * 1008 * sizeof(float);
+  // The state: q, qd, q_target, torque (6 each), 8 link poses and the goal, one padded array of
+  // kRobots floats each.
+  const size_t state_bytes =
+      (4 * 6 + kPoseArrays * 8 + kPoseArrays) * test::PaddedFloats(kRobots) * sizeof(float);
   for (const size_t budget : {size_t{4096}, state_bytes + 4096}) {
     INFO("budget " << budget);
     MemoryAccountant memory(budget);
@@ -498,6 +501,9 @@ TEST_CASE("RobotBatch: Create refuses bad configurations with a message naming t
     void (*edit)(RobotBatchConfig&, size_t& robots);
   };
   const float nan = std::nanf("");
+  static const std::string kTileMessage = "tile_elements must be a positive multiple of " +
+                                          std::to_string(test::PaddedFloats(1)) + ", got " +
+                                          std::to_string(test::PaddedFloats(1) + 8);
   static float bad_value;
   bad_value = nan;
   const Case cases[] = {
@@ -528,8 +534,8 @@ TEST_CASE("RobotBatch: Create refuses bad configurations with a message naming t
        [](RobotBatchConfig& c, size_t&) { c.ik.orientation_weight = -1; }},
       {"config.ik.max_step must be finite and > 0",
        [](RobotBatchConfig& c, size_t&) { c.ik.max_step = bad_value; }},
-      {"tile_elements must be a positive multiple of 16, got 24",
-       [](RobotBatchConfig& c, size_t&) { c.schedule.tile_elements = 24; }},
+      {kTileMessage.c_str(),
+       [](RobotBatchConfig& c, size_t&) { c.schedule.tile_elements = test::PaddedFloats(1) + 8; }},
   };
   for (const Case& bad : cases) {
     INFO(bad.expected);

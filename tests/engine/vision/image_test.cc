@@ -7,6 +7,8 @@
 #include <limits>
 #include <utility>
 
+#include "support/padding.h"
+
 namespace swarm {
 namespace {
 
@@ -17,16 +19,17 @@ TEST_CASE("Image has padded aligned zero rows and is accounted", "[image]") {
     REQUIRE(u8.ok());
     CHECK(u8->width() == 17);
     CHECK(u8->height() == 5);
-    CHECK(u8->row_stride() == 64);
+    CHECK(u8->row_stride() == test::PaddedBytes(17));
     Result<ImageF32> f32 = ImageF32::Create(memory, 17, 5);
     REQUIRE(f32.ok());
-    CHECK(f32->row_stride() == 32);
+    CHECK(f32->row_stride() == test::PaddedFloats(17));
     const ImageF32View view = f32->view();
     CHECK(reinterpret_cast<uintptr_t>(view.data) % kAlignBytes == 0);
     for (size_t y = 0; y < 5; ++y) {
       for (size_t x = 0; x < view.row_stride; ++x) CHECK(view.Row(y)[x] == 0.0f);
     }
-    CHECK(memory.Stats(MemoryCategory::kImages).bytes_in_use >= 64 * 5 + 32 * 5 * sizeof(float));
+    CHECK(memory.Stats(MemoryCategory::kImages).bytes_in_use >=
+          (test::PaddedBytes(17) + test::PaddedFloats(17) * sizeof(float)) * 5);
     f32->Set(16, 4, 2.5f);
     CHECK(f32->Get(16, 4) == 2.5f);
     CHECK(view.Row(4)[16] == 2.5f);
@@ -74,14 +77,14 @@ TEST_CASE("ImageBatch puts frames in one allocation", "[image]") {
   Result<ImageBatchF32> batch = ImageBatchF32::Create(memory, 4, 17, 5);
   REQUIRE(batch.ok());
   CHECK(memory.Stats(MemoryCategory::kImages).live_allocations == 1);
-  CHECK(batch->row_stride() == 32);
-  CHECK(batch->image_stride() == 32 * 5);
+  CHECK(batch->row_stride() == test::PaddedFloats(17));
+  CHECK(batch->image_stride() == test::PaddedFloats(17) * 5);
   const ImageBatchView<float> view = batch->view();
   CHECK(view.count == 4);
   batch->Set(3, 16, 4, 7.0f);
   CHECK(batch->Get(3, 16, 4) == 7.0f);
   CHECK(view.Image(3).Row(4)[16] == 7.0f);
-  CHECK(batch->frame(3).data == view.data + 3 * 32 * 5);
+  CHECK(batch->frame(3).data == view.data + 3 * test::PaddedFloats(17) * 5);
   CHECK(batch->frame(2).Row(4)[16] == 0.0f);
 
   Result<ImageBatchU8> empty = ImageBatchU8::Create(memory, 0, 17, 5);
