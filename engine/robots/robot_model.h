@@ -2,8 +2,9 @@
 // kernels use (kernels/robot_kinematics.h), with its joint limits and default controller gains.
 //
 // Loading goes through Debian's liburdfdom (the ROS parser) and then checks and normalises what
-// real-world files get wrong (see LoadUrdf). Mesh, visual, collision and inertial elements are
-// ignored: swarm needs kinematics only.
+// real-world files get wrong (see LoadUrdf). Link inertials and joint dynamics are read as given
+// (rigid_body_tree.h checks them when dynamics are asked for); mesh, visual and collision elements
+// are ignored.
 #pragma once
 
 #include <array>
@@ -41,12 +42,26 @@ struct RobotJoint {
   int q_index = -1;
   bool is_mimic = false;
   double mimic_multiplier = 1.0, mimic_offset = 0.0;
+  // <dynamics damping friction>: viscous damping (N m s/rad or N s/m) and Coulomb friction
+  // (N m or N), 0 when absent.
+  double damping = 0.0, friction = 0.0;
+};
+
+// One link's <inertial>, in double precision as read: the centre of mass and the inertia tensor
+// about it, both in the link frame (the URDF's inertial origin rotation already applied).
+struct LinkInertial {
+  bool present = false;  // the link has an <inertial> element
+  double mass = 0.0;     // kg
+  std::array<double, 3> com{};
+  // Symmetric 3 x 3, row-major: ixx ixy ixz / ixy iyy iyz / ixz iyz izz (kg m^2).
+  std::array<double, 9> inertia{};
 };
 
 struct RobotModel {
   std::string name;
-  std::vector<std::string> links;  // pose order: topological, root first
-  std::vector<RobotJoint> joints;  // joints[i] has child link i + 1
+  std::vector<std::string> links;       // pose order: topological, root first
+  std::vector<RobotJoint> joints;       // joints[i] has child link i + 1
+  std::vector<LinkInertial> inertials;  // inertials[i] belongs to links[i]
   // The independent joints in q order (mimic joints excluded): indices into joints.
   std::vector<size_t> dof_joints;
   bool floating_base = false;

@@ -38,6 +38,7 @@
 
 #include "swarm/core/input_file.h"
 #include "swarm/core/text.h"
+#include "swarm/robots/frame_math.h"
 #include "swarm/robots/robot_model.h"
 #include "swarm/robots/urdf_xml_gate.h"
 #include "swarm/robots/urdf_xml_outline.h"
@@ -133,6 +134,7 @@ class ModelBuilder {
         joint_line_[mark.name] = mark.line;
         joint_document_index_[mark.name] = i;
       }
+      if (mark.tag == "link" && !link_line_.count(mark.name)) link_line_[mark.name] = mark.line;
     }
   }
 
@@ -142,6 +144,7 @@ class ModelBuilder {
     if (Status status = CheckTreeShape(); !status.ok()) return status;
     if (Status status = OrderLinksAndJoints(); !status.ok()) return status;
     if (Status status = ResolveMimics(); !status.ok()) return status;
+    if (Status status = ConvertInertials(); !status.ok()) return status;
     return std::move(model_);
   }
 
@@ -157,6 +160,67 @@ class ModelBuilder {
     context += Quoted(joint);
     context += ' ';
     return context;
+  }
+
+  // "<source>:line: link 'name' ", like JointContext.
+  std::string LinkContext(const std::string& link) const {
+    std::string context(source_);
+    if (const auto line = link_line_.find(link); line != link_line_.end()) {
+      context += ':';
+      context += std::to_string(line->second);
+    }
+    return context + ": link " + Quoted(link) + ' ';
+  }
+
+  // Each link's <inertial> in its link frame: the centre of mass is the inertial origin, and the
+  // tensor, given in the inertial frame, is rotated into the link frame (R I R^T). Numbers must be
+  // finite and in float range, the mass >= 0; whether the tensor is physical is checked for the
+  // bodies dynamics uses (rigid_body_tree.h), after massless links are folded into their parents.
+  Status ConvertInertials() {
+    model_.inertials.assign(model_.links.size(), LinkInertial{});
+    for (size_t i = 0; i < model_.links.size(); ++i) {
+      const urdf::Link& link = *urdf_.links_.at(model_.links[i]);
+      if (!link.inertial) continue;
+      const urdf::Inertial& in = *link.inertial;
+      const urdf::Vector3& p = in.origin.position;
+      const urdf::Rotation& r = in.origin.rotation;
+      for (const double value : {in.mass, in.ixx, in.ixy, in.ixz, in.iyy, in.iyz, in.izz, p.x, p.y,
+                                 p.z, r.x, r.y, r.z, r.w}) {
+        if (!std::isfinite(value) || std::fabs(value) > FLT_MAX) {
+          return InvalidArgument(LinkContext(link.name) + "has an inertial value " +
+                                 NumberText(value) + " that is not a finite float");
+        }
+      }
+      if (in.mass < 0.0) {
+        return InvalidArgument(LinkContext(link.name) + "has a negative mass (" +
+                               NumberText(in.mass) + " kg): expected >= 0");
+      }
+      LinkInertial& out = model_.inertials[i];
+      out.present = true;
+      out.mass = in.mass;
+      out.com = {p.x, p.y, p.z};
+      const double n = std::sqrt(r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w);
+      const frame_math::Mat3 rotation =
+          frame_math::RotationOf({r.x / n, r.y / n, r.z / n, r.w / n});
+      out.inertia = frame_math::RotateTensor(
+          rotation, {in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz});
+    }
+    for (size_t j = 0; j < model_.joints.size(); ++j) {
+      const urdf::Joint& joint = *urdf_.joints_.at(model_.joints[j].name);
+      if (!joint.dynamics) continue;
+      const double damping = joint.dynamics->damping, friction = joint.dynamics->friction;
+      if (Status status = CheckNumbers(joint.name, "dynamics", {damping, friction}); !status.ok()) {
+        return status;
+      }
+      if (damping < 0.0 || friction < 0.0) {
+        return InvalidArgument(JointContext(joint.name) + "has negative dynamics (damping " +
+                               NumberText(damping) + ", friction " + NumberText(friction) +
+                               "): expected >= 0");
+      }
+      model_.joints[j].damping = damping;
+      model_.joints[j].friction = friction;
+    }
+    return {};
   }
 
   // Every link is the child of at most one joint; joint types are ones swarm supports.
@@ -431,6 +495,7 @@ class ModelBuilder {
   const UrdfOptions& options_;
   std::map<std::string, int> joint_line_;
   std::map<std::string, size_t> joint_document_index_;
+  std::map<std::string, int> link_line_;
   std::map<std::string, std::string> parent_joint_;  // child link -> joint
   RobotModel model_;
 };

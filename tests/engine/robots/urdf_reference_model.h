@@ -117,9 +117,17 @@ struct ReferenceJoint {
   bool moves() const { return type == "revolute" || type == "continuous" || type == "prismatic"; }
 };
 
+// A link's <inertial> as written: mass, origin and the six tensor entries in the inertial frame.
+struct ReferenceInertial {
+  double mass = 0;
+  Vector3d xyz{0, 0, 0}, rpy{0, 0, 0};
+  double ixx = 0, ixy = 0, ixz = 0, iyy = 0, iyz = 0, izz = 0;
+};
+
 struct ReferenceRobot {
   std::string name;
-  std::vector<std::string> links;      // document order
+  std::vector<std::string> links;                      // document order
+  std::map<std::string, ReferenceInertial> inertials;  // links that have an <inertial>
   std::vector<ReferenceJoint> joints;  // document order; only <joint> directly inside <robot>
 
   const ReferenceJoint* Joint(const std::string& joint_name) const {
@@ -162,6 +170,25 @@ inline ReferenceRobot ParseReferenceRobot(const std::string& xml) {
   for (const tinyxml2::XMLElement* link = robot->FirstChildElement("link"); link != nullptr;
        link = link->NextSiblingElement("link")) {
     out.links.push_back(link->Attribute("name"));
+    if (const tinyxml2::XMLElement* inertial = link->FirstChildElement("inertial")) {
+      ReferenceInertial in;
+      if (const tinyxml2::XMLElement* mass = inertial->FirstChildElement("mass")) {
+        in.mass = mass->DoubleAttribute("value", 0.0);
+      }
+      if (const tinyxml2::XMLElement* origin = inertial->FirstChildElement("origin")) {
+        in.xyz = ParseTriple(origin->Attribute("xyz"), {0, 0, 0});
+        in.rpy = ParseTriple(origin->Attribute("rpy"), {0, 0, 0});
+      }
+      if (const tinyxml2::XMLElement* tensor = inertial->FirstChildElement("inertia")) {
+        in.ixx = tensor->DoubleAttribute("ixx", 0.0);
+        in.ixy = tensor->DoubleAttribute("ixy", 0.0);
+        in.ixz = tensor->DoubleAttribute("ixz", 0.0);
+        in.iyy = tensor->DoubleAttribute("iyy", 0.0);
+        in.iyz = tensor->DoubleAttribute("iyz", 0.0);
+        in.izz = tensor->DoubleAttribute("izz", 0.0);
+      }
+      out.inertials[link->Attribute("name")] = in;
+    }
   }
   for (const tinyxml2::XMLElement* element = robot->FirstChildElement("joint"); element != nullptr;
        element = element->NextSiblingElement("joint")) {
