@@ -257,22 +257,11 @@ MassProperties TreeMassProperties(const RobotModel& model, const RigidBodyTree& 
   return sums.Result();
 }
 
-const char* const kRealWorldFiles[] = {
-    SWARM_SHARED_URDF_DIR "/ur5_robot.urdf",
-    SWARM_SHARED_URDF_DIR "/panda.urdf",
-    SWARM_SHARED_URDF_DIR "/xarm7.urdf",
-    SWARM_SHARED_URDF_DIR "/z1.urdf",
-    SWARM_SHARED_URDF_DIR "/so100.urdf",
-    SWARM_SHARED_URDF_DIR "/solo12.urdf",
-    SWARM_SHARED_URDF_DIR "/double_pendulum.urdf",
-    SWARM_SHARED_URDF_DIR "/double_pendulum_continuous.urdf",
-};
-
 TEST_CASE("folded bodies keep every real robot's mass, centre of mass and inertia in any pose",
           "[urdf][dynamics]") {
   std::mt19937 random(5);
   std::uniform_real_distribution<double> angle(-2.0, 2.0);
-  for (const char* path : kRealWorldFiles) {
+  for (const char* path : test::kRealWorldUrdfFiles) {
     INFO(path);
     const std::string xml = test::ReadFileText(path);
     const test::ReferenceRobot robot = test::ParseReferenceRobot(xml);

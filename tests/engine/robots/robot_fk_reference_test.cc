@@ -171,18 +171,10 @@ void CheckForwardKinematics(const std::string& xml, const UrdfOptions& options, 
   CHECK(worst_rotation <= kRotationTolerance);
 }
 
-const char* const kRobotFiles[] = {
+const char* const kShippedRobotFiles[] = {
     SWARM_ROBOT_ASSETS_DIR "/ur5.urdf",
     SWARM_ROBOT_ASSETS_DIR "/panda_arm.urdf",
     SWARM_ROBOT_ASSETS_DIR "/quadruped.urdf",
-    SWARM_SHARED_URDF_DIR "/ur5_robot.urdf",
-    SWARM_SHARED_URDF_DIR "/panda.urdf",
-    SWARM_SHARED_URDF_DIR "/xarm7.urdf",
-    SWARM_SHARED_URDF_DIR "/z1.urdf",
-    SWARM_SHARED_URDF_DIR "/so100.urdf",
-    SWARM_SHARED_URDF_DIR "/solo12.urdf",
-    SWARM_SHARED_URDF_DIR "/double_pendulum.urdf",
-    SWARM_SHARED_URDF_DIR "/double_pendulum_continuous.urdf",
 };
 
 // Everything the loader normalises, in one tree: joints before links and out of order, a world
@@ -223,10 +215,12 @@ const char* const kMessyRobot = R"(<?xml version="1.0"?>
 
 TEST_CASE("forward kinematics matches the URDF specification for every robot", "[urdf][fk]") {
   uint32_t seed = 1;
-  for (const char* path : kRobotFiles) {
+  const auto check = [&](const char* path) {
     INFO(path);
     CheckForwardKinematics(test::ReadFileText(path), {}, seed++);
-  }
+  };
+  for (const char* path : kShippedRobotFiles) check(path);
+  for (const char* path : test::kRealWorldUrdfFiles) check(path);
 }
 
 TEST_CASE("forward kinematics of every normalisation the loader makes", "[urdf][fk]") {

@@ -117,6 +117,18 @@ struct ReferenceJoint {
   bool moves() const { return type == "revolute" || type == "continuous" || type == "prismatic"; }
 };
 
+// The real-world robot descriptions of ../shared/urdf (robots_model_test defines the folder).
+inline const char* const kRealWorldUrdfFiles[] = {
+    SWARM_SHARED_URDF_DIR "/ur5_robot.urdf",
+    SWARM_SHARED_URDF_DIR "/panda.urdf",
+    SWARM_SHARED_URDF_DIR "/xarm7.urdf",
+    SWARM_SHARED_URDF_DIR "/z1.urdf",
+    SWARM_SHARED_URDF_DIR "/so100.urdf",
+    SWARM_SHARED_URDF_DIR "/solo12.urdf",
+    SWARM_SHARED_URDF_DIR "/double_pendulum.urdf",
+    SWARM_SHARED_URDF_DIR "/double_pendulum_continuous.urdf",
+};
+
 // A link's <inertial> as written: mass, origin and the six tensor entries in the inertial frame.
 struct ReferenceInertial {
   double mass = 0;
