@@ -1,0 +1,149 @@
+#include "swarm/robots/dynamics_model.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "swarm/core/text.h"
+#include "swarm/robots/frame_math.h"
+
+namespace swarm {
+namespace {
+
+using frame_math::Mat3;
+using frame_math::Multiply;
+using frame_math::Quat;
+using frame_math::Rotate;
+using frame_math::RotationOf;
+using frame_math::Vec3;
+
+bool FitsFloat(double value) {
+  return std::isfinite(value) && std::fabs(value) <= std::numeric_limits<float>::max();
+}
+
+// The inertia of a body about its frame's origin from the one about its centre of mass:
+// I_O = I_c + m (|c|^2 1 - c c^T) (the parallel-axis theorem), as xx yy zz xy xz yz.
+std::array<double, 6> InertiaAboutOrigin(const RigidBody& body) {
+  const Vec3& c = body.com;
+  const double m = body.mass;
+  const double cc = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
+  const auto at = [&](int i, int j) {
+    return body.inertia[3 * i + j] + m * ((i == j ? cc : 0.0) - c[i] * c[j]);
+  };
+  return {at(0, 0), at(1, 1), at(2, 2), at(0, 1), at(0, 2), at(1, 2)};
+}
+
+}  // namespace
+
+Result<DynamicsModel> DynamicsModel::Build(const RobotModel& model,
+                                           const DynamicsOptions& options) {
+  const std::string& robot = model.name;
+  if (!options.armature.empty() && options.armature.size() != model.dof()) {
+    return InvalidArgument(robot + ": armature has " + std::to_string(options.armature.size()) +
+                           " values, the model has " + std::to_string(model.dof()) +
+                           " independent joints");
+  }
+  for (size_t k = 0; k < options.armature.size(); ++k) {
+    if (!(options.armature[k] >= 0.0) || !FitsFloat(options.armature[k])) {
+      return InvalidArgument(robot + ": armature of joint " +
+                             Quoted(model.joints[model.dof_joints[k]].name) + " is " +
+                             NumberText(options.armature[k]) + ", expected a finite value >= 0");
+    }
+  }
+  if (!(options.friction_velocity > 0.0) || !FitsFloat(options.friction_velocity)) {
+    return InvalidArgument("friction velocity is " + NumberText(options.friction_velocity) +
+                           ", expected a finite value > 0");
+  }
+  Result<RigidBodyTree> rigid = BuildRigidBodyTree(model);
+  if (!rigid.ok()) return rigid.status();
+
+  DynamicsModel out;
+  out.rigid_bodies_ = std::move(rigid).value();
+  out.joint_q_count_ = model.dof();
+  out.floating_base_ = model.floating_base;
+  out.friction_velocity_ = static_cast<float>(options.friction_velocity);
+  const RigidBodyTree& tree = out.rigid_bodies_;
+  std::vector<double> armature_of_joint(model.joints.size(), 0.0);
+  for (size_t k = 0; k < options.armature.size(); ++k) {
+    armature_of_joint[model.dof_joints[k]] = options.armature[k];
+  }
+  bool fits = true;
+  const auto to_float = [&fits](double value) {
+    fits = fits && FitsFloat(value);
+    return static_cast<float>(value);
+  };
+  for (const RigidBody& rigid_body : tree.bodies) {
+    DynamicsBody body;
+    const std::array<double, 6> inertia = InertiaAboutOrigin(rigid_body);
+    body.mass = to_float(rigid_body.mass);
+    for (int k = 0; k < 3; ++k)
+      body.first_moment[k] = to_float(rigid_body.mass * rigid_body.com[k]);
+    for (int k = 0; k < 6; ++k) body.rotational_inertia[k] = to_float(inertia[k]);
+    if (rigid_body.joint >= 0) {
+      const RobotJoint& joint = model.joints[static_cast<size_t>(rigid_body.joint)];
+      body.parent = static_cast<uint32_t>(rigid_body.parent);
+      body.motion = joint.type == RobotJointType::kPrismatic ? JointMotion::kPrismatic
+                                                             : JointMotion::kRevolute;
+      body.q_index = joint.q_index;
+      body.multiplier = to_float(joint.is_mimic ? joint.mimic_multiplier : 1.0);
+      body.offset = to_float(joint.is_mimic ? joint.mimic_offset : 0.0);
+      // The joint frame in the parent body's frame: (parent link in its body) o (joint origin).
+      const size_t link = joint.parent_link;
+      const Quat link_quat = tree.link_quat[link];
+      const Mat3 link_rotation = RotationOf(link_quat);
+      const Mat3 rotation = RotationOf(Multiply(link_quat, joint.origin_quat));
+      const Vec3 shift = Rotate(link_rotation, joint.origin_xyz);
+      for (int k = 0; k < 9; ++k) body.origin_rotation[k] = to_float(rotation[k]);
+      for (int k = 0; k < 3; ++k) {
+        body.origin_translation[k] = to_float(tree.link_xyz[link][k] + shift[k]);
+        body.axis[k] = to_float(joint.axis[k]);
+      }
+      body.armature = to_float(armature_of_joint[static_cast<size_t>(rigid_body.joint)]);
+      if (options.joint_friction) {
+        body.damping = to_float(joint.damping);
+        body.friction = to_float(joint.friction);
+      }
+    }
+    out.bodies_.push_back(body);
+  }
+  if (!fits) {
+    return InvalidArgument(robot + ": a mass, inertia, origin or joint term is beyond float range");
+  }
+  // The velocity forest along the bodies (the base's 6 velocities a chain), or the dense chain
+  // when couplings make rows fill in.
+  const DynamicsTree dynamics = out.tree();
+  const size_t base = out.floating_base_ ? kFloatingBaseVelocities : 0;
+  const size_t n = dynamics.velocity_count();
+  out.velocity_parent_.resize(n);
+  for (size_t k = 0; k < n; ++k) out.velocity_parent_[k] = static_cast<int32_t>(k) - 1;
+  if (!HasCouplings(dynamics)) {
+    bool topological = true;
+    for (size_t b = 1; b < out.bodies_.size(); ++b) {
+      const DynamicsBody& body = out.bodies_[b];
+      const size_t k = base + static_cast<size_t>(body.q_index);
+      const int32_t parent =
+          body.parent == 0 ? static_cast<int32_t>(base) - 1
+                           : static_cast<int32_t>(base + size_t(out.bodies_[body.parent].q_index));
+      topological = topological && parent < static_cast<int32_t>(k);
+      out.velocity_parent_[k] = parent;
+    }
+    if (!topological) {
+      for (size_t k = 0; k < n; ++k) out.velocity_parent_[k] = static_cast<int32_t>(k) - 1;
+    }
+  }
+  return out;
+}
+
+DynamicsTree DynamicsModel::tree() const {
+  DynamicsTree tree;
+  tree.bodies = bodies_.data();
+  tree.body_count = bodies_.size();
+  tree.joint_q_count = joint_q_count_;
+  tree.floating_base = floating_base_;
+  tree.velocity_parent = velocity_parent_.empty() ? nullptr : velocity_parent_.data();
+  tree.friction_velocity = friction_velocity_;
+  return tree;
+}
+
+}  // namespace swarm

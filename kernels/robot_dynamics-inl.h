@@ -1,0 +1,920 @@
+// Per-target code of the robot dynamics kernels (kernels/robot_dynamics.h).
+//
+// Schedule: one vector of robots at a time runs a whole algorithm (forward pass over the bodies,
+// backward pass, ...), keeping each body's spatial quantities in scratch slots: slot k is one
+// vector at scratch + k * Lanes(d), so a UR5's ~500 slots are 32 KB on AVX-512, in L1. The
+// algorithms index bodies and matrix entries in loops, which sizeless SVE vectors cannot do in
+// registers (docs/kernel-rules.md); on x86 the compiler forwards most constant-offset slots to
+// registers within a body.
+//
+// Spatial algebra (Featherstone 2008, chapter 2), in body coordinates, angular part first: a
+// motion vector m = (w, v), a force f = (n, F). The transform from a parent's coordinates to its
+// child's, X = (E, r) with E the rotation from parent to child coordinates and r the child origin
+// in the parent's: X m = (E w, E (v - r x w)), and forces go back with X^T f = (E^T n + r x E^T F,
+// E^T F). Cross products: m1 x m2 = (w1 x w2, w1 x v2 + v1 x w2), m x* f = (w x n + v x F, w x F).
+// A spatial inertia is [[A, B], [B^T, C]] (I m = (A w + B v, B^T w + C v)); a rigid body's is
+// A = rotational inertia about the origin, B = h x (h = first moment), C = mass * 1.
+//
+// The last vector of a batch may be partial: it computes every lane (the inputs' padding makes
+// the loads safe) and stores only the valid ones (StoreFirst).
+
+#if defined(SWARM_KERNELS_ROBOT_DYNAMICS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SWARM_KERNELS_ROBOT_DYNAMICS_INL_H_
+#undef SWARM_KERNELS_ROBOT_DYNAMICS_INL_H_
+#else
+#define SWARM_KERNELS_ROBOT_DYNAMICS_INL_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include "hwy/highway.h"
+#include "swarm/kernels/deterministic_math-inl.h"
+#include "swarm/kernels/loop-inl.h"
+#include "swarm/kernels/quaternion_math-inl.h"
+#include "swarm/kernels/robot_dynamics.h"
+#include "swarm/kernels/robot_dynamics_layout.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace swarm {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+static_assert(hn::MaxLanes(hn::ScalableTag<float>()) <= kPadFloats,
+              "RobotDynamicsScratchFloats sizes a slot as kPadFloats floats");
+
+// Scratch slots of one vector of robots.
+struct Slots {
+  float* HWY_RESTRICT base;
+  size_t lanes;
+  float* At(size_t slot) const { return base + slot * lanes; }
+};
+
+// Hoisted lane arrays of a LanesView (array a at data + a * stride).
+struct InLanes {
+  const float* HWY_RESTRICT data;
+  size_t stride;
+  const float* Array(size_t a) const { return data + a * stride; }
+};
+struct OutLanes {
+  float* HWY_RESTRICT data;
+  size_t stride;
+  float* Array(size_t a) const { return data + a * stride; }
+};
+
+template <class D>
+HWY_INLINE hn::Vec<D> Get(D d, const Slots& s, size_t slot) {
+  return hn::Load(d, s.At(slot));
+}
+template <class D, class V>
+HWY_INLINE void Put(D d, const Slots& s, size_t slot, V v) {
+  hn::Store(v, d, s.At(slot));
+}
+template <class D>
+HWY_INLINE void PutZero(D d, const Slots& s, size_t first, size_t count) {
+  for (size_t k = 0; k < count; ++k) Put(d, s, first + k, hn::Zero(d));
+}
+template <class D>
+HWY_INLINE void CopySlots(D d, const Slots& s, size_t from, size_t to, size_t count) {
+  for (size_t k = 0; k < count; ++k) Put(d, s, to + k, Get(d, s, from + k));
+}
+
+namespace dl = dynamics_layout;
+
+inline size_t BodySlot(size_t body, size_t field) { return body * dl::kBodySlots + field; }
+
+// ---------------------------------------------------------------------------------------------
+// 3-vectors and 3 x 3 matrices in slots (matrix entry (i, j) at slot m + 3 i + j).
+
+// (rx, ry, rz) = E (x, y, z), or E^T (x, y, z) when `transpose`.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void RotateBy(D d, const Slots& s, size_t e, bool transpose, V x, V y, V z, V& rx, V& ry,
+                         V& rz) {
+  const auto entry = [&](size_t row, size_t column) HWY_ATTR {
+    return transpose ? Get(d, s, e + 3 * column + row) : Get(d, s, e + 3 * row + column);
+  };
+  rx = hn::Add(hn::Add(hn::Mul(entry(0, 0), x), hn::Mul(entry(0, 1), y)), hn::Mul(entry(0, 2), z));
+  ry = hn::Add(hn::Add(hn::Mul(entry(1, 0), x), hn::Mul(entry(1, 1), y)), hn::Mul(entry(1, 2), z));
+  rz = hn::Add(hn::Add(hn::Mul(entry(2, 0), x), hn::Mul(entry(2, 1), y)), hn::Mul(entry(2, 2), z));
+}
+
+// out = op(a) op(b) for 3 x 3 matrices, op the transpose where asked; out aliases neither.
+template <class D>
+HWY_INLINE void MatMul3(D d, const Slots& s, size_t a, bool transpose_a, size_t b, bool transpose_b,
+                        size_t out) {
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t j = 0; j < 3; ++j) {
+      const auto a_at = [&](size_t k) HWY_ATTR {
+        return Get(d, s, transpose_a ? a + 3 * k + i : a + 3 * i + k);
+      };
+      const auto b_at = [&](size_t k) HWY_ATTR {
+        return Get(d, s, transpose_b ? b + 3 * j + k : b + 3 * k + j);
+      };
+      Put(d, s, out + 3 * i + j,
+          hn::Add(hn::Add(hn::Mul(a_at(0), b_at(0)), hn::Mul(a_at(1), b_at(1))),
+                  hn::Mul(a_at(2), b_at(2))));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spatial vectors in 6 slots (angular first).
+
+// out = X in for X = (E, r) at slots e, r: (E w, E (v - r x w)). out may alias in.
+template <class D>
+HWY_INLINE void MotionToChild(D d, const Slots& s, size_t e, size_t r, size_t in, size_t out) {
+  using V = hn::Vec<D>;
+  const V wx = Get(d, s, in), wy = Get(d, s, in + 1), wz = Get(d, s, in + 2);
+  const V vx = Get(d, s, in + 3), vy = Get(d, s, in + 4), vz = Get(d, s, in + 5);
+  V cx, cy, cz;
+  Cross(Get(d, s, r), Get(d, s, r + 1), Get(d, s, r + 2), wx, wy, wz, cx, cy, cz);
+  V ox, oy, oz;
+  RotateBy(d, s, e, false, wx, wy, wz, ox, oy, oz);
+  Put(d, s, out, ox), Put(d, s, out + 1, oy), Put(d, s, out + 2, oz);
+  RotateBy(d, s, e, false, hn::Sub(vx, cx), hn::Sub(vy, cy), hn::Sub(vz, cz), ox, oy, oz);
+  Put(d, s, out + 3, ox), Put(d, s, out + 4, oy), Put(d, s, out + 5, oz);
+}
+
+// out = X^T in (or out += X^T in when `accumulate`): (E^T n + r x E^T F, E^T F). out may alias
+// in when not accumulating.
+template <class D>
+HWY_INLINE void ForceToParent(D d, const Slots& s, size_t e, size_t r, size_t in, size_t out,
+                              bool accumulate) {
+  using V = hn::Vec<D>;
+  V nx, ny, nz, fx, fy, fz;
+  RotateBy(d, s, e, true, Get(d, s, in), Get(d, s, in + 1), Get(d, s, in + 2), nx, ny, nz);
+  RotateBy(d, s, e, true, Get(d, s, in + 3), Get(d, s, in + 4), Get(d, s, in + 5), fx, fy, fz);
+  V cx, cy, cz;
+  Cross(Get(d, s, r), Get(d, s, r + 1), Get(d, s, r + 2), fx, fy, fz, cx, cy, cz);
+  nx = hn::Add(nx, cx), ny = hn::Add(ny, cy), nz = hn::Add(nz, cz);
+  const auto put = [&](size_t k, V value) HWY_ATTR {
+    Put(d, s, out + k, accumulate ? hn::Add(Get(d, s, out + k), value) : value);
+  };
+  put(0, nx), put(1, ny), put(2, nz), put(3, fx), put(4, fy), put(5, fz);
+}
+
+// out = a x b (motion cross product): (wa x wb, wa x vb + va x wb). out aliases neither.
+template <class D>
+HWY_INLINE void CrossMotion(D d, const Slots& s, size_t a, size_t b, size_t out) {
+  using V = hn::Vec<D>;
+  const V awx = Get(d, s, a), awy = Get(d, s, a + 1), awz = Get(d, s, a + 2);
+  const V avx = Get(d, s, a + 3), avy = Get(d, s, a + 4), avz = Get(d, s, a + 5);
+  const V bwx = Get(d, s, b), bwy = Get(d, s, b + 1), bwz = Get(d, s, b + 2);
+  const V bvx = Get(d, s, b + 3), bvy = Get(d, s, b + 4), bvz = Get(d, s, b + 5);
+  V x, y, z, x2, y2, z2;
+  Cross(awx, awy, awz, bwx, bwy, bwz, x, y, z);
+  Put(d, s, out, x), Put(d, s, out + 1, y), Put(d, s, out + 2, z);
+  Cross(awx, awy, awz, bvx, bvy, bvz, x, y, z);
+  Cross(avx, avy, avz, bwx, bwy, bwz, x2, y2, z2);
+  Put(d, s, out + 3, hn::Add(x, x2)), Put(d, s, out + 4, hn::Add(y, y2));
+  Put(d, s, out + 5, hn::Add(z, z2));
+}
+
+// out += m x* f (force cross product): (w x n + v x F, w x F).
+template <class D>
+HWY_INLINE void AddCrossForce(D d, const Slots& s, size_t m, size_t f, size_t out) {
+  using V = hn::Vec<D>;
+  const V wx = Get(d, s, m), wy = Get(d, s, m + 1), wz = Get(d, s, m + 2);
+  const V vx = Get(d, s, m + 3), vy = Get(d, s, m + 4), vz = Get(d, s, m + 5);
+  const V nx = Get(d, s, f), ny = Get(d, s, f + 1), nz = Get(d, s, f + 2);
+  const V fx = Get(d, s, f + 3), fy = Get(d, s, f + 4), fz = Get(d, s, f + 5);
+  V x, y, z, x2, y2, z2;
+  Cross(wx, wy, wz, nx, ny, nz, x, y, z);
+  Cross(vx, vy, vz, fx, fy, fz, x2, y2, z2);
+  Put(d, s, out, hn::Add(Get(d, s, out), hn::Add(x, x2)));
+  Put(d, s, out + 1, hn::Add(Get(d, s, out + 1), hn::Add(y, y2)));
+  Put(d, s, out + 2, hn::Add(Get(d, s, out + 2), hn::Add(z, z2)));
+  Cross(wx, wy, wz, fx, fy, fz, x, y, z);
+  Put(d, s, out + 3, hn::Add(Get(d, s, out + 3), x));
+  Put(d, s, out + 4, hn::Add(Get(d, s, out + 4), y));
+  Put(d, s, out + 5, hn::Add(Get(d, s, out + 5), z));
+}
+
+// out = I m for a body's rigid inertia: (I_O w + h x v, mass v - h x w). out aliases not m.
+template <class D>
+HWY_INLINE void RigidInertiaTimes(D d, const DynamicsBody& body, const Slots& s, size_t m,
+                                  size_t out) {
+  using V = hn::Vec<D>;
+  const float* I = body.rotational_inertia;  // xx yy zz xy xz yz
+  const V ixx = hn::Set(d, I[0]), iyy = hn::Set(d, I[1]), izz = hn::Set(d, I[2]);
+  const V ixy = hn::Set(d, I[3]), ixz = hn::Set(d, I[4]), iyz = hn::Set(d, I[5]);
+  const V hx = hn::Set(d, body.first_moment[0]), hy = hn::Set(d, body.first_moment[1]),
+          hz = hn::Set(d, body.first_moment[2]);
+  const V mass = hn::Set(d, body.mass);
+  const V wx = Get(d, s, m), wy = Get(d, s, m + 1), wz = Get(d, s, m + 2);
+  const V vx = Get(d, s, m + 3), vy = Get(d, s, m + 4), vz = Get(d, s, m + 5);
+  V cx, cy, cz;
+  Cross(hx, hy, hz, vx, vy, vz, cx, cy, cz);
+  Put(d, s, out,
+      hn::Add(hn::Add(hn::Add(hn::Mul(ixx, wx), hn::Mul(ixy, wy)), hn::Mul(ixz, wz)), cx));
+  Put(d, s, out + 1,
+      hn::Add(hn::Add(hn::Add(hn::Mul(ixy, wx), hn::Mul(iyy, wy)), hn::Mul(iyz, wz)), cy));
+  Put(d, s, out + 2,
+      hn::Add(hn::Add(hn::Add(hn::Mul(ixz, wx), hn::Mul(iyz, wy)), hn::Mul(izz, wz)), cz));
+  Cross(hx, hy, hz, wx, wy, wz, cx, cy, cz);
+  Put(d, s, out + 3, hn::Sub(hn::Mul(mass, vx), cx));
+  Put(d, s, out + 4, hn::Sub(hn::Mul(mass, vy), cy));
+  Put(d, s, out + 5, hn::Sub(hn::Mul(mass, vz), cz));
+}
+
+// The 27 slots of a spatial inertia: A (9), B (9), C (9), row-major.
+inline constexpr size_t kInertiaA = 0, kInertiaB = 9, kInertiaC = 18;
+
+// Slots `ia` = the body's rigid inertia: A = I_O, B = h x, C = mass 1.
+template <class D>
+HWY_INLINE void SetRigidInertia(D d, const DynamicsBody& body, const Slots& s, size_t ia) {
+  const float* I = body.rotational_inertia;
+  const float* h = body.first_moment;
+  const float a[9] = {I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2]};
+  const float b[9] = {0.0f, -h[2], h[1], h[2], 0.0f, -h[0], -h[1], h[0], 0.0f};
+  for (size_t k = 0; k < 9; ++k) {
+    Put(d, s, ia + kInertiaA + k, hn::Set(d, a[k]));
+    Put(d, s, ia + kInertiaB + k, hn::Set(d, b[k]));
+    Put(d, s, ia + kInertiaC + k, hn::Set(d, k % 4 == 0 ? body.mass : 0.0f));
+  }
+}
+
+// out = I m for a spatial inertia in slots: (A w + B v, B^T w + C v). out aliases not m.
+template <class D>
+HWY_INLINE void InertiaTimes(D d, const Slots& s, size_t ia, size_t m, size_t out) {
+  using V = hn::Vec<D>;
+  const V wx = Get(d, s, m), wy = Get(d, s, m + 1), wz = Get(d, s, m + 2);
+  const V vx = Get(d, s, m + 3), vy = Get(d, s, m + 4), vz = Get(d, s, m + 5);
+  V ax, ay, az, bx, by, bz;
+  RotateBy(d, s, ia + kInertiaA, false, wx, wy, wz, ax, ay, az);
+  RotateBy(d, s, ia + kInertiaB, false, vx, vy, vz, bx, by, bz);
+  Put(d, s, out, hn::Add(ax, bx)), Put(d, s, out + 1, hn::Add(ay, by));
+  Put(d, s, out + 2, hn::Add(az, bz));
+  RotateBy(d, s, ia + kInertiaB, true, wx, wy, wz, ax, ay, az);
+  RotateBy(d, s, ia + kInertiaC, false, vx, vy, vz, bx, by, bz);
+  Put(d, s, out + 3, hn::Add(ax, bx)), Put(d, s, out + 4, hn::Add(ay, by));
+  Put(d, s, out + 5, hn::Add(az, bz));
+}
+
+// parent += X^T child X for X = (E, r): with A', B', C' the blocks rotated into the parent's
+// orientation (E^T . E), C += C', B += B' + r x C', A += A' + r x B_new^T - B' r x, where
+// B_new = B' + r x C' (Featherstone eq. 2.66 in block form). A and C are computed on and above
+// the diagonal and mirrored, so they stay exactly symmetric. Uses 36 temporaries at `temp`.
+template <class D>
+HWY_INLINE void AddCongruent(D d, const Slots& s, size_t e, size_t r, size_t child, size_t parent,
+                             size_t temp) {
+  using V = hn::Vec<D>;
+  const size_t product = temp, a_rot = temp + 9, b_rot = temp + 18, c_rot = temp + 27;
+  MatMul3(d, s, child + kInertiaA, false, e, false, product);
+  MatMul3(d, s, e, true, product, false, a_rot);
+  MatMul3(d, s, child + kInertiaB, false, e, false, product);
+  MatMul3(d, s, e, true, product, false, b_rot);
+  MatMul3(d, s, child + kInertiaC, false, e, false, product);
+  MatMul3(d, s, e, true, product, false, c_rot);
+  const V rx = Get(d, s, r), ry = Get(d, s, r + 1), rz = Get(d, s, r + 2);
+  // b_new = B' + r x C' column by column (r x M has columns r x M[:, j]); kept in `product`.
+  for (size_t j = 0; j < 3; ++j) {
+    V x, y, z;
+    Cross(rx, ry, rz, Get(d, s, c_rot + j), Get(d, s, c_rot + 3 + j), Get(d, s, c_rot + 6 + j), x,
+          y, z);
+    Put(d, s, product + j, hn::Add(Get(d, s, b_rot + j), x));
+    Put(d, s, product + 3 + j, hn::Add(Get(d, s, b_rot + 3 + j), y));
+    Put(d, s, product + 6 + j, hn::Add(Get(d, s, b_rot + 6 + j), z));
+  }
+  for (size_t k = 0; k < 9; ++k) {
+    Put(d, s, parent + kInertiaB + k,
+        hn::Add(Get(d, s, parent + kInertiaB + k), Get(d, s, product + k)));
+  }
+  // A(i, j) += A'(i, j) + (r x B_new[j, :])_i + (r x B'[i, :])_j, for j >= i.
+  for (size_t i = 0; i < 3; ++i) {
+    V bi_x, bi_y, bi_z;  // r x B'[i, :]
+    Cross(rx, ry, rz, Get(d, s, b_rot + 3 * i), Get(d, s, b_rot + 3 * i + 1),
+          Get(d, s, b_rot + 3 * i + 2), bi_x, bi_y, bi_z);
+    for (size_t j = i; j < 3; ++j) {
+      V bj_x, bj_y, bj_z;  // r x B_new[j, :]
+      Cross(rx, ry, rz, Get(d, s, product + 3 * j), Get(d, s, product + 3 * j + 1),
+            Get(d, s, product + 3 * j + 2), bj_x, bj_y, bj_z);
+      const V bj_i = i == 0 ? bj_x : (i == 1 ? bj_y : bj_z);
+      const V bi_j = j == 0 ? bi_x : (j == 1 ? bi_y : bi_z);
+      const V a =
+          hn::Add(hn::Add(Get(d, s, parent + kInertiaA + 3 * i + j), Get(d, s, a_rot + 3 * i + j)),
+                  hn::Add(bj_i, bi_j));
+      Put(d, s, parent + kInertiaA + 3 * i + j, a);
+      Put(d, s, parent + kInertiaA + 3 * j + i, a);
+      const V c = hn::Add(Get(d, s, parent + kInertiaC + 3 * i + j), Get(d, s, c_rot + 3 * i + j));
+      Put(d, s, parent + kInertiaC + 3 * i + j, c);
+      Put(d, s, parent + kInertiaC + 3 * j + i, c);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Joints.
+
+// S^T f: the axis against the torque (revolute) or the force (prismatic) of f.
+template <class D>
+HWY_INLINE hn::Vec<D> MotionSubspaceDot(D d, const DynamicsBody& body, const Slots& s, size_t f) {
+  const size_t at = body.motion == JointMotion::kRevolute ? f : f + 3;
+  return hn::Add(hn::Add(hn::Mul(hn::Set(d, body.axis[0]), Get(d, s, at)),
+                         hn::Mul(hn::Set(d, body.axis[1]), Get(d, s, at + 1))),
+                 hn::Mul(hn::Set(d, body.axis[2]), Get(d, s, at + 2)));
+}
+
+// out = S rate (6 slots).
+template <class D, class V>
+HWY_INLINE void MotionSubspaceTimes(D d, const DynamicsBody& body, V rate, const Slots& s,
+                                    size_t out) {
+  const bool revolute = body.motion == JointMotion::kRevolute;
+  for (size_t k = 0; k < 3; ++k) {
+    const V value = hn::Mul(hn::Set(d, body.axis[k]), rate);
+    Put(d, s, out + k, revolute ? value : hn::Zero(d));
+    Put(d, s, out + 3 + k, revolute ? hn::Zero(d) : value);
+  }
+}
+
+// The joint's transform X = (E, r) at joint value `value` into the body's kE and kR slots. The
+// body frame is origin o motion(value): revolute R = R_o R_axis(value) (Rodrigues:
+// c 1 + s [axis]x + (1 - c) axis axis^T), r = p_o; prismatic R = R_o, r = p_o + R_o axis value;
+// E = R^T.
+template <class D, class V>
+HWY_INLINE void JointTransform(D d, const DynamicsBody& body, V value, const Slots& s, size_t b) {
+  const size_t e = BodySlot(b, dl::kE), r = BodySlot(b, dl::kR);
+  const float* o = body.origin_rotation;
+  const float* p = body.origin_translation;
+  const float* a = body.axis;
+  if (body.motion == JointMotion::kRevolute) {
+    V sine, cosine;
+    SinCos(d, value, sine, cosine);
+    const V t = hn::Sub(hn::Set(d, 1.0f), cosine);
+    const V ax = hn::Set(d, a[0]), ay = hn::Set(d, a[1]), az = hn::Set(d, a[2]);
+    const V tx = hn::Mul(t, ax), ty = hn::Mul(t, ay), tz = hn::Mul(t, az);
+    const V sx = hn::Mul(sine, ax), sy = hn::Mul(sine, ay), sz = hn::Mul(sine, az);
+    // R_axis, row-major, into the temporaries of E's slots is not possible (E is the output), so
+    // E(i, j) = sum_k R_axis(k, i) R_o(j, k) is formed from named entries.
+    const V r00 = hn::Add(cosine, hn::Mul(tx, ax)), r01 = hn::Sub(hn::Mul(tx, ay), sz),
+            r02 = hn::Add(hn::Mul(tx, az), sy);
+    const V r10 = hn::Add(hn::Mul(tx, ay), sz), r11 = hn::Add(cosine, hn::Mul(ty, ay)),
+            r12 = hn::Sub(hn::Mul(ty, az), sx);
+    const V r20 = hn::Sub(hn::Mul(tx, az), sy), r21 = hn::Add(hn::Mul(ty, az), sx),
+            r22 = hn::Add(cosine, hn::Mul(tz, az));
+    const auto row = [&](size_t i, V k0, V k1, V k2) HWY_ATTR {  // column i of R_axis
+      for (size_t j = 0; j < 3; ++j) {
+        Put(d, s, e + 3 * i + j,
+            hn::Add(
+                hn::Add(hn::Mul(k0, hn::Set(d, o[3 * j])), hn::Mul(k1, hn::Set(d, o[3 * j + 1]))),
+                hn::Mul(k2, hn::Set(d, o[3 * j + 2]))));
+      }
+    };
+    row(0, r00, r10, r20);
+    row(1, r01, r11, r21);
+    row(2, r02, r12, r22);
+    Put(d, s, r, hn::Set(d, p[0])), Put(d, s, r + 1, hn::Set(d, p[1]));
+    Put(d, s, r + 2, hn::Set(d, p[2]));
+    return;
+  }
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t j = 0; j < 3; ++j) Put(d, s, e + 3 * i + j, hn::Set(d, o[3 * j + i]));
+    // (R_o axis)_i value + p_i.
+    const float shift = o[3 * i] * a[0] + o[3 * i + 1] * a[1] + o[3 * i + 2] * a[2];
+    Put(d, s, r + i, hn::Add(hn::Mul(hn::Set(d, shift), value), hn::Set(d, p[i])));
+  }
+}
+
+// A body's joint value, rate and (optionally) acceleration from the lane arrays.
+struct JointInputs {
+  size_t q_array, velocity_array;
+};
+inline JointInputs JointArrays(const DynamicsTree& tree, const DynamicsBody& body) {
+  const size_t column = static_cast<size_t>(body.q_index);
+  return {tree.joint_q_begin() + column, tree.joint_velocity_begin() + column};
+}
+
+// damping v + friction v / sqrt(v^2 + eps^2), the joint's passive resistance to rate v.
+template <class D, class V>
+HWY_INLINE V JointResistance(D d, const DynamicsTree& tree, const DynamicsBody& body, V rate) {
+  V resistance = hn::Mul(hn::Set(d, body.damping), rate);
+  if (body.friction != 0.0f) {
+    const V eps = hn::Set(d, tree.friction_velocity);
+    const V smooth = hn::Div(rate, hn::Sqrt(hn::Add(hn::Mul(rate, rate), hn::Mul(eps, eps))));
+    resistance = hn::Add(resistance, hn::Mul(hn::Set(d, body.friction), smooth));
+  }
+  return resistance;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The root.
+
+// Body 0's E = R^T for a floating base's orientation (q arrays 3..6: qw qx qy qz, normalised; a
+// zero quaternion is the identity).
+template <class D>
+HWY_INLINE void BaseRotation(D d, const InLanes& q, size_t i, const Slots& s) {
+  using V = hn::Vec<D>;
+  V x, y, z, w;
+  Normalize(hn::LoadU(d, q.Array(4) + i), hn::LoadU(d, q.Array(5) + i),
+            hn::LoadU(d, q.Array(6) + i), hn::LoadU(d, q.Array(3) + i), x, y, z, w);
+  V m00, m01, m02, m10, m11, m12, m20, m21, m22;  // m<c><r>: column c, row r of R
+  RotationMatrix(x, y, z, w, m00, m01, m02, m10, m11, m12, m20, m21, m22);
+  const size_t e = BodySlot(0, dl::kE);  // E(i, j) = R(j, i) = m<i><j>
+  Put(d, s, e, m00), Put(d, s, e + 1, m01), Put(d, s, e + 2, m02);
+  Put(d, s, e + 3, m10), Put(d, s, e + 4, m11), Put(d, s, e + 5, m12);
+  Put(d, s, e + 6, m20), Put(d, s, e + 7, m21), Put(d, s, e + 8, m22);
+}
+
+// Body 0's velocity: zero for a fixed base; a floating base's (w, v) from qd's (v, w).
+template <class D>
+HWY_INLINE void RootVelocity(D d, const DynamicsTree& tree, const InLanes& qd, size_t i,
+                             const Slots& s) {
+  const size_t v = BodySlot(0, dl::kV);
+  if (!tree.floating_base) return PutZero(d, s, v, 6);
+  for (size_t k = 0; k < 3; ++k) {
+    Put(d, s, v + k, hn::LoadU(d, qd.Array(3 + k) + i));
+    Put(d, s, v + 3 + k, hn::LoadU(d, qd.Array(k) + i));
+  }
+}
+
+// out = (0, -g) in body 0's coordinates, the fictitious upward acceleration that stands for
+// gravity (Featherstone 5.3): world coordinates for a fixed base, E g rotated for a floating one.
+template <class D>
+HWY_INLINE void NegativeGravity(D d, const DynamicsTree& tree, const float gravity[3],
+                                const Slots& s, size_t out) {
+  using V = hn::Vec<D>;
+  PutZero(d, s, out, 3);
+  V gx = hn::Set(d, gravity[0]), gy = hn::Set(d, gravity[1]), gz = hn::Set(d, gravity[2]);
+  if (tree.floating_base) RotateBy(d, s, BodySlot(0, dl::kE), false, gx, gy, gz, gx, gy, gz);
+  Put(d, s, out + 3, hn::Neg(gx)), Put(d, s, out + 4, hn::Neg(gy)), Put(d, s, out + 5, hn::Neg(gz));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dense and tree-sparse LTDL in slots (Featherstone tables 6.3 and 6.4). parent[k] < k is the
+// nearest index row k depends on, -1 for none; nullptr means the chain k - 1 (dense LDL^T).
+
+inline int32_t ParentIndex(const int32_t* parent, size_t k) {
+  return parent == nullptr ? static_cast<int32_t>(k) - 1 : parent[k];
+}
+
+// In place on the lower triangle of the n x n matrix at slot m: D on the diagonal, L below.
+template <class D>
+HWY_INLINE void FactorInSlots(D d, const Slots& s, size_t m, size_t n, const int32_t* parent) {
+  const auto at = [&](size_t row, size_t column) HWY_ATTR { return m + row * n + column; };
+  for (size_t k = n; k-- > 0;) {
+    const hn::Vec<D> pivot = Get(d, s, at(k, k));
+    for (int32_t i = ParentIndex(parent, k); i >= 0; i = ParentIndex(parent, size_t(i))) {
+      const size_t ui = static_cast<size_t>(i);
+      const hn::Vec<D> a = hn::Div(Get(d, s, at(k, ui)), pivot);
+      for (int32_t j = i; j >= 0; j = ParentIndex(parent, size_t(j))) {
+        const size_t uj = static_cast<size_t>(j);
+        Put(d, s, at(ui, uj), hn::Sub(Get(d, s, at(ui, uj)), hn::Mul(a, Get(d, s, at(k, uj)))));
+      }
+      Put(d, s, at(k, ui), a);
+    }
+  }
+}
+
+// x (n slots) = M^-1 x in place, from FactorInSlots's factor at slot m.
+template <class D>
+HWY_INLINE void SolveInSlots(D d, const Slots& s, size_t m, size_t n, const int32_t* parent,
+                             size_t x) {
+  const auto at = [&](size_t row, size_t column) HWY_ATTR { return m + row * n + column; };
+  for (size_t k = n; k-- > 0;) {  // L^T y = b
+    const hn::Vec<D> xk = Get(d, s, x + k);
+    for (int32_t j = ParentIndex(parent, k); j >= 0; j = ParentIndex(parent, size_t(j))) {
+      const size_t uj = static_cast<size_t>(j);
+      Put(d, s, x + uj, hn::Sub(Get(d, s, x + uj), hn::Mul(Get(d, s, at(k, uj)), xk)));
+    }
+  }
+  for (size_t k = 0; k < n; ++k) Put(d, s, x + k, hn::Div(Get(d, s, x + k), Get(d, s, at(k, k))));
+  for (size_t k = 0; k < n; ++k) {  // L x = z
+    hn::Vec<D> xk = Get(d, s, x + k);
+    for (int32_t j = ParentIndex(parent, k); j >= 0; j = ParentIndex(parent, size_t(j))) {
+      const size_t uj = static_cast<size_t>(j);
+      xk = hn::Sub(xk, hn::Mul(Get(d, s, at(k, uj)), Get(d, s, x + uj)));
+    }
+    Put(d, s, x + k, xk);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The algorithms, for the vector of robots at lane i.
+
+// RNEA (Featherstone table 5.1, with a floating base as in 9.3): tau into slots [tau, tau + n).
+// qdd == nullptr means qdd = 0 (the bias h).
+template <class D>
+HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float gravity[3],
+                                      const InLanes& q, const InLanes& qd, const InLanes* qdd,
+                                      size_t i, const Slots& s, size_t tau) {
+  using V = hn::Vec<D>;
+  const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
+  const size_t joint_velocity = regions.temp;  // S qd of the body at hand
+  const size_t momentum = regions.temp + 6;    // I v
+  const size_t n = tree.velocity_count();
+  PutZero(d, s, tau, n);
+  const auto acceleration_in = [&](size_t array) HWY_ATTR {
+    return qdd == nullptr ? hn::Zero(d) : hn::LoadU(d, qdd->Array(array) + i);
+  };
+  // The root: v_0, a_0 = base acceleration - gravity, f_0.
+  if (tree.floating_base) BaseRotation(d, q, i, s);
+  RootVelocity(d, tree, qd, i, s);
+  const size_t root_a = BodySlot(0, dl::kA);
+  NegativeGravity(d, tree, gravity, s, root_a);
+  if (tree.floating_base) {
+    for (size_t k = 0; k < 3; ++k) {
+      Put(d, s, root_a + k, acceleration_in(3 + k));
+      Put(d, s, root_a + 3 + k, hn::Add(Get(d, s, root_a + 3 + k), acceleration_in(k)));
+    }
+    const DynamicsBody& root = tree.bodies[0];
+    RigidInertiaTimes(d, root, s, root_a, BodySlot(0, dl::kF));
+    RigidInertiaTimes(d, root, s, BodySlot(0, dl::kV), momentum);
+    AddCrossForce(d, s, BodySlot(0, dl::kV), momentum, BodySlot(0, dl::kF));
+  }
+  // Outward: v_b = X v_p + S qd_b, a_b = X a_p + S qdd_b + v_b x S qd_b, f_b = I a_b + v_b x* I
+  // v_b.
+  for (size_t b = 1; b < tree.body_count; ++b) {
+    const DynamicsBody& body = tree.bodies[b];
+    const JointInputs arrays = JointArrays(tree, body);
+    const V multiplier = hn::Set(d, body.multiplier);
+    const V value = hn::Add(hn::Mul(multiplier, hn::LoadU(d, q.Array(arrays.q_array) + i)),
+                            hn::Set(d, body.offset));
+    const V rate = hn::Mul(multiplier, hn::LoadU(d, qd.Array(arrays.velocity_array) + i));
+    const V acceleration = hn::Mul(multiplier, acceleration_in(arrays.velocity_array));
+    JointTransform(d, body, value, s, b);
+    const size_t e = BodySlot(b, dl::kE), r = BodySlot(b, dl::kR);
+    const size_t v = BodySlot(b, dl::kV), a = BodySlot(b, dl::kA), f = BodySlot(b, dl::kF);
+    MotionToChild(d, s, e, r, BodySlot(body.parent, dl::kV), v);
+    MotionSubspaceTimes(d, body, rate, s, joint_velocity);
+    for (size_t k = 0; k < 6; ++k) {
+      Put(d, s, v + k, hn::Add(Get(d, s, v + k), Get(d, s, joint_velocity + k)));
+    }
+    MotionToChild(d, s, e, r, BodySlot(body.parent, dl::kA), a);
+    CrossMotion(d, s, v, joint_velocity, momentum);  // v_b x S qd_b, momentum as a temporary
+    MotionSubspaceTimes(d, body, acceleration, s, joint_velocity);
+    for (size_t k = 0; k < 6; ++k) {
+      Put(d, s, a + k,
+          hn::Add(hn::Add(Get(d, s, a + k), Get(d, s, joint_velocity + k)),
+                  Get(d, s, momentum + k)));
+    }
+    RigidInertiaTimes(d, body, s, a, f);
+    RigidInertiaTimes(d, body, s, v, momentum);
+    AddCrossForce(d, s, v, momentum, f);
+  }
+  // Inward: tau_b = S^T f_b + joint terms, f_p += X^T f_b.
+  for (size_t b = tree.body_count; b-- > 1;) {
+    const DynamicsBody& body = tree.bodies[b];
+    const JointInputs arrays = JointArrays(tree, body);
+    const V multiplier = hn::Set(d, body.multiplier);
+    const V rate = hn::Mul(multiplier, hn::LoadU(d, qd.Array(arrays.velocity_array) + i));
+    const V acceleration = hn::Mul(multiplier, acceleration_in(arrays.velocity_array));
+    const size_t f = BodySlot(b, dl::kF);
+    V joint_tau = MotionSubspaceDot(d, body, s, f);
+    joint_tau = hn::Add(joint_tau, hn::Mul(hn::Set(d, body.armature), acceleration));
+    joint_tau = hn::Add(joint_tau, JointResistance(d, tree, body, rate));
+    const size_t column = tau + arrays.velocity_array;
+    Put(d, s, column, hn::Add(Get(d, s, column), hn::Mul(multiplier, joint_tau)));
+    if (body.parent != 0 || tree.floating_base) {
+      ForceToParent(d, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR), f,
+                    BodySlot(body.parent, dl::kF), true);
+    }
+  }
+  if (tree.floating_base) {  // the base's (F, n) in its (v, w) order
+    const size_t f = BodySlot(0, dl::kF);
+    for (size_t k = 0; k < 3; ++k) {
+      Put(d, s, tau + k, Get(d, s, f + 3 + k));
+      Put(d, s, tau + 3 + k, Get(d, s, f + k));
+    }
+  }
+}
+
+// Velocity index k's 6-vector slot offset in spatial order: the base's v (0..2) is spatial 3..5,
+// its w (3..5) spatial 0..2.
+inline size_t SpatialOfBaseVelocity(size_t k) { return k < 3 ? k + 3 : k - 3; }
+
+// CRBA (Featherstone table 6.2, floating base as in 9.?): the n x n mass matrix into slots at m.
+template <class D>
+HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q, size_t i,
+                                 const Slots& s, size_t m) {
+  using V = hn::Vec<D>;
+  const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
+  const size_t force = regions.temp;                 // F, 6 slots
+  const size_t congruence_temp = regions.temp + 12;  // 36 slots
+  const size_t n = tree.velocity_count();
+  const auto at = [&](size_t row, size_t column) HWY_ATTR { return m + row * n + column; };
+  const auto add = [&](size_t slot, V value)
+                       HWY_ATTR { Put(d, s, slot, hn::Add(Get(d, s, slot), value)); };
+  PutZero(d, s, m, n * n);
+  if (tree.floating_base) SetRigidInertia(d, tree.bodies[0], s, BodySlot(0, dl::kInertia));
+  for (size_t b = 1; b < tree.body_count; ++b) {
+    const DynamicsBody& body = tree.bodies[b];
+    const JointInputs arrays = JointArrays(tree, body);
+    const V value =
+        hn::Add(hn::Mul(hn::Set(d, body.multiplier), hn::LoadU(d, q.Array(arrays.q_array) + i)),
+                hn::Set(d, body.offset));
+    JointTransform(d, body, value, s, b);
+    SetRigidInertia(d, body, s, BodySlot(b, dl::kInertia));
+  }
+  for (size_t b = tree.body_count; b-- > 1;) {
+    const DynamicsBody& body = tree.bodies[b];
+    if (body.parent != 0 || tree.floating_base) {
+      AddCongruent(d, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR), BodySlot(b, dl::kInertia),
+                   BodySlot(body.parent, dl::kInertia), congruence_temp);
+    }
+    // F = Ic_b S_b: the column of Ic_b along the axis.
+    MotionSubspaceTimes(d, body, hn::Set(d, 1.0f), s, regions.temp + 6);
+    InertiaTimes(d, s, BodySlot(b, dl::kInertia), regions.temp + 6, force);
+    const size_t column = JointArrays(tree, body).velocity_array;
+    const V multiplier = hn::Set(d, body.multiplier);
+    const V diagonal = hn::Add(MotionSubspaceDot(d, body, s, force), hn::Set(d, body.armature));
+    add(at(column, column), hn::Mul(hn::Mul(multiplier, multiplier), diagonal));
+    size_t j = b;
+    while (tree.bodies[j].parent != 0) {
+      ForceToParent(d, s, BodySlot(j, dl::kE), BodySlot(j, dl::kR), force, force, false);
+      j = tree.bodies[j].parent;
+      const DynamicsBody& ancestor = tree.bodies[j];
+      const size_t other = JointArrays(tree, ancestor).velocity_array;
+      const V entry = hn::Mul(hn::Mul(multiplier, hn::Set(d, ancestor.multiplier)),
+                              MotionSubspaceDot(d, ancestor, s, force));
+      add(at(column, other), entry);
+      add(at(other, column), entry);
+    }
+    if (tree.floating_base) {
+      ForceToParent(d, s, BodySlot(j, dl::kE), BodySlot(j, dl::kR), force, force, false);
+      for (size_t k = 0; k < kFloatingBaseVelocities; ++k) {
+        const V entry = hn::Mul(multiplier, Get(d, s, force + SpatialOfBaseVelocity(k)));
+        add(at(column, k), entry);
+        add(at(k, column), entry);
+      }
+    }
+  }
+  if (tree.floating_base) {  // the base block: Ic_0 in (v, w) order
+    const size_t ic = BodySlot(0, dl::kInertia);
+    for (size_t row = 0; row < kFloatingBaseVelocities; ++row) {
+      for (size_t col = 0; col < kFloatingBaseVelocities; ++col) {
+        // Spatial (row', col') of Ic = [[A, B], [B^T, C]].
+        const size_t sr = SpatialOfBaseVelocity(row), sc = SpatialOfBaseVelocity(col);
+        size_t slot;
+        if (sr < 3 && sc < 3) {
+          slot = ic + kInertiaA + 3 * sr + sc;
+        } else if (sr < 3) {
+          slot = ic + kInertiaB + 3 * sr + (sc - 3);
+        } else if (sc < 3) {
+          slot = ic + kInertiaB + 3 * sc + (sr - 3);  // B^T
+        } else {
+          slot = ic + kInertiaC + 3 * (sr - 3) + (sc - 3);
+        }
+        Put(d, s, at(row, col), Get(d, s, slot));
+      }
+    }
+  }
+}
+
+// ABA (Featherstone table 7.1; floating base as table 9.6): qdd into slots [qdd, qdd + n).
+// Trees without couplings only.
+template <class D>
+HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float gravity[3],
+                                      const InLanes& q, const InLanes& qd, const InLanes& tau,
+                                      size_t i, const Slots& s, size_t qdd) {
+  using V = hn::Vec<D>;
+  const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
+  const size_t joint_velocity = regions.temp, momentum = regions.temp + 6;
+  const size_t congruence_temp = regions.temp + 12;
+  if (tree.floating_base) BaseRotation(d, q, i, s);
+  RootVelocity(d, tree, qd, i, s);
+  if (tree.floating_base) {
+    const DynamicsBody& root = tree.bodies[0];
+    SetRigidInertia(d, root, s, BodySlot(0, dl::kInertia));
+    RigidInertiaTimes(d, root, s, BodySlot(0, dl::kV), momentum);
+    // pA_0 = v_0 x* I_0 v_0 - the wrench applied to the base (tau's (F, n) in spatial order).
+    const size_t p_a = BodySlot(0, dl::kF);
+    for (size_t k = 0; k < 3; ++k) {
+      Put(d, s, p_a + k, hn::Neg(hn::LoadU(d, tau.Array(3 + k) + i)));
+      Put(d, s, p_a + 3 + k, hn::Neg(hn::LoadU(d, tau.Array(k) + i)));
+    }
+    AddCrossForce(d, s, BodySlot(0, dl::kV), momentum, p_a);
+  }
+  // Outward: X_b, v_b, c_b = v_b x S qd_b, IA_b = I_b, pA_b = v_b x* I_b v_b.
+  for (size_t b = 1; b < tree.body_count; ++b) {
+    const DynamicsBody& body = tree.bodies[b];
+    const JointInputs arrays = JointArrays(tree, body);
+    const V value = hn::LoadU(d, q.Array(arrays.q_array) + i);
+    const V rate = hn::LoadU(d, qd.Array(arrays.velocity_array) + i);
+    JointTransform(d, body, value, s, b);
+    const size_t v = BodySlot(b, dl::kV);
+    MotionToChild(d, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR), BodySlot(body.parent, dl::kV), v);
+    MotionSubspaceTimes(d, body, rate, s, joint_velocity);
+    for (size_t k = 0; k < 6; ++k) {
+      Put(d, s, v + k, hn::Add(Get(d, s, v + k), Get(d, s, joint_velocity + k)));
+    }
+    CrossMotion(d, s, v, joint_velocity, BodySlot(b, dl::kA));
+    SetRigidInertia(d, body, s, BodySlot(b, dl::kInertia));
+    RigidInertiaTimes(d, body, s, v, momentum);
+    PutZero(d, s, BodySlot(b, dl::kF), 6);
+    AddCrossForce(d, s, v, momentum, BodySlot(b, dl::kF));
+  }
+  // Inward: U = IA S, D = S^T U + armature, u = tau - joint terms - S^T pA; the articulated
+  // inertia and bias force handed to the parent.
+  for (size_t b = tree.body_count; b-- > 1;) {
+    const DynamicsBody& body = tree.bodies[b];
+    const JointInputs arrays = JointArrays(tree, body);
+    const size_t ia = BodySlot(b, dl::kInertia), u_slot = BodySlot(b, dl::kU);
+    const size_t p_a = BodySlot(b, dl::kF), c = BodySlot(b, dl::kA);
+    MotionSubspaceTimes(d, body, hn::Set(d, 1.0f), s, joint_velocity);
+    InertiaTimes(d, s, ia, joint_velocity, u_slot);
+    const V d_inv = hn::Div(hn::Set(d, 1.0f), hn::Add(MotionSubspaceDot(d, body, s, u_slot),
+                                                      hn::Set(d, body.armature)));
+    const V rate = hn::LoadU(d, qd.Array(arrays.velocity_array) + i);
+    const V small_u = hn::Sub(hn::Sub(hn::LoadU(d, tau.Array(arrays.velocity_array) + i),
+                                      JointResistance(d, tree, body, rate)),
+                              MotionSubspaceDot(d, body, s, p_a));
+    Put(d, s, BodySlot(b, dl::kDInv), d_inv);
+    Put(d, s, BodySlot(b, dl::kSmallU), small_u);
+    if (body.parent == 0 && !tree.floating_base) continue;
+    // Ia = IA - U U^T / D in place (A -= Uw Uw^T / D, B -= Uw Uv^T / D, C -= Uv Uv^T / D).
+    for (size_t row = 0; row < 3; ++row) {
+      const V uw = hn::Mul(Get(d, s, u_slot + row), d_inv);
+      const V uv = hn::Mul(Get(d, s, u_slot + 3 + row), d_inv);
+      for (size_t col = 0; col < 3; ++col) {
+        const size_t a_slot = ia + kInertiaA + 3 * row + col;
+        const size_t b_slot = ia + kInertiaB + 3 * row + col;
+        const size_t c_slot = ia + kInertiaC + 3 * row + col;
+        Put(d, s, a_slot, hn::Sub(Get(d, s, a_slot), hn::Mul(uw, Get(d, s, u_slot + col))));
+        Put(d, s, b_slot, hn::Sub(Get(d, s, b_slot), hn::Mul(uw, Get(d, s, u_slot + 3 + col))));
+        Put(d, s, c_slot, hn::Sub(Get(d, s, c_slot), hn::Mul(uv, Get(d, s, u_slot + 3 + col))));
+      }
+    }
+    // pa = pA + Ia c + U (u / D).
+    InertiaTimes(d, s, ia, c, momentum);
+    const V scale = hn::Mul(small_u, d_inv);
+    for (size_t k = 0; k < 6; ++k) {
+      Put(d, s, p_a + k,
+          hn::Add(hn::Add(Get(d, s, p_a + k), Get(d, s, momentum + k)),
+                  hn::Mul(Get(d, s, u_slot + k), scale)));
+    }
+    const size_t e = BodySlot(b, dl::kE), r = BodySlot(b, dl::kR);
+    AddCongruent(d, s, e, r, ia, BodySlot(body.parent, dl::kInertia), congruence_temp);
+    ForceToParent(d, s, e, r, p_a, BodySlot(body.parent, dl::kF), true);
+  }
+  // The root's acceleration relative to free fall: (0, -g) for a fixed base; for a floating one
+  // the solution of IA_0 a = -pA_0 (6 x 6, dense LDL^T).
+  const size_t root_a = BodySlot(0, dl::kA);
+  if (tree.floating_base) {
+    const size_t system = regions.base_system, rhs = regions.base_system + 36;
+    const size_t ia = BodySlot(0, dl::kInertia);
+    for (size_t row = 0; row < 6; ++row) {
+      for (size_t col = 0; col < 6; ++col) {
+        size_t slot;
+        if (row < 3 && col < 3) {
+          slot = ia + kInertiaA + 3 * row + col;
+        } else if (row < 3) {
+          slot = ia + kInertiaB + 3 * row + (col - 3);
+        } else if (col < 3) {
+          slot = ia + kInertiaB + 3 * col + (row - 3);
+        } else {
+          slot = ia + kInertiaC + 3 * (row - 3) + (col - 3);
+        }
+        Put(d, s, system + 6 * row + col, Get(d, s, slot));
+      }
+      Put(d, s, rhs + row, hn::Neg(Get(d, s, BodySlot(0, dl::kF) + row)));
+    }
+    FactorInSlots(d, s, system, 6, nullptr);
+    SolveInSlots(d, s, system, 6, nullptr, rhs);
+    CopySlots(d, s, rhs, root_a, 6);
+  } else {
+    NegativeGravity(d, tree, gravity, s, root_a);
+  }
+  // Outward: a_b = X a_p + c_b, qdd_b = (u - U^T a_b) / D, a_b += S qdd_b.
+  for (size_t b = 1; b < tree.body_count; ++b) {
+    const DynamicsBody& body = tree.bodies[b];
+    const size_t a = BodySlot(b, dl::kA), u_slot = BodySlot(b, dl::kU);
+    MotionToChild(d, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR), BodySlot(body.parent, dl::kA),
+                  joint_velocity);
+    for (size_t k = 0; k < 6; ++k) {
+      Put(d, s, a + k, hn::Add(Get(d, s, joint_velocity + k), Get(d, s, a + k)));
+    }
+    V u_dot_a = hn::Mul(Get(d, s, u_slot), Get(d, s, a));
+    for (size_t k = 1; k < 6; ++k) {
+      u_dot_a = hn::Add(u_dot_a, hn::Mul(Get(d, s, u_slot + k), Get(d, s, a + k)));
+    }
+    const V acceleration = hn::Mul(hn::Sub(Get(d, s, BodySlot(b, dl::kSmallU)), u_dot_a),
+                                   Get(d, s, BodySlot(b, dl::kDInv)));
+    MotionSubspaceTimes(d, body, acceleration, s, joint_velocity);
+    for (size_t k = 0; k < 6; ++k) {
+      Put(d, s, a + k, hn::Add(Get(d, s, a + k), Get(d, s, joint_velocity + k)));
+    }
+    Put(d, s, qdd + JointArrays(tree, body).velocity_array, acceleration);
+  }
+  if (tree.floating_base) {  // qdd of the base = a_0 + (0, E g), in (v, w) order
+    NegativeGravity(d, tree, gravity, s, joint_velocity);
+    for (size_t k = 0; k < 3; ++k) {
+      Put(d, s, qdd + k, hn::Sub(Get(d, s, root_a + 3 + k), Get(d, s, joint_velocity + 3 + k)));
+      Put(d, s, qdd + 3 + k, Get(d, s, root_a + k));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry points: one vector of robots at a time through the per-vector algorithms, results stored
+// from their slots.
+
+template <class D, class Store>
+HWY_INLINE void StoreSlots(D d, const Slots& s, size_t first, size_t count, const OutLanes& out,
+                           size_t i, Store store) {
+  for (size_t k = 0; k < count; ++k) store(Get(d, s, first + k), d, out.Array(k) + i);
+}
+
+inline Slots ScratchSlots(float* scratch) {
+  const hn::ScalableTag<float> d;
+  return {scratch, hn::Lanes(d)};
+}
+
+inline void InverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
+                                const ConstLanesView& q, const ConstLanesView& qd,
+                                const ConstLanesView& qdd, const LanesView& tau, float* scratch) {
+  const hn::ScalableTag<float> d;
+  const Slots s = ScratchSlots(scratch);
+  const InLanes q_in{q.data, q.stride}, qd_in{qd.data, qd.stride}, qdd_in{qdd.data, qdd.stride};
+  const OutLanes out{tau.data, tau.stride};
+  const size_t result = dl::ScratchRegions(tree.body_count, tree.velocity_count()).vector1;
+  ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
+    InverseDynamicsVector(d, tree, gravity, q_in, qd_in, &qdd_in, i, s, result);
+    StoreSlots(d, s, result, tree.velocity_count(), out, i, store);
+  });
+}
+
+inline void MassMatrixImpl(const DynamicsTree& tree, const ConstLanesView& q,
+                           const LanesView& mass_matrix, float* scratch) {
+  const hn::ScalableTag<float> d;
+  const Slots s = ScratchSlots(scratch);
+  const InLanes q_in{q.data, q.stride};
+  const OutLanes out{mass_matrix.data, mass_matrix.stride};
+  const size_t n = tree.velocity_count();
+  const size_t matrix = dl::ScratchRegions(tree.body_count, n).matrix;
+  ForEachVector(d, mass_matrix.count, [&](size_t i, auto store) HWY_ATTR {
+    MassMatrixVector(d, tree, q_in, i, s, matrix);
+    StoreSlots(d, s, matrix, n * n, out, i, store);
+  });
+}
+
+inline void FactorMassMatrixImpl(const DynamicsTree& tree, const ConstLanesView& mass_matrix,
+                                 const LanesView& factor, float* scratch) {
+  const hn::ScalableTag<float> d;
+  const Slots s = ScratchSlots(scratch);
+  const InLanes in{mass_matrix.data, mass_matrix.stride};
+  const OutLanes out{factor.data, factor.stride};
+  const size_t n = tree.velocity_count();
+  const size_t matrix = dl::ScratchRegions(tree.body_count, n).matrix;
+  ForEachVector(d, factor.count, [&](size_t i, auto store) HWY_ATTR {
+    for (size_t row = 0; row < n; ++row) {
+      for (size_t col = 0; col < n; ++col) {
+        Put(d, s, matrix + row * n + col,
+            col <= row ? hn::LoadU(d, in.Array(row * n + col) + i) : hn::Zero(d));
+      }
+    }
+    FactorInSlots(d, s, matrix, n, tree.velocity_parent);
+    StoreSlots(d, s, matrix, n * n, out, i, store);
+  });
+}
+
+inline void SolveMassMatrixImpl(const DynamicsTree& tree, const ConstLanesView& factor,
+                                const ConstLanesView& b, const LanesView& x, float* scratch) {
+  const hn::ScalableTag<float> d;
+  const Slots s = ScratchSlots(scratch);
+  const InLanes f_in{factor.data, factor.stride}, b_in{b.data, b.stride};
+  const OutLanes out{x.data, x.stride};
+  const size_t n = tree.velocity_count();
+  const dl::Regions regions = dl::ScratchRegions(tree.body_count, n);
+  ForEachVector(d, x.count, [&](size_t i, auto store) HWY_ATTR {
+    for (size_t k = 0; k < n * n; ++k) {
+      Put(d, s, regions.matrix + k, hn::LoadU(d, f_in.Array(k) + i));
+    }
+    for (size_t k = 0; k < n; ++k) Put(d, s, regions.vector1 + k, hn::LoadU(d, b_in.Array(k) + i));
+    SolveInSlots(d, s, regions.matrix, n, tree.velocity_parent, regions.vector1);
+    StoreSlots(d, s, regions.vector1, n, out, i, store);
+  });
+}
+
+inline void ForwardDynamicsImpl(const DynamicsTree& tree, const float* gravity,
+                                const ConstLanesView& q, const ConstLanesView& qd,
+                                const ConstLanesView& tau, const LanesView& qdd, float* scratch,
+                                bool couplings) {
+  const hn::ScalableTag<float> d;
+  const Slots s = ScratchSlots(scratch);
+  const InLanes q_in{q.data, q.stride}, qd_in{qd.data, qd.stride}, tau_in{tau.data, tau.stride};
+  const OutLanes out{qdd.data, qdd.stride};
+  const size_t n = tree.velocity_count();
+  const dl::Regions regions = dl::ScratchRegions(tree.body_count, n);
+  ForEachVector(d, qdd.count, [&](size_t i, auto store) HWY_ATTR {
+    if (!couplings) {
+      ArticulatedBodyVector(d, tree, gravity, q_in, qd_in, tau_in, i, s, regions.vector1);
+    } else {
+      // (M + A) qdd = tau - h by CRBA, RNEA at qdd = 0 and LTDL.
+      MassMatrixVector(d, tree, q_in, i, s, regions.matrix);
+      InverseDynamicsVector(d, tree, gravity, q_in, qd_in, nullptr, i, s, regions.vector2);
+      for (size_t k = 0; k < n; ++k) {
+        Put(d, s, regions.vector1 + k,
+            hn::Sub(hn::LoadU(d, tau_in.Array(k) + i), Get(d, s, regions.vector2 + k)));
+      }
+      FactorInSlots(d, s, regions.matrix, n, tree.velocity_parent);
+      SolveInSlots(d, s, regions.matrix, n, tree.velocity_parent, regions.vector1);
+    }
+    StoreSlots(d, s, regions.vector1, n, out, i, store);
+  });
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace swarm
+HWY_AFTER_NAMESPACE();
+
+#endif  // SWARM_KERNELS_ROBOT_DYNAMICS_INL_H_

@@ -1,0 +1,294 @@
+// Tests for kernels/robot_dynamics.h on every real-world robot in ../shared/urdf, fixed and
+// floating base, with random armature, damping and friction on every joint: each kernel under
+// every SIMD target against the double-precision textbook reference
+// (kernels/robot_dynamics_reference.h), bit-identical results across targets and batch sizes, and
+// the identities that tie the algorithms together (M symmetric, M's columns from RNEA, ABA(RNEA)).
+//
+// Tolerances, float32 against double, per robot and relative to the largest entry of the
+// reference result (so a gravity torque of 100 N m sets the scale for a 0.01 N m coupling):
+//   tau, h and M: 1e-5 (measured at most 1.1e-6: float32's 6e-8 rounding over a chain)
+//   qdd, and the residual of M x = tau: 2e-4 of max(|qdd|, 1) (measured at most 1.6e-5 and 7.5e-5;
+//        solves amplify by M's condition number, large for light fingers beside a heavy arm)
+#include "swarm/kernels/robot_dynamics.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hwy/aligned_allocator.h"
+#include "robot_fixture.h"
+#include "support/for_each_target.h"
+#include "swarm/kernels/robot_dynamics_reference.h"
+#include "swarm/robots/dynamics_model.h"
+#include "swarm/robots/robot_model.h"
+
+namespace swarm {
+namespace {
+
+using test::RobotLanes;
+
+constexpr double kTermTolerance = 1e-5;
+constexpr double kAccelerationTolerance = 2e-4;
+constexpr float kGravity[3] = {0.0f, 0.0f, -9.81f};
+
+const char* const kFiles[] = {
+    "ur5_robot", "panda",  "xarm7",           "z1",
+    "so100",     "solo12", "double_pendulum", "double_pendulum_continuous"};
+
+// A model with joint terms on every body (armature, damping, friction), owned by the test.
+struct DynamicsCase {
+  std::string name;
+  RobotModel model;
+  std::vector<DynamicsBody> bodies;
+  std::vector<int32_t> velocity_parent;
+  DynamicsTree tree;
+};
+
+std::vector<DynamicsCase> Cases() {
+  std::vector<DynamicsCase> cases;
+  for (const char* file : kFiles) {
+    for (bool floating : {false, true}) {
+      UrdfOptions options;
+      options.floating_base = floating;
+      Result<RobotModel> model =
+          LoadUrdfFile(std::string(SWARM_SHARED_URDF_DIR) + "/" + file + ".urdf", options);
+      REQUIRE(model.ok());
+      Result<DynamicsModel> dynamics = DynamicsModel::Build(*model);
+      if (!dynamics.ok()) {
+        // A floating base needs a root with mass; say which files are left out.
+        REQUIRE(floating);
+        UNSCOPED_INFO(file << " floating: " << dynamics.status().message());
+        continue;
+      }
+      DynamicsCase c;
+      c.name = std::string(file) + (floating ? " (floating)" : "");
+      c.model = std::move(model).value();
+      c.bodies = dynamics->bodies();
+      c.velocity_parent = dynamics->velocity_parent();
+      std::mt19937 rng(static_cast<uint32_t>(cases.size() + 1));
+      std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+      for (size_t b = 1; b < c.bodies.size(); ++b) {
+        c.bodies[b].armature = 0.01f * unit(rng);
+        c.bodies[b].damping = 0.5f * unit(rng);
+        c.bodies[b].friction = 0.2f * unit(rng);
+      }
+      c.tree = dynamics->tree();
+      c.tree.bodies = c.bodies.data();
+      c.tree.velocity_parent = c.velocity_parent.data();
+      cases.push_back(std::move(c));
+    }
+  }
+  return cases;
+}
+
+struct Inputs {
+  RobotLanes q, qd, qdd, tau;
+};
+
+Inputs RandomInputs(const DynamicsTree& tree, size_t robots, uint32_t seed) {
+  const size_t n = tree.velocity_count();
+  Inputs in{RobotLanes(robots, tree.q_count()), RobotLanes(robots, n), RobotLanes(robots, n),
+            RobotLanes(robots, n)};
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> angle(-3.0f, 3.0f), rate(-2.0f, 2.0f),
+      acceleration(-5.0f, 5.0f), torque(-10.0f, 10.0f), unit(-1.0f, 1.0f);
+  for (size_t r = 0; r < robots; ++r) {
+    const size_t begin = tree.joint_q_begin();
+    if (tree.floating_base) {
+      for (size_t k = 0; k < 7; ++k) in.q.At(k, r) = unit(rng);  // position, unnormalised quat
+    }
+    for (size_t k = begin; k < tree.q_count(); ++k) in.q.At(k, r) = angle(rng);
+    for (size_t k = 0; k < n; ++k) {
+      in.qd.At(k, r) = rate(rng);
+      in.qdd.At(k, r) = acceleration(rng);
+      in.tau.At(k, r) = torque(rng);
+    }
+  }
+  return in;
+}
+
+std::vector<double> Robot(const RobotLanes& lanes, size_t r) {
+  std::vector<double> values(lanes.arrays());
+  for (size_t k = 0; k < lanes.arrays(); ++k) values[k] = lanes.At(k, r);
+  return values;
+}
+
+// max |got - want| / max(|want|, floor), over one robot's values.
+double RelativeError(const RobotLanes& got, size_t r, const std::vector<double>& want,
+                     double floor = 1.0) {
+  double scale = floor, error = 0.0;
+  for (size_t k = 0; k < want.size(); ++k) {
+    scale = std::max(scale, std::fabs(want[k]));
+    error = std::max(error, std::fabs(double(got.At(k, r)) - want[k]));
+  }
+  return error / scale;
+}
+
+class Scratch {
+ public:
+  explicit Scratch(const DynamicsTree& tree)
+      : storage_(hwy::AllocateAligned<float>(RobotDynamicsScratchFloats(tree))) {}
+  float* get() { return storage_.get(); }
+
+ private:
+  hwy::AlignedFreeUniquePtr<float[]> storage_;
+};
+
+struct Outputs {
+  RobotLanes tau, mass, qdd, factor, solve;
+};
+
+Outputs RunKernels(const DynamicsTree& tree, const Inputs& in) {
+  const size_t robots = in.q.count(), n = tree.velocity_count();
+  Outputs out{RobotLanes(robots, n), RobotLanes(robots, n * n), RobotLanes(robots, n),
+              RobotLanes(robots, n * n), RobotLanes(robots, n)};
+  Scratch scratch(tree);
+  InverseDynamics(tree, kGravity, in.q.view(), in.qd.view(), in.qdd.view(), out.tau.view(),
+                  scratch.get());
+  MassMatrix(tree, in.q.view(), out.mass.view(), scratch.get());
+  ForwardDynamics(tree, kGravity, in.q.view(), in.qd.view(), in.tau.view(), out.qdd.view(),
+                  scratch.get());
+  FactorMassMatrix(tree, out.mass.view(), out.factor.view(), scratch.get());
+  SolveMassMatrix(tree, out.factor.view(), in.tau.view(), out.solve.view(), scratch.get());
+  return out;
+}
+
+TEST_CASE("robot dynamics kernels match the double-precision reference on every target",
+          "[dynamics]") {
+  const double gravity[3] = {kGravity[0], kGravity[1], kGravity[2]};
+  for (const DynamicsCase& c : Cases()) {
+    INFO(c.name);
+    REQUIRE(ValidDynamicsTree(c.tree));
+    const size_t robots = 37, n = c.tree.velocity_count();
+    const Inputs in = RandomInputs(c.tree, robots, 7);
+    double worst_tau = 0, worst_mass = 0, worst_qdd = 0, worst_solve = 0;
+    test::ForEachTarget([&](const test::TargetUnderTest& target) {
+      INFO("target " << target.name);
+      const Outputs out = RunKernels(c.tree, in);
+      for (size_t r = 0; r < robots; ++r) {
+        INFO("robot " << r);
+        const std::vector<double> q = Robot(in.q, r), qd = Robot(in.qd, r), qdd = Robot(in.qdd, r),
+                                  tau = Robot(in.tau, r);
+        const std::vector<double> want_tau =
+            reference::RobotInverseDynamics(c.tree, gravity, q.data(), qd.data(), qdd.data());
+        const std::vector<double> want_mass = reference::RobotMassMatrix(c.tree, q.data());
+        const std::vector<double> want_qdd =
+            reference::RobotForwardDynamics(c.tree, gravity, q.data(), qd.data(), tau.data());
+        REQUIRE(want_qdd.size() == n);
+        const double e_tau = RelativeError(out.tau, r, want_tau);
+        const double e_mass = RelativeError(out.mass, r, want_mass, 1e-12);
+        const double e_qdd = RelativeError(out.qdd, r, want_qdd);
+        worst_tau = std::max(worst_tau, e_tau);
+        worst_mass = std::max(worst_mass, e_mass);
+        worst_qdd = std::max(worst_qdd, e_qdd);
+        CHECK(e_tau <= kTermTolerance);
+        CHECK(e_mass <= kTermTolerance);
+        CHECK(e_qdd <= kAccelerationTolerance);
+        // The float solve against the float mass matrix it factored: M x = tau.
+        double residual = 0.0, scale = 1.0;
+        for (size_t row = 0; row < n; ++row) {
+          double sum = 0.0;
+          for (size_t col = 0; col < n; ++col) {
+            sum += double(out.mass.At(row * n + col, r)) * out.solve.At(col, r);
+          }
+          residual = std::max(residual, std::fabs(sum - tau[row]));
+          scale = std::max(scale, std::fabs(tau[row]));
+        }
+        worst_solve = std::max(worst_solve, residual / scale);
+        CHECK(residual / scale <= kAccelerationTolerance);
+        // M is exactly symmetric and the factor is zero above the diagonal.
+        for (size_t row = 0; row < n; ++row) {
+          for (size_t col = row + 1; col < n; ++col) {
+            CHECK(out.mass.At(row * n + col, r) == out.mass.At(col * n + row, r));
+            CHECK(out.factor.At(row * n + col, r) == 0.0f);
+          }
+        }
+      }
+    });
+    WARN(c.name << ": worst relative error tau " << worst_tau << ", M " << worst_mass << ", qdd "
+                << worst_qdd << ", M x = tau residual " << worst_solve);
+  }
+}
+
+TEST_CASE("robot dynamics kernels give the same bits on every target and batch size",
+          "[dynamics]") {
+  for (const DynamicsCase& c : Cases()) {
+    INFO(c.name);
+    const size_t robots = 45;
+    const Inputs in = RandomInputs(c.tree, robots, 11);
+    std::vector<Outputs> per_target;
+    std::vector<std::string> names;
+    test::ForEachTarget([&](const test::TargetUnderTest& target) {
+      per_target.push_back(RunKernels(c.tree, in));
+      names.push_back(target.name);
+    });
+    for (size_t t = 1; t < per_target.size(); ++t) {
+      INFO("target " << names[t] << " against " << names[0]);
+      CHECK(test::FirstBitDifference(per_target[t].tau, per_target[0].tau) == "");
+      CHECK(test::FirstBitDifference(per_target[t].mass, per_target[0].mass) == "");
+      CHECK(test::FirstBitDifference(per_target[t].qdd, per_target[0].qdd) == "");
+      CHECK(test::FirstBitDifference(per_target[t].factor, per_target[0].factor) == "");
+      CHECK(test::FirstBitDifference(per_target[t].solve, per_target[0].solve) == "");
+    }
+    // Robot r alone gets the bits it gets among 45.
+    for (size_t r : {size_t{0}, size_t{17}, robots - 1}) {
+      INFO("robot " << r << " alone");
+      Inputs one{RobotLanes(1, in.q.arrays()), RobotLanes(1, in.qd.arrays()),
+                 RobotLanes(1, in.qdd.arrays()), RobotLanes(1, in.tau.arrays())};
+      for (size_t k = 0; k < in.q.arrays(); ++k) one.q.At(k, 0) = in.q.At(k, r);
+      for (size_t k = 0; k < in.qd.arrays(); ++k) {
+        one.qd.At(k, 0) = in.qd.At(k, r);
+        one.qdd.At(k, 0) = in.qdd.At(k, r);
+        one.tau.At(k, 0) = in.tau.At(k, r);
+      }
+      const Outputs alone = RunKernels(c.tree, one);
+      CHECK(test::FirstBitDifference(alone.tau, per_target.back().tau, 0, r, 1) == "");
+      CHECK(test::FirstBitDifference(alone.mass, per_target.back().mass, 0, r, 1) == "");
+      CHECK(test::FirstBitDifference(alone.qdd, per_target.back().qdd, 0, r, 1) == "");
+    }
+  }
+}
+
+TEST_CASE("robot dynamics identities: M from RNEA columns, ABA inverts RNEA", "[dynamics]") {
+  for (const DynamicsCase& c : Cases()) {
+    INFO(c.name);
+    const size_t robots = 20, n = c.tree.velocity_count();
+    const Inputs in = RandomInputs(c.tree, robots, 23);
+    const Outputs out = RunKernels(c.tree, in);
+    Scratch scratch(c.tree);
+    // Column k of M (with armature) = RNEA(q, qd = 0, qdd = e_k) without gravity, less nothing
+    // else: damping and friction vanish at qd = 0.
+    const float no_gravity[3] = {0.0f, 0.0f, 0.0f};
+    RobotLanes zero(robots, n), unit(robots, n), column(robots, n);
+    for (size_t k = 0; k < n; ++k) {
+      unit.FillValid(0.0f);
+      for (size_t r = 0; r < robots; ++r) unit.At(k, r) = 1.0f;
+      InverseDynamics(c.tree, no_gravity, in.q.view(), zero.view(), unit.view(), column.view(),
+                      scratch.get());
+      for (size_t r = 0; r < robots; ++r) {
+        double scale = 1e-12, error = 0.0;
+        for (size_t row = 0; row < n; ++row) {
+          scale = std::max(scale, std::fabs(double(out.mass.At(row * n + k, r))));
+          error =
+              std::max(error, std::fabs(double(column.At(row, r)) - out.mass.At(row * n + k, r)));
+        }
+        CHECK(error / scale <= kTermTolerance);
+      }
+    }
+    // ABA(RNEA(qdd)) = qdd.
+    RobotLanes tau(robots, n), qdd(robots, n);
+    InverseDynamics(c.tree, kGravity, in.q.view(), in.qd.view(), in.qdd.view(), tau.view(),
+                    scratch.get());
+    ForwardDynamics(c.tree, kGravity, in.q.view(), in.qd.view(), tau.view(), qdd.view(),
+                    scratch.get());
+    for (size_t r = 0; r < robots; ++r) {
+      CHECK(RelativeError(qdd, r, Robot(in.qdd, r)) <= kAccelerationTolerance);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace swarm
