@@ -9,6 +9,8 @@
 #include <sstream>
 #include <utility>
 
+#include "bench/mujoco_model.h"
+
 namespace swarm::bench {
 
 struct MujocoKinematics::Handles {
@@ -21,83 +23,16 @@ struct MujocoKinematics::Handles {
   }
 };
 
-namespace {
-
-// The URDF text with a MuJoCo compiler element that bounds every body's mass and inertia from
-// below. Kinematic URDFs (swarm's assets) carry no <inertial>, and MuJoCo's compiler refuses a
-// moving body without mass ("mass and inertia of moving bodies must be larger than mjMINVAL");
-// mj_kinematics never reads masses, so the bound changes nothing it computes. A file that already
-// has a <mujoco> element is left as its author configured it.
-Result<std::string> WithMassBound(const std::string& urdf_path) {
-  std::ifstream file(urdf_path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (!file) return InvalidArgument("cannot read '" + urdf_path + "'");
-  std::string urdf = text.str();
-  if (urdf.find("<mujoco") != std::string::npos) return urdf;
-  const size_t robot = urdf.find("<robot");
-  const size_t robot_end = robot == std::string::npos ? robot : urdf.find('>', robot);
-  if (robot_end == std::string::npos || urdf[robot_end - 1] == '/') {
-    return InvalidArgument("'" + urdf_path + "' has no <robot> element with content");
-  }
-  urdf.insert(robot_end + 1,
-              "<mujoco><compiler boundmass=\"1e-3\" boundinertia=\"1e-6\"/></mujoco>");
-  return urdf;
-}
-
-}  // namespace
-
 Result<std::unique_ptr<MujocoKinematics>> MujocoKinematics::Load(
     const std::string& urdf_path, const std::vector<std::string>& q_names, size_t workers) {
   std::unique_ptr<MujocoKinematics> peer(new MujocoKinematics());
   peer->handles_ = std::make_unique<Handles>();
-  Result<std::string> text = WithMassBound(urdf_path);
-  if (!text.ok()) return text.status();
-  // mj_loadXML reads files only: the edited text goes through MuJoCo's virtual file system.
-  auto vfs = std::make_unique<mjVFS>();
-  mj_defaultVFS(vfs.get());
-  const std::string file_name = "robot.urdf";
-  if (mj_makeEmptyFileVFS(vfs.get(), file_name.c_str(), static_cast<int>(text->size())) != 0) {
-    return InvalidArgument("MuJoCo's virtual file system refused '" + urdf_path + "'");
-  }
-  std::memcpy(vfs->filedata[vfs->nfile - 1], text->data(), text->size());
-  char error[1024] = "";
-  mjModel* model = mj_loadXML(file_name.c_str(), vfs.get(), error, sizeof(error));
-  mj_deleteFileVFS(vfs.get(), file_name.c_str());
-  if (model == nullptr) {
-    return InvalidArgument("MuJoCo " + Version() + " cannot load '" + urdf_path + "': " + error);
-  }
+  Result<MujocoUrdf> loaded = LoadMujocoUrdf(urdf_path, q_names, /*for_dynamics=*/false);
+  if (!loaded.ok()) return loaded.status();
+  mjModel* model = loaded->model;
   peer->handles_->model = model;
-  if (static_cast<size_t>(model->nq) != q_names.size()) {
-    return InvalidArgument("MuJoCo reads " + std::to_string(model->nq) + " qpos values from '" +
-                           urdf_path + "', swarm's model has " + std::to_string(q_names.size()) +
-                           " q values");
-  }
   peer->q_count_ = q_names.size();
-  peer->qpos_of_q_.assign(q_names.size(), 0);
-  std::vector<bool> mapped(q_names.size(), false);
-  for (int joint = 0; joint < model->njnt; ++joint) {
-    const char* name = mj_id2name(model, mjOBJ_JOINT, joint);
-    const std::string joint_name = name != nullptr ? name : "";
-    if (model->jnt_type[joint] != mjJNT_HINGE && model->jnt_type[joint] != mjJNT_SLIDE) {
-      return InvalidArgument("MuJoCo joint '" + joint_name + "' of '" + urdf_path +
-                             "' is neither hinge nor slide");
-    }
-    const auto column = std::find(q_names.begin(), q_names.end(), joint_name);
-    if (column == q_names.end()) {
-      return InvalidArgument("MuJoCo joint '" + joint_name + "' of '" + urdf_path +
-                             "' is not among swarm's q names");
-    }
-    const size_t index = static_cast<size_t>(column - q_names.begin());
-    peer->qpos_of_q_[index] = static_cast<size_t>(model->jnt_qposadr[joint]);
-    mapped[index] = true;
-  }
-  for (size_t index = 0; index < q_names.size(); ++index) {
-    if (!mapped[index]) {
-      return InvalidArgument("swarm's q value '" + q_names[index] + "' has no MuJoCo joint in '" +
-                             urdf_path + "'");
-    }
-  }
+  peer->qpos_of_q_ = loaded->qpos_of_q;
   for (int body = 1; body < model->nbody; ++body) {
     const char* name = mj_id2name(model, mjOBJ_BODY, body);
     peer->body_names_.emplace_back(name != nullptr ? name : "");
@@ -129,6 +64,6 @@ void MujocoKinematics::Evaluate(const double* q, size_t robots, double* poses, s
   }
 }
 
-std::string MujocoKinematics::Version() { return mj_versionString(); }
+std::string MujocoKinematics::Version() { return MujocoVersion(); }
 
 }  // namespace swarm::bench

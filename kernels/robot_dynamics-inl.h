@@ -43,11 +43,11 @@ namespace hn = hwy::HWY_NAMESPACE;
 static_assert(hn::MaxLanes(hn::ScalableTag<float>()) <= kPadFloats,
               "RobotDynamicsScratchFloats sizes a slot as kPadFloats floats");
 
-// Scratch slots of one vector of robots.
+// Scratch slots of one vector of robots: slot k at base + k * Lanes(d). The stride is the
+// target's lane count, a compile-time constant on x86 and NEON, so the compiler sees which slots
+// are distinct and forwards stores to later loads.
 struct Slots {
   float* HWY_RESTRICT base;
-  size_t lanes;
-  float* At(size_t slot) const { return base + slot * lanes; }
 };
 
 // Hoisted lane arrays of a LanesView (array a at data + a * stride).
@@ -64,11 +64,11 @@ struct OutLanes {
 
 template <class D>
 HWY_INLINE hn::Vec<D> Get(D d, const Slots& s, size_t slot) {
-  return hn::Load(d, s.At(slot));
+  return hn::Load(d, s.base + slot * hn::Lanes(d));
 }
 template <class D, class V>
 HWY_INLINE void Put(D d, const Slots& s, size_t slot, V v) {
-  hn::Store(v, d, s.At(slot));
+  hn::Store(v, d, s.base + slot * hn::Lanes(d));
 }
 template <class D>
 HWY_INLINE void PutZero(D d, const Slots& s, size_t first, size_t count) {
@@ -814,10 +814,7 @@ HWY_INLINE void StoreSlots(D d, const Slots& s, size_t first, size_t count, cons
   for (size_t k = 0; k < count; ++k) store(Get(d, s, first + k), d, out.Array(k) + i);
 }
 
-inline Slots ScratchSlots(float* scratch) {
-  const hn::ScalableTag<float> d;
-  return {scratch, hn::Lanes(d)};
-}
+inline Slots ScratchSlots(float* scratch) { return {scratch}; }
 
 inline void InverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
                                 const ConstLanesView& q, const ConstLanesView& qd,

@@ -5,12 +5,15 @@
 //       --task reach|track|random --seed S --threads N --simd X --out run.npy
 //   swarm-robots info --urdf X [--json] [--floating-base]
 //   swarm-robots fk --urdf X --q q.npy --out poses.npy [--floating-base] [--threads N]
+//   swarm-robots dynamics --urdf X --q q.npy --qd qd.npy [--mass M.npy] [--bias h.npy]
+//       [--tau tau.npy --qdd qdd.npy] [--gravity gx,gy,gz] [--floating-base]
 //
 // Each command's --help lists its flags (demos/robots/options.h). Bad flags, files or values print
 // one message naming them and exit with status 2.
 #include <cstdio>
 
 #include "demos/robots/cli_common.h"
+#include "demos/robots/dynamics_command.h"
 #include "demos/robots/fk_command.h"
 #include "demos/robots/info_command.h"
 #include "demos/robots/options.h"
@@ -51,6 +54,13 @@ int main(int argc, char** argv) {
       if (!options.ok()) return swarm::Fail(options.status());
       if (PrintedHelp(options.value())) return 0;
       return swarm::RunForwardKinematics(options.value());
+    }
+    case swarm::RobotsCommand::kDynamics: {
+      swarm::Result<swarm::DynamicsCommandOptions> options =
+          swarm::ParseDynamicsOptions(argc, argv, first);
+      if (!options.ok()) return swarm::Fail(options.status());
+      if (PrintedHelp(options.value())) return 0;
+      return swarm::RunDynamics(options.value());
     }
   }
   return 0;

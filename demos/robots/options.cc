@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 #include <thread>
 
 #include "swarm/core/flags.h"
@@ -14,6 +16,29 @@ namespace {
 // the place of the program name.
 Status ParseFrom(FlagSet& flags, int argc, const char* const* argv, int first) {
   return flags.Parse(argc - first + 1, argv + first - 1);
+}
+
+// "gx,gy,gz": three finite numbers.
+Status ParseVector3(const std::string& text, double out[3]) {
+  size_t start = 0;
+  for (int k = 0; k < 3; ++k) {
+    const size_t comma = text.find(',', start);
+    const bool last = k == 2;
+    if (last != (comma == std::string::npos)) {
+      return InvalidArgument("expected three numbers gx,gy,gz, got '" + text + "'");
+    }
+    const std::string part = text.substr(start, last ? std::string::npos : comma - start);
+    char* end = nullptr;
+    const double value = std::strtod(part.c_str(), &end);
+    if (part.empty() || end != part.c_str() + part.size() || !std::isfinite(value) ||
+        std::fabs(value) > 1e6) {
+      return InvalidArgument("expected three finite numbers gx,gy,gz (|g| <= 1e6), got '" + text +
+                             "'");
+    }
+    out[k] = value;
+    start = comma + 1;
+  }
+  return {};
 }
 
 uint64_t DefaultThreads() {
@@ -37,11 +62,13 @@ Result<CommandLine> ParseCommand(int argc, const char* const* argv) {
     line.command = RobotsCommand::kInfo;
   } else if (word == "fk") {
     line.command = RobotsCommand::kFk;
+  } else if (word == "dynamics") {
+    line.command = RobotsCommand::kDynamics;
   } else if (word == "help") {
     line.command = RobotsCommand::kHelp;
   } else {
     return InvalidArgument("unknown command '" + std::string(word) +
-                           "' (expected run, info or fk; see swarm-robots --help)");
+                           "' (expected run, info, fk or dynamics; see swarm-robots --help)");
   }
   return line;
 }
@@ -51,8 +78,11 @@ std::string CommandsUsage() {
          "       swarm-robots info --urdf F [--json]   joints (q order) and links (pose order)\n"
          "       swarm-robots fk --urdf F --q q.npy --out poses.npy\n"
          "                                             world pose of every link for each q row\n"
-         "'swarm-robots run --help', 'swarm-robots info --help' and 'swarm-robots fk --help'\n"
-         "list each command's flags.\n";
+         "       swarm-robots dynamics --urdf F --q q.npy --qd qd.npy [--mass M.npy] [--bias "
+         "h.npy]\n"
+         "                             [--tau tau.npy --qdd qdd.npy]\n"
+         "                                             mass matrix, bias and forward dynamics\n"
+         "'swarm-robots <command> --help' lists a command's flags.\n";
 }
 
 Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first) {
@@ -179,6 +209,65 @@ Result<FkOptions> ParseFkOptions(int argc, const char* const* argv, int first) {
   }
   if (options.out.empty()) {
     return InvalidArgument("--out: expected the path of the .npy file to write, got none");
+  }
+  return options;
+}
+
+Result<DynamicsCommandOptions> ParseDynamicsOptions(int argc, const char* const* argv, int first) {
+  DynamicsCommandOptions options;
+  options.threads = DefaultThreads();
+  std::string simd = "auto";
+  std::string gravity = "0,0,-9.81";
+  FlagSet flags(
+      "swarm-robots dynamics",
+      "The rigid-body dynamics terms of each robot row (no joint damping, friction or rotor\n"
+      "inertia): reads q [R, q_count] and qd (and tau) [R, n] as float32 or float64, in the\n"
+      "orders of 'swarm-robots info' (n = dof, plus 6 first for a floating base: its velocity\n"
+      "vx vy vz wx wy wz in the base frame), and writes float32\n"
+      "  --mass: M(q) [R, n, n]   --bias: h(q, qd) = C(q, qd) qd + g(q) [R, n]\n"
+      "  --qdd: qdd = M^-1 (tau - h) [R, n] (needs --tau).\n"
+      "Every link of a moving body needs an <inertial> with mass.");
+  flags.AddString("urdf", &options.urdf, "URDF file of the robot (required)");
+  flags.AddBytes("max-urdf-bytes", &options.max_urdf_bytes, "refuse larger URDF files");
+  flags.AddSwitch("floating-base", &options.floating_base,
+                  "the root link moves freely: q starts with x y z qw qx qy qz, qd with 6 values");
+  flags.AddString("q", &options.q_path, "input .npy of joint values (required)");
+  flags.AddString("qd", &options.qd_path, "input .npy of joint velocities (required)");
+  flags.AddString("tau", &options.tau_path, "input .npy of joint torques (for --qdd)");
+  flags.AddString("mass", &options.mass_path, "output .npy of mass matrices");
+  flags.AddString("bias", &options.bias_path, "output .npy of bias forces");
+  flags.AddString("qdd", &options.qdd_path, "output .npy of accelerations (forward dynamics)");
+  flags.AddString("gravity", &gravity, "gravity in the world frame, m/s^2: gx,gy,gz");
+  flags.AddCount("threads", &options.threads, 1, 256, "threads in the pool (caller included)");
+  flags.AddString("simd", &simd, SimdChoices());
+  flags.AddBytes("memory-limit", &options.memory_limit, "memory budget, e.g. 256M");
+  if (Status s = ParseFrom(flags, argc, argv, first); !s.ok()) return s;
+  options.help = flags.help_requested();
+  options.usage = flags.Usage();
+  if (options.help) return options;
+  Result<SimdTarget> target = ParseSimdTarget(simd);
+  if (!target.ok()) return target.status();
+  options.simd = target.value();
+  if (Status s = ParseVector3(gravity, options.gravity); !s.ok()) {
+    return InvalidArgument("--gravity: " + s.message());
+  }
+  if (options.urdf.empty()) {
+    return InvalidArgument("--urdf: expected the path of a URDF file, got none");
+  }
+  if (options.q_path.empty()) {
+    return InvalidArgument("--q: expected the path of a .npy file of joint values, got none");
+  }
+  if (options.qd_path.empty()) {
+    return InvalidArgument("--qd: expected the path of a .npy file of joint velocities, got none");
+  }
+  if (options.mass_path.empty() && options.bias_path.empty() && options.qdd_path.empty()) {
+    return InvalidArgument("expected at least one output: --mass, --bias or --qdd");
+  }
+  if (!options.qdd_path.empty() && options.tau_path.empty()) {
+    return InvalidArgument("--qdd: forward dynamics needs the joint torques, --tau tau.npy");
+  }
+  if (options.qdd_path.empty() && !options.tau_path.empty()) {
+    return InvalidArgument("--tau: only forward dynamics (--qdd) reads torques");
   }
   return options;
 }

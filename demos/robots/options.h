@@ -6,6 +6,8 @@
 //       [--record-robots M] [--max-output 1G] [--memory-limit 96M] [--floating-base] ...
 //   swarm-robots info --urdf F [--json] [--floating-base]
 //   swarm-robots fk --urdf F --q q.npy --out poses.npy [--floating-base] [--threads N] [--simd X]
+//   swarm-robots dynamics --urdf F --q q.npy --qd qd.npy [--tau tau.npy] [--mass M.npy]
+//       [--bias h.npy] [--qdd qdd.npy] [--gravity gx,gy,gz] [--floating-base] [--threads N]
 #pragma once
 
 #include <cstddef>
@@ -21,10 +23,10 @@
 
 namespace swarm {
 
-enum class RobotsCommand { kRun, kInfo, kFk, kHelp };
+enum class RobotsCommand { kRun, kInfo, kFk, kDynamics, kHelp };
 
-// The command named by argv[1] ("run", "info", "fk"; a flag or nothing means run; "--help" or
-// "help" alone means kHelp) and the index of the first argument after it.
+// The command named by argv[1] ("run", "info", "fk", "dynamics"; a flag or nothing means run;
+// "--help" or "help" alone means kHelp) and the index of the first argument after it.
 struct CommandLine {
   RobotsCommand command = RobotsCommand::kRun;
   int first_argument = 1;
@@ -79,10 +81,25 @@ struct FkOptions {
   std::string usage;
 };
 
+struct DynamicsCommandOptions {
+  std::string urdf;
+  bool floating_base = false;
+  size_t max_urdf_bytes = kUrdfMaxBytes;
+  std::string q_path, qd_path, tau_path;       // inputs; tau only with --qdd
+  std::string mass_path, bias_path, qdd_path;  // outputs; at least one
+  double gravity[3] = {0.0, 0.0, -9.81};       // m/s^2, world frame
+  uint64_t threads = 1;
+  SimdTarget simd{0, "auto", "auto"};
+  size_t memory_limit = kNoBudget;
+  bool help = false;
+  std::string usage;
+};
+
 // argv[first..argc) are the command's flags.
 Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first);
 Result<InfoOptions> ParseInfoOptions(int argc, const char* const* argv, int first);
 Result<FkOptions> ParseFkOptions(int argc, const char* const* argv, int first);
+Result<DynamicsCommandOptions> ParseDynamicsOptions(int argc, const char* const* argv, int first);
 
 // "run_ee.npy" for "run.npy" (and "name_ee.npy" for a path without the .npy suffix).
 std::string EndEffectorOutputPath(std::string_view q_path);

@@ -33,6 +33,16 @@ std::vector<std::string> RobotModel::QNames() const {
   return names;
 }
 
+std::vector<std::string> RobotModel::VelocityNames() const {
+  std::vector<std::string> names;
+  names.reserve(velocity_count());
+  if (floating_base) {
+    names.insert(names.end(), {"base_vx", "base_vy", "base_vz", "base_wx", "base_wy", "base_wz"});
+  }
+  for (size_t joint : dof_joints) names.push_back(joints[joint].name);
+  return names;
+}
+
 Result<size_t> RobotModel::FindLink(std::string_view link_name) const {
   for (size_t i = 0; i < links.size(); ++i) {
     if (links[i] == link_name) return i;

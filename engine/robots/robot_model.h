@@ -71,6 +71,11 @@ struct RobotModel {
   size_t q_count() const { return dof() + (floating_base ? kFloatingBaseArrays : 0); }
   // Names in q order: "base_x".."base_qz" for a floating base, then the independent joints.
   std::vector<std::string> QNames() const;
+  // Velocity-like values per robot (qd, qdd, tau of the dynamics): 6 for a floating base (its
+  // body-frame velocity, kernels/robot_dynamics.h), then dof().
+  size_t velocity_count() const { return dof() + (floating_base ? 6 : 0); }
+  // Their names: "base_vx" "base_vy" "base_vz" "base_wx" "base_wy" "base_wz", then the joints.
+  std::vector<std::string> VelocityNames() const;
   // Index of a link by name, or an error naming the link and listing what exists.
   Result<size_t> FindLink(std::string_view name) const;
   // The deepest link of the longest chain from the root (the end effector of an arm).
