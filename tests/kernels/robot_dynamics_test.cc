@@ -1,6 +1,6 @@
-// Tests for kernels/robot_dynamics.h on every real-world robot in ../shared/urdf, fixed and
-// floating base, with random armature, damping and friction on every joint: each kernel under
-// every SIMD target against the double-precision textbook reference
+// Tests for kernels/robot_dynamics.h on every real-world robot in ../shared/urdf and every robot
+// shipped in assets/robots, fixed and floating base, with random armature, damping and friction on
+// every joint: each kernel under every SIMD target against the double-precision textbook reference
 // (kernels/robot_dynamics_reference.h), bit-identical results across targets and batch sizes, and
 // the identities that tie the algorithms together (M symmetric, M's columns from RNEA, ABA(RNEA)).
 //
@@ -34,9 +34,23 @@ constexpr double kTermTolerance = 1e-5;
 constexpr double kAccelerationTolerance = 2e-4;
 constexpr float kGravity[3] = {0.0f, 0.0f, -9.81f};
 
-const char* const kFiles[] = {
-    "ur5_robot", "panda",  "xarm7",           "z1",
-    "so100",     "solo12", "double_pendulum", "double_pendulum_continuous"};
+// A URDF file: its directory and its name without ".urdf" (which also names the test case).
+struct RobotFile {
+  const char* directory;
+  const char* name;
+};
+
+const RobotFile kFiles[] = {{SWARM_SHARED_URDF_DIR, "ur5_robot"},
+                            {SWARM_SHARED_URDF_DIR, "panda"},
+                            {SWARM_SHARED_URDF_DIR, "xarm7"},
+                            {SWARM_SHARED_URDF_DIR, "z1"},
+                            {SWARM_SHARED_URDF_DIR, "so100"},
+                            {SWARM_SHARED_URDF_DIR, "solo12"},
+                            {SWARM_SHARED_URDF_DIR, "double_pendulum"},
+                            {SWARM_SHARED_URDF_DIR, "double_pendulum_continuous"},
+                            {SWARM_ROBOT_ASSETS_DIR, "ur5"},
+                            {SWARM_ROBOT_ASSETS_DIR, "panda_arm"},
+                            {SWARM_ROBOT_ASSETS_DIR, "quadruped"}};
 
 // A model with joint terms on every body (armature, damping, friction), owned by the test.
 struct DynamicsCase {
@@ -49,22 +63,22 @@ struct DynamicsCase {
 
 std::vector<DynamicsCase> Cases() {
   std::vector<DynamicsCase> cases;
-  for (const char* file : kFiles) {
+  for (const RobotFile& file : kFiles) {
     for (bool floating : {false, true}) {
       UrdfOptions options;
       options.floating_base = floating;
       Result<RobotModel> model =
-          LoadUrdfFile(std::string(SWARM_SHARED_URDF_DIR) + "/" + file + ".urdf", options);
+          LoadUrdfFile(std::string(file.directory) + "/" + file.name + ".urdf", options);
       REQUIRE(model.ok());
       Result<DynamicsModel> dynamics = DynamicsModel::Build(*model);
       if (!dynamics.ok()) {
         // A floating base needs a root with mass; say which files are left out.
         REQUIRE(floating);
-        UNSCOPED_INFO(file << " floating: " << dynamics.status().message());
+        UNSCOPED_INFO(file.name << " floating: " << dynamics.status().message());
         continue;
       }
       DynamicsCase c;
-      c.name = std::string(file) + (floating ? " (floating)" : "");
+      c.name = std::string(file.name) + (floating ? " (floating)" : "");
       c.model = std::move(model).value();
       c.bodies = dynamics->bodies();
       c.velocity_parent = dynamics->velocity_parent();

@@ -1,0 +1,121 @@
+// Scalar references for kernels/robot_torque.h; the order of operations is the contract with
+// kernels/robot_torque-inl.h (see kernels/robot_torque_reference.h).
+#include "swarm/kernels/robot_torque_reference.h"
+
+#include <cmath>
+
+#include "swarm/kernels/deterministic_math_reference.h"
+#include "swarm/kernels/scalar_quaternion.h"
+
+namespace swarm::reference {
+namespace {
+
+// x limited to [low, high] by compare and select, low first: NaN passes through unchanged.
+float Clamp(float x, float low, float high) {
+  x = x < low ? low : x;
+  return x > high ? high : x;
+}
+
+float PdTerm(const JointControl& joint, float q, float qd, float target) {
+  return joint.kp * (target - q) - joint.kd * qd;
+}
+
+}  // namespace
+
+float AddPdTorque(const JointControl& joint, float q, float qd, float target, float tau) {
+  return Clamp(tau + PdTerm(joint, q, qd, target), -joint.effort_limit, joint.effort_limit);
+}
+
+float AddJointLimitForce(const JointControl& joint, const JointLimitSpring& spring, float q,
+                         float qd, float tau) {
+  const bool below = q<joint.lower, above = q> joint.upper;
+  if (!below && !above) return tau;
+  const float limit = below ? joint.lower : joint.upper;
+  const float inward = below ? (qd < 0.0f ? qd : 0.0f) : (qd > 0.0f ? qd : 0.0f);
+  return tau + (spring.stiffness * (limit - q) - spring.damping * inward);
+}
+
+void IntegrateFloatingBase(const float qdd[6], float q[7], float qd[6], float dt) {
+  using scalar_quaternion::Multiply;
+  using scalar_quaternion::Normalize;
+  using scalar_quaternion::Quat;
+  using scalar_quaternion::Rotate;
+  using scalar_quaternion::Vec3;
+  float v[6];
+  for (int k = 0; k < 6; ++k) v[k] = qd[k] + qdd[k] * dt;
+  const Quat orientation = Normalize({{q[4], q[5], q[6]}, q[3]});
+  const Vec3 shift = Rotate(orientation, {{v[0] * dt, v[1] * dt, v[2] * dt}});
+  for (int k = 0; k < 3; ++k) q[k] = q[k] + shift.v[k];
+  const float half_step = 0.5f * dt;
+  const float hx = v[3] * half_step, hy = v[4] * half_step, hz = v[5] * half_step;
+  const float half_angle = std::sqrt((hx * hx + hy * hy) + hz * hz);
+  const float scale = Sinc(half_angle);
+  const Quat turned =
+      Normalize(Multiply(orientation, {{hx * scale, hy * scale, hz * scale}, Cos(half_angle)}));
+  q[3] = turned.w, q[4] = turned.v[0], q[5] = turned.v[1], q[6] = turned.v[2];
+  for (int k = 0; k < 6; ++k) qd[k] = v[k];
+}
+
+void AddPdTorques(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
+                  const ConstLanesView& qd, const ConstLanesView& target, const LanesView& tau) {
+  for (size_t j = 0; j < joint_count; ++j) {
+    for (size_t r = 0; r < tau.count; ++r) {
+      tau.Array(j)[r] = AddPdTorque(joints[j], q.Array(j)[r], qd.Array(j)[r], target.Array(j)[r],
+                                    tau.Array(j)[r]);
+    }
+  }
+}
+
+void PdAccelerations(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
+                     const ConstLanesView& qd, const ConstLanesView& target, const LanesView& a) {
+  for (size_t j = 0; j < joint_count; ++j) {
+    for (size_t r = 0; r < a.count; ++r) {
+      a.Array(j)[r] = PdTerm(joints[j], q.Array(j)[r], qd.Array(j)[r], target.Array(j)[r]);
+    }
+  }
+}
+
+void ClampTorques(const JointControl* joints, size_t joint_count, const LanesView& tau) {
+  for (size_t j = 0; j < joint_count; ++j) {
+    for (size_t r = 0; r < tau.count; ++r) {
+      tau.Array(j)[r] = Clamp(tau.Array(j)[r], -joints[j].effort_limit, joints[j].effort_limit);
+    }
+  }
+}
+
+void AddJointLimitForces(const JointControl* joints, size_t joint_count,
+                         const JointLimitSpring& spring, const ConstLanesView& q,
+                         const ConstLanesView& qd, const ConstLanesView& tau,
+                         const LanesView& out) {
+  for (size_t j = 0; j < joint_count; ++j) {
+    for (size_t r = 0; r < out.count; ++r) {
+      out.Array(j)[r] =
+          AddJointLimitForce(joints[j], spring, q.Array(j)[r], qd.Array(j)[r], tau.Array(j)[r]);
+    }
+  }
+}
+
+void IntegrateAccelerations(const ConstLanesView& qdd, const LanesView& q, const LanesView& qd,
+                            float dt) {
+  for (size_t j = 0; j < q.arrays; ++j) {
+    for (size_t r = 0; r < q.count; ++r) {
+      const float velocity = qd.Array(j)[r] + qdd.Array(j)[r] * dt;
+      q.Array(j)[r] = q.Array(j)[r] + velocity * dt;
+      qd.Array(j)[r] = velocity;
+    }
+  }
+}
+
+void IntegrateFloatingBase(const ConstLanesView& base_qdd, const LanesView& base_q,
+                           const LanesView& base_qd, float dt) {
+  for (size_t r = 0; r < base_q.count; ++r) {
+    float qdd[6], q[7], qd[6];
+    for (size_t k = 0; k < 6; ++k) qdd[k] = base_qdd.Array(k)[r], qd[k] = base_qd.Array(k)[r];
+    for (size_t k = 0; k < 7; ++k) q[k] = base_q.Array(k)[r];
+    IntegrateFloatingBase(qdd, q, qd, dt);
+    for (size_t k = 0; k < 6; ++k) base_qd.Array(k)[r] = qd[k];
+    for (size_t k = 0; k < 7; ++k) base_q.Array(k)[r] = q[k];
+  }
+}
+
+}  // namespace swarm::reference
