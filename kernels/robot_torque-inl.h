@@ -23,15 +23,15 @@ namespace swarm {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// kp (target - q) - kd qd.
+// kp (target_q - q) + kd (target_qd - qd).
 template <class V>
-HWY_INLINE V PdTerm(V kp, V kd, V q, V qd, V target) {
-  return hn::Sub(hn::Mul(kp, hn::Sub(target, q)), hn::Mul(kd, qd));
+HWY_INLINE V PdTerm(V kp, V kd, V q, V qd, V target_q, V target_qd) {
+  return hn::Add(hn::Mul(kp, hn::Sub(target_q, q)), hn::Mul(kd, hn::Sub(target_qd, qd)));
 }
 
 inline void AddPdTorquesImpl(const JointControl* joints, size_t joint_count,
                              const ConstLanesView& q, const ConstLanesView& qd,
-                             const ConstLanesView& target, const LanesView& tau) {
+                             const JointTargets& target, const LanesView& tau) {
   const hn::ScalableTag<float> d;
   for (size_t j = 0; j < joint_count; ++j) {
     const auto kp = hn::Set(d, joints[j].kp), kd = hn::Set(d, joints[j].kd);
@@ -39,11 +39,12 @@ inline void AddPdTorquesImpl(const JointControl* joints, size_t joint_count,
     const auto low = hn::Neg(high);
     const float* HWY_RESTRICT q_in = q.Array(j);
     const float* HWY_RESTRICT qd_in = qd.Array(j);
-    const float* HWY_RESTRICT target_in = target.Array(j);
+    const float* HWY_RESTRICT target_q = target.q.Array(j);
+    const float* HWY_RESTRICT target_qd = target.qd.Array(j);
     float* HWY_RESTRICT tau_io = tau.Array(j);
     ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
       const auto pd = PdTerm(kp, kd, hn::LoadU(d, q_in + i), hn::LoadU(d, qd_in + i),
-                             hn::LoadU(d, target_in + i));
+                             hn::LoadU(d, target_q + i), hn::LoadU(d, target_qd + i));
       store(ClampBySelect(hn::Add(hn::LoadU(d, tau_io + i), pd), low, high), d, tau_io + i);
     });
   }
@@ -51,18 +52,20 @@ inline void AddPdTorquesImpl(const JointControl* joints, size_t joint_count,
 
 inline void PdAccelerationsImpl(const JointControl* joints, size_t joint_count,
                                 const ConstLanesView& q, const ConstLanesView& qd,
-                                const ConstLanesView& target, const LanesView& a) {
+                                const JointTargets& target, const LanesView& a) {
   const hn::ScalableTag<float> d;
   for (size_t j = 0; j < joint_count; ++j) {
     const auto kp = hn::Set(d, joints[j].kp), kd = hn::Set(d, joints[j].kd);
     const float* HWY_RESTRICT q_in = q.Array(j);
     const float* HWY_RESTRICT qd_in = qd.Array(j);
-    const float* HWY_RESTRICT target_in = target.Array(j);
+    const float* HWY_RESTRICT target_q = target.q.Array(j);
+    const float* HWY_RESTRICT target_qd = target.qd.Array(j);
+    const float* HWY_RESTRICT target_qdd = target.qdd.Array(j);
     float* HWY_RESTRICT a_out = a.Array(j);
     ForEachVector(d, a.count, [&](size_t i, auto store) HWY_ATTR {
-      store(PdTerm(kp, kd, hn::LoadU(d, q_in + i), hn::LoadU(d, qd_in + i),
-                   hn::LoadU(d, target_in + i)),
-            d, a_out + i);
+      const auto pd = PdTerm(kp, kd, hn::LoadU(d, q_in + i), hn::LoadU(d, qd_in + i),
+                             hn::LoadU(d, target_q + i), hn::LoadU(d, target_qd + i));
+      store(hn::Add(hn::LoadU(d, target_qdd + i), pd), d, a_out + i);
     });
   }
 }

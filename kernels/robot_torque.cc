@@ -39,18 +39,21 @@ bool ValidDt(float dt) { return std::isfinite(dt) && dt > 0.0f; }
 }  // namespace
 
 void AddPdTorques(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
-                  const ConstLanesView& qd, const ConstLanesView& target, const LanesView& tau) {
-  SWARM_ASSERT(SameCount(tau, q, qd, target) && ValidJoints(joints, joint_count));
+                  const ConstLanesView& qd, const JointTargets& target, const LanesView& tau) {
+  SWARM_ASSERT(SameCount(tau, q, qd, target.q, target.qd) && ValidJoints(joints, joint_count));
   SWARM_ASSERT(q.arrays == joint_count && qd.arrays == joint_count &&
-               target.arrays == joint_count && tau.arrays == joint_count);
+               target.q.arrays == joint_count && target.qd.arrays == joint_count &&
+               tau.arrays == joint_count);
   HWY_DYNAMIC_DISPATCH(AddPdTorquesImpl)(joints, joint_count, q, qd, target, tau);
 }
 
 void PdAccelerations(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
-                     const ConstLanesView& qd, const ConstLanesView& target, const LanesView& a) {
-  SWARM_ASSERT(SameCount(a, q, qd, target) && ValidJoints(joints, joint_count));
+                     const ConstLanesView& qd, const JointTargets& target, const LanesView& a) {
+  SWARM_ASSERT(SameCount(a, q, qd, target.q, target.qd, target.qdd) &&
+               ValidJoints(joints, joint_count));
   SWARM_ASSERT(q.arrays == joint_count && qd.arrays == joint_count &&
-               target.arrays == joint_count && a.arrays == joint_count);
+               target.q.arrays == joint_count && target.qd.arrays == joint_count &&
+               target.qdd.arrays == joint_count && a.arrays == joint_count);
   HWY_DYNAMIC_DISPATCH(PdAccelerationsImpl)(joints, joint_count, q, qd, target, a);
 }
 

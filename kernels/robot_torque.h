@@ -32,15 +32,21 @@ struct JointLimitSpring {
   float damping = 1e2f;    // N m s / rad (or N s / m), finite >= 0
 };
 
-// tau = clamp(tau + kp (target - q) - kd qd, -effort_limit, effort_limit) per joint, in place:
-// tau arrives holding a feed-forward torque (gravity compensation).
-void AddPdTorques(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
-                  const ConstLanesView& qd, const ConstLanesView& target, const LanesView& tau);
+// The set point a controller steers toward, per joint: position, velocity and acceleration (the
+// latter two zero for a fixed target).
+struct JointTargets {
+  ConstLanesView q, qd, qdd;
+};
 
-// a = kp (target - q) - kd qd per joint: the commanded acceleration of computed torque
-// (tau = M a + h), the gains read as natural frequency squared and damping rate.
+// tau = clamp(tau + kp (target.q - q) + kd (target.qd - qd), -effort_limit, effort_limit) per
+// joint, in place: tau arrives holding a feed-forward torque (gravity compensation).
+void AddPdTorques(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
+                  const ConstLanesView& qd, const JointTargets& target, const LanesView& tau);
+
+// a = target.qdd + kp (target.q - q) + kd (target.qd - qd) per joint: the commanded acceleration
+// of computed torque (tau = M a + h), the gains read as natural frequency squared and damping rate.
 void PdAccelerations(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
-                     const ConstLanesView& qd, const ConstLanesView& target, const LanesView& a);
+                     const ConstLanesView& qd, const JointTargets& target, const LanesView& a);
 
 // tau = clamp(tau, -effort_limit, effort_limit) per joint, in place.
 void ClampTorques(const JointControl* joints, size_t joint_count, const LanesView& tau);

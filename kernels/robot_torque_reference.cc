@@ -16,14 +16,16 @@ float Clamp(float x, float low, float high) {
   return x > high ? high : x;
 }
 
-float PdTerm(const JointControl& joint, float q, float qd, float target) {
-  return joint.kp * (target - q) - joint.kd * qd;
+float PdTerm(const JointControl& joint, float q, float qd, float target_q, float target_qd) {
+  return joint.kp * (target_q - q) + joint.kd * (target_qd - qd);
 }
 
 }  // namespace
 
-float AddPdTorque(const JointControl& joint, float q, float qd, float target, float tau) {
-  return Clamp(tau + PdTerm(joint, q, qd, target), -joint.effort_limit, joint.effort_limit);
+float AddPdTorque(const JointControl& joint, float q, float qd, float target_q, float target_qd,
+                  float tau) {
+  return Clamp(tau + PdTerm(joint, q, qd, target_q, target_qd), -joint.effort_limit,
+               joint.effort_limit);
 }
 
 float AddJointLimitForce(const JointControl& joint, const JointLimitSpring& spring, float q,
@@ -57,20 +59,21 @@ void IntegrateFloatingBase(const float qdd[6], float q[7], float qd[6], float dt
 }
 
 void AddPdTorques(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
-                  const ConstLanesView& qd, const ConstLanesView& target, const LanesView& tau) {
+                  const ConstLanesView& qd, const JointTargets& target, const LanesView& tau) {
   for (size_t j = 0; j < joint_count; ++j) {
     for (size_t r = 0; r < tau.count; ++r) {
-      tau.Array(j)[r] = AddPdTorque(joints[j], q.Array(j)[r], qd.Array(j)[r], target.Array(j)[r],
-                                    tau.Array(j)[r]);
+      tau.Array(j)[r] = AddPdTorque(joints[j], q.Array(j)[r], qd.Array(j)[r], target.q.Array(j)[r],
+                                    target.qd.Array(j)[r], tau.Array(j)[r]);
     }
   }
 }
 
 void PdAccelerations(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
-                     const ConstLanesView& qd, const ConstLanesView& target, const LanesView& a) {
+                     const ConstLanesView& qd, const JointTargets& target, const LanesView& a) {
   for (size_t j = 0; j < joint_count; ++j) {
     for (size_t r = 0; r < a.count; ++r) {
-      a.Array(j)[r] = PdTerm(joints[j], q.Array(j)[r], qd.Array(j)[r], target.Array(j)[r]);
+      a.Array(j)[r] = target.qdd.Array(j)[r] + PdTerm(joints[j], q.Array(j)[r], qd.Array(j)[r],
+                                                      target.q.Array(j)[r], target.qd.Array(j)[r]);
     }
   }
 }

@@ -11,8 +11,9 @@
 
 namespace swarm::reference {
 
-// One joint: clamp(tau + (kp (target - q) - kd qd), -effort, effort).
-float AddPdTorque(const JointControl& joint, float q, float qd, float target, float tau);
+// One joint: clamp(tau + (kp (target_q - q) + kd (target_qd - qd)), -effort, effort).
+float AddPdTorque(const JointControl& joint, float q, float qd, float target_q, float target_qd,
+                  float tau);
 // One joint: tau plus the limit spring's torque.
 float AddJointLimitForce(const JointControl& joint, const JointLimitSpring& spring, float q,
                          float qd, float tau);
@@ -20,9 +21,9 @@ float AddJointLimitForce(const JointControl& joint, const JointLimitSpring& spri
 void IntegrateFloatingBase(const float qdd[6], float q[7], float qd[6], float dt);
 
 void AddPdTorques(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
-                  const ConstLanesView& qd, const ConstLanesView& target, const LanesView& tau);
+                  const ConstLanesView& qd, const JointTargets& target, const LanesView& tau);
 void PdAccelerations(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
-                     const ConstLanesView& qd, const ConstLanesView& target, const LanesView& a);
+                     const ConstLanesView& qd, const JointTargets& target, const LanesView& a);
 void ClampTorques(const JointControl* joints, size_t joint_count, const LanesView& tau);
 void AddJointLimitForces(const JointControl* joints, size_t joint_count,
                          const JointLimitSpring& spring, const ConstLanesView& q,

@@ -1,6 +1,7 @@
 """Shared helpers of swarm-robots' command-line tests: running the program and an independent
 forward kinematics straight from the URDF text (xml.etree + numpy, double precision):
-link = parent o origin(xyz, R = Rz(yaw) Ry(pitch) Rx(roll)) o motion(value about/along axis)."""
+link = parent o origin(xyz, R = Rz(yaw) Ry(pitch) Rx(roll)) o motion(value about/along axis),
+and each link's <inertial> for the dynamics checks."""
 
 import json
 import subprocess
@@ -45,9 +46,28 @@ def axis_angle_matrix(axis, angle):
     return np.eye(3) + np.sin(angle) * k + (1 - np.cos(angle)) * (k @ k)
 
 
+def _inertial(element):
+    """A link's <inertial>: mass (kg), centre of mass and inertia-frame rotation in the link frame,
+    and the 3x3 inertia tensor (kg m^2) about the centre of mass in that frame. Missing parts
+    are zero (the identity for the rotation), as in the URDF spec."""
+    origin = element.find("origin")
+    mass = element.find("mass")
+    inertia = element.find("inertia")
+    ixx, ixy, ixz, iyy, iyz, izz = (float(inertia.get(k, 0)) if inertia is not None else 0.0
+                                    for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"))
+    return {
+        "mass": float(mass.get("value", 0)) if mass is not None else 0.0,
+        "xyz": _floats(origin.get("xyz") if origin is not None else None, [0, 0, 0]),
+        "rotation": rpy_matrix(*_floats(origin.get("rpy") if origin is not None else None,
+                                        [0, 0, 0])),
+        "inertia": np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]]),
+    }
+
+
 class Urdf:
     """The kinematic tree of a URDF file: the <joint> and <link> children of <robot> (joints
-    inside <transmission> are not children of <robot> and so are ignored, as the spec says)."""
+    inside <transmission> are not children of <robot> and so are ignored, as the spec says), and
+    `inertials`: link name -> its parsed <inertial> (see _inertial), for links that have one."""
 
     def __init__(self, path):
         root = ET.parse(path).getroot()
@@ -73,6 +93,11 @@ class Urdf:
                 "lower": float(limit.get("lower", 0)) if limit is not None else 0.0,
                 "upper": float(limit.get("upper", 0)) if limit is not None else 0.0,
             })
+        self.inertials = {}
+        for link in root.findall("link"):
+            inertial = link.find("inertial")
+            if inertial is not None:
+                self.inertials[link.get("name")] = _inertial(inertial)
         children = {j["child"] for j in self.joints}
         roots = [link for link in self.links if link not in children]
         assert len(roots) == 1, f"expected one root link, got {roots}"

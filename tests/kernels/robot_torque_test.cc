@@ -72,6 +72,9 @@ TEST_CASE("torque-control kernels match their references bitwise on every target
     PaddedLanes q = Uniform(rng, robots, n, -1.5f, 1.5f);
     PaddedLanes qd = Uniform(rng, robots, n, -3.0f, 3.0f);
     PaddedLanes target = Uniform(rng, robots, n, -1.5f, 1.5f);
+    PaddedLanes target_qd = Uniform(rng, robots, n, -2.0f, 2.0f);
+    PaddedLanes target_qdd = Uniform(rng, robots, n, -10.0f, 10.0f);
+    const JointTargets targets{View(target), View(target_qd), View(target_qdd)};
     PaddedLanes tau = Uniform(rng, robots, n, -60.0f, 60.0f);
     PaddedLanes qdd = Uniform(rng, robots, n, -50.0f, 50.0f);
     PaddedLanes base_q = Uniform(rng, robots, 7, -1.0f, 1.0f);
@@ -81,8 +84,8 @@ TEST_CASE("torque-control kernels match their references bitwise on every target
     PaddedLanes want_pd = tau, want_a(robots, n, kPadding), want_clamped = tau;
     PaddedLanes want_limited(robots, n, kPadding), want_q = q, want_qd = qd;
     PaddedLanes want_base_q = base_q, want_base_qd = base_qd;
-    reference::AddPdTorques(joints.data(), n, View(q), View(qd), View(target), View(want_pd));
-    reference::PdAccelerations(joints.data(), n, View(q), View(qd), View(target), View(want_a));
+    reference::AddPdTorques(joints.data(), n, View(q), View(qd), targets, View(want_pd));
+    reference::PdAccelerations(joints.data(), n, View(q), View(qd), targets, View(want_a));
     reference::ClampTorques(joints.data(), n, View(want_clamped));
     reference::AddJointLimitForces(joints.data(), n, spring, View(q), View(qd), View(tau),
                                    View(want_limited));
@@ -92,8 +95,8 @@ TEST_CASE("torque-control kernels match their references bitwise on every target
       INFO("target " << t.name << ", robots " << robots);
       PaddedLanes pd = tau, a(robots, n, kPadding), clamped = tau, limited(robots, n, kPadding);
       PaddedLanes got_q = q, got_qd = qd, got_base_q = base_q, got_base_qd = base_qd;
-      AddPdTorques(joints.data(), n, View(q), View(qd), View(target), View(pd));
-      PdAccelerations(joints.data(), n, View(q), View(qd), View(target), View(a));
+      AddPdTorques(joints.data(), n, View(q), View(qd), targets, View(pd));
+      PdAccelerations(joints.data(), n, View(q), View(qd), targets, View(a));
       ClampTorques(joints.data(), n, View(clamped));
       AddJointLimitForces(joints.data(), n, spring, View(q), View(qd), View(tau), View(limited));
       IntegrateAccelerations(View(qdd), View(got_q), View(got_qd), dt);
