@@ -15,28 +15,52 @@ namespace swarm {
 
 // Layout of `storage` (one allocation; every array holds `stride` floats, stride a multiple of
 // kPadFloats, so each array starts on a vector boundary and its padding stays zero):
-//   q (q_count) | qd (dof) | q_target (dof) | torque (dof) | link poses (7 links) | target (7)
+//   q (q_count) | base velocity (b) | qd (dof) | q_target (dof) | base force (b) | torque (dof) |
+//   link poses (7 links) | target (7) | torque mode: qd_target (dof) | qdd_target (dof) |
+//   applied (n) | qdd (n) | zero (n)
+// with b = 6 for a floating base in torque mode (else 0) and n = b + dof, so that
+// [base velocity | qd] and [base force | torque] are the dynamics' velocity-like views; a
+// kinematic batch has exactly its old layout. `applied` is what forward dynamics reads (the
+// torques plus the limit springs; the base's 6 stay zero: nothing actuates a floating base),
+// `zero` the qd = qdd = 0 input of gravity compensation.
 // `jacobian` holds one block of 6 * dof arrays of tile_elements floats per tile: the end
 // effector's Jacobian lives only between the two stages of IkStep on one tile, so each tile has
-// its own block, no two threads share one, and steps need no allocation.
+// its own block, no two threads share one, and steps need no allocation. `dynamics_scratch`
+// likewise holds one kernels/robot_dynamics.h scratch per tile.
 struct RobotBatch::State {
   RobotModel model;
   std::vector<KinematicJoint> kinematic_joints;  // tree.joints points here
   KinematicTree tree;
-  RobotBatchConfig config;  // end_effector and control resolved
+  RobotBatchConfig config;                  // end_effector and control resolved
+  std::unique_ptr<DynamicsModel> dynamics;  // torque mode only
+  DynamicsTree dynamics_tree;
+  size_t scratch_floats = 0;
   size_t robots = 0;
   size_t stride = 0;
   LaneStorage<float, 1> storage;
   LaneStorage<float, 1> jacobian;
+  LaneStorage<float, 1> dynamics_scratch;
 
+  bool torque_mode() const { return config.torque.enabled; }
   size_t dof() const { return model.dof(); }
+  size_t base() const { return torque_mode() && model.floating_base ? 6 : 0; }
+  size_t velocities() const { return base() + dof(); }
   size_t q_begin() const { return 0; }
-  size_t qd_begin() const { return model.q_count(); }
+  size_t base_velocity_begin() const { return model.q_count(); }
+  size_t qd_begin() const { return base_velocity_begin() + base(); }
   size_t q_target_begin() const { return qd_begin() + dof(); }
-  size_t torque_begin() const { return q_target_begin() + dof(); }
+  size_t base_force_begin() const { return q_target_begin() + dof(); }
+  size_t torque_begin() const { return base_force_begin() + base(); }
   size_t poses_begin() const { return torque_begin() + dof(); }
   size_t target_pose_begin() const { return poses_begin() + kPoseArrays * model.links.size(); }
-  size_t array_count() const { return target_pose_begin() + kPoseArrays; }
+  size_t qd_target_begin() const { return target_pose_begin() + kPoseArrays; }
+  size_t torque_arrays() const { return torque_mode() ? dof() : 0; }
+  size_t qdd_target_begin() const { return qd_target_begin() + torque_arrays(); }
+  size_t applied_begin() const { return qdd_target_begin() + torque_arrays(); }
+  size_t dynamics_arrays() const { return torque_mode() ? velocities() : 0; }
+  size_t qdd_begin() const { return applied_begin() + dynamics_arrays(); }
+  size_t zero_begin() const { return qdd_begin() + dynamics_arrays(); }
+  size_t array_count() const { return zero_begin() + dynamics_arrays(); }
 
   LanesView Arrays(size_t first, size_t n) {
     return {storage.lane(0) + first * stride, robots, stride, n};
@@ -45,6 +69,9 @@ struct RobotBatch::State {
     return {storage.lane(0) + first * stride, robots, stride, n};
   }
   LanesView JointQ() { return Arrays(tree.joint_q_begin(), dof()); }
+  float* DynamicsScratch(size_t begin) {
+    return dynamics_scratch.lane(0) + begin / config.schedule.tile_elements * scratch_floats;
+  }
   // The Jacobian block of the tile starting at robot `begin`, for its n robots.
   LanesView JacobianTile(size_t begin, size_t n) {
     const size_t tile = config.schedule.tile_elements;
@@ -165,8 +192,31 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
                            std::to_string(tile));
   }
 
-  // Sizes, checked for overflow before anything is allocated.
   state->model = model;
+  if (config.torque.enabled) {
+    const TorqueModeConfig& torque = config.torque;
+    const JointLimitSpring& spring = torque.limit_spring;
+    if (!(std::isfinite(spring.stiffness) && spring.stiffness >= 0.0f &&
+          std::isfinite(spring.damping) && spring.damping >= 0.0f)) {
+      return InvalidArgument(
+          "RobotBatch: config.torque.limit_spring stiffness and damping must be finite and >= 0, "
+          "got " +
+          NumberText(spring.stiffness) + " and " + NumberText(spring.damping));
+    }
+    for (float g : torque.gravity) {
+      if (!std::isfinite(g)) {
+        return InvalidArgument("RobotBatch: config.torque.gravity must be finite, got " +
+                               NumberText(g));
+      }
+    }
+    Result<DynamicsModel> dynamics = DynamicsModel::Build(state->model, torque.dynamics);
+    if (!dynamics.ok()) return dynamics.status();
+    state->dynamics = std::make_unique<DynamicsModel>(std::move(dynamics).value());
+    state->dynamics_tree = state->dynamics->tree();
+    state->scratch_floats = RobotDynamicsScratchFloats(state->dynamics_tree);
+  }
+
+  // Sizes, checked for overflow before anything is allocated.
   state->robots = robots;
   const auto too_many = [&](const char* what) {
     return Status(ErrorCode::kOutOfMemory, "RobotBatch: " + std::to_string(robots) + " robots of " +
@@ -187,12 +237,21 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
     return too_many("Jacobian scratch");
   }
 
-  // Both allocations or neither: a refused second one frees the first on return.
+  size_t scratch_floats = 0;
+  if (!MultiplyFits<size_t>(state->scratch_floats, tiles, &scratch_floats)) {
+    return too_many("dynamics scratch");
+  }
+
+  // Every allocation or none: a refused later one frees the earlier ones on return.
   state->storage = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
   if (Status s = state->storage.Resize(state_floats); !s.ok()) return s;
   state->jacobian = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
   if (jacobian_floats > 0) {
     if (Status s = state->jacobian.Resize(jacobian_floats); !s.ok()) return s;
+  }
+  state->dynamics_scratch = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
+  if (scratch_floats > 0) {
+    if (Status s = state->dynamics_scratch.Resize(scratch_floats); !s.ok()) return s;
   }
 
   state->tree = BuildKinematicTree(state->model, state->kinematic_joints);
@@ -207,6 +266,18 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
     std::copy(end_effector.Array(k), end_effector.Array(k) + robots, goal.Array(k));
   }
   return batch;
+}
+
+const char* TorqueControllerName(TorqueController controller) {
+  switch (controller) {
+    case TorqueController::kNone:
+      return "none";
+    case TorqueController::kPdGravity:
+      return "pd-gravity";
+    case TorqueController::kComputedTorque:
+      return "computed-torque";
+  }
+  return "?";
 }
 
 size_t RobotBatch::size() const { return state_ ? state_->robots : 0; }
@@ -225,6 +296,28 @@ LanesView RobotBatch::link_poses() {
 LanesView RobotBatch::target_pose() {
   return state_->Arrays(state_->target_pose_begin(), kPoseArrays);
 }
+LanesView RobotBatch::base_velocity() {
+  return state_->Arrays(state_->base_velocity_begin(), state_->base());
+}
+LanesView RobotBatch::qd_target() {
+  return state_->Arrays(state_->qd_target_begin(), state_->torque_arrays());
+}
+LanesView RobotBatch::qdd_target() {
+  return state_->Arrays(state_->qdd_target_begin(), state_->torque_arrays());
+}
+LanesView RobotBatch::qdd() {
+  return state_->Arrays(state_->qdd_begin(), state_->dynamics_arrays());
+}
+ConstLanesView RobotBatch::base_velocity() const {
+  return state_->Arrays(state_->base_velocity_begin(), state_->base());
+}
+ConstLanesView RobotBatch::qdd() const {
+  return state_->Arrays(state_->qdd_begin(), state_->dynamics_arrays());
+}
+const DynamicsTree* RobotBatch::dynamics_tree() const {
+  return state_->torque_mode() ? &state_->dynamics_tree : nullptr;
+}
+
 ConstLanesView RobotBatch::q() const {
   return state_->Arrays(state_->q_begin(), state_->model.q_count());
 }
@@ -283,6 +376,95 @@ Status RobotBatch::ControlStep(ThreadPool& pool, float dt) {
   return {};
 }
 
+Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController controller) {
+  State& s = *state_;
+  if (!s.torque_mode()) {
+    return InvalidArgument(
+        "RobotBatch::TorqueStep: torque mode is off (create the batch with config.torque.enabled)");
+  }
+  if (!(std::isfinite(dt) && dt > 0.0f)) {
+    return InvalidArgument("RobotBatch::TorqueStep: dt must be finite and > 0 seconds, got " +
+                           NumberText(dt));
+  }
+  if (controller == TorqueController::kComputedTorque && s.model.floating_base) {
+    return InvalidArgument(
+        "RobotBatch::TorqueStep: computed torque needs a fixed base (nothing actuates the "
+        "floating base of " +
+        Quoted(s.model.name) + "); use pd-gravity");
+  }
+  const DynamicsTree& tree = s.dynamics_tree;
+  const JointControl* control = s.config.control.data();
+  const TorqueModeConfig& torque_config = s.config.torque;
+  const size_t dof = s.dof(), base = s.base(), n = s.velocities();
+  const LanesView q_all = q();
+  const LanesView q_joints = s.JointQ();
+  const LanesView velocities = s.Arrays(s.base_velocity_begin(), n);
+  const LanesView joint_velocities = qd();
+  const LanesView forces = s.Arrays(s.base_force_begin(), n);
+  const LanesView torques = torque();
+  const LanesView applied = s.Arrays(s.applied_begin(), n);
+  const LanesView accelerations = qdd();
+  const ConstLanesView zero = s.Arrays(s.zero_begin(), n);
+  const LanesView poses = link_poses();
+  const JointTargets targets{q_target(), qd_target(), qdd_target()};
+  const auto control_stage = [&](size_t begin, size_t count) {
+    if (dof == 0) return;
+    const auto slice = [&](const auto& view) { return view.Slice(begin, count); };
+    const JointTargets tile_targets{slice(targets.q), slice(targets.qd), slice(targets.qdd)};
+    float* scratch = s.DynamicsScratch(begin);
+    switch (controller) {
+      case TorqueController::kNone:
+        ClampTorques(control, dof, slice(torques));
+        return;
+      case TorqueController::kPdGravity:
+        // g(q) into [base force | torque]; the base's part is no actuation and is cleared.
+        InverseDynamics(tree, torque_config.gravity, slice(q_all), slice(zero), slice(zero),
+                        slice(forces), scratch);
+        for (size_t k = 0; k < base; ++k) {
+          std::fill_n(forces.Array(k) + begin, count, 0.0f);
+        }
+        AddPdTorques(control, dof, slice(q_joints), slice(joint_velocities), tile_targets,
+                     slice(torques));
+        return;
+      case TorqueController::kComputedTorque:
+        // Fixed base, so n == dof: the commanded accelerations go through qdd as a temporary.
+        PdAccelerations(control, dof, slice(q_joints), slice(joint_velocities), tile_targets,
+                        slice(accelerations));
+        InverseDynamics(tree, torque_config.gravity, slice(q_all), slice(velocities),
+                        slice(accelerations), slice(torques), scratch);
+        ClampTorques(control, dof, slice(torques));
+        return;
+    }
+  };
+  const auto physics_stage = [&](size_t begin, size_t count) {
+    const auto slice = [&](const auto& view) { return view.Slice(begin, count); };
+    const LanesView joint_applied = applied.Arrays(base, dof).Slice(begin, count);
+    if (dof > 0) {
+      AddJointLimitForces(control, dof, torque_config.limit_spring, slice(q_joints),
+                          slice(joint_velocities), slice(torques), joint_applied);
+    }
+    ForwardDynamics(tree, torque_config.gravity, slice(q_all), slice(velocities), slice(applied),
+                    slice(accelerations), s.DynamicsScratch(begin));
+  };
+  const auto integrate_stage = [&](size_t begin, size_t count) {
+    const auto slice = [&](const auto& view) { return view.Slice(begin, count); };
+    if (dof > 0) {
+      IntegrateAccelerations(accelerations.Arrays(base, dof).Slice(begin, count), slice(q_joints),
+                             slice(joint_velocities), dt);
+    }
+    if (base > 0) {
+      IntegrateFloatingBase(accelerations.Arrays(0, base).Slice(begin, count),
+                            q_all.Arrays(0, kFloatingBaseArrays).Slice(begin, count),
+                            velocities.Arrays(0, base).Slice(begin, count), dt);
+    }
+  };
+  const auto fk = [&](size_t begin, size_t count) {
+    swarm::ForwardKinematics(s.tree, q_all.Slice(begin, count), poses.Slice(begin, count));
+  };
+  RunFused(pool, size(), s.config.schedule, control_stage, physics_stage, integrate_stage, fk);
+  return {};
+}
+
 void RobotBatch::IkStep(ThreadPool& pool) {
   const size_t dof = state_->dof();
   if (dof == 0) return;
@@ -305,7 +487,9 @@ void RobotBatch::IkStep(ThreadPool& pool) {
 }
 
 size_t RobotBatch::allocated_bytes() const {
-  return state_ ? state_->storage.allocated_bytes() + state_->jacobian.allocated_bytes() : 0;
+  return state_ ? state_->storage.allocated_bytes() + state_->jacobian.allocated_bytes() +
+                      state_->dynamics_scratch.allocated_bytes()
+                : 0;
 }
 
 double RobotBatch::BytesPerRobot() const {
@@ -315,7 +499,7 @@ double RobotBatch::BytesPerRobot() const {
 uint64_t RobotBatch::StateHash() const {
   StateHasher hasher;
   for (const ConstLanesView& arrays :
-       {q(), qd(), q_target(), torque(), link_poses(), target_pose()}) {
+       {q(), qd(), q_target(), torque(), link_poses(), target_pose(), base_velocity()}) {
     for (size_t k = 0; k < arrays.arrays; ++k) {
       hasher.Add(ConstFloatView{arrays.Array(k), arrays.count});
     }

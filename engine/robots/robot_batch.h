@@ -18,9 +18,12 @@
 #include "swarm/core/thread_pool.h"
 #include "swarm/core/tile_pipeline.h"
 #include "swarm/kernels/robot_control.h"
+#include "swarm/kernels/robot_dynamics.h"
 #include "swarm/kernels/robot_ik.h"
 #include "swarm/kernels/robot_kinematics.h"
+#include "swarm/kernels/robot_torque.h"
 #include "swarm/kernels/views.h"
+#include "swarm/robots/dynamics_model.h"
 #include "swarm/robots/robot_model.h"
 
 namespace swarm {
@@ -34,6 +37,25 @@ inline constexpr size_t kDefaultRobotTileElements = 1024;
 // few thousand robots on.
 inline constexpr size_t kDefaultRobotMinElementsPerThread = 4096;
 
+// What TorqueStep computes the joint torques with (kernels/robot_torque.h):
+//   kNone            the torques the caller wrote into torque() (a policy's output), clamped to
+//                    the effort limits
+//   kPdGravity       g(q) + kp (q_target - q) + kd (qd_target - qd), clamped
+//   kComputedTorque  M(q) a + h(q, qd) with a = qdd_target + kp (q_target - q) +
+//                    kd (qd_target - qd), clamped (fixed-base robots: a floating base is not
+//                    actuated)
+enum class TorqueController { kNone, kPdGravity, kComputedTorque };
+const char* TorqueControllerName(TorqueController controller);  // "none", "pd-gravity", ...
+
+// Torque-controlled simulation: rigid-body dynamics from the URDF's inertials
+// (engine/robots/dynamics_model.h), joint limits as one-sided springs, semi-implicit Euler.
+struct TorqueModeConfig {
+  bool enabled = false;      // off: the batch is kinematic (ControlStep), and needs no inertials
+  DynamicsOptions dynamics;  // armature per joint; the URDF's joint damping and friction
+  JointLimitSpring limit_spring;
+  float gravity[3] = {0.0f, 0.0f, -9.81f};  // world frame, m/s^2
+};
+
 struct RobotBatchConfig {
   // Link whose pose IK steers and whose pose is reported (the end effector); SIZE_MAX picks
   // model.DefaultEndEffector().
@@ -44,6 +66,7 @@ struct RobotBatchConfig {
   // Robots per tile (a positive multiple of kPadFloats) and per thread. Results do not depend on
   // either.
   TileSchedule schedule{kDefaultRobotTileElements, kDefaultRobotMinElementsPerThread};
+  TorqueModeConfig torque;
 };
 
 class RobotBatch {
@@ -57,7 +80,9 @@ class RobotBatch {
   // or too many to address, config.control.size() != dof, gains not finite >= 0, limits not > 0
   // or lower > upper, an end effector out of range, IK parameters not finite > 0
   // (orientation_weight >= 0), a tile size that is not a positive multiple of kPadFloats, or the
-  // accountant's budget (kOverBudget, naming "robots").
+  // accountant's budget (kOverBudget, naming "robots"); with config.torque.enabled also the
+  // dynamics model's errors (a moving body without mass, naming its links), a limit spring or
+  // gravity that is not finite (>= 0 for the spring).
   static Result<RobotBatch> Create(MemoryAccountant& accountant, const RobotModel& model,
                                    size_t robots, const RobotBatchConfig& config = {});
   RobotBatch();
@@ -79,12 +104,24 @@ class RobotBatch {
   LanesView torque();       // dof arrays (last PD output)
   LanesView link_poses();   // 7 * links arrays (px py pz qx qy qz qw per link)
   LanesView target_pose();  // 7 arrays: each robot's end-effector goal for IK
+  // Torque mode only (zero arrays otherwise): a floating base's velocity (6 arrays, vx vy vz wx wy
+  // wz in the base frame, kernels/robot_dynamics.h), the controllers' target velocities and
+  // accelerations (dof arrays each, zero unless written), and the last step's accelerations
+  // (velocity_count arrays: the base's 6 first).
+  LanesView base_velocity();
+  LanesView qd_target();
+  LanesView qdd_target();
+  LanesView qdd();
   ConstLanesView q() const;
   ConstLanesView qd() const;
   ConstLanesView q_target() const;
   ConstLanesView torque() const;
   ConstLanesView link_poses() const;
   ConstLanesView target_pose() const;
+  ConstLanesView base_velocity() const;
+  ConstLanesView qdd() const;
+  // The dynamics tree of torque mode (nullptr when it is off).
+  const DynamicsTree* dynamics_tree() const;
 
   // Forward kinematics of every link into link_poses().
   void ForwardKinematics(ThreadPool& pool);
@@ -94,12 +131,18 @@ class RobotBatch {
   // One IK step, fused per tile: the end effector's Jacobian from link_poses() (so call after FK
   // or ControlStep), then a damped-least-squares step that writes q_target toward target_pose().
   void IkStep(ThreadPool& pool);
+  // One torque-controlled step, fused per tile: the controller's torques into torque() (clamped
+  // to the effort limits), joint-limit springs, forward dynamics (ABA), semi-implicit Euler
+  // (qd += qdd dt, then q += qd dt; a floating base as kernels/robot_torque.h), forward
+  // kinematics. Errors (state untouched): torque mode off, dt not finite > 0, computed torque on
+  // a floating base.
+  Status TorqueStep(ThreadPool& pool, float dt, TorqueController controller);
 
   // Bytes this batch allocated (state and scratch) and their per-robot share.
   size_t allocated_bytes() const;
   double BytesPerRobot() const;
   // xxHash of every state array's first size() elements (q, qd, q_target, torque, link poses,
-  // target pose), for determinism checks.
+  // target pose, and a floating base's velocity in torque mode), for determinism checks.
   uint64_t StateHash() const;
 
  private:
