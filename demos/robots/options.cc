@@ -94,6 +94,9 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   double track_radius = options.task.track_radius;
   double track_period = options.task.track_period_seconds;
   bool no_progress = false;
+  std::string control = "kinematic";
+  std::string controller = "pd-gravity";
+  std::string gravity = "0,0,-9.81";
   FlagSet flags(
       "swarm-robots run",
       "Steps R copies of a URDF robot in lockstep (16 per AVX-512 register) on a task, with a\n"
@@ -102,7 +105,10 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
       "  and run_ee.npy the end-effector poses as float32 [frames, M, 7] (px py pz qw qx qy qz)\n"
       "  of the first M = --record-robots robots every K = --record-every steps.\n"
       "Tasks: reach (IK + PD toward a reachable goal pose; success: < 1 cm and < 0.1 rad),\n"
-      "track (the goal moves on a circle), random (PD toward random joint targets).");
+      "track (the goal moves on a circle), random (PD toward random joint targets).\n"
+      "Control: kinematic (joints as double integrators, the default) or torque (rigid-body\n"
+      "dynamics from the URDF's inertials: the controller's torques, joint-limit springs,\n"
+      "forward dynamics and semi-implicit Euler every step).");
   flags.AddString("urdf", &options.urdf, "URDF file of the robot (required)");
   flags.AddBytes("max-urdf-bytes", &options.max_urdf_bytes, "refuse larger URDF files");
   flags.AddSwitch("floating-base", &options.floating_base,
@@ -131,11 +137,32 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   flags.AddBytes("max-output", &options.max_output,
                  "refuse recordings larger than this (both files), e.g. 4G");
   flags.AddSwitch("no-progress", &no_progress, "no progress bar on stderr");
+  flags.AddString("control", &control, "kinematic or torque");
+  flags.AddString("controller", &controller,
+                  "torque control: pd-gravity (PD + gravity compensation) or computed-torque");
+  flags.AddNumber("armature", &options.armature, 0.0, 1e6,
+                  "torque control: rotor inertia per joint, kg m^2 (or kg)");
+  flags.AddString("gravity", &gravity, "torque control: gravity in the world frame, gx,gy,gz");
   if (Status s = ParseFrom(flags, argc, argv, first); !s.ok()) return s;
   options.help = flags.help_requested();
   options.usage = flags.Usage();
   if (options.help) return options;
   options.progress = !no_progress;
+  if (control != "kinematic" && control != "torque") {
+    return InvalidArgument("--control: expected kinematic or torque, got '" + control + "'");
+  }
+  options.task.torque_control = control == "torque";
+  if (controller == "pd-gravity") {
+    options.task.controller = TorqueController::kPdGravity;
+  } else if (controller == "computed-torque") {
+    options.task.controller = TorqueController::kComputedTorque;
+  } else {
+    return InvalidArgument("--controller: expected pd-gravity or computed-torque, got '" +
+                           controller + "'");
+  }
+  if (Status s = ParseVector3(gravity, options.gravity); !s.ok()) {
+    return InvalidArgument("--gravity: " + s.message());
+  }
   Result<SimdTarget> target = ParseSimdTarget(simd);
   if (!target.ok()) return target.status();
   options.simd = target.value();

@@ -55,6 +55,10 @@ struct RunOptions {
   uint64_t record_robots = 1000;  // clamped to robots; 0: all
   size_t max_output = kDefaultMaxOutputBytes;
   bool progress = true;
+  // --control torque: rigid-body dynamics with task.controller (task.torque_control), a rotor
+  // inertia of `armature` on every joint and `gravity`.
+  double armature = 0.1;
+  double gravity[3] = {0.0, 0.0, -9.81};
   bool help = false;
   std::string usage;
 };

@@ -33,6 +33,11 @@ int RunRobots(const RunOptions& options) {
   if (!model.ok()) return Fail(model.status());
 
   RobotBatchConfig config;
+  if (options.task.torque_control) {
+    config.torque.enabled = true;
+    config.torque.dynamics.armature.assign(model->dof(), options.armature);
+    for (int k = 0; k < 3; ++k) config.torque.gravity[k] = static_cast<float>(options.gravity[k]);
+  }
   if (!options.end_effector.empty()) {
     Result<size_t> link = model->FindLink(options.end_effector);
     if (!link.ok()) return Fail(InvalidArgument("--end-effector: " + link.status().message()));
@@ -103,8 +108,15 @@ int RunRobots(const RunOptions& options) {
   runner->MeasureErrors(pool, errors_of[0].span(), errors_of[1].span(), errors_of[2].span());
   const TaskErrorSummary errors =
       runner->Summarize(errors_of[0].span(), errors_of[1].span(), errors_of[2].span());
+  std::optional<TorqueSummary> torque_summary;
+  if (options.task.torque_control) {
+    // The errors' arrays are free again: kinetic and potential energy per robot.
+    batch.MeasureEnergy(pool, errors_of[0].span(), errors_of[1].span());
+    torque_summary = SummarizeTorque(batch, errors_of[0].span(), errors_of[1].span());
+  }
   timings.total_seconds = SecondsSince(start);
-  PrintRunSummary(options, batch, errors, timings, memory, plan ? &*plan : nullptr);
+  PrintRunSummary(options, batch, errors, timings, memory, plan ? &*plan : nullptr,
+                  torque_summary ? &*torque_summary : nullptr);
   return 0;
 }
 

@@ -1,11 +1,41 @@
 #include "demos/robots/run_report.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "demos/robots/progress_bar.h"
 #include "swarm/core/simd.h"
 
 namespace swarm {
+
+TorqueSummary SummarizeTorque(const RobotBatch& batch, std::span<const float> kinetic,
+                              std::span<const float> potential) {
+  TorqueSummary summary;
+  const ConstLanesView torque = batch.torque();
+  const std::vector<JointControl>& control = batch.config().control;
+  double sum = 0.0;
+  for (size_t r = 0; r < batch.size(); ++r) {
+    for (size_t j = 0; j < torque.arrays; ++j) {
+      const double magnitude = std::fabs(double(torque.Array(j)[r]));
+      sum += magnitude;
+      summary.max_abs_torque = std::max(summary.max_abs_torque, magnitude);
+      summary.saturated += magnitude >= control[j].effort_limit;
+    }
+  }
+  summary.joints = batch.size() * torque.arrays;
+  summary.mean_abs_torque = summary.joints > 0 ? sum / double(summary.joints) : 0.0;
+  double kinetic_sum = 0.0, potential_sum = 0.0;
+  for (size_t r = 0; r < batch.size(); ++r) {
+    kinetic_sum += kinetic[r];
+    potential_sum += potential[r];
+    summary.max_kinetic = std::max(summary.max_kinetic, double(kinetic[r]));
+  }
+  summary.mean_kinetic = kinetic_sum / double(batch.size());
+  summary.mean_potential = potential_sum / double(batch.size());
+  return summary;
+}
 
 void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t threads) {
   const RobotModel& model = batch.model();
@@ -21,12 +51,20 @@ void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t t
               static_cast<unsigned long long>(options.task.seed), threads, target.name.c_str(),
               target.hwy_name.c_str());
   std::printf("SIMD targets this CPU supports: %s\n", TargetNames(SupportedTargets()).c_str());
+  if (options.task.torque_control) {
+    std::printf(
+        "torque control: %s, rigid-body dynamics, armature %g per joint, gravity (%g, %g, %g), "
+        "semi-implicit Euler\n",
+        TorqueControllerName(options.task.controller), options.armature, options.gravity[0],
+        options.gravity[1], options.gravity[2]);
+  }
   std::fflush(stdout);
 }
 
 void PrintRunSummary(const RunOptions& options, const RobotBatch& batch,
                      const TaskErrorSummary& errors, const RunTimings& timings,
-                     const MemoryAccountant& memory, const RecordingPlan* recording) {
+                     const MemoryAccountant& memory, const RecordingPlan* recording,
+                     const TorqueSummary* torque) {
   const double robot_steps = static_cast<double>(batch.size()) * static_cast<double>(options.steps);
   const double rate = timings.stepping_seconds > 0 ? robot_steps / timings.stepping_seconds : 0.0;
   std::printf(
@@ -55,6 +93,14 @@ void PrintRunSummary(const RunOptions& options, const RobotBatch& batch,
   }
   std::printf("final joint tracking error |q - q_target|: mean %.6f, max %.6f\n",
               errors.mean_joint_error, errors.max_joint_error);
+  if (torque != nullptr) {
+    std::printf(
+        "final torques: mean |tau| %.4f, max %.4f (N m or N); %zu of %zu joints at their effort "
+        "limit\n",
+        torque->mean_abs_torque, torque->max_abs_torque, torque->saturated, torque->joints);
+    std::printf("final energy per robot: kinetic mean %.6f J, max %.6f J; potential mean %.6f J\n",
+                torque->mean_kinetic, torque->max_kinetic, torque->mean_potential);
+  }
   std::printf("state hash %016llx after %llu steps\n",
               static_cast<unsigned long long>(batch.StateHash()),
               static_cast<unsigned long long>(options.steps));

@@ -4,7 +4,9 @@
 // the determinism tests compare, memory per robot, the memory report and the files written.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "demos/robots/options.h"
 #include "demos/robots/trajectory_recorder.h"
@@ -20,10 +22,21 @@ struct RunTimings {
   double total_seconds = 0.0;      // start to finish, setup included
 };
 
+// Torque control's final state: joint torques (|tau| over every robot and joint, and how many sit
+// at their effort limit) and energies per robot (sums in robot order).
+struct TorqueSummary {
+  double mean_abs_torque = 0.0, max_abs_torque = 0.0;
+  size_t saturated = 0, joints = 0;
+  double mean_kinetic = 0.0, mean_potential = 0.0, max_kinetic = 0.0;
+};
+TorqueSummary SummarizeTorque(const RobotBatch& batch, std::span<const float> kinetic,
+                              std::span<const float> potential);
+
 void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t threads);
 
 void PrintRunSummary(const RunOptions& options, const RobotBatch& batch,
                      const TaskErrorSummary& errors, const RunTimings& timings,
-                     const MemoryAccountant& memory, const RecordingPlan* recording);
+                     const MemoryAccountant& memory, const RecordingPlan* recording,
+                     const TorqueSummary* torque = nullptr);
 
 }  // namespace swarm

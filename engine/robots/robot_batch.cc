@@ -486,6 +486,53 @@ void RobotBatch::IkStep(ThreadPool& pool) {
   RunFused(pool, size(), s.config.schedule, jacobian, step);
 }
 
+void RobotBatch::MeasureEnergy(ThreadPool& pool, std::span<float> kinetic,
+                               std::span<float> potential) {
+  State& s = *state_;
+  SWARM_ASSERT(s.torque_mode() && kinetic.size() == size() && potential.size() == size());
+  const DynamicsTree& tree = s.dynamics_tree;
+  const size_t n = s.velocities();
+  const ConstLanesView q_all = q();
+  const ConstLanesView velocities = s.Arrays(s.base_velocity_begin(), n);
+  const ConstLanesView zero = s.Arrays(s.zero_begin(), n);
+  const LanesView momentum = s.Arrays(s.applied_begin(), n);  // (M + A) v, then zeroed again
+  const ConstLanesView poses = link_poses();
+  const std::vector<RigidBody>& bodies = s.dynamics->rigid_bodies().bodies;
+  const float* g = s.config.torque.gravity;
+  const float no_gravity[3] = {0.0f, 0.0f, 0.0f};
+  RunFused(pool, size(), s.config.schedule, [&](size_t begin, size_t count) {
+    // (M + A) v is inverse dynamics at qd = 0, qdd = v without gravity.
+    InverseDynamics(tree, no_gravity, q_all.Slice(begin, count), zero.Slice(begin, count),
+                    velocities.Slice(begin, count), momentum.Slice(begin, count),
+                    s.DynamicsScratch(begin));
+    for (size_t r = begin; r < begin + count; ++r) {
+      double twice_kinetic = 0.0;
+      for (size_t k = 0; k < n; ++k) {
+        twice_kinetic += double(velocities.Array(k)[r]) * momentum.Array(k)[r];
+      }
+      kinetic[r] = static_cast<float>(0.5 * twice_kinetic);
+      double energy = 0.0;
+      for (const RigidBody& body : bodies) {
+        const auto pose = [&](size_t k) {
+          return double(poses.Array(kPoseArrays * body.link + k)[r]);
+        };
+        const double x = pose(3), y = pose(4), z = pose(5), w = pose(6);
+        const double rotation[9] = {
+            1 - 2 * (y * y + z * z), 2 * (x * y - z * w),     2 * (x * z + y * w),
+            2 * (x * y + z * w),     1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
+            2 * (x * z - y * w),     2 * (y * z + x * w),     1 - 2 * (x * x + y * y)};
+        for (int k = 0; k < 3; ++k) {
+          const double c = pose(k) + rotation[3 * k] * body.com[0] +
+                           rotation[3 * k + 1] * body.com[1] + rotation[3 * k + 2] * body.com[2];
+          energy -= body.mass * g[k] * c;
+        }
+      }
+      potential[r] = static_cast<float>(energy);
+    }
+    for (size_t k = 0; k < n; ++k) std::fill_n(momentum.Array(k) + begin, count, 0.0f);
+  });
+}
+
 size_t RobotBatch::allocated_bytes() const {
   return state_ ? state_->storage.allocated_bytes() + state_->jacobian.allocated_bytes() +
                       state_->dynamics_scratch.allocated_bytes()

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -137,6 +138,12 @@ class RobotBatch {
   // kinematics. Errors (state untouched): torque mode off, dt not finite > 0, computed torque on
   // a floating base.
   Status TorqueStep(ThreadPool& pool, float dt, TorqueController controller);
+
+  // Torque mode: each robot's kinetic energy 0.5 v^T (M + A) v (v = [base velocity, qd]) and
+  // potential energy -sum_b m_b g . c_b (c_b a body's world centre of mass from link_poses(), so
+  // call after a step or ForwardKinematics), in J. Spans have size() entries. Uses the batch's
+  // internal force arrays as scratch, so it allocates nothing and leaves the state unchanged.
+  void MeasureEnergy(ThreadPool& pool, std::span<float> kinetic, std::span<float> potential);
 
   // Bytes this batch allocated (state and scratch) and their per-robot share.
   size_t allocated_bytes() const;

@@ -170,6 +170,15 @@ float RandomTargetJointValue(std::span<const JointSampleRange> ranges, uint64_t 
 Result<RobotTaskRunner> RobotTaskRunner::Create(MemoryAccountant& accountant, RobotBatch& batch,
                                                 const RobotTaskParams& params) {
   if (Status s = ValidateRobotTaskParams(params); !s.ok()) return s;
+  if (params.torque_control && batch.dynamics_tree() == nullptr) {
+    return InvalidArgument(
+        "robot task: torque control needs a batch created in torque mode "
+        "(RobotBatchConfig::torque.enabled)");
+  }
+  if (params.torque_control && params.controller == TorqueController::kComputedTorque &&
+      batch.model().floating_base) {
+    return InvalidArgument("robot task: computed torque needs a fixed base; use pd-gravity");
+  }
   RobotTaskRunner runner;
   runner.batch_ = &batch;
   runner.params_ = params;
@@ -212,6 +221,8 @@ void RobotTaskRunner::Start(ThreadPool& pool) {
                [&](size_t r, size_t k) { return GoalJointValue(ranges_, seed, r, k); });
   }
   FillJoints(pool, batch.qd(), 0, dof, [](size_t, size_t) { return 0.0f; });
+  FillJoints(pool, batch.base_velocity(), 0, batch.base_velocity().arrays,
+             [](size_t, size_t) { return 0.0f; });
   if (params_.task == RobotTask::kRandom) {
     FillJoints(pool, batch.q_target(), 0, dof,
                [&](size_t r, size_t k) { return RandomTargetJointValue(ranges_, seed, r, k, 0); });
@@ -258,7 +269,11 @@ void RobotTaskRunner::MoveTrackTargets(ThreadPool& pool, double time_seconds) {
 
 Status RobotTaskRunner::Step(ThreadPool& pool, uint64_t step, float dt) {
   RobotBatch& batch = *batch_;
-  if (!(dt > 0.0f) || !std::isfinite(dt)) return batch.ControlStep(pool, dt);
+  const auto control_step = [&] {
+    return params_.torque_control ? batch.TorqueStep(pool, dt, params_.controller)
+                                  : batch.ControlStep(pool, dt);
+  };
+  if (!(dt > 0.0f) || !std::isfinite(dt)) return control_step();
   switch (params_.task) {
     case RobotTask::kReach:
       batch.IkStep(pool);
@@ -276,7 +291,7 @@ Status RobotTaskRunner::Step(ThreadPool& pool, uint64_t step, float dt) {
       }
       break;
   }
-  return batch.ControlStep(pool, dt);
+  return control_step();
 }
 
 void RobotTaskRunner::MeasureErrors(ThreadPool& pool, std::span<float> position_error,

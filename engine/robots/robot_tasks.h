@@ -53,6 +53,10 @@ struct RobotTaskParams {
   uint64_t random_resample_steps = 250;
   float success_position_m = 0.01f;
   float success_orientation_rad = 0.1f;
+  // How the robots follow the task: the kinematic ControlStep (default), or TorqueStep with
+  // `controller` (the batch must be created in torque mode, RobotBatchConfig::torque).
+  bool torque_control = false;
+  TorqueController controller = TorqueController::kPdGravity;
 };
 
 // Checks ranges (finite, positive where needed); errors name the field and the value.
@@ -117,8 +121,9 @@ class RobotTaskRunner {
 
   // Step `step` (0, 1, 2, ... after Start) of dt seconds: moves the track goal to time
   // (step + 1) * dt, resamples random targets when step is a positive multiple of
-  // random_resample_steps, runs IkStep for reach and track, then ControlStep. An invalid dt
-  // changes nothing and returns the batch's error.
+  // random_resample_steps, runs IkStep for reach and track, then ControlStep (TorqueStep with the
+  // params' controller under torque_control). An invalid dt changes nothing and returns the
+  // batch's error.
   Status Step(ThreadPool& pool, uint64_t step, float dt);
 
   // Per robot: end-effector position error (m) and orientation error (rad, the angle of

@@ -95,6 +95,15 @@ def robots(work, binary, assets):
         poses = os.path.join(work, f"fk-{name}.npy")
         run([binary, "fk", "--urdf", path, "--q", q_file, "--out", poses])
         results[f"cli.robots.fk.{name}.257_robots.sha256"] = sha256(poses)
+        # Rigid-body dynamics of the same rows: M, h and qdd for rates and torques made alike.
+        qd = (((r * 13 + j * 7) % 89).astype(np.float32) / np.float32(89) - np.float32(0.5))
+        qd_file = os.path.join(work, f"qd-{name}.npy")
+        np.save(qd_file, qd * np.float32(4.0))
+        outputs = [os.path.join(work, f"{kind}-{name}.npy") for kind in ("mass", "bias", "qdd")]
+        run([binary, "dynamics", "--urdf", path, "--q", q_file, "--qd", qd_file, "--tau", qd_file,
+             "--mass", outputs[0], "--bias", outputs[1], "--qdd", outputs[2]])
+        digest = hashlib.sha256(b"".join(open(o, "rb").read() for o in outputs)).hexdigest()
+        results[f"cli.robots.dynamics.{name}.257_robots.sha256"] = digest
     for task in ("reach", "track"):
         out = os.path.join(work, f"run-{task}.npy")
         output = run([binary, "run", "--urdf", os.path.join(assets, "ur5.urdf"), "--task", task,
@@ -104,6 +113,15 @@ def robots(work, binary, assets):
         key = f"cli.robots.run.ur5.{task}.333_robots.200_steps"
         results[f"{key}.state_hash"] = state_hash(output)
         results[f"{key}.npy_sha256"] = sha256(out)
+    # Torque control: PD + gravity on the UR5, computed torque on the Panda, a floating quadruped.
+    for name, extra in (("ur5", ["--task", "reach"]),
+                        ("panda_arm", ["--task", "track", "--controller", "computed-torque"]),
+                        ("quadruped", ["--task", "random", "--floating-base"])):
+        output = run([binary, "run", "--urdf", os.path.join(assets, f"{name}.urdf"), *extra,
+                      "--control", "torque", "--robots", "100", "--steps", "100", "--seed", "5",
+                      "--no-progress"])
+        results[f"cli.robots.run_torque.{name}.100_robots.100_steps.state_hash"] = \
+            state_hash(output)
     return results
 
 

@@ -4,14 +4,16 @@
 # robots): the sha256 of run.npy and run_ee.npy and the state hash (for equal batch sizes) must
 # agree, per task. Tasks must differ from each other (so identical empty outputs cannot pass).
 #
-#   robots_determinism.sh <swarm-robots> <urdf> <work dir>
+#   robots_determinism.sh <swarm-robots> <urdf> <work dir> [run flags...]
+# The run flags (e.g. --control torque) are added to every run.
 set -euo pipefail
 
 binary=$1
 urdf=$2
 work=$3
+shift 3
 mkdir -p "$work"
-common=(--urdf "$urdf" --dt 0.002 --seed 9 --record-every 8 --record-robots 40 --no-progress)
+common=(--urdf "$urdf" --dt 0.002 --seed 9 --record-every 8 --record-robots 40 --no-progress "$@")
 
 "$binary" "${common[@]}" --robots 16 --steps 1 >"$work/probe.txt"
 common+=(--steps 40)

@@ -21,6 +21,8 @@
 #include "hwy/aligned_allocator.h"
 #include "robot_fixture.h"
 #include "support/for_each_target.h"
+#include "support/golden.h"
+#include "swarm/core/state_hash.h"
 #include "swarm/kernels/robot_dynamics_reference.h"
 #include "swarm/robots/dynamics_model.h"
 #include "swarm/robots/robot_model.h"
@@ -301,6 +303,39 @@ TEST_CASE("robot dynamics identities: M from RNEA columns, ABA inverts RNEA", "[
     for (size_t r = 0; r < robots; ++r) {
       CHECK(RelativeError(qdd, r, Robot(in.qdd, r)) <= kAccelerationTolerance);
     }
+  }
+}
+
+// Every output value of the five kernels for 45 robots, hashed in array order.
+uint64_t OutputsHash(const Outputs& out) {
+  StateHasher hasher;
+  for (const RobotLanes* lanes : {&out.tau, &out.mass, &out.qdd, &out.factor, &out.solve}) {
+    for (size_t a = 0; a < lanes->arrays(); ++a) {
+      hasher.Add(ConstFloatView{lanes->data() + a * lanes->stride(), lanes->count()});
+    }
+  }
+  return hasher.Digest();
+}
+
+TEST_CASE("robot dynamics kernels: cross-architecture golden values", "[dynamics]") {
+  // The x86-64 bits of every kernel's outputs, on every target here and under qemu-aarch64.
+  const char* const golden_cases[] = {"ur5", "panda", "solo12 (floating)", "quadruped (floating)"};
+  for (const DynamicsCase& c : Cases()) {
+    if (std::find(std::begin(golden_cases), std::end(golden_cases), c.name) ==
+        std::end(golden_cases)) {
+      continue;
+    }
+    INFO(c.name);
+    const Inputs in = RandomInputs(c.tree, 45, 11);
+    std::string key = "kernels.robot_dynamics." + c.name;
+    std::replace(key.begin(), key.end(), ' ', '_');
+    key.erase(
+        std::remove_if(key.begin(), key.end(), [](char ch) { return ch == '(' || ch == ')'; }),
+        key.end());
+    test::ForEachTarget([&](const test::TargetUnderTest& target) {
+      INFO("target " << target.name);
+      test::CheckGolden(key, OutputsHash(RunKernels(c.tree, in)));
+    });
   }
 }
 

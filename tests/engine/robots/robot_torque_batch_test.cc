@@ -18,6 +18,7 @@
 
 #include "hwy/aligned_allocator.h"
 #include "support/for_each_target.h"
+#include "support/golden.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/kernels/robot_dynamics.h"
@@ -339,7 +340,7 @@ std::vector<float> RobotState(RobotBatch& batch, size_t r) {
   return bits;
 }
 
-TEST_CASE("RobotBatch torque mode: robot r's bits alone, among 100, any threads and target",
+TEST_CASE("RobotBatch torque mode: golden bits of robot r alone, among 100, any threads and target",
           "[dynamics]") {
   for (const bool floating : {false, true}) {
     const RobotModel model = Load(Asset("quadruped.urdf"), floating);
@@ -359,6 +360,9 @@ TEST_CASE("RobotBatch torque mode: robot r's bits alone, among 100, any threads 
       return batch;
     };
     RobotBatch reference = run(100, 1, 0);
+    test::CheckGolden(std::string("robots.torque.quadruped_") + (floating ? "floating" : "fixed") +
+                          ".100_robots.pd_gravity_50_steps",
+                      reference.StateHash());
     test::ForEachTarget([&](const test::TargetUnderTest& target) {
       INFO("target " << target.name);
       for (size_t threads : {size_t{1}, size_t{2}, size_t{3}}) {
