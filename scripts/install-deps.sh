@@ -17,6 +17,7 @@ packages=(build-essential make cmake ccache pkg-config clang-format
           xvfb xauth  # the particle demo's window test (xvfb-run)
           liburdfdom-dev libtinyxml2-dev  # URDF: the ROS parser; tinyxml2 for the tests' own reader
           libexpat1-dev  # URDF: the strict XML check before the parser
+          liborocos-kdl-dev libkdl-parser-dev  # Orocos KDL: robot dynamics tests' second reference
           libbenchmark-dev python3-matplotlib  # the benchmarks and their charts
           libmujoco-dev)  # MuJoCo's mj_kinematics, the robot benchmark's peer
 if [[ $# -gt 1 || ( $# -eq 1 && "$1" != "--bench" && "$1" != "--arm64" ) ]]; then
