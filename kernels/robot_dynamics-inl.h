@@ -303,6 +303,109 @@ HWY_INLINE void AddCongruent(D d, const Slots& s, size_t e, size_t r, size_t chi
   }
 }
 
+// A rigid-body inertia as 10 slots: mass, first moment h (3) and the rotational inertia about
+// the origin (6: xx yy zz xy xz yz). The composite inertias of CRBA are rigid-body inertias, so
+// they transform by the parallel-axis theorem instead of the general 6 x 6 congruence.
+inline constexpr size_t kRigidMass = 0, kRigidFirstMoment = 1, kRigidInertia = 4;
+
+template <class D>
+HWY_INLINE void SetRigidParams(D d, const DynamicsBody& body, const Slots& s, size_t params) {
+  Put(d, s, params + kRigidMass, hn::Set(d, body.mass));
+  for (size_t k = 0; k < 3; ++k) {
+    Put(d, s, params + kRigidFirstMoment + k, hn::Set(d, body.first_moment[k]));
+  }
+  for (size_t k = 0; k < 6; ++k) {
+    Put(d, s, params + kRigidInertia + k, hn::Set(d, body.rotational_inertia[k]));
+  }
+}
+
+// Index into xx yy zz xy xz yz of the symmetric entry (i, j).
+inline size_t SymmetricIndex(size_t i, size_t j) {
+  if (i == j) return i;
+  const size_t low = i < j ? i : j, high = i < j ? j : i;
+  return low == 0 ? (high == 1 ? 3 : 4) : 5;
+}
+
+// out = I m for rigid params in slots: (I_O w + h x v, mass v - h x w). out aliases not m.
+template <class D>
+HWY_INLINE void RigidParamsTimes(D d, const Slots& s, size_t params, size_t m, size_t out) {
+  using V = hn::Vec<D>;
+  const auto inertia = [&](size_t i, size_t j) HWY_ATTR {
+    return Get(d, s, params + kRigidInertia + SymmetricIndex(i, j));
+  };
+  const V hx = Get(d, s, params + kRigidFirstMoment),
+          hy = Get(d, s, params + kRigidFirstMoment + 1),
+          hz = Get(d, s, params + kRigidFirstMoment + 2);
+  const V mass = Get(d, s, params + kRigidMass);
+  const V wx = Get(d, s, m), wy = Get(d, s, m + 1), wz = Get(d, s, m + 2);
+  const V vx = Get(d, s, m + 3), vy = Get(d, s, m + 4), vz = Get(d, s, m + 5);
+  V cx, cy, cz;
+  Cross(hx, hy, hz, vx, vy, vz, cx, cy, cz);
+  for (size_t i = 0; i < 3; ++i) {
+    const V row = hn::Add(hn::Add(hn::Mul(inertia(i, 0), wx), hn::Mul(inertia(i, 1), wy)),
+                          hn::Mul(inertia(i, 2), wz));
+    Put(d, s, out + i, hn::Add(row, i == 0 ? cx : (i == 1 ? cy : cz)));
+  }
+  Cross(hx, hy, hz, wx, wy, wz, cx, cy, cz);
+  Put(d, s, out + 3, hn::Sub(hn::Mul(mass, vx), cx));
+  Put(d, s, out + 4, hn::Sub(hn::Mul(mass, vy), cy));
+  Put(d, s, out + 5, hn::Sub(hn::Mul(mass, vz), cz));
+}
+
+// parent += X^T child X for rigid params and X = (E, r): with h' = E^T h (the first moment in
+// the parent's orientation) the parallel-axis theorem moved to the parent's origin gives
+//   mass += m,  h += h' + m r,
+//   I += E^T I E + m (|r|^2 1 - r r^T) + 2 (r . h') 1 - r h'^T - h' r^T.
+template <class D>
+HWY_INLINE void AddRigidCongruent(D d, const Slots& s, size_t e, size_t r, size_t child,
+                                  size_t parent, size_t temp) {
+  using V = hn::Vec<D>;
+  const V m = Get(d, s, child + kRigidMass);
+  V hx, hy, hz;
+  RotateBy(d, s, e, true, Get(d, s, child + kRigidFirstMoment),
+           Get(d, s, child + kRigidFirstMoment + 1), Get(d, s, child + kRigidFirstMoment + 2), hx,
+           hy, hz);
+  const V rx = Get(d, s, r), ry = Get(d, s, r + 1), rz = Get(d, s, r + 2);
+  // product = I E (full 3 x 3 in temp), then the upper triangle of E^T product.
+  for (size_t k = 0; k < 3; ++k) {
+    for (size_t j = 0; j < 3; ++j) {
+      const auto inertia = [&](size_t a, size_t b) HWY_ATTR {
+        return Get(d, s, child + kRigidInertia + SymmetricIndex(a, b));
+      };
+      Put(d, s, temp + 3 * k + j,
+          hn::Add(hn::Add(hn::Mul(inertia(k, 0), Get(d, s, e + j)),
+                          hn::Mul(inertia(k, 1), Get(d, s, e + 3 + j))),
+                  hn::Mul(inertia(k, 2), Get(d, s, e + 6 + j))));
+    }
+  }
+  const V r_squared = hn::Add(hn::Add(hn::Mul(rx, rx), hn::Mul(ry, ry)), hn::Mul(rz, rz));
+  const V r_dot_h = hn::Add(hn::Add(hn::Mul(rx, hx), hn::Mul(ry, hy)), hn::Mul(rz, hz));
+  const V diagonal_shift = hn::Add(hn::Mul(m, r_squared), hn::Add(r_dot_h, r_dot_h));
+  const auto component = [](size_t k, V x, V y, V z)
+                             HWY_ATTR { return k == 0 ? x : (k == 1 ? y : z); };
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t j = i; j < 3; ++j) {
+      V rotated = hn::Add(hn::Add(hn::Mul(Get(d, s, e + i), Get(d, s, temp + j)),
+                                  hn::Mul(Get(d, s, e + 3 + i), Get(d, s, temp + 3 + j))),
+                          hn::Mul(Get(d, s, e + 6 + i), Get(d, s, temp + 6 + j)));
+      const V ri = component(i, rx, ry, rz), rj = component(j, rx, ry, rz);
+      const V hi = component(i, hx, hy, hz), hj = component(j, hx, hy, hz);
+      V shift =
+          hn::Neg(hn::Add(hn::Mul(m, hn::Mul(ri, rj)), hn::Add(hn::Mul(ri, hj), hn::Mul(hi, rj))));
+      if (i == j) shift = hn::Add(shift, diagonal_shift);
+      const size_t slot = parent + kRigidInertia + SymmetricIndex(i, j);
+      Put(d, s, slot, hn::Add(Get(d, s, slot), hn::Add(rotated, shift)));
+    }
+  }
+  Put(d, s, parent + kRigidMass, hn::Add(Get(d, s, parent + kRigidMass), m));
+  Put(d, s, parent + kRigidFirstMoment,
+      hn::Add(Get(d, s, parent + kRigidFirstMoment), hn::Add(hx, hn::Mul(m, rx))));
+  Put(d, s, parent + kRigidFirstMoment + 1,
+      hn::Add(Get(d, s, parent + kRigidFirstMoment + 1), hn::Add(hy, hn::Mul(m, ry))));
+  Put(d, s, parent + kRigidFirstMoment + 2,
+      hn::Add(Get(d, s, parent + kRigidFirstMoment + 2), hn::Add(hz, hn::Mul(m, rz))));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Joints.
 
@@ -595,7 +698,8 @@ HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q
   const auto add = [&](size_t slot, V value)
                        HWY_ATTR { Put(d, s, slot, hn::Add(Get(d, s, slot), value)); };
   PutZero(d, s, m, n * n);
-  if (tree.floating_base) SetRigidInertia(d, tree.bodies[0], s, BodySlot(0, dl::kInertia));
+  // Composite inertias as rigid-body inertias (10 slots in each body's kInertia).
+  if (tree.floating_base) SetRigidParams(d, tree.bodies[0], s, BodySlot(0, dl::kInertia));
   for (size_t b = 1; b < tree.body_count; ++b) {
     const DynamicsBody& body = tree.bodies[b];
     const JointInputs arrays = JointArrays(tree, body);
@@ -603,17 +707,17 @@ HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q
         hn::Add(hn::Mul(hn::Set(d, body.multiplier), hn::LoadU(d, q.Array(arrays.q_array) + i)),
                 hn::Set(d, body.offset));
     JointTransform(d, body, value, s, b);
-    SetRigidInertia(d, body, s, BodySlot(b, dl::kInertia));
+    SetRigidParams(d, body, s, BodySlot(b, dl::kInertia));
   }
   for (size_t b = tree.body_count; b-- > 1;) {
     const DynamicsBody& body = tree.bodies[b];
     if (body.parent != 0 || tree.floating_base) {
-      AddCongruent(d, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR), BodySlot(b, dl::kInertia),
-                   BodySlot(body.parent, dl::kInertia), congruence_temp);
+      AddRigidCongruent(d, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR), BodySlot(b, dl::kInertia),
+                        BodySlot(body.parent, dl::kInertia), congruence_temp);
     }
     // F = Ic_b S_b: the column of Ic_b along the axis.
     MotionSubspaceTimes(d, body, hn::Set(d, 1.0f), s, regions.temp + 6);
-    InertiaTimes(d, s, BodySlot(b, dl::kInertia), regions.temp + 6, force);
+    RigidParamsTimes(d, s, BodySlot(b, dl::kInertia), regions.temp + 6, force);
     const size_t column = JointArrays(tree, body).velocity_array;
     const V multiplier = hn::Set(d, body.multiplier);
     const V diagonal = hn::Add(MotionSubspaceDot(d, body, s, force), hn::Set(d, body.armature));
@@ -638,23 +742,29 @@ HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q
       }
     }
   }
-  if (tree.floating_base) {  // the base block: Ic_0 in (v, w) order
+  if (tree.floating_base) {  // the base block: Ic_0 = [[I, h x], [(h x)^T, mass 1]] in (v, w) order
     const size_t ic = BodySlot(0, dl::kInertia);
+    const auto skew = [&](size_t i, size_t j) HWY_ATTR {  // (h x)(i, j)
+      if (i == j) return hn::Zero(d);
+      const size_t k = 3 - i - j;  // the third index
+      const V h = Get(d, s, ic + kRigidFirstMoment + k);
+      // (h x) = [[0, -hz, hy], [hz, 0, -hx], [-hy, hx, 0]]: +h_k where (i, j, k) is cyclic.
+      return (j == (i + 1) % 3) ? hn::Neg(h) : h;
+    };
     for (size_t row = 0; row < kFloatingBaseVelocities; ++row) {
       for (size_t col = 0; col < kFloatingBaseVelocities; ++col) {
-        // Spatial (row', col') of Ic = [[A, B], [B^T, C]].
         const size_t sr = SpatialOfBaseVelocity(row), sc = SpatialOfBaseVelocity(col);
-        size_t slot;
+        V entry;
         if (sr < 3 && sc < 3) {
-          slot = ic + kInertiaA + 3 * sr + sc;
+          entry = Get(d, s, ic + kRigidInertia + SymmetricIndex(sr, sc));
         } else if (sr < 3) {
-          slot = ic + kInertiaB + 3 * sr + (sc - 3);
+          entry = skew(sr, sc - 3);
         } else if (sc < 3) {
-          slot = ic + kInertiaB + 3 * sc + (sr - 3);  // B^T
+          entry = skew(sc, sr - 3);  // (h x)^T
         } else {
-          slot = ic + kInertiaC + 3 * (sr - 3) + (sc - 3);
+          entry = sr == sc ? Get(d, s, ic + kRigidMass) : hn::Zero(d);
         }
-        Put(d, s, at(row, col), Get(d, s, slot));
+        Put(d, s, at(row, col), entry);
       }
     }
   }

@@ -16,15 +16,20 @@
 #                                            MuJoCo, R = 1 .. 1e6, control and IK steps of 1e5
 #                                            robots, 1 and 2 threads, ~3 min; prints M evals/s,
 #                                            ratios, ms/step, memory per robot and the targets)
+#                                            or dynamics (RNEA, CRBA + LTDL and ABA of the UR5,
+#                                            the Panda and the floating quadruped vs the double
+#                                            reference and MuJoCo, R = 1 .. 1e6, 1 and 2
+#                                            threads, ~5 min; prints M evals/s, ratios, targets)
 #   scripts/bench.sh --quick                 N <= 1e6, one round: a smoke run of the whole flow
 #   scripts/bench.sh --suite integrate -- --rounds=5   flags after -- go to each suite's binary
 #
-# Flags: --suite all|integrate|transform|vision|tensor|particles|robots (default all),
+# Flags: --suite all|integrate|transform|vision|tensor|particles|robots|dynamics (default all),
 # --build-dir DIR (default build-bench), --jobs N (default: all CPUs), --quick, --help,
 # --configured (DIR is an already configured tree with -DSWARM_BUILD_BENCH=ON, e.g. the test
 # build's: build the suites' targets there, configure nothing), --results-dir DIR (default
 # bench/results; with it the charts go to DIR too instead of docs/). Writes
-# {integrate,transform,transform_numpy,vision,tensor,tensor_numpy,particles,robots}.json to the
+# {integrate,transform,transform_numpy,vision,tensor,tensor_numpy,particles,robots}.json and
+# dynamics_{ur5,panda_arm,quadruped}.json to the
 # results folder (bench/results is gitignored) and docs/bench-{integrate,transform}.png.
 # Configuration comes from these flags only; no environment variable changes what runs. (The
 # numpy peers run with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from their environment, so
@@ -32,7 +37,7 @@
 # it loaded.)
 set -euo pipefail
 
-usage() { sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; }
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="build-bench"
@@ -49,7 +54,7 @@ while [[ $# -gt 0 ]]; do
     --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
     --jobs=*) jobs="${1#*=}"; shift ;;
     --suite)
-      suite="${2:?--suite needs all, integrate, transform, vision, tensor, particles or robots}"
+      suite="${2:?--suite needs all, integrate, transform, vision, tensor, particles, robots or dynamics}"
       shift 2 ;;
     --suite=*) suite="${1#*=}"; shift ;;
     --quick) quick=1; shift ;;
@@ -66,10 +71,10 @@ if [[ ! "$jobs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 case "$suite" in
-  all) suites=(integrate transform vision tensor particles robots) ;;
-  integrate|transform|vision|tensor|particles|robots) suites=("$suite") ;;
-  *) echo "bench.sh: --suite expects all, integrate, transform, vision, tensor, particles or" \
-       "robots, got '$suite'" >&2
+  all) suites=(integrate transform vision tensor particles robots dynamics) ;;
+  integrate|transform|vision|tensor|particles|robots|dynamics) suites=("$suite") ;;
+  *) echo "bench.sh: --suite expects all, integrate, transform, vision, tensor, particles," \
+       "robots or dynamics, got '$suite'" >&2
      exit 2 ;;
 esac
 quick_flags=()
@@ -139,6 +144,21 @@ for name in "${suites[@]}"; do
     "$build_dir/bench/swarm-bench-robots" "${robots_flags[@]}" "${bench_flags[@]}" \
       --benchmark_out="$json" --benchmark_out_format=json
     summary+=("robots suite run time: $(( $(date +%s) - start )) s (benchmark binary)")
+    echo
+    continue
+  fi
+  if [[ "$name" == dynamics ]]; then
+    # One run per robot; each prints its own tables (best round, M evals/s, ratios, targets).
+    dynamics_flags=()
+    if [[ $quick -eq 1 ]]; then dynamics_flags=(--max-robots=1e4 --rounds=1 --memory-rounds=1); fi
+    for robot in ur5 panda_arm quadruped; do
+      robot_flags=(--urdf="$root/assets/robots/$robot.urdf")
+      if [[ $robot == quadruped ]]; then robot_flags+=(--floating-base); fi
+      "$build_dir/bench/swarm-bench-dynamics" "${robot_flags[@]}" "${dynamics_flags[@]}" \
+        "${bench_flags[@]}" --benchmark_out="$results_dir/dynamics_$robot.json" \
+        --benchmark_out_format=json
+    done
+    summary+=("dynamics suite run time: $(( $(date +%s) - start )) s (benchmark binary, 3 robots)")
     echo
     continue
   fi
