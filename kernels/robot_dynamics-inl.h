@@ -35,6 +35,12 @@
 #include "swarm/kernels/robot_dynamics.h"
 #include "swarm/kernels/robot_dynamics_layout.h"
 
+// Lambdas of the per-vector algorithms are always inlined: as calls they would take their vectors
+// through memory and cost more than the arithmetic they hold (measured: 25% of ABA's time).
+#ifndef SWARM_INLINE_LAMBDA
+#define SWARM_INLINE_LAMBDA __attribute__((always_inline)) HWY_ATTR
+#endif
+
 HWY_BEFORE_NAMESPACE();
 namespace swarm {
 namespace HWY_NAMESPACE {
@@ -90,7 +96,7 @@ inline size_t BodySlot(size_t body, size_t field) { return body * dl::kBodySlots
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void RotateBy(D d, const Slots& s, size_t e, bool transpose, V x, V y, V z, V& rx, V& ry,
                          V& rz) {
-  const auto entry = [&](size_t row, size_t column) HWY_ATTR {
+  const auto entry = [&](size_t row, size_t column) SWARM_INLINE_LAMBDA {
     return transpose ? Get(d, s, e + 3 * column + row) : Get(d, s, e + 3 * row + column);
   };
   rx = hn::Add(hn::Add(hn::Mul(entry(0, 0), x), hn::Mul(entry(0, 1), y)), hn::Mul(entry(0, 2), z));
@@ -104,10 +110,10 @@ HWY_INLINE void MatMul3(D d, const Slots& s, size_t a, bool transpose_a, size_t 
                         size_t out) {
   for (size_t i = 0; i < 3; ++i) {
     for (size_t j = 0; j < 3; ++j) {
-      const auto a_at = [&](size_t k) HWY_ATTR {
+      const auto a_at = [&](size_t k) SWARM_INLINE_LAMBDA {
         return Get(d, s, transpose_a ? a + 3 * k + i : a + 3 * i + k);
       };
-      const auto b_at = [&](size_t k) HWY_ATTR {
+      const auto b_at = [&](size_t k) SWARM_INLINE_LAMBDA {
         return Get(d, s, transpose_b ? b + 3 * j + k : b + 3 * k + j);
       };
       Put(d, s, out + 3 * i + j,
@@ -147,7 +153,7 @@ HWY_INLINE void ForceToParent(D d, const Slots& s, size_t e, size_t r, size_t in
   V cx, cy, cz;
   Cross(Get(d, s, r), Get(d, s, r + 1), Get(d, s, r + 2), fx, fy, fz, cx, cy, cz);
   nx = hn::Add(nx, cx), ny = hn::Add(ny, cy), nz = hn::Add(nz, cz);
-  const auto put = [&](size_t k, V value) HWY_ATTR {
+  const auto put = [&](size_t k, V value) SWARM_INLINE_LAMBDA {
     Put(d, s, out + k, accumulate ? hn::Add(Get(d, s, out + k), value) : value);
   };
   put(0, nx), put(1, ny), put(2, nz), put(3, fx), put(4, fy), put(5, fz);
@@ -251,6 +257,40 @@ HWY_INLINE void InertiaTimes(D d, const Slots& s, size_t ia, size_t m, size_t ou
   Put(d, s, out + 5, hn::Add(az, bz));
 }
 
+// out = E^T M E for a symmetric M (full 3 x 3 in slots): product = M E, then the entries on and
+// above the diagonal of E^T product, mirrored below, so out is exactly symmetric.
+template <class D>
+HWY_INLINE void RotateSymmetric(D d, const Slots& s, size_t e, size_t m, size_t product,
+                                size_t out) {
+  MatMul3(d, s, m, false, e, false, product);
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t j = i; j < 3; ++j) {
+      const hn::Vec<D> entry =
+          hn::Add(hn::Add(hn::Mul(Get(d, s, e + i), Get(d, s, product + j)),
+                          hn::Mul(Get(d, s, e + 3 + i), Get(d, s, product + 3 + j))),
+                  hn::Mul(Get(d, s, e + 6 + i), Get(d, s, product + 6 + j)));
+      Put(d, s, out + 3 * i + j, entry);
+      Put(d, s, out + 3 * j + i, entry);
+    }
+  }
+}
+
+// out = I S for a spatial inertia in slots and the body's motion subspace: revolute S = (axis, 0)
+// gives (A axis, B^T axis), prismatic S = (0, axis) gives (B axis, C axis).
+template <class D>
+HWY_INLINE void InertiaColumn(D d, const DynamicsBody& body, const Slots& s, size_t ia,
+                              size_t out) {
+  using V = hn::Vec<D>;
+  const V ax = hn::Set(d, body.axis[0]), ay = hn::Set(d, body.axis[1]),
+          az = hn::Set(d, body.axis[2]);
+  const bool revolute = body.motion == JointMotion::kRevolute;
+  V x, y, z;
+  RotateBy(d, s, ia + (revolute ? kInertiaA : kInertiaB), false, ax, ay, az, x, y, z);
+  Put(d, s, out, x), Put(d, s, out + 1, y), Put(d, s, out + 2, z);
+  RotateBy(d, s, ia + (revolute ? kInertiaB : kInertiaC), revolute, ax, ay, az, x, y, z);
+  Put(d, s, out + 3, x), Put(d, s, out + 4, y), Put(d, s, out + 5, z);
+}
+
 // parent += X^T child X for X = (E, r): with A', B', C' the blocks rotated into the parent's
 // orientation (E^T . E), C += C', B += B' + r x C', A += A' + r x B_new^T - B' r x, where
 // B_new = B' + r x C' (Featherstone eq. 2.66 in block form). A and C are computed on and above
@@ -260,12 +300,10 @@ HWY_INLINE void AddCongruent(D d, const Slots& s, size_t e, size_t r, size_t chi
                              size_t temp) {
   using V = hn::Vec<D>;
   const size_t product = temp, a_rot = temp + 9, b_rot = temp + 18, c_rot = temp + 27;
-  MatMul3(d, s, child + kInertiaA, false, e, false, product);
-  MatMul3(d, s, e, true, product, false, a_rot);
+  RotateSymmetric(d, s, e, child + kInertiaA, product, a_rot);
   MatMul3(d, s, child + kInertiaB, false, e, false, product);
   MatMul3(d, s, e, true, product, false, b_rot);
-  MatMul3(d, s, child + kInertiaC, false, e, false, product);
-  MatMul3(d, s, e, true, product, false, c_rot);
+  RotateSymmetric(d, s, e, child + kInertiaC, product, c_rot);
   const V rx = Get(d, s, r), ry = Get(d, s, r + 1), rz = Get(d, s, r + 2);
   // b_new = B' + r x C' column by column (r x M has columns r x M[:, j]); kept in `product`.
   for (size_t j = 0; j < 3; ++j) {
@@ -330,7 +368,7 @@ inline size_t SymmetricIndex(size_t i, size_t j) {
 template <class D>
 HWY_INLINE void RigidParamsTimes(D d, const Slots& s, size_t params, size_t m, size_t out) {
   using V = hn::Vec<D>;
-  const auto inertia = [&](size_t i, size_t j) HWY_ATTR {
+  const auto inertia = [&](size_t i, size_t j) SWARM_INLINE_LAMBDA {
     return Get(d, s, params + kRigidInertia + SymmetricIndex(i, j));
   };
   const V hx = Get(d, s, params + kRigidFirstMoment),
@@ -369,7 +407,7 @@ HWY_INLINE void AddRigidCongruent(D d, const Slots& s, size_t e, size_t r, size_
   // product = I E (full 3 x 3 in temp), then the upper triangle of E^T product.
   for (size_t k = 0; k < 3; ++k) {
     for (size_t j = 0; j < 3; ++j) {
-      const auto inertia = [&](size_t a, size_t b) HWY_ATTR {
+      const auto inertia = [&](size_t a, size_t b) SWARM_INLINE_LAMBDA {
         return Get(d, s, child + kRigidInertia + SymmetricIndex(a, b));
       };
       Put(d, s, temp + 3 * k + j,
@@ -382,7 +420,7 @@ HWY_INLINE void AddRigidCongruent(D d, const Slots& s, size_t e, size_t r, size_
   const V r_dot_h = hn::Add(hn::Add(hn::Mul(rx, hx), hn::Mul(ry, hy)), hn::Mul(rz, hz));
   const V diagonal_shift = hn::Add(hn::Mul(m, r_squared), hn::Add(r_dot_h, r_dot_h));
   const auto component = [](size_t k, V x, V y, V z)
-                             HWY_ATTR { return k == 0 ? x : (k == 1 ? y : z); };
+                             SWARM_INLINE_LAMBDA { return k == 0 ? x : (k == 1 ? y : z); };
   for (size_t i = 0; i < 3; ++i) {
     for (size_t j = i; j < 3; ++j) {
       V rotated = hn::Add(hn::Add(hn::Mul(Get(d, s, e + i), Get(d, s, temp + j)),
@@ -455,7 +493,7 @@ HWY_INLINE void JointTransform(D d, const DynamicsBody& body, V value, const Slo
             r12 = hn::Sub(hn::Mul(ty, az), sx);
     const V r20 = hn::Sub(hn::Mul(tx, az), sy), r21 = hn::Add(hn::Mul(ty, az), sx),
             r22 = hn::Add(cosine, hn::Mul(tz, az));
-    const auto row = [&](size_t i, V k0, V k1, V k2) HWY_ATTR {  // column i of R_axis
+    const auto row = [&](size_t i, V k0, V k1, V k2) SWARM_INLINE_LAMBDA {  // column i of R_axis
       for (size_t j = 0; j < 3; ++j) {
         Put(d, s, e + 3 * i + j,
             hn::Add(
@@ -553,7 +591,8 @@ inline int32_t ParentIndex(const int32_t* parent, size_t k) {
 // In place on the lower triangle of the n x n matrix at slot m: D on the diagonal, L below.
 template <class D>
 HWY_INLINE void FactorInSlots(D d, const Slots& s, size_t m, size_t n, const int32_t* parent) {
-  const auto at = [&](size_t row, size_t column) HWY_ATTR { return m + row * n + column; };
+  const auto at = [&](size_t row, size_t column)
+                      SWARM_INLINE_LAMBDA { return m + row * n + column; };
   for (size_t k = n; k-- > 0;) {
     const hn::Vec<D> pivot = Get(d, s, at(k, k));
     for (int32_t i = ParentIndex(parent, k); i >= 0; i = ParentIndex(parent, size_t(i))) {
@@ -572,7 +611,8 @@ HWY_INLINE void FactorInSlots(D d, const Slots& s, size_t m, size_t n, const int
 template <class D>
 HWY_INLINE void SolveInSlots(D d, const Slots& s, size_t m, size_t n, const int32_t* parent,
                              size_t x) {
-  const auto at = [&](size_t row, size_t column) HWY_ATTR { return m + row * n + column; };
+  const auto at = [&](size_t row, size_t column)
+                      SWARM_INLINE_LAMBDA { return m + row * n + column; };
   for (size_t k = n; k-- > 0;) {  // L^T y = b
     const hn::Vec<D> xk = Get(d, s, x + k);
     for (int32_t j = ParentIndex(parent, k); j >= 0; j = ParentIndex(parent, size_t(j))) {
@@ -606,7 +646,7 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
   const size_t momentum = regions.temp + 6;    // I v
   const size_t n = tree.velocity_count();
   PutZero(d, s, tau, n);
-  const auto acceleration_in = [&](size_t array) HWY_ATTR {
+  const auto acceleration_in = [&](size_t array) SWARM_INLINE_LAMBDA {
     return qdd == nullptr ? hn::Zero(d) : hn::LoadU(d, qdd->Array(array) + i);
   };
   // The root: v_0, a_0 = base acceleration - gravity, f_0.
@@ -694,9 +734,10 @@ HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q
   const size_t force = regions.temp;                 // F, 6 slots
   const size_t congruence_temp = regions.temp + 12;  // 36 slots
   const size_t n = tree.velocity_count();
-  const auto at = [&](size_t row, size_t column) HWY_ATTR { return m + row * n + column; };
+  const auto at = [&](size_t row, size_t column)
+                      SWARM_INLINE_LAMBDA { return m + row * n + column; };
   const auto add = [&](size_t slot, V value)
-                       HWY_ATTR { Put(d, s, slot, hn::Add(Get(d, s, slot), value)); };
+                       SWARM_INLINE_LAMBDA { Put(d, s, slot, hn::Add(Get(d, s, slot), value)); };
   PutZero(d, s, m, n * n);
   // Composite inertias as rigid-body inertias (10 slots in each body's kInertia).
   if (tree.floating_base) SetRigidParams(d, tree.bodies[0], s, BodySlot(0, dl::kInertia));
@@ -744,7 +785,7 @@ HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q
   }
   if (tree.floating_base) {  // the base block: Ic_0 = [[I, h x], [(h x)^T, mass 1]] in (v, w) order
     const size_t ic = BodySlot(0, dl::kInertia);
-    const auto skew = [&](size_t i, size_t j) HWY_ATTR {  // (h x)(i, j)
+    const auto skew = [&](size_t i, size_t j) SWARM_INLINE_LAMBDA {  // (h x)(i, j)
       if (i == j) return hn::Zero(d);
       const size_t k = 3 - i - j;  // the third index
       const V h = Get(d, s, ic + kRigidFirstMoment + k);
@@ -820,8 +861,7 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     const JointInputs arrays = JointArrays(tree, body);
     const size_t ia = BodySlot(b, dl::kInertia), u_slot = BodySlot(b, dl::kU);
     const size_t p_a = BodySlot(b, dl::kF), c = BodySlot(b, dl::kA);
-    MotionSubspaceTimes(d, body, hn::Set(d, 1.0f), s, joint_velocity);
-    InertiaTimes(d, s, ia, joint_velocity, u_slot);
+    InertiaColumn(d, body, s, ia, u_slot);
     const V d_inv = hn::Div(hn::Set(d, 1.0f), hn::Add(MotionSubspaceDot(d, body, s, u_slot),
                                                       hn::Set(d, body.armature)));
     const V rate = hn::LoadU(d, qd.Array(arrays.velocity_array) + i);
@@ -934,7 +974,7 @@ inline void InverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
   const InLanes q_in{q.data, q.stride}, qd_in{qd.data, qd.stride}, qdd_in{qdd.data, qdd.stride};
   const OutLanes out{tau.data, tau.stride};
   const size_t result = dl::ScratchRegions(tree.body_count, tree.velocity_count()).vector1;
-  ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
+  ForEachVector(d, tau.count, [&](size_t i, auto store) SWARM_INLINE_LAMBDA {
     InverseDynamicsVector(d, tree, gravity, q_in, qd_in, &qdd_in, i, s, result);
     StoreSlots(d, s, result, tree.velocity_count(), out, i, store);
   });
@@ -948,7 +988,7 @@ inline void MassMatrixImpl(const DynamicsTree& tree, const ConstLanesView& q,
   const OutLanes out{mass_matrix.data, mass_matrix.stride};
   const size_t n = tree.velocity_count();
   const size_t matrix = dl::ScratchRegions(tree.body_count, n).matrix;
-  ForEachVector(d, mass_matrix.count, [&](size_t i, auto store) HWY_ATTR {
+  ForEachVector(d, mass_matrix.count, [&](size_t i, auto store) SWARM_INLINE_LAMBDA {
     MassMatrixVector(d, tree, q_in, i, s, matrix);
     StoreSlots(d, s, matrix, n * n, out, i, store);
   });
@@ -962,7 +1002,7 @@ inline void FactorMassMatrixImpl(const DynamicsTree& tree, const ConstLanesView&
   const OutLanes out{factor.data, factor.stride};
   const size_t n = tree.velocity_count();
   const size_t matrix = dl::ScratchRegions(tree.body_count, n).matrix;
-  ForEachVector(d, factor.count, [&](size_t i, auto store) HWY_ATTR {
+  ForEachVector(d, factor.count, [&](size_t i, auto store) SWARM_INLINE_LAMBDA {
     for (size_t row = 0; row < n; ++row) {
       for (size_t col = 0; col < n; ++col) {
         Put(d, s, matrix + row * n + col,
@@ -982,7 +1022,7 @@ inline void SolveMassMatrixImpl(const DynamicsTree& tree, const ConstLanesView& 
   const OutLanes out{x.data, x.stride};
   const size_t n = tree.velocity_count();
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, n);
-  ForEachVector(d, x.count, [&](size_t i, auto store) HWY_ATTR {
+  ForEachVector(d, x.count, [&](size_t i, auto store) SWARM_INLINE_LAMBDA {
     for (size_t k = 0; k < n * n; ++k) {
       Put(d, s, regions.matrix + k, hn::LoadU(d, f_in.Array(k) + i));
     }
@@ -1002,7 +1042,7 @@ inline void ForwardDynamicsImpl(const DynamicsTree& tree, const float* gravity,
   const OutLanes out{qdd.data, qdd.stride};
   const size_t n = tree.velocity_count();
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, n);
-  ForEachVector(d, qdd.count, [&](size_t i, auto store) HWY_ATTR {
+  ForEachVector(d, qdd.count, [&](size_t i, auto store) SWARM_INLINE_LAMBDA {
     if (!couplings) {
       ArticulatedBodyVector(d, tree, gravity, q_in, qd_in, tau_in, i, s, regions.vector1);
     } else {
