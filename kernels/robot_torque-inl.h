@@ -128,6 +128,35 @@ inline void IntegrateAccelerationsImpl(const ConstLanesView& qdd, const LanesVie
   }
 }
 
+// The base pose at lane i of `from` (x y z qw qx qy qz) moved for `step` seconds at the body
+// velocity (v, w): position p + R v step, orientation normalise(q exp(w step)) with
+// exp(w step) = (sinc(|h|) h, cos(|h|)), h = w half_step (half_step = 0.5 step, rounded once).
+// Stored into `to`, which may be `from` (each value is loaded before it is stored).
+template <class D, class Store, class V = hn::Vec<D>>
+HWY_INLINE void AdvanceBase(D d, const ConstLanesView& from, size_t i, V vx, V vy, V vz, V wx, V wy,
+                            V wz, V step, V half_step, const LanesView& to, Store store) {
+  V qx, qy, qz, qw;  // normalised first: a user may set any non-zero quaternion
+  Normalize(hn::LoadU(d, from.Array(4) + i), hn::LoadU(d, from.Array(5) + i),
+            hn::LoadU(d, from.Array(6) + i), hn::LoadU(d, from.Array(3) + i), qx, qy, qz, qw);
+  V rx, ry, rz;
+  Rotate(qx, qy, qz, qw, hn::Mul(vx, step), hn::Mul(vy, step), hn::Mul(vz, step), rx, ry, rz);
+  store(hn::Add(hn::LoadU(d, from.Array(0) + i), rx), d, to.Array(0) + i);
+  store(hn::Add(hn::LoadU(d, from.Array(1) + i), ry), d, to.Array(1) + i);
+  store(hn::Add(hn::LoadU(d, from.Array(2) + i), rz), d, to.Array(2) + i);
+  const V hx = hn::Mul(wx, half_step), hy = hn::Mul(wy, half_step), hz = hn::Mul(wz, half_step);
+  const V half_angle =
+      hn::Sqrt(hn::Add(hn::Add(hn::Mul(hx, hx), hn::Mul(hy, hy)), hn::Mul(hz, hz)));
+  const V scale = Sinc(d, half_angle);
+  V nx, ny, nz, nw;
+  Multiply(qx, qy, qz, qw, hn::Mul(hx, scale), hn::Mul(hy, scale), hn::Mul(hz, scale),
+           Cos(d, half_angle), nx, ny, nz, nw);
+  Normalize(nx, ny, nz, nw, nx, ny, nz, nw);
+  store(nw, d, to.Array(3) + i);
+  store(nx, d, to.Array(4) + i);
+  store(ny, d, to.Array(5) + i);
+  store(nz, d, to.Array(6) + i);
+}
+
 inline void IntegrateFloatingBaseImpl(const ConstLanesView& base_qdd, const LanesView& base_q,
                                       const LanesView& base_qd, float dt) {
   const hn::ScalableTag<float> d;
@@ -140,32 +169,37 @@ inline void IntegrateFloatingBaseImpl(const ConstLanesView& base_qdd, const Lane
     };
     const V vx = load_qd(0), vy = load_qd(1), vz = load_qd(2);
     const V wx = load_qd(3), wy = load_qd(4), wz = load_qd(5);
-    V qx, qy, qz, qw;  // normalised first: a user may set any non-zero quaternion
-    Normalize(hn::LoadU(d, base_q.Array(4) + i), hn::LoadU(d, base_q.Array(5) + i),
-              hn::LoadU(d, base_q.Array(6) + i), hn::LoadU(d, base_q.Array(3) + i), qx, qy, qz, qw);
-    // Position: p += R v dt.
-    V rx, ry, rz;
-    Rotate(qx, qy, qz, qw, hn::Mul(vx, step), hn::Mul(vy, step), hn::Mul(vz, step), rx, ry, rz);
-    store(hn::Add(hn::LoadU(d, base_q.Array(0) + i), rx), d, base_q.Array(0) + i);
-    store(hn::Add(hn::LoadU(d, base_q.Array(1) + i), ry), d, base_q.Array(1) + i);
-    store(hn::Add(hn::LoadU(d, base_q.Array(2) + i), rz), d, base_q.Array(2) + i);
-    // Orientation: q exp(w dt), normalised.
-    const V hx = hn::Mul(wx, half_step), hy = hn::Mul(wy, half_step), hz = hn::Mul(wz, half_step);
-    const V half_angle =
-        hn::Sqrt(hn::Add(hn::Add(hn::Mul(hx, hx), hn::Mul(hy, hy)), hn::Mul(hz, hz)));
-    const V scale = Sinc(d, half_angle);
-    V nx, ny, nz, nw;
-    Multiply(qx, qy, qz, qw, hn::Mul(hx, scale), hn::Mul(hy, scale), hn::Mul(hz, scale),
-             Cos(d, half_angle), nx, ny, nz, nw);
-    Normalize(nx, ny, nz, nw, nx, ny, nz, nw);
-    store(nw, d, base_q.Array(3) + i);
-    store(nx, d, base_q.Array(4) + i);
-    store(ny, d, base_q.Array(5) + i);
-    store(nz, d, base_q.Array(6) + i);
+    AdvanceBase(d, base_q, i, vx, vy, vz, wx, wy, wz, step, half_step, base_q, store);
     store(vx, d, base_qd.Array(0) + i), store(vy, d, base_qd.Array(1) + i);
     store(vz, d, base_qd.Array(2) + i), store(wx, d, base_qd.Array(3) + i);
     store(wy, d, base_qd.Array(4) + i), store(wz, d, base_qd.Array(5) + i);
   });
+}
+
+inline void AdvanceFloatingBaseImpl(const ConstLanesView& base_q,
+                                    const ConstLanesView& base_velocity, float seconds,
+                                    const LanesView& out) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  const V step = hn::Set(d, seconds), half_step = hn::Set(d, 0.5f * seconds);
+  ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
+    const auto v = [&](size_t k) HWY_ATTR { return hn::LoadU(d, base_velocity.Array(k) + i); };
+    AdvanceBase(d, base_q, i, v(0), v(1), v(2), v(3), v(4), v(5), step, half_step, out, store);
+  });
+}
+
+inline void AddScaledImpl(const ConstLanesView& a, const ConstLanesView& b, float scale,
+                          const LanesView& out) {
+  const hn::ScalableTag<float> d;
+  const auto factor = hn::Set(d, scale);
+  for (size_t k = 0; k < out.arrays; ++k) {
+    const float* a_in = a.Array(k);
+    const float* b_in = b.Array(k);
+    float* out_k = out.Array(k);
+    ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
+      store(hn::Add(hn::LoadU(d, a_in + i), hn::Mul(hn::LoadU(d, b_in + i), factor)), d, out_k + i);
+    });
+  }
 }
 
 }  // namespace HWY_NAMESPACE

@@ -20,6 +20,8 @@ HWY_EXPORT(ClampTorquesImpl);
 HWY_EXPORT(AddJointLimitForcesImpl);
 HWY_EXPORT(IntegrateAccelerationsImpl);
 HWY_EXPORT(IntegrateFloatingBaseImpl);
+HWY_EXPORT(AdvanceFloatingBaseImpl);
+HWY_EXPORT(AddScaledImpl);
 
 namespace {
 
@@ -87,6 +89,21 @@ void IntegrateFloatingBase(const ConstLanesView& base_qdd, const LanesView& base
                base_qdd.arrays == 6);
   SWARM_ASSERT(ValidDt(dt));
   HWY_DYNAMIC_DISPATCH(IntegrateFloatingBaseImpl)(base_qdd, base_q, base_qd, dt);
+}
+
+void AdvanceFloatingBase(const ConstLanesView& base_q, const ConstLanesView& base_velocity,
+                         float seconds, const LanesView& out) {
+  SWARM_ASSERT(SameCount(out, base_q, base_velocity) && base_q.arrays == 7 &&
+               base_velocity.arrays == 6 && out.arrays == 7);
+  SWARM_ASSERT(std::isfinite(seconds));
+  HWY_DYNAMIC_DISPATCH(AdvanceFloatingBaseImpl)(base_q, base_velocity, seconds, out);
+}
+
+void AddScaled(const ConstLanesView& a, const ConstLanesView& b, float scale,
+               const LanesView& out) {
+  SWARM_ASSERT(SameCount(out, a, b) && a.arrays == out.arrays && b.arrays == out.arrays);
+  SWARM_ASSERT(std::isfinite(scale));
+  HWY_DYNAMIC_DISPATCH(AddScaledImpl)(a, b, scale, out);
 }
 
 }  // namespace swarm

@@ -68,4 +68,13 @@ void IntegrateAccelerations(const ConstLanesView& qdd, const LanesView& q, const
 void IntegrateFloatingBase(const ConstLanesView& base_qdd, const LanesView& base_q,
                            const LanesView& base_qd, float dt);
 
+// out = the base pose base_q (x y z qw qx qy qz) moved for `seconds` at the body velocity
+// base_velocity (vx vy vz wx wy wz), as IntegrateFloatingBase moves it (out may be base_q):
+// Runge-Kutta's stage and final poses.
+void AdvanceFloatingBase(const ConstLanesView& base_q, const ConstLanesView& base_velocity,
+                         float seconds, const LanesView& out);
+
+// out = a + b * scale per array (out may be a or b): Runge-Kutta's stages and sums.
+void AddScaled(const ConstLanesView& a, const ConstLanesView& b, float scale, const LanesView& out);
+
 }  // namespace swarm

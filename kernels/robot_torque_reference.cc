@@ -37,24 +37,35 @@ float AddJointLimitForce(const JointControl& joint, const JointLimitSpring& spri
   return tau + (spring.stiffness * (limit - q) - spring.damping * inward);
 }
 
-void IntegrateFloatingBase(const float qdd[6], float q[7], float qd[6], float dt) {
+namespace {
+
+// kernels/robot_torque-inl.h AdvanceBase: q (7 values) moved for `step` at body velocity v.
+void AdvanceBase(const float from[7], const float v[6], float step, float to[7]) {
   using scalar_quaternion::Multiply;
   using scalar_quaternion::Normalize;
   using scalar_quaternion::Quat;
   using scalar_quaternion::Rotate;
   using scalar_quaternion::Vec3;
-  float v[6];
-  for (int k = 0; k < 6; ++k) v[k] = qd[k] + qdd[k] * dt;
-  const Quat orientation = Normalize({{q[4], q[5], q[6]}, q[3]});
-  const Vec3 shift = Rotate(orientation, {{v[0] * dt, v[1] * dt, v[2] * dt}});
-  for (int k = 0; k < 3; ++k) q[k] = q[k] + shift.v[k];
-  const float half_step = 0.5f * dt;
+  const Quat orientation = Normalize({{from[4], from[5], from[6]}, from[3]});
+  const Vec3 shift = Rotate(orientation, {{v[0] * step, v[1] * step, v[2] * step}});
+  float moved[7];
+  for (int k = 0; k < 3; ++k) moved[k] = from[k] + shift.v[k];
+  const float half_step = 0.5f * step;
   const float hx = v[3] * half_step, hy = v[4] * half_step, hz = v[5] * half_step;
   const float half_angle = std::sqrt((hx * hx + hy * hy) + hz * hz);
   const float scale = Sinc(half_angle);
   const Quat turned =
       Normalize(Multiply(orientation, {{hx * scale, hy * scale, hz * scale}, Cos(half_angle)}));
-  q[3] = turned.w, q[4] = turned.v[0], q[5] = turned.v[1], q[6] = turned.v[2];
+  moved[3] = turned.w, moved[4] = turned.v[0], moved[5] = turned.v[1], moved[6] = turned.v[2];
+  for (int k = 0; k < 7; ++k) to[k] = moved[k];
+}
+
+}  // namespace
+
+void IntegrateFloatingBase(const float qdd[6], float q[7], float qd[6], float dt) {
+  float v[6];
+  for (int k = 0; k < 6; ++k) v[k] = qd[k] + qdd[k] * dt;
+  AdvanceBase(q, v, dt, q);
   for (int k = 0; k < 6; ++k) qd[k] = v[k];
 }
 
@@ -118,6 +129,26 @@ void IntegrateFloatingBase(const ConstLanesView& base_qdd, const LanesView& base
     IntegrateFloatingBase(qdd, q, qd, dt);
     for (size_t k = 0; k < 6; ++k) base_qd.Array(k)[r] = qd[k];
     for (size_t k = 0; k < 7; ++k) base_q.Array(k)[r] = q[k];
+  }
+}
+
+void AdvanceFloatingBase(const ConstLanesView& base_q, const ConstLanesView& base_velocity,
+                         float seconds, const LanesView& out) {
+  for (size_t r = 0; r < out.count; ++r) {
+    float from[7], v[6], to[7];
+    for (size_t k = 0; k < 7; ++k) from[k] = base_q.Array(k)[r];
+    for (size_t k = 0; k < 6; ++k) v[k] = base_velocity.Array(k)[r];
+    AdvanceBase(from, v, seconds, to);
+    for (size_t k = 0; k < 7; ++k) out.Array(k)[r] = to[k];
+  }
+}
+
+void AddScaled(const ConstLanesView& a, const ConstLanesView& b, float scale,
+               const LanesView& out) {
+  for (size_t k = 0; k < out.arrays; ++k) {
+    for (size_t r = 0; r < out.count; ++r) {
+      out.Array(k)[r] = a.Array(k)[r] + b.Array(k)[r] * scale;
+    }
   }
 }
 

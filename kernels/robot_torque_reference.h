@@ -33,4 +33,8 @@ void IntegrateAccelerations(const ConstLanesView& qdd, const LanesView& q, const
 void IntegrateFloatingBase(const ConstLanesView& base_qdd, const LanesView& base_q,
                            const LanesView& base_qd, float dt);
 
+void AdvanceFloatingBase(const ConstLanesView& base_q, const ConstLanesView& base_velocity,
+                         float seconds, const LanesView& out);
+void AddScaled(const ConstLanesView& a, const ConstLanesView& b, float scale, const LanesView& out);
+
 }  // namespace swarm::reference

@@ -97,6 +97,7 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   std::string control = "kinematic";
   std::string controller = "pd-gravity";
   std::string gravity = "0,0,-9.81";
+  std::string integrator = "euler";
   FlagSet flags(
       "swarm-robots run",
       "Steps R copies of a URDF robot in lockstep (16 per AVX-512 register) on a task, with a\n"
@@ -143,6 +144,8 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   flags.AddNumber("armature", &options.armature, 0.0, 1e6,
                   "torque control: rotor inertia per joint, kg m^2 (or kg)");
   flags.AddString("gravity", &gravity, "torque control: gravity in the world frame, gx,gy,gz");
+  flags.AddString("integrator", &integrator,
+                  "torque control: euler (semi-implicit) or rk4 (four forward dynamics a step)");
   if (Status s = ParseFrom(flags, argc, argv, first); !s.ok()) return s;
   options.help = flags.help_requested();
   options.usage = flags.Usage();
@@ -163,6 +166,11 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   if (Status s = ParseVector3(gravity, options.gravity); !s.ok()) {
     return InvalidArgument("--gravity: " + s.message());
   }
+  if (integrator != "euler" && integrator != "rk4") {
+    return InvalidArgument("--integrator: expected euler or rk4, got '" + integrator + "'");
+  }
+  options.integrator =
+      integrator == "rk4" ? TorqueIntegrator::kRungeKutta4 : TorqueIntegrator::kSemiImplicitEuler;
   Result<SimdTarget> target = ParseSimdTarget(simd);
   if (!target.ok()) return target.status();
   options.simd = target.value();

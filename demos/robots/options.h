@@ -18,6 +18,7 @@
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/status.h"
+#include "swarm/robots/robot_batch.h"
 #include "swarm/robots/robot_model.h"
 #include "swarm/robots/robot_tasks.h"
 
@@ -59,6 +60,7 @@ struct RunOptions {
   // inertia of `armature` on every joint and `gravity`.
   double armature = 0.1;
   double gravity[3] = {0.0, 0.0, -9.81};
+  TorqueIntegrator integrator = TorqueIntegrator::kSemiImplicitEuler;
   bool help = false;
   std::string usage;
 };

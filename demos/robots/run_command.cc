@@ -37,6 +37,7 @@ int RunRobots(const RunOptions& options) {
     config.torque.enabled = true;
     config.torque.dynamics.armature.assign(model->dof(), options.armature);
     for (int k = 0; k < 3; ++k) config.torque.gravity[k] = static_cast<float>(options.gravity[k]);
+    config.torque.integrator = options.integrator;
   }
   if (!options.end_effector.empty()) {
     Result<size_t> link = model->FindLink(options.end_effector);

@@ -54,9 +54,10 @@ void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t t
   if (options.task.torque_control) {
     std::printf(
         "torque control: %s, rigid-body dynamics, armature %g per joint, gravity (%g, %g, %g), "
-        "semi-implicit Euler\n",
+        "%s\n",
         TorqueControllerName(options.task.controller), options.armature, options.gravity[0],
-        options.gravity[1], options.gravity[2]);
+        options.gravity[1], options.gravity[2],
+        options.integrator == TorqueIntegrator::kRungeKutta4 ? "RK4" : "semi-implicit Euler");
   }
   std::fflush(stdout);
 }

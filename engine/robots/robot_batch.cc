@@ -17,7 +17,8 @@ namespace swarm {
 // kPadFloats, so each array starts on a vector boundary and its padding stays zero):
 //   q (q_count) | base velocity (b) | qd (dof) | q_target (dof) | base force (b) | torque (dof) |
 //   link poses (7 links) | target (7) | torque mode: qd_target (dof) | qdd_target (dof) |
-//   applied (n) | qdd (n) | zero (n)
+//   applied (n) | qdd (n) | zero (n) | RK4 only: q0 (q_count) | v0 (n) | q stage (q_count) |
+//   v stage (n) | velocity sum (n) | acceleration sum (n) | stage accelerations (n)
 // with b = 6 for a floating base in torque mode (else 0) and n = b + dof, so that
 // [base velocity | qd] and [base force | torque] are the dynamics' velocity-like views; a
 // kinematic batch has exactly its old layout. `applied` is what forward dynamics reads (the
@@ -60,7 +61,19 @@ struct RobotBatch::State {
   size_t dynamics_arrays() const { return torque_mode() ? velocities() : 0; }
   size_t qdd_begin() const { return applied_begin() + dynamics_arrays(); }
   size_t zero_begin() const { return qdd_begin() + dynamics_arrays(); }
-  size_t array_count() const { return zero_begin() + dynamics_arrays(); }
+  bool runge_kutta() const {
+    return torque_mode() && config.torque.integrator == TorqueIntegrator::kRungeKutta4;
+  }
+  size_t rk_q_arrays() const { return runge_kutta() ? model.q_count() : 0; }
+  size_t rk_v_arrays() const { return runge_kutta() ? velocities() : 0; }
+  size_t rk_q0_begin() const { return zero_begin() + dynamics_arrays(); }
+  size_t rk_v0_begin() const { return rk_q0_begin() + rk_q_arrays(); }
+  size_t rk_q_stage_begin() const { return rk_v0_begin() + rk_v_arrays(); }
+  size_t rk_v_stage_begin() const { return rk_q_stage_begin() + rk_q_arrays(); }
+  size_t rk_v_sum_begin() const { return rk_v_stage_begin() + rk_v_arrays(); }
+  size_t rk_a_sum_begin() const { return rk_v_sum_begin() + rk_v_arrays(); }
+  size_t rk_a_stage_begin() const { return rk_a_sum_begin() + rk_v_arrays(); }
+  size_t array_count() const { return rk_a_stage_begin() + rk_v_arrays(); }
 
   LanesView Arrays(size_t first, size_t n) {
     return {storage.lane(0) + first * stride, robots, stride, n};
@@ -268,6 +281,10 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
   return batch;
 }
 
+const char* TorqueIntegratorName(TorqueIntegrator integrator) {
+  return integrator == TorqueIntegrator::kRungeKutta4 ? "rk4" : "euler";
+}
+
 const char* TorqueControllerName(TorqueController controller) {
   switch (controller) {
     case TorqueController::kNone:
@@ -436,18 +453,34 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
         return;
     }
   };
-  const auto physics_stage = [&](size_t begin, size_t count) {
-    const auto slice = [&](const auto& view) { return view.Slice(begin, count); };
+  // Limit springs at (q, v) of robots [begin, begin + count), then forward dynamics into a.
+  const auto physics = [&](size_t begin, size_t count, const ConstLanesView& q_state,
+                           const ConstLanesView& v_state, const LanesView& a) {
     const LanesView joint_applied = applied.Arrays(base, dof).Slice(begin, count);
     if (dof > 0) {
-      AddJointLimitForces(control, dof, torque_config.limit_spring, slice(q_joints),
-                          slice(joint_velocities), slice(torques), joint_applied);
+      AddJointLimitForces(control, dof, torque_config.limit_spring,
+                          q_state.Arrays(tree.joint_q_begin(), dof), v_state.Arrays(base, dof),
+                          torques.Slice(begin, count), joint_applied);
     }
-    ForwardDynamics(tree, torque_config.gravity, slice(q_all), slice(velocities), slice(applied),
-                    slice(accelerations), s.DynamicsScratch(begin));
+    ForwardDynamics(tree, torque_config.gravity, q_state, v_state, applied.Slice(begin, count), a,
+                    s.DynamicsScratch(begin));
   };
-  const auto integrate_stage = [&](size_t begin, size_t count) {
+  // q_out = q_from moved for `seconds` at velocity v (joints linearly, a floating base along
+  // its body velocity).
+  const auto advance = [&](const ConstLanesView& q_from, const ConstLanesView& v, float seconds,
+                           const LanesView& q_out) {
+    if (dof > 0) {
+      AddScaled(q_from.Arrays(tree.joint_q_begin(), dof), v.Arrays(base, dof), seconds,
+                q_out.Arrays(tree.joint_q_begin(), dof));
+    }
+    if (base > 0) {
+      AdvanceFloatingBase(q_from.Arrays(0, kFloatingBaseArrays), v.Arrays(0, base), seconds,
+                          q_out.Arrays(0, kFloatingBaseArrays));
+    }
+  };
+  const auto euler_stage = [&](size_t begin, size_t count) {
     const auto slice = [&](const auto& view) { return view.Slice(begin, count); };
+    physics(begin, count, slice(q_all), slice(velocities), slice(accelerations));
     if (dof > 0) {
       IntegrateAccelerations(accelerations.Arrays(base, dof).Slice(begin, count), slice(q_joints),
                              slice(joint_velocities), dt);
@@ -458,10 +491,54 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
                             velocities.Arrays(0, base).Slice(begin, count), dt);
     }
   };
+  const auto runge_kutta_stage = [&](size_t begin, size_t count) {
+    const auto tile = [&](size_t first, size_t arrays) {
+      return s.Arrays(first, arrays).Slice(begin, count);
+    };
+    const size_t nq = s.model.q_count();
+    const LanesView q = q_all.Slice(begin, count), v = velocities.Slice(begin, count);
+    const LanesView q0 = tile(s.rk_q0_begin(), nq), v0 = tile(s.rk_v0_begin(), n);
+    const LanesView q_stage = tile(s.rk_q_stage_begin(), nq);
+    const LanesView v_stage = tile(s.rk_v_stage_begin(), n);
+    const LanesView v_sum = tile(s.rk_v_sum_begin(), n), a_sum = tile(s.rk_a_sum_begin(), n);
+    const LanesView a_stage = tile(s.rk_a_stage_begin(), n);
+    const LanesView a1 = accelerations.Slice(begin, count);
+    for (size_t k = 0; k < nq; ++k) std::copy_n(q.Array(k), count, q0.Array(k));
+    for (size_t k = 0; k < n; ++k) std::copy_n(v.Array(k), count, v0.Array(k));
+    const float half = 0.5f * dt;
+    // k1 at (q0, v0).
+    physics(begin, count, q0, v0, a1);
+    // k2 at (q0 + dt/2 v0, v0 + dt/2 a1); sums v0 + 2 v2 + 2 v3 + v4, a1 + 2 a2 + 2 a3 + a4.
+    AddScaled(v0, a1, half, v_stage);
+    advance(q0, v0, half, q_stage);
+    physics(begin, count, q_stage, v_stage, a_stage);
+    AddScaled(v0, v_stage, 2.0f, v_sum);
+    AddScaled(a1, a_stage, 2.0f, a_sum);
+    // k3 at (q0 + dt/2 v2, v0 + dt/2 a2).
+    advance(q0, v_stage, half, q_stage);
+    AddScaled(v0, a_stage, half, v_stage);
+    physics(begin, count, q_stage, v_stage, a_stage);
+    AddScaled(v_sum, v_stage, 2.0f, v_sum);
+    AddScaled(a_sum, a_stage, 2.0f, a_sum);
+    // k4 at (q0 + dt v3, v0 + dt a3).
+    advance(q0, v_stage, dt, q_stage);
+    AddScaled(v0, a_stage, dt, v_stage);
+    physics(begin, count, q_stage, v_stage, a_stage);
+    AddScaled(v_sum, v_stage, 1.0f, v_sum);
+    AddScaled(a_sum, a_stage, 1.0f, a_sum);
+    // The step: v = v0 + dt/6 (a sum), q = q0 moved for dt/6 along the velocity sum.
+    const float sixth = dt / 6.0f;
+    AddScaled(v0, a_sum, sixth, v);
+    advance(q0, v_sum, sixth, q);
+  };
   const auto fk = [&](size_t begin, size_t count) {
     swarm::ForwardKinematics(s.tree, q_all.Slice(begin, count), poses.Slice(begin, count));
   };
-  RunFused(pool, size(), s.config.schedule, control_stage, physics_stage, integrate_stage, fk);
+  if (s.runge_kutta()) {
+    RunFused(pool, size(), s.config.schedule, control_stage, runge_kutta_stage, fk);
+  } else {
+    RunFused(pool, size(), s.config.schedule, control_stage, euler_stage, fk);
+  }
   return {};
 }
 

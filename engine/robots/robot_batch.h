@@ -48,6 +48,15 @@ inline constexpr size_t kDefaultRobotMinElementsPerThread = 4096;
 enum class TorqueController { kNone, kPdGravity, kComputedTorque };
 const char* TorqueControllerName(TorqueController controller);  // "none", "pd-gravity", ...
 
+// How TorqueStep advances (q, v) over dt:
+//   kSemiImplicitEuler  v += qdd dt, then q += v dt (one forward dynamics per step)
+//   kRungeKutta4        classical RK4 on (q, v) with the controller's torques held over the step
+//                       and the limit springs evaluated at every stage (four forward dynamics);
+//                       a floating base's stage poses move from the step's start pose along the
+//                       stage's body velocity, and the final pose along the RK4 average velocity
+enum class TorqueIntegrator { kSemiImplicitEuler, kRungeKutta4 };
+const char* TorqueIntegratorName(TorqueIntegrator integrator);  // "euler", "rk4"
+
 // Torque-controlled simulation: rigid-body dynamics from the URDF's inertials
 // (engine/robots/dynamics_model.h), joint limits as one-sided springs, semi-implicit Euler.
 struct TorqueModeConfig {
@@ -55,6 +64,7 @@ struct TorqueModeConfig {
   DynamicsOptions dynamics;  // armature per joint; the URDF's joint damping and friction
   JointLimitSpring limit_spring;
   float gravity[3] = {0.0f, 0.0f, -9.81f};  // world frame, m/s^2
+  TorqueIntegrator integrator = TorqueIntegrator::kSemiImplicitEuler;
 };
 
 struct RobotBatchConfig {
@@ -133,9 +143,10 @@ class RobotBatch {
   // or ControlStep), then a damped-least-squares step that writes q_target toward target_pose().
   void IkStep(ThreadPool& pool);
   // One torque-controlled step, fused per tile: the controller's torques into torque() (clamped
-  // to the effort limits), joint-limit springs, forward dynamics (ABA), semi-implicit Euler
-  // (qd += qdd dt, then q += qd dt; a floating base as kernels/robot_torque.h), forward
-  // kinematics. Errors (state untouched): torque mode off, dt not finite > 0, computed torque on
+  // to the effort limits), joint-limit springs, forward dynamics (ABA), the configured
+  // integrator (semi-implicit Euler: qd += qdd dt, then q += qd dt; a floating base as
+  // kernels/robot_torque.h; or RK4), forward kinematics. qdd() holds the accelerations at the
+  // step's start. Errors (state untouched): torque mode off, dt not finite > 0, computed torque on
   // a floating base.
   Status TorqueStep(ThreadPool& pool, float dt, TorqueController controller);
 

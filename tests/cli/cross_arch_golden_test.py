@@ -116,7 +116,8 @@ def robots(work, binary, assets):
     # Torque control: PD + gravity on the UR5, computed torque on the Panda, a floating quadruped.
     for name, extra in (("ur5", ["--task", "reach"]),
                         ("panda_arm", ["--task", "track", "--controller", "computed-torque"]),
-                        ("quadruped", ["--task", "random", "--floating-base"])):
+                        ("quadruped", ["--task", "random", "--floating-base", "--integrator",
+                                       "rk4"])):
         output = run([binary, "run", "--urdf", os.path.join(assets, f"{name}.urdf"), *extra,
                       "--control", "torque", "--robots", "100", "--steps", "100", "--seed", "5",
                       "--no-progress"])

@@ -91,6 +91,9 @@ TEST_CASE("torque-control kernels match their references bitwise on every target
                                    View(want_limited));
     reference::IntegrateAccelerations(View(qdd), View(want_q), View(want_qd), dt);
     reference::IntegrateFloatingBase(View(base_qdd), View(want_base_q), View(want_base_qd), dt);
+    PaddedLanes want_advanced(robots, 7, kPadding), want_scaled(robots, n, kPadding);
+    reference::AdvanceFloatingBase(View(base_q), View(base_qd), 0.37f, View(want_advanced));
+    reference::AddScaled(View(q), View(qdd), -0.3f, View(want_scaled));
     ForEachTarget([&](const TargetUnderTest& t) {
       INFO("target " << t.name << ", robots " << robots);
       PaddedLanes pd = tau, a(robots, n, kPadding), clamped = tau, limited(robots, n, kPadding);
@@ -101,6 +104,11 @@ TEST_CASE("torque-control kernels match their references bitwise on every target
       AddJointLimitForces(joints.data(), n, spring, View(q), View(qd), View(tau), View(limited));
       IntegrateAccelerations(View(qdd), View(got_q), View(got_qd), dt);
       IntegrateFloatingBase(View(base_qdd), View(got_base_q), View(got_base_qd), dt);
+      PaddedLanes advanced(robots, 7, kPadding), scaled(robots, n, kPadding);
+      AdvanceFloatingBase(View(base_q), View(base_qd), 0.37f, View(advanced));
+      AddScaled(View(q), View(qdd), -0.3f, View(scaled));
+      CHECK(advanced.BitwiseEqual(want_advanced));
+      CHECK(scaled.BitwiseEqual(want_scaled));
       CHECK(pd.BitwiseEqual(want_pd));  // includes the padding, which must still be kPadding
       CHECK(a.BitwiseEqual(want_a));
       CHECK(clamped.BitwiseEqual(want_clamped));

@@ -262,6 +262,45 @@ TEST_CASE("RobotBatch torque mode: an undamped free swing conserves energy", "[d
   CHECK(drift <= 0.02);
 }
 
+TEST_CASE("RobotBatch torque mode: RK4 conserves a swing's energy and converges at fourth order",
+          "[dynamics]") {
+  const RobotModel model = Load(std::string(SWARM_SHARED_URDF_DIR) + "/double_pendulum.urdf");
+  MemoryAccountant memory;
+  RobotBatchConfig config = TorqueConfig(model, 0.0f, 0.0f, /*armature=*/0.0);
+  config.torque.dynamics.joint_friction = false;
+  config.torque.integrator = TorqueIntegrator::kRungeKutta4;
+  const float gravity[3] = {0.0f, 0.0f, -9.81f};
+  ThreadPool pool(1);
+  // A large swing (1.2 rad and 0.8 rad from hanging) for 2 s at step sizes 20, 10 and 5 ms,
+  // against 0.625 ms as the reference solution (below ~5 ms float32 rounding, ~3e-5 rad over the
+  // run, hides the truncation error).
+  const auto swing = [&](float dt, int steps) {
+    RobotBatch batch = Create(memory, model, 1, config);
+    SetJoint(batch.q(), 0, 3.14159265f + 1.2f);
+    SetJoint(batch.q(), 1, -0.8f);
+    batch.ForwardKinematics(pool);
+    const double start = Energy(batch, gravity)[0];
+    for (int step = 0; step < steps; ++step) {
+      REQUIRE(batch.TorqueStep(pool, dt, TorqueController::kNone).ok());
+    }
+    return std::array<double, 3>{batch.q().Array(0)[0], batch.q().Array(1)[0],
+                                 Energy(batch, gravity)[0] - start};
+  };
+  const float dt = 0.02f;
+  const std::array<double, 3> coarse = swing(dt, 100), half = swing(dt / 2, 200),
+                              quarter = swing(dt / 4, 400), fine = swing(dt / 32, 3200);
+  const double error_coarse = std::fabs(coarse[0] - fine[0]) + std::fabs(coarse[1] - fine[1]);
+  const double error_half = std::fabs(half[0] - fine[0]) + std::fabs(half[1] - fine[1]);
+  const double error_quarter = std::fabs(quarter[0] - fine[0]) + std::fabs(quarter[1] - fine[1]);
+  INFO("errors at dt, dt/2, dt/4: " << error_coarse << " " << error_half << " " << error_quarter
+                                    << "; energy change " << coarse[2] << " " << half[2]);
+  // Halving dt divides a fourth-order method's error by 16; float32 rounding (~1e-6 rad over
+  // the run) limits how far this can be followed, so two halvings with a ratio above 8.
+  CHECK(error_coarse / error_half > 8.0);
+  CHECK(error_half / error_quarter > 8.0);
+  CHECK(std::fabs(coarse[2]) < 1e-3);  // J, of a swing of ~0.5 J; Euler loses ~1e-2 here
+}
+
 TEST_CASE("RobotBatch torque mode: a floating quadruped in zero gravity keeps its momentum",
           "[dynamics]") {
   const RobotModel model = Load(Asset("quadruped.urdf"), /*floating_base=*/true);
@@ -346,8 +385,11 @@ TEST_CASE("RobotBatch torque mode: golden bits of robot r alone, among 100, any 
     const RobotModel model = Load(Asset("quadruped.urdf"), floating);
     INFO((floating ? "floating base" : "fixed base"));
     MemoryAccountant memory;  // outlives every batch below
-    const auto run = [&](size_t robots, size_t threads, size_t first) {
-      RobotBatch batch = Create(memory, model, robots, TorqueConfig(model, 50.0f, 2.0f));
+    const auto run = [&](size_t robots, size_t threads, size_t first,
+                         TorqueIntegrator integrator = TorqueIntegrator::kSemiImplicitEuler) {
+      RobotBatchConfig config = TorqueConfig(model, 50.0f, 2.0f);
+      config.torque.integrator = integrator;
+      RobotBatch batch = Create(memory, model, robots, config);
       for (size_t j = 0; j < model.dof(); ++j) {
         for (size_t r = 0; r < robots; ++r) {
           batch.q_target().Array(j)[r] = 0.3f * std::sin(float(first + r) + j);
@@ -363,11 +405,17 @@ TEST_CASE("RobotBatch torque mode: golden bits of robot r alone, among 100, any 
     test::CheckGolden(std::string("robots.torque.quadruped_") + (floating ? "floating" : "fixed") +
                           ".100_robots.pd_gravity_50_steps",
                       reference.StateHash());
+    RobotBatch runge_kutta = run(100, 1, 0, TorqueIntegrator::kRungeKutta4);
+    test::CheckGolden(std::string("robots.torque.quadruped_") + (floating ? "floating" : "fixed") +
+                          ".100_robots.pd_gravity_rk4_50_steps",
+                      runge_kutta.StateHash());
     test::ForEachTarget([&](const test::TargetUnderTest& target) {
       INFO("target " << target.name);
       for (size_t threads : {size_t{1}, size_t{2}, size_t{3}}) {
         RobotBatch batch = run(100, threads, 0);
         CHECK(batch.StateHash() == reference.StateHash());
+        RobotBatch rk4 = run(100, threads, 0, TorqueIntegrator::kRungeKutta4);
+        CHECK(rk4.StateHash() == runge_kutta.StateHash());
       }
       for (size_t r : {size_t{0}, size_t{37}, size_t{99}}) {
         RobotBatch alone = run(1, 1, r);
