@@ -10,6 +10,7 @@
 #include "swarm/core/lane_storage.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/text.h"
+#include "swarm/robots/frame_math.h"
 
 namespace swarm {
 
@@ -593,11 +594,8 @@ void RobotBatch::MeasureEnergy(ThreadPool& pool, std::span<float> kinetic,
         const auto pose = [&](size_t k) {
           return double(poses.Array(kPoseArrays * body.link + k)[r]);
         };
-        const double x = pose(3), y = pose(4), z = pose(5), w = pose(6);
-        const double rotation[9] = {
-            1 - 2 * (y * y + z * z), 2 * (x * y - z * w),     2 * (x * z + y * w),
-            2 * (x * y + z * w),     1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
-            2 * (x * z - y * w),     2 * (y * z + x * w),     1 - 2 * (x * x + y * y)};
+        const frame_math::Mat3 rotation =
+            frame_math::RotationOf({pose(3), pose(4), pose(5), pose(6)});
         for (int k = 0; k < 3; ++k) {
           const double c = pose(k) + rotation[3 * k] * body.com[0] +
                            rotation[3 * k + 1] * body.com[1] + rotation[3 * k + 2] * body.com[2];

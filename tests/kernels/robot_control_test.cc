@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "joint_lanes_fixture.h"
 #include "pose_fixture.h"
 #include "support/for_each_target.h"
 #include "swarm/kernels/robot_control_reference.h"
@@ -25,21 +26,10 @@ using test::PaddedLanes;
 using test::TargetUnderTest;
 
 constexpr float kInfinity = std::numeric_limits<float>::infinity();
-constexpr float kPadding = -7.25f;  // any write to the padding changes it
-constexpr size_t kBatchSizes[] = {0, 1, 15, 16, 17, 1000};
-
-LanesView View(PaddedLanes& lanes) {
-  return {lanes.data(), lanes.count(), RoundUpToVector<float>(lanes.count()), lanes.lanes()};
-}
-
-PaddedLanes Uniform(std::mt19937& rng, size_t robots, size_t arrays, float low, float high) {
-  std::uniform_real_distribution<float> value(low, high);
-  PaddedLanes lanes(robots, arrays, kPadding);
-  for (size_t a = 0; a < arrays; ++a) {
-    for (size_t r = 0; r < robots; ++r) lanes.Lane(a)[r] = value(rng);
-  }
-  return lanes;
-}
+constexpr float kPadding = test::kJointPadding;
+constexpr const size_t (&kBatchSizes)[6] = test::kJointBatchSizes;
+using test::Uniform;
+using test::View;
 
 // Joints whose limits are active for some of the inputs above and unlimited (infinite or the
 // 1e30 defaults) for others.

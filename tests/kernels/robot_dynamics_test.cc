@@ -20,6 +20,7 @@
 
 #include "hwy/aligned_allocator.h"
 #include "robot_fixture.h"
+#include "support/dynamics_scratch.h"
 #include "support/for_each_target.h"
 #include "support/golden.h"
 #include "swarm/core/state_hash.h"
@@ -143,15 +144,7 @@ double RelativeError(const RobotLanes& got, size_t r, const std::vector<double>&
   return error / scale;
 }
 
-class Scratch {
- public:
-  explicit Scratch(const DynamicsTree& tree)
-      : storage_(hwy::AllocateAligned<float>(RobotDynamicsScratchFloats(tree))) {}
-  float* get() { return storage_.get(); }
-
- private:
-  hwy::AlignedFreeUniquePtr<float[]> storage_;
-};
+using Scratch = test::DynamicsScratch;
 
 struct Outputs {
   RobotLanes tau, mass, qdd, factor, solve;

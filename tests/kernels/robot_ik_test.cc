@@ -15,6 +15,7 @@
 #include <random>
 #include <vector>
 
+#include "joint_lanes_fixture.h"
 #include "pose_fixture.h"
 #include "support/for_each_target.h"
 #include "swarm/kernels/robot_ik_reference.h"
@@ -31,9 +32,7 @@ constexpr float kInfinity = std::numeric_limits<float>::infinity();
 constexpr float kPadding = 3.5f;  // any write to the padding changes it
 constexpr double kPi = 3.14159265358979323846;
 
-LanesView View(PaddedLanes& lanes) {
-  return {lanes.data(), lanes.count(), RoundUpToVector<float>(lanes.count()), lanes.lanes()};
-}
+using test::View;
 
 // The kernel's inputs and output for `robots` robots with `joints` joint columns.
 struct IkBatch {

@@ -45,6 +45,7 @@
 
 #include "hwy/aligned_allocator.h"
 #include "kernels/robot_fixture.h"
+#include "support/dynamics_scratch.h"
 #include "support/for_each_target.h"
 #include "swarm/kernels/robot_dynamics.h"
 #include "swarm/robots/dynamics_model.h"
@@ -222,15 +223,7 @@ double RelativeError(const RobotLanes& got, size_t r, const std::vector<double>&
   return error / scale;
 }
 
-class Scratch {
- public:
-  explicit Scratch(const DynamicsTree& tree)
-      : storage_(hwy::AllocateAligned<float>(RobotDynamicsScratchFloats(tree))) {}
-  float* get() { return storage_.get(); }
-
- private:
-  hwy::AlignedFreeUniquePtr<float[]> storage_;
-};
+using Scratch = test::DynamicsScratch;
 
 TEST_CASE("robot dynamics kernels match Orocos KDL's tree RNEA and mass matrix on every target",
           "[dynamics]") {

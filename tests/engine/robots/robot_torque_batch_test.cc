@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "hwy/aligned_allocator.h"
+#include "support/dynamics_scratch.h"
 #include "support/for_each_target.h"
 #include "support/golden.h"
 #include "swarm/core/memory.h"
@@ -66,51 +67,74 @@ void SetJoint(const LanesView& view, size_t column, float value) {
   std::fill_n(view.Array(column), view.count, value);
 }
 
-// The robots' total energy: 0.5 v^T M v + sum of m g . c over the bodies (c the world centre of
-// mass from the batch's link poses), in double.
-std::vector<double> Energy(RobotBatch& batch, const float gravity[3]) {
+// The robots' total energy, kinetic + potential, from RobotBatch::MeasureEnergy (checked
+// against the mass matrix and the gravity torques below).
+std::vector<double> Energy(RobotBatch& batch) {
+  std::vector<float> kinetic(batch.size()), potential(batch.size());
+  ThreadPool pool(1);
+  batch.MeasureEnergy(pool, kinetic, potential);
+  std::vector<double> energy(batch.size());
+  for (size_t r = 0; r < batch.size(); ++r) energy[r] = double(kinetic[r]) + potential[r];
+  return energy;
+}
+
+TEST_CASE(
+    "RobotBatch torque mode: MeasureEnergy's kinetic energy is 0.5 v^T M v and its "
+    "potential's gradient the gravity torques",
+    "[dynamics]") {
+  const RobotModel model = Load(Asset("ur5.urdf"));
+  MemoryAccountant memory;
+  const size_t robots = 7;
+  RobotBatch batch = Create(memory, model, robots, TorqueConfig(model, 0.0f, 0.0f));
+  for (size_t j = 0; j < model.dof(); ++j) {
+    for (size_t r = 0; r < robots; ++r) {
+      batch.q().Array(j)[r] = 0.4f * std::sin(1.0f + r + 2.0f * j);
+      batch.qd().Array(j)[r] = std::cos(0.5f + r + j);
+    }
+  }
+  ThreadPool pool(1);
+  batch.ForwardKinematics(pool);
+  std::vector<float> kinetic(robots), potential(robots);
+  batch.MeasureEnergy(pool, kinetic, potential);
   const DynamicsTree& tree = *batch.dynamics_tree();
-  const size_t n = tree.velocity_count(), robots = batch.size();
-  const size_t stride = RoundUpToVector<float>(robots);
+  const size_t n = tree.velocity_count(), stride = RoundUpToVector<float>(robots);
   auto mass = hwy::AllocateAligned<float>(n * n * stride);
-  auto scratch = hwy::AllocateAligned<float>(RobotDynamicsScratchFloats(tree));
+  auto tau = hwy::AllocateAligned<float>(n * stride);
+  auto zero = hwy::AllocateAligned<float>(n * stride);
+  std::fill_n(zero.get(), n * stride, 0.0f);
+  test::DynamicsScratch scratch(tree);
   MassMatrix(tree, batch.q(), {mass.get(), robots, stride, n * n}, scratch.get());
-  const ConstLanesView base_velocity = std::as_const(batch).base_velocity();
-  const ConstLanesView qd = std::as_const(batch).qd();
-  const auto velocity = [&](size_t k, size_t r) {
-    return k < base_velocity.arrays ? base_velocity.Array(k)[r]
-                                    : qd.Array(k - base_velocity.arrays)[r];
-  };
-  Result<DynamicsModel> dynamics = DynamicsModel::Build(batch.model());
-  REQUIRE(dynamics.ok());
-  const ConstLanesView poses = std::as_const(batch).link_poses();
-  std::vector<double> energy(robots, 0.0);
+  InverseDynamics(tree, batch.config().torque.gravity, batch.q(), {zero.get(), robots, stride, n},
+                  {zero.get(), robots, stride, n}, {tau.get(), robots, stride, n}, scratch.get());
   for (size_t r = 0; r < robots; ++r) {
-    double kinetic = 0.0;
+    double want = 0.0;
     for (size_t i = 0; i < n; ++i) {
       for (size_t j = 0; j < n; ++j) {
-        kinetic += 0.5 * velocity(i, r) * mass[(i * n + j) * stride + r] * velocity(j, r);
+        want +=
+            0.5 * batch.qd().Array(i)[r] * mass[(i * n + j) * stride + r] * batch.qd().Array(j)[r];
       }
     }
-    double potential = 0.0;
-    for (const RigidBody& body : dynamics->rigid_bodies().bodies) {
-      const auto pose = [&](size_t k) {
-        return double(poses.Array(kPoseArrays * body.link + k)[r]);
-      };
-      const double x = pose(3), y = pose(4), z = pose(5), w = pose(6);
-      const double rotation[9] = {
-          1 - 2 * (y * y + z * z), 2 * (x * y - z * w),     2 * (x * z + y * w),
-          2 * (x * y + z * w),     1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
-          2 * (x * z - y * w),     2 * (y * z + x * w),     1 - 2 * (x * x + y * y)};
-      for (int k = 0; k < 3; ++k) {
-        const double c = pose(k) + rotation[3 * k] * body.com[0] +
-                         rotation[3 * k + 1] * body.com[1] + rotation[3 * k + 2] * body.com[2];
-        potential -= body.mass * gravity[k] * c;
-      }
-    }
-    energy[r] = kinetic + potential;
+    CHECK(kinetic[r] == Approx(want).epsilon(1e-5));
   }
-  return energy;
+  // g_j = dV/dq_j by central differences of the potential (step 1e-2 rad: truncation ~1e-4 of
+  // g, float32 potentials of ~10 J add ~1e-4 N m).
+  const float step = 1e-2f;
+  for (size_t j = 0; j < n; ++j) {
+    std::vector<float> up(robots), down(robots), unused(robots);
+    const std::vector<float> saved(batch.q().Array(j), batch.q().Array(j) + robots);
+    for (size_t r = 0; r < robots; ++r) batch.q().Array(j)[r] = saved[r] + step;
+    batch.ForwardKinematics(pool);
+    batch.MeasureEnergy(pool, unused, up);
+    for (size_t r = 0; r < robots; ++r) batch.q().Array(j)[r] = saved[r] - step;
+    batch.ForwardKinematics(pool);
+    batch.MeasureEnergy(pool, unused, down);
+    std::copy(saved.begin(), saved.end(), batch.q().Array(j));
+    for (size_t r = 0; r < robots; ++r) {
+      const double gradient = (double(up[r]) - down[r]) / (2.0 * step);
+      INFO("joint " << j << " robot " << r);
+      CHECK(gradient == Approx(tau[j * stride + r]).margin(2e-2));
+    }
+  }
 }
 
 TEST_CASE("RobotBatch torque mode: PD + gravity compensation holds a UR5 still", "[dynamics]") {
@@ -237,20 +261,19 @@ TEST_CASE("RobotBatch torque mode: an undamped free swing conserves energy", "[d
     batch.q().Array(0)[r] = 3.14159265f + 0.3f + 0.1f * r;
     batch.q().Array(1)[r] = -0.2f - 0.05f * r;
   }
-  const float gravity[3] = {0.0f, 0.0f, -9.81f};
   ThreadPool pool(1);
   // The energy at rest, hanging straight down: the swing's energy is measured above it.
   RobotBatch rest = Create(memory, model, 1, config);
   SetJoint(rest.q(), 0, 3.14159265f);
   rest.ForwardKinematics(pool);
-  const double rest_energy = Energy(rest, gravity)[0];
+  const double rest_energy = Energy(rest)[0];
   batch.ForwardKinematics(pool);
-  const std::vector<double> start = Energy(batch, gravity);
+  const std::vector<double> start = Energy(batch);
   double drift = 0.0;  // relative to the swing's energy
   for (int step = 1; step <= 10000; ++step) {
     REQUIRE(batch.TorqueStep(pool, kDt, TorqueController::kNone).ok());
     if (step % 500 != 0) continue;
-    const std::vector<double> now = Energy(batch, gravity);
+    const std::vector<double> now = Energy(batch);
     for (size_t r = 0; r < batch.size(); ++r) {
       drift = std::max(drift, std::fabs(now[r] - start[r]) / (start[r] - rest_energy));
     }
@@ -269,7 +292,6 @@ TEST_CASE("RobotBatch torque mode: RK4 conserves a swing's energy and converges 
   RobotBatchConfig config = TorqueConfig(model, 0.0f, 0.0f, /*armature=*/0.0);
   config.torque.dynamics.joint_friction = false;
   config.torque.integrator = TorqueIntegrator::kRungeKutta4;
-  const float gravity[3] = {0.0f, 0.0f, -9.81f};
   ThreadPool pool(1);
   // A large swing (1.2 rad and 0.8 rad from hanging) for 2 s at step sizes 20, 10 and 5 ms,
   // against 0.625 ms as the reference solution (below ~5 ms float32 rounding, ~3e-5 rad over the
@@ -279,12 +301,12 @@ TEST_CASE("RobotBatch torque mode: RK4 conserves a swing's energy and converges 
     SetJoint(batch.q(), 0, 3.14159265f + 1.2f);
     SetJoint(batch.q(), 1, -0.8f);
     batch.ForwardKinematics(pool);
-    const double start = Energy(batch, gravity)[0];
+    const double start = Energy(batch)[0];
     for (int step = 0; step < steps; ++step) {
       REQUIRE(batch.TorqueStep(pool, dt, TorqueController::kNone).ok());
     }
     return std::array<double, 3>{batch.q().Array(0)[0], batch.q().Array(1)[0],
-                                 Energy(batch, gravity)[0] - start};
+                                 Energy(batch)[0] - start};
   };
   const float dt = 0.02f;
   const std::array<double, 3> coarse = swing(dt, 100), half = swing(dt / 2, 200),
