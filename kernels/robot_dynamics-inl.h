@@ -638,7 +638,7 @@ HWY_INLINE void SolveInSlots(D d, const Slots& s, size_t m, size_t n, const int3
 // qdd == nullptr means qdd = 0 (the bias h).
 template <class D>
 HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float gravity[3],
-                                      const InLanes& q, const InLanes& qd, const InLanes* qdd,
+                                      const InLanes& q, const InLanes* qd, const InLanes* qdd,
                                       size_t i, const Slots& s, size_t tau) {
   using V = hn::Vec<D>;
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
@@ -649,9 +649,11 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
   const auto acceleration_in = [&](size_t array) SWARM_INLINE_LAMBDA {
     return qdd == nullptr ? hn::Zero(d) : hn::LoadU(d, qdd->Array(array) + i);
   };
+  // qd == nullptr (qd = 0): no velocities, velocity-product or joint resistance terms.
+  const bool moving = qd != nullptr;
   // The root: v_0, a_0 = base acceleration - gravity, f_0.
   if (tree.floating_base) BaseRotation(d, q, i, s);
-  RootVelocity(d, tree, qd, i, s);
+  if (moving) RootVelocity(d, tree, *qd, i, s);
   const size_t root_a = BodySlot(0, dl::kA);
   NegativeGravity(d, tree, gravity, s, root_a);
   if (tree.floating_base) {
@@ -661,8 +663,10 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
     }
     const DynamicsBody& root = tree.bodies[0];
     RigidInertiaTimes(d, root, s, root_a, BodySlot(0, dl::kF));
-    RigidInertiaTimes(d, root, s, BodySlot(0, dl::kV), momentum);
-    AddCrossForce(d, s, BodySlot(0, dl::kV), momentum, BodySlot(0, dl::kF));
+    if (moving) {
+      RigidInertiaTimes(d, root, s, BodySlot(0, dl::kV), momentum);
+      AddCrossForce(d, s, BodySlot(0, dl::kV), momentum, BodySlot(0, dl::kF));
+    }
   }
   // Outward: v_b = X v_p + S qd_b, a_b = X a_p + S qdd_b + v_b x S qd_b, f_b = I a_b + v_b x* I
   // v_b.
@@ -672,11 +676,22 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
     const V multiplier = hn::Set(d, body.multiplier);
     const V value = hn::Add(hn::Mul(multiplier, hn::LoadU(d, q.Array(arrays.q_array) + i)),
                             hn::Set(d, body.offset));
-    const V rate = hn::Mul(multiplier, hn::LoadU(d, qd.Array(arrays.velocity_array) + i));
     const V acceleration = hn::Mul(multiplier, acceleration_in(arrays.velocity_array));
     JointTransform(d, body, value, s, b);
     const size_t e = BodySlot(b, dl::kE), r = BodySlot(b, dl::kR);
     const size_t v = BodySlot(b, dl::kV), a = BodySlot(b, dl::kA), f = BodySlot(b, dl::kF);
+    if (!moving) {  // a_b = X a_p + S qdd_b, f_b = I a_b
+      MotionToChild(d, s, e, r, BodySlot(body.parent, dl::kA), a);
+      if (qdd != nullptr) {
+        MotionSubspaceTimes(d, body, acceleration, s, joint_velocity);
+        for (size_t k = 0; k < 6; ++k) {
+          Put(d, s, a + k, hn::Add(Get(d, s, a + k), Get(d, s, joint_velocity + k)));
+        }
+      }
+      RigidInertiaTimes(d, body, s, a, f);
+      continue;
+    }
+    const V rate = hn::Mul(multiplier, hn::LoadU(d, qd->Array(arrays.velocity_array) + i));
     MotionToChild(d, s, e, r, BodySlot(body.parent, dl::kV), v);
     MotionSubspaceTimes(d, body, rate, s, joint_velocity);
     for (size_t k = 0; k < 6; ++k) {
@@ -699,12 +714,16 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
     const DynamicsBody& body = tree.bodies[b];
     const JointInputs arrays = JointArrays(tree, body);
     const V multiplier = hn::Set(d, body.multiplier);
-    const V rate = hn::Mul(multiplier, hn::LoadU(d, qd.Array(arrays.velocity_array) + i));
-    const V acceleration = hn::Mul(multiplier, acceleration_in(arrays.velocity_array));
     const size_t f = BodySlot(b, dl::kF);
     V joint_tau = MotionSubspaceDot(d, body, s, f);
-    joint_tau = hn::Add(joint_tau, hn::Mul(hn::Set(d, body.armature), acceleration));
-    joint_tau = hn::Add(joint_tau, JointResistance(d, tree, body, rate));
+    if (qdd != nullptr) {
+      const V acceleration = hn::Mul(multiplier, acceleration_in(arrays.velocity_array));
+      joint_tau = hn::Add(joint_tau, hn::Mul(hn::Set(d, body.armature), acceleration));
+    }
+    if (moving) {
+      const V rate = hn::Mul(multiplier, hn::LoadU(d, qd->Array(arrays.velocity_array) + i));
+      joint_tau = hn::Add(joint_tau, JointResistance(d, tree, body, rate));
+    }
     const size_t column = tau + arrays.velocity_array;
     Put(d, s, column, hn::Add(Get(d, s, column), hn::Mul(multiplier, joint_tau)));
     if (body.parent != 0 || tree.floating_base) {
@@ -975,7 +994,25 @@ inline void InverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
   const OutLanes out{tau.data, tau.stride};
   const size_t result = dl::ScratchRegions(tree.body_count, tree.velocity_count()).vector1;
   ForEachVector(d, tau.count, [&](size_t i, auto store) SWARM_INLINE_LAMBDA {
-    InverseDynamicsVector(d, tree, gravity, q_in, qd_in, &qdd_in, i, s, result);
+    InverseDynamicsVector(d, tree, gravity, q_in, &qd_in, &qdd_in, i, s, result);
+    StoreSlots(d, s, result, tree.velocity_count(), out, i, store);
+  });
+}
+
+// InverseDynamics at qd = 0 (and qdd = 0 when qdd is null): gravity torques, or (M + A) qdd
+// without gravity.
+inline void StaticInverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
+                                      const ConstLanesView& q, const ConstLanesView* qdd,
+                                      const LanesView& tau, float* scratch) {
+  const hn::ScalableTag<float> d;
+  const Slots s = ScratchSlots(scratch);
+  const InLanes q_in{q.data, q.stride};
+  const InLanes qdd_in{qdd != nullptr ? qdd->data : nullptr, qdd != nullptr ? qdd->stride : 0};
+  const OutLanes out{tau.data, tau.stride};
+  const size_t result = dl::ScratchRegions(tree.body_count, tree.velocity_count()).vector1;
+  ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
+    InverseDynamicsVector(d, tree, gravity, q_in, nullptr, qdd != nullptr ? &qdd_in : nullptr, i, s,
+                          result);
     StoreSlots(d, s, result, tree.velocity_count(), out, i, store);
   });
 }
@@ -1048,7 +1085,7 @@ inline void ForwardDynamicsImpl(const DynamicsTree& tree, const float* gravity,
     } else {
       // (M + A) qdd = tau - h by CRBA, RNEA at qdd = 0 and LTDL.
       MassMatrixVector(d, tree, q_in, i, s, regions.matrix);
-      InverseDynamicsVector(d, tree, gravity, q_in, qd_in, nullptr, i, s, regions.vector2);
+      InverseDynamicsVector(d, tree, gravity, q_in, &qd_in, nullptr, i, s, regions.vector2);
       for (size_t k = 0; k < n; ++k) {
         Put(d, s, regions.vector1 + k,
             hn::Sub(hn::LoadU(d, tau_in.Array(k) + i), Get(d, s, regions.vector2 + k)));

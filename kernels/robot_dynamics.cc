@@ -19,6 +19,7 @@
 namespace swarm {
 
 HWY_EXPORT(InverseDynamicsImpl);
+HWY_EXPORT(StaticInverseDynamicsImpl);
 HWY_EXPORT(MassMatrixImpl);
 HWY_EXPORT(FactorMassMatrixImpl);
 HWY_EXPORT(SolveMassMatrixImpl);
@@ -112,6 +113,27 @@ void InverseDynamics(const DynamicsTree& tree, const float gravity[3], const Con
   SWARM_ASSERT(Disjoint(tau, q) && Disjoint(tau, qd) && Disjoint(tau, qdd));
   if (tau.count == 0) return;
   HWY_DYNAMIC_DISPATCH(InverseDynamicsImpl)(tree, gravity, q, qd, qdd, tau, scratch);
+}
+
+void GravityTorques(const DynamicsTree& tree, const float gravity[3], const ConstLanesView& q,
+                    const LanesView& tau, float* scratch) {
+  SWARM_ASSERT(ValidDynamicsTree(tree) && AllFinite(gravity, 3) && ScratchAligned(scratch));
+  SWARM_ASSERT(q.arrays == tree.q_count() && tau.arrays == tree.velocity_count());
+  SWARM_ASSERT(q.count == tau.count && Disjoint(tau, q));
+  if (tau.count == 0) return;
+  HWY_DYNAMIC_DISPATCH(StaticInverseDynamicsImpl)(tree, gravity, q, nullptr, tau, scratch);
+}
+
+void MassTimes(const DynamicsTree& tree, const ConstLanesView& q, const ConstLanesView& v,
+               const LanesView& out, float* scratch) {
+  SWARM_ASSERT(ValidDynamicsTree(tree) && ScratchAligned(scratch));
+  SWARM_ASSERT(q.arrays == tree.q_count() && v.arrays == tree.velocity_count() &&
+               out.arrays == tree.velocity_count());
+  SWARM_ASSERT(q.count == out.count && v.count == out.count && Disjoint(out, q) &&
+               Disjoint(out, v));
+  if (out.count == 0) return;
+  const float no_gravity[3] = {0.0f, 0.0f, 0.0f};
+  HWY_DYNAMIC_DISPATCH(StaticInverseDynamicsImpl)(tree, no_gravity, q, &v, out, scratch);
 }
 
 void MassMatrix(const DynamicsTree& tree, const ConstLanesView& q, const LanesView& mass_matrix,

@@ -113,6 +113,16 @@ void InverseDynamics(const DynamicsTree& tree, const float gravity[3], const Con
                      const ConstLanesView& qd, const ConstLanesView& qdd, const LanesView& tau,
                      float* scratch);
 
+// tau (velocity_count arrays) = g(q), the torques that hold the robots still under `gravity`:
+// InverseDynamics at qd = qdd = 0, at about half its cost (no velocity terms).
+void GravityTorques(const DynamicsTree& tree, const float gravity[3], const ConstLanesView& q,
+                    const LanesView& tau, float* scratch);
+
+// out (velocity_count arrays) = (M(q) + A) v: InverseDynamics at qd = 0, qdd = v without gravity
+// (a robot's momentum in joint space; 0.5 v . out is its kinetic energy).
+void MassTimes(const DynamicsTree& tree, const ConstLanesView& q, const ConstLanesView& v,
+               const LanesView& out, float* scratch);
+
 // mass_matrix (n * n arrays, row-major, n = velocity_count; entry (r, c) at array r n + c) =
 // M(q) + A, symmetric positive definite for a valid model.
 void MassMatrix(const DynamicsTree& tree, const ConstLanesView& q, const LanesView& mass_matrix,

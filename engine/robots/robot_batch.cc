@@ -18,13 +18,12 @@ namespace swarm {
 // kPadFloats, so each array starts on a vector boundary and its padding stays zero):
 //   q (q_count) | base velocity (b) | qd (dof) | q_target (dof) | base force (b) | torque (dof) |
 //   link poses (7 links) | target (7) | torque mode: qd_target (dof) | qdd_target (dof) |
-//   applied (n) | qdd (n) | zero (n) | RK4 only: q0 (q_count) | v0 (n) | q stage (q_count) |
+//   applied (n) | qdd (n) | RK4 only: q0 (q_count) | v0 (n) | q stage (q_count) |
 //   v stage (n) | velocity sum (n) | acceleration sum (n) | stage accelerations (n)
 // with b = 6 for a floating base in torque mode (else 0) and n = b + dof, so that
 // [base velocity | qd] and [base force | torque] are the dynamics' velocity-like views; a
 // kinematic batch has exactly its old layout. `applied` is what forward dynamics reads (the
-// torques plus the limit springs; the base's 6 stay zero: nothing actuates a floating base),
-// `zero` the qd = qdd = 0 input of gravity compensation.
+// torques plus the limit springs; the base's 6 stay zero: nothing actuates a floating base).
 // `jacobian` holds one block of 6 * dof arrays of tile_elements floats per tile: the end
 // effector's Jacobian lives only between the two stages of IkStep on one tile, so each tile has
 // its own block, no two threads share one, and steps need no allocation. `dynamics_scratch`
@@ -61,13 +60,12 @@ struct RobotBatch::State {
   size_t applied_begin() const { return qdd_target_begin() + torque_arrays(); }
   size_t dynamics_arrays() const { return torque_mode() ? velocities() : 0; }
   size_t qdd_begin() const { return applied_begin() + dynamics_arrays(); }
-  size_t zero_begin() const { return qdd_begin() + dynamics_arrays(); }
   bool runge_kutta() const {
     return torque_mode() && config.torque.integrator == TorqueIntegrator::kRungeKutta4;
   }
   size_t rk_q_arrays() const { return runge_kutta() ? model.q_count() : 0; }
   size_t rk_v_arrays() const { return runge_kutta() ? velocities() : 0; }
-  size_t rk_q0_begin() const { return zero_begin() + dynamics_arrays(); }
+  size_t rk_q0_begin() const { return qdd_begin() + dynamics_arrays(); }
   size_t rk_v0_begin() const { return rk_q0_begin() + rk_q_arrays(); }
   size_t rk_q_stage_begin() const { return rk_v0_begin() + rk_v_arrays(); }
   size_t rk_v_stage_begin() const { return rk_q_stage_begin() + rk_q_arrays(); }
@@ -422,7 +420,6 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
   const LanesView torques = torque();
   const LanesView applied = s.Arrays(s.applied_begin(), n);
   const LanesView accelerations = qdd();
-  const ConstLanesView zero = s.Arrays(s.zero_begin(), n);
   const LanesView poses = link_poses();
   const JointTargets targets{q_target(), qd_target(), qdd_target()};
   const auto control_stage = [&](size_t begin, size_t count) {
@@ -436,8 +433,7 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
         return;
       case TorqueController::kPdGravity:
         // g(q) into [base force | torque]; the base's part is no actuation and is cleared.
-        InverseDynamics(tree, torque_config.gravity, slice(q_all), slice(zero), slice(zero),
-                        slice(forces), scratch);
+        GravityTorques(tree, torque_config.gravity, slice(q_all), slice(forces), scratch);
         for (size_t k = 0; k < base; ++k) {
           std::fill_n(forces.Array(k) + begin, count, 0.0f);
         }
@@ -572,17 +568,13 @@ void RobotBatch::MeasureEnergy(ThreadPool& pool, std::span<float> kinetic,
   const size_t n = s.velocities();
   const ConstLanesView q_all = q();
   const ConstLanesView velocities = s.Arrays(s.base_velocity_begin(), n);
-  const ConstLanesView zero = s.Arrays(s.zero_begin(), n);
   const LanesView momentum = s.Arrays(s.applied_begin(), n);  // (M + A) v, then zeroed again
   const ConstLanesView poses = link_poses();
   const std::vector<RigidBody>& bodies = s.dynamics->rigid_bodies().bodies;
   const float* g = s.config.torque.gravity;
-  const float no_gravity[3] = {0.0f, 0.0f, 0.0f};
   RunFused(pool, size(), s.config.schedule, [&](size_t begin, size_t count) {
-    // (M + A) v is inverse dynamics at qd = 0, qdd = v without gravity.
-    InverseDynamics(tree, no_gravity, q_all.Slice(begin, count), zero.Slice(begin, count),
-                    velocities.Slice(begin, count), momentum.Slice(begin, count),
-                    s.DynamicsScratch(begin));
+    MassTimes(tree, q_all.Slice(begin, count), velocities.Slice(begin, count),
+              momentum.Slice(begin, count), s.DynamicsScratch(begin));
     for (size_t r = begin; r < begin + count; ++r) {
       double twice_kinetic = 0.0;
       for (size_t k = 0; k < n; ++k) {

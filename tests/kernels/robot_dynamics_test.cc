@@ -147,13 +147,14 @@ double RelativeError(const RobotLanes& got, size_t r, const std::vector<double>&
 using Scratch = test::DynamicsScratch;
 
 struct Outputs {
-  RobotLanes tau, mass, qdd, factor, solve;
+  RobotLanes tau, mass, qdd, factor, solve, gravity, momentum;
 };
 
 Outputs RunKernels(const DynamicsTree& tree, const Inputs& in) {
   const size_t robots = in.q.count(), n = tree.velocity_count();
-  Outputs out{RobotLanes(robots, n), RobotLanes(robots, n * n), RobotLanes(robots, n),
-              RobotLanes(robots, n * n), RobotLanes(robots, n)};
+  Outputs out{RobotLanes(robots, n),     RobotLanes(robots, n * n), RobotLanes(robots, n),
+              RobotLanes(robots, n * n), RobotLanes(robots, n),     RobotLanes(robots, n),
+              RobotLanes(robots, n)};
   Scratch scratch(tree);
   InverseDynamics(tree, kGravity, in.q.view(), in.qd.view(), in.qdd.view(), out.tau.view(),
                   scratch.get());
@@ -162,6 +163,8 @@ Outputs RunKernels(const DynamicsTree& tree, const Inputs& in) {
                   scratch.get());
   FactorMassMatrix(tree, out.mass.view(), out.factor.view(), scratch.get());
   SolveMassMatrix(tree, out.factor.view(), in.tau.view(), out.solve.view(), scratch.get());
+  GravityTorques(tree, kGravity, in.q.view(), out.gravity.view(), scratch.get());
+  MassTimes(tree, in.q.view(), in.qd.view(), out.momentum.view(), scratch.get());
   return out;
 }
 
@@ -195,6 +198,19 @@ TEST_CASE("robot dynamics kernels match the double-precision reference on every 
         worst_qdd = std::max(worst_qdd, e_qdd);
         CHECK(e_tau <= kTermTolerance);
         CHECK(e_mass <= kTermTolerance);
+        // Gravity torques: the reference at qd = qdd = 0; (M + A) qd: the reference matrix times
+        // qd.
+        const std::vector<double> zeros(n, 0.0);
+        CHECK(RelativeError(out.gravity, r,
+                            reference::RobotInverseDynamics(c.tree, gravity, q.data(), zeros.data(),
+                                                            zeros.data())) <= kTermTolerance);
+        std::vector<double> want_momentum(n, 0.0);
+        for (size_t row = 0; row < n; ++row) {
+          for (size_t col = 0; col < n; ++col) {
+            want_momentum[row] += want_mass[row * n + col] * qd[col];
+          }
+        }
+        CHECK(RelativeError(out.momentum, r, want_momentum) <= kTermTolerance);
         CHECK(e_qdd <= kAccelerationTolerance);
         // The float solve against the float mass matrix it factored: M x = tau.
         double residual = 0.0, scale = 1.0;
@@ -241,6 +257,8 @@ TEST_CASE("robot dynamics kernels give the same bits on every target and batch s
       CHECK(test::FirstBitDifference(per_target[t].qdd, per_target[0].qdd) == "");
       CHECK(test::FirstBitDifference(per_target[t].factor, per_target[0].factor) == "");
       CHECK(test::FirstBitDifference(per_target[t].solve, per_target[0].solve) == "");
+      CHECK(test::FirstBitDifference(per_target[t].gravity, per_target[0].gravity) == "");
+      CHECK(test::FirstBitDifference(per_target[t].momentum, per_target[0].momentum) == "");
     }
     // Robot r alone gets the bits it gets among 45.
     for (size_t r : {size_t{0}, size_t{17}, robots - 1}) {
@@ -299,10 +317,11 @@ TEST_CASE("robot dynamics identities: M from RNEA columns, ABA inverts RNEA", "[
   }
 }
 
-// Every output value of the five kernels for 45 robots, hashed in array order.
+// Every output value of the seven kernels for 45 robots, hashed in array order.
 uint64_t OutputsHash(const Outputs& out) {
   StateHasher hasher;
-  for (const RobotLanes* lanes : {&out.tau, &out.mass, &out.qdd, &out.factor, &out.solve}) {
+  for (const RobotLanes* lanes :
+       {&out.tau, &out.mass, &out.qdd, &out.factor, &out.solve, &out.gravity, &out.momentum}) {
     for (size_t a = 0; a < lanes->arrays(); ++a) {
       hasher.Add(ConstFloatView{lanes->data() + a * lanes->stride(), lanes->count()});
     }
