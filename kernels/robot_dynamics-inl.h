@@ -35,10 +35,12 @@
 #include "swarm/kernels/robot_dynamics.h"
 #include "swarm/kernels/robot_dynamics_layout.h"
 
-// Lambdas of the per-vector algorithms are always inlined: as calls they would take their vectors
-// through memory and cost more than the arithmetic they hold (measured: 25% of ABA's time).
+// The hot helpers are HWY_INLINE functions, not lambdas: GCC 12 may leave a lambda out of line,
+// and the call then carries its vectors through memory (measured: 25% of ABA's time).
+// (Forcing lambdas inline with always_inline made the SVE targets' ABA results differ from
+// NEON's and x86's in the last bits, so lambdas stay ordinary.)
 #ifndef SWARM_INLINE_LAMBDA
-#define SWARM_INLINE_LAMBDA __attribute__((always_inline)) HWY_ATTR
+#define SWARM_INLINE_LAMBDA HWY_ATTR
 #endif
 
 HWY_BEFORE_NAMESPACE();
@@ -96,12 +98,15 @@ inline size_t BodySlot(size_t body, size_t field) { return body * dl::kBodySlots
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void RotateBy(D d, const Slots& s, size_t e, bool transpose, V x, V y, V z, V& rx, V& ry,
                          V& rz) {
-  const auto entry = [&](size_t row, size_t column) SWARM_INLINE_LAMBDA {
-    return transpose ? Get(d, s, e + 3 * column + row) : Get(d, s, e + 3 * row + column);
-  };
-  rx = hn::Add(hn::Add(hn::Mul(entry(0, 0), x), hn::Mul(entry(0, 1), y)), hn::Mul(entry(0, 2), z));
-  ry = hn::Add(hn::Add(hn::Mul(entry(1, 0), x), hn::Mul(entry(1, 1), y)), hn::Mul(entry(1, 2), z));
-  rz = hn::Add(hn::Add(hn::Mul(entry(2, 0), x), hn::Mul(entry(2, 1), y)), hn::Mul(entry(2, 2), z));
+  // Entry (row, column) of E is slot e + 3 row + column; of E^T, e + 3 column + row.
+  const size_t across = transpose ? 3 : 1, down = transpose ? 1 : 3;
+  rx = hn::Add(hn::Add(hn::Mul(Get(d, s, e), x), hn::Mul(Get(d, s, e + across), y)),
+               hn::Mul(Get(d, s, e + 2 * across), z));
+  ry = hn::Add(hn::Add(hn::Mul(Get(d, s, e + down), x), hn::Mul(Get(d, s, e + down + across), y)),
+               hn::Mul(Get(d, s, e + down + 2 * across), z));
+  rz = hn::Add(
+      hn::Add(hn::Mul(Get(d, s, e + 2 * down), x), hn::Mul(Get(d, s, e + 2 * down + across), y)),
+      hn::Mul(Get(d, s, e + 2 * down + 2 * across), z));
 }
 
 // out = op(a) op(b) for 3 x 3 matrices, op the transpose where asked; out aliases neither.
@@ -468,6 +473,18 @@ HWY_INLINE void MotionSubspaceTimes(D d, const DynamicsBody& body, V rate, const
   }
 }
 
+// Row i of E = R_axis^T R_o^T into slots e + 3 i ..: E(i, j) = sum_k R_axis(k, i) R_o(j, k), with
+// (k0, k1, k2) column i of R_axis and R_o the constant origin rotation (row-major).
+template <class D, class V>
+HWY_INLINE void RotatedRow(D d, const Slots& s, size_t e, size_t i, V k0, V k1, V k2,
+                           const float* o) {
+  for (size_t j = 0; j < 3; ++j) {
+    Put(d, s, e + 3 * i + j,
+        hn::Add(hn::Add(hn::Mul(k0, hn::Set(d, o[3 * j])), hn::Mul(k1, hn::Set(d, o[3 * j + 1]))),
+                hn::Mul(k2, hn::Set(d, o[3 * j + 2]))));
+  }
+}
+
 // The joint's transform X = (E, r) at joint value `value` into the body's kE and kR slots. The
 // body frame is origin o motion(value): revolute R = R_o R_axis(value) (Rodrigues:
 // c 1 + s [axis]x + (1 - c) axis axis^T), r = p_o; prismatic R = R_o, r = p_o + R_o axis value;
@@ -493,17 +510,9 @@ HWY_INLINE void JointTransform(D d, const DynamicsBody& body, V value, const Slo
             r12 = hn::Sub(hn::Mul(ty, az), sx);
     const V r20 = hn::Sub(hn::Mul(tx, az), sy), r21 = hn::Add(hn::Mul(ty, az), sx),
             r22 = hn::Add(cosine, hn::Mul(tz, az));
-    const auto row = [&](size_t i, V k0, V k1, V k2) SWARM_INLINE_LAMBDA {  // column i of R_axis
-      for (size_t j = 0; j < 3; ++j) {
-        Put(d, s, e + 3 * i + j,
-            hn::Add(
-                hn::Add(hn::Mul(k0, hn::Set(d, o[3 * j])), hn::Mul(k1, hn::Set(d, o[3 * j + 1]))),
-                hn::Mul(k2, hn::Set(d, o[3 * j + 2]))));
-      }
-    };
-    row(0, r00, r10, r20);
-    row(1, r01, r11, r21);
-    row(2, r02, r12, r22);
+    RotatedRow(d, s, e, 0, r00, r10, r20, o);
+    RotatedRow(d, s, e, 1, r01, r11, r21, o);
+    RotatedRow(d, s, e, 2, r02, r12, r22, o);
     Put(d, s, r, hn::Set(d, p[0])), Put(d, s, r + 1, hn::Set(d, p[1]));
     Put(d, s, r + 2, hn::Set(d, p[2]));
     return;
