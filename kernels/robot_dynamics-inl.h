@@ -36,12 +36,9 @@
 #include "swarm/kernels/robot_dynamics_layout.h"
 
 // The hot helpers are HWY_INLINE functions, not lambdas: GCC 12 may leave a lambda out of line,
-// and the call then carries its vectors through memory (measured: 25% of ABA's time).
-// (Forcing lambdas inline with always_inline made the SVE targets' ABA results differ from
-// NEON's and x86's in the last bits, so lambdas stay ordinary.)
-#ifndef SWARM_INLINE_LAMBDA
-#define SWARM_INLINE_LAMBDA HWY_ATTR
-#endif
+// and the call then carries its vectors through memory (measured: 25% of ABA's time). Forcing
+// lambdas inline with always_inline made the SVE targets' ABA results differ from NEON's and
+// x86's in the last bits, so the remaining lambdas are ordinary.
 
 HWY_BEFORE_NAMESPACE();
 namespace swarm {
@@ -115,10 +112,10 @@ HWY_INLINE void MatMul3(D d, const Slots& s, size_t a, bool transpose_a, size_t 
                         size_t out) {
   for (size_t i = 0; i < 3; ++i) {
     for (size_t j = 0; j < 3; ++j) {
-      const auto a_at = [&](size_t k) SWARM_INLINE_LAMBDA {
+      const auto a_at = [&](size_t k) HWY_ATTR {
         return Get(d, s, transpose_a ? a + 3 * k + i : a + 3 * i + k);
       };
-      const auto b_at = [&](size_t k) SWARM_INLINE_LAMBDA {
+      const auto b_at = [&](size_t k) HWY_ATTR {
         return Get(d, s, transpose_b ? b + 3 * j + k : b + 3 * k + j);
       };
       Put(d, s, out + 3 * i + j,
@@ -158,7 +155,7 @@ HWY_INLINE void ForceToParent(D d, const Slots& s, size_t e, size_t r, size_t in
   V cx, cy, cz;
   Cross(Get(d, s, r), Get(d, s, r + 1), Get(d, s, r + 2), fx, fy, fz, cx, cy, cz);
   nx = hn::Add(nx, cx), ny = hn::Add(ny, cy), nz = hn::Add(nz, cz);
-  const auto put = [&](size_t k, V value) SWARM_INLINE_LAMBDA {
+  const auto put = [&](size_t k, V value) HWY_ATTR {
     Put(d, s, out + k, accumulate ? hn::Add(Get(d, s, out + k), value) : value);
   };
   put(0, nx), put(1, ny), put(2, nz), put(3, fx), put(4, fy), put(5, fz);
@@ -373,7 +370,7 @@ inline size_t SymmetricIndex(size_t i, size_t j) {
 template <class D>
 HWY_INLINE void RigidParamsTimes(D d, const Slots& s, size_t params, size_t m, size_t out) {
   using V = hn::Vec<D>;
-  const auto inertia = [&](size_t i, size_t j) SWARM_INLINE_LAMBDA {
+  const auto inertia = [&](size_t i, size_t j) HWY_ATTR {
     return Get(d, s, params + kRigidInertia + SymmetricIndex(i, j));
   };
   const V hx = Get(d, s, params + kRigidFirstMoment),
@@ -412,7 +409,7 @@ HWY_INLINE void AddRigidCongruent(D d, const Slots& s, size_t e, size_t r, size_
   // product = I E (full 3 x 3 in temp), then the upper triangle of E^T product.
   for (size_t k = 0; k < 3; ++k) {
     for (size_t j = 0; j < 3; ++j) {
-      const auto inertia = [&](size_t a, size_t b) SWARM_INLINE_LAMBDA {
+      const auto inertia = [&](size_t a, size_t b) HWY_ATTR {
         return Get(d, s, child + kRigidInertia + SymmetricIndex(a, b));
       };
       Put(d, s, temp + 3 * k + j,
@@ -425,7 +422,7 @@ HWY_INLINE void AddRigidCongruent(D d, const Slots& s, size_t e, size_t r, size_
   const V r_dot_h = hn::Add(hn::Add(hn::Mul(rx, hx), hn::Mul(ry, hy)), hn::Mul(rz, hz));
   const V diagonal_shift = hn::Add(hn::Mul(m, r_squared), hn::Add(r_dot_h, r_dot_h));
   const auto component = [](size_t k, V x, V y, V z)
-                             SWARM_INLINE_LAMBDA { return k == 0 ? x : (k == 1 ? y : z); };
+                             HWY_ATTR { return k == 0 ? x : (k == 1 ? y : z); };
   for (size_t i = 0; i < 3; ++i) {
     for (size_t j = i; j < 3; ++j) {
       V rotated = hn::Add(hn::Add(hn::Mul(Get(d, s, e + i), Get(d, s, temp + j)),
@@ -600,8 +597,7 @@ inline int32_t ParentIndex(const int32_t* parent, size_t k) {
 // In place on the lower triangle of the n x n matrix at slot m: D on the diagonal, L below.
 template <class D>
 HWY_INLINE void FactorInSlots(D d, const Slots& s, size_t m, size_t n, const int32_t* parent) {
-  const auto at = [&](size_t row, size_t column)
-                      SWARM_INLINE_LAMBDA { return m + row * n + column; };
+  const auto at = [&](size_t row, size_t column) HWY_ATTR { return m + row * n + column; };
   for (size_t k = n; k-- > 0;) {
     const hn::Vec<D> pivot = Get(d, s, at(k, k));
     for (int32_t i = ParentIndex(parent, k); i >= 0; i = ParentIndex(parent, size_t(i))) {
@@ -620,8 +616,7 @@ HWY_INLINE void FactorInSlots(D d, const Slots& s, size_t m, size_t n, const int
 template <class D>
 HWY_INLINE void SolveInSlots(D d, const Slots& s, size_t m, size_t n, const int32_t* parent,
                              size_t x) {
-  const auto at = [&](size_t row, size_t column)
-                      SWARM_INLINE_LAMBDA { return m + row * n + column; };
+  const auto at = [&](size_t row, size_t column) HWY_ATTR { return m + row * n + column; };
   for (size_t k = n; k-- > 0;) {  // L^T y = b
     const hn::Vec<D> xk = Get(d, s, x + k);
     for (int32_t j = ParentIndex(parent, k); j >= 0; j = ParentIndex(parent, size_t(j))) {
@@ -655,7 +650,7 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
   const size_t momentum = regions.temp + 6;    // I v
   const size_t n = tree.velocity_count();
   PutZero(d, s, tau, n);
-  const auto acceleration_in = [&](size_t array) SWARM_INLINE_LAMBDA {
+  const auto acceleration_in = [&](size_t array) HWY_ATTR {
     return qdd == nullptr ? hn::Zero(d) : hn::LoadU(d, qdd->Array(array) + i);
   };
   // qd == nullptr (qd = 0): no velocities, velocity-product or joint resistance terms.
@@ -762,10 +757,9 @@ HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q
   const size_t force = regions.temp;                 // F, 6 slots
   const size_t congruence_temp = regions.temp + 12;  // 36 slots
   const size_t n = tree.velocity_count();
-  const auto at = [&](size_t row, size_t column)
-                      SWARM_INLINE_LAMBDA { return m + row * n + column; };
+  const auto at = [&](size_t row, size_t column) HWY_ATTR { return m + row * n + column; };
   const auto add = [&](size_t slot, V value)
-                       SWARM_INLINE_LAMBDA { Put(d, s, slot, hn::Add(Get(d, s, slot), value)); };
+                       HWY_ATTR { Put(d, s, slot, hn::Add(Get(d, s, slot), value)); };
   PutZero(d, s, m, n * n);
   // Composite inertias as rigid-body inertias (10 slots in each body's kInertia).
   if (tree.floating_base) SetRigidParams(d, tree.bodies[0], s, BodySlot(0, dl::kInertia));
@@ -813,7 +807,7 @@ HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q
   }
   if (tree.floating_base) {  // the base block: Ic_0 = [[I, h x], [(h x)^T, mass 1]] in (v, w) order
     const size_t ic = BodySlot(0, dl::kInertia);
-    const auto skew = [&](size_t i, size_t j) SWARM_INLINE_LAMBDA {  // (h x)(i, j)
+    const auto skew = [&](size_t i, size_t j) HWY_ATTR {  // (h x)(i, j)
       if (i == j) return hn::Zero(d);
       const size_t k = 3 - i - j;  // the third index
       const V h = Get(d, s, ic + kRigidFirstMoment + k);
@@ -1002,7 +996,7 @@ inline void InverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
   const InLanes q_in{q.data, q.stride}, qd_in{qd.data, qd.stride}, qdd_in{qdd.data, qdd.stride};
   const OutLanes out{tau.data, tau.stride};
   const size_t result = dl::ScratchRegions(tree.body_count, tree.velocity_count()).vector1;
-  ForEachVector(d, tau.count, [&](size_t i, auto store) SWARM_INLINE_LAMBDA {
+  ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
     InverseDynamicsVector(d, tree, gravity, q_in, &qd_in, &qdd_in, i, s, result);
     StoreSlots(d, s, result, tree.velocity_count(), out, i, store);
   });
@@ -1034,7 +1028,7 @@ inline void MassMatrixImpl(const DynamicsTree& tree, const ConstLanesView& q,
   const OutLanes out{mass_matrix.data, mass_matrix.stride};
   const size_t n = tree.velocity_count();
   const size_t matrix = dl::ScratchRegions(tree.body_count, n).matrix;
-  ForEachVector(d, mass_matrix.count, [&](size_t i, auto store) SWARM_INLINE_LAMBDA {
+  ForEachVector(d, mass_matrix.count, [&](size_t i, auto store) HWY_ATTR {
     MassMatrixVector(d, tree, q_in, i, s, matrix);
     StoreSlots(d, s, matrix, n * n, out, i, store);
   });
@@ -1048,7 +1042,7 @@ inline void FactorMassMatrixImpl(const DynamicsTree& tree, const ConstLanesView&
   const OutLanes out{factor.data, factor.stride};
   const size_t n = tree.velocity_count();
   const size_t matrix = dl::ScratchRegions(tree.body_count, n).matrix;
-  ForEachVector(d, factor.count, [&](size_t i, auto store) SWARM_INLINE_LAMBDA {
+  ForEachVector(d, factor.count, [&](size_t i, auto store) HWY_ATTR {
     for (size_t row = 0; row < n; ++row) {
       for (size_t col = 0; col < n; ++col) {
         Put(d, s, matrix + row * n + col,
@@ -1068,7 +1062,7 @@ inline void SolveMassMatrixImpl(const DynamicsTree& tree, const ConstLanesView& 
   const OutLanes out{x.data, x.stride};
   const size_t n = tree.velocity_count();
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, n);
-  ForEachVector(d, x.count, [&](size_t i, auto store) SWARM_INLINE_LAMBDA {
+  ForEachVector(d, x.count, [&](size_t i, auto store) HWY_ATTR {
     for (size_t k = 0; k < n * n; ++k) {
       Put(d, s, regions.matrix + k, hn::LoadU(d, f_in.Array(k) + i));
     }
@@ -1088,7 +1082,7 @@ inline void ForwardDynamicsImpl(const DynamicsTree& tree, const float* gravity,
   const OutLanes out{qdd.data, qdd.stride};
   const size_t n = tree.velocity_count();
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, n);
-  ForEachVector(d, qdd.count, [&](size_t i, auto store) SWARM_INLINE_LAMBDA {
+  ForEachVector(d, qdd.count, [&](size_t i, auto store) HWY_ATTR {
     if (!couplings) {
       ArticulatedBodyVector(d, tree, gravity, q_in, qd_in, tau_in, i, s, regions.vector1);
     } else {
