@@ -18,12 +18,14 @@ namespace swarm {
 // kPadFloats, so each array starts on a vector boundary and its padding stays zero):
 //   q (q_count) | base velocity (b) | qd (dof) | q_target (dof) | base force (b) | torque (dof) |
 //   link poses (7 links) | target (7) | torque mode: qd_target (dof) | qdd_target (dof) |
-//   applied (n) | qdd (n) | RK4 only: q0 (q_count) | v0 (n) | q stage (q_count) |
-//   v stage (n) | velocity sum (n) | acceleration sum (n) | stage accelerations (n)
+//   applied (n) | qdd (n) | contact normal forces (one per contact) | RK4 only: q0 (q_count) |
+//   v0 (n) | q stage (q_count) | v stage (n) | velocity sum (n) | acceleration sum (n) |
+//   stage accelerations (n)
 // with b = 6 for a floating base in torque mode (else 0) and n = b + dof, so that
 // [base velocity | qd] and [base force | torque] are the dynamics' velocity-like views; a
 // kinematic batch has exactly its old layout. `applied` is what forward dynamics reads (the
-// torques plus the limit springs; the base's 6 stay zero: nothing actuates a floating base).
+// torques plus the limit springs and contacts; the base's 6 hold only the contacts' forces:
+// nothing actuates a floating base).
 // `jacobian` holds one block of 6 * dof arrays of tile_elements floats per tile: the end
 // effector's Jacobian lives only between the two stages of IkStep on one tile, so each tile has
 // its own block, no two threads share one, and steps need no allocation. `dynamics_scratch`
@@ -35,6 +37,7 @@ struct RobotBatch::State {
   RobotBatchConfig config;                  // end_effector and control resolved
   std::unique_ptr<DynamicsModel> dynamics;  // torque mode only
   DynamicsTree dynamics_tree;
+  std::vector<ContactPoint> contacts;  // torque mode with contacts only
   size_t scratch_floats = 0;
   size_t robots = 0;
   size_t stride = 0;
@@ -65,7 +68,8 @@ struct RobotBatch::State {
   }
   size_t rk_q_arrays() const { return runge_kutta() ? model.q_count() : 0; }
   size_t rk_v_arrays() const { return runge_kutta() ? velocities() : 0; }
-  size_t rk_q0_begin() const { return qdd_begin() + dynamics_arrays(); }
+  size_t contact_forces_begin() const { return qdd_begin() + dynamics_arrays(); }
+  size_t rk_q0_begin() const { return contact_forces_begin() + contacts.size(); }
   size_t rk_v0_begin() const { return rk_q0_begin() + rk_q_arrays(); }
   size_t rk_q_stage_begin() const { return rk_v0_begin() + rk_v_arrays(); }
   size_t rk_v_stage_begin() const { return rk_q_stage_begin() + rk_q_arrays(); }
@@ -148,6 +152,53 @@ Status ValidateIk(const IkParams& ik) {
   return {};
 }
 
+Status ValidateGround(const GroundContact& ground) {
+  const auto check = [](const char* field, float value, bool positive, bool signed_ok) -> Status {
+    if (std::isfinite(value) && (signed_ok || value > 0.0f || (!positive && value == 0.0f))) {
+      return {};
+    }
+    return InvalidArgument(std::string("RobotBatch: config.torque.contacts.ground.") + field +
+                           " must be finite" +
+                           (signed_ok  ? ""
+                            : positive ? " and > 0"
+                                       : " and >= 0") +
+                           ", got " + NumberText(value));
+  };
+  if (Status s = check("height", ground.height, false, true); !s.ok()) return s;
+  if (Status s = check("stiffness", ground.stiffness, true, false); !s.ok()) return s;
+  if (Status s = check("damping", ground.damping, false, false); !s.ok()) return s;
+  if (Status s = check("friction", ground.friction, false, false); !s.ok()) return s;
+  return check("slip_velocity", ground.slip_velocity, true, false);
+}
+
+// The contact points of config.torque.contacts: the named links (or the leaves), each once.
+Result<std::vector<ContactPoint>> ResolveContacts(const RobotModel& model,
+                                                  const GroundContactConfig& config) {
+  if (Status s = ValidateGround(config.ground); !s.ok()) return s;
+  if (!(std::isfinite(config.radius) && config.radius >= 0.0f)) {
+    return InvalidArgument(
+        "RobotBatch: config.torque.contacts.radius must be finite and >= 0, got " +
+        NumberText(config.radius));
+  }
+  std::vector<size_t> links;
+  if (config.links.empty()) {
+    links = model.LeafLinks();
+  } else {
+    for (const std::string& name : config.links) {
+      Result<size_t> link = model.FindLink(name);
+      if (!link.ok()) return link.status();
+      if (std::find(links.begin(), links.end(), *link) != links.end()) {
+        return InvalidArgument("RobotBatch: config.torque.contacts.links names " + Quoted(name) +
+                               " twice");
+      }
+      links.push_back(*link);
+    }
+  }
+  std::vector<ContactPoint> contacts;
+  for (size_t link : links) contacts.push_back({static_cast<uint32_t>(link), config.radius});
+  return contacts;
+}
+
 // q = 0 clamped into [lower, upper]; a floating base at the identity (qw = 1); q_target = q.
 void InitialConfiguration(const RobotModel& model, const std::vector<JointControl>& control,
                           const LanesView& q, const LanesView& q_target) {
@@ -226,6 +277,11 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
     state->dynamics = std::make_unique<DynamicsModel>(std::move(dynamics).value());
     state->dynamics_tree = state->dynamics->tree();
     state->scratch_floats = RobotDynamicsScratchFloats(state->dynamics_tree);
+    if (torque.contacts.enabled) {
+      Result<std::vector<ContactPoint>> contacts = ResolveContacts(state->model, torque.contacts);
+      if (!contacts.ok()) return contacts.status();
+      state->contacts = std::move(contacts).value();
+    }
   }
 
   // Sizes, checked for overflow before anything is allocated.
@@ -330,6 +386,10 @@ ConstLanesView RobotBatch::base_velocity() const {
 ConstLanesView RobotBatch::qdd() const {
   return state_->Arrays(state_->qdd_begin(), state_->dynamics_arrays());
 }
+ConstLanesView RobotBatch::contact_forces() const {
+  return state_->Arrays(state_->contact_forces_begin(), state_->contacts.size());
+}
+std::span<const ContactPoint> RobotBatch::contact_points() const { return state_->contacts; }
 const DynamicsTree* RobotBatch::dynamics_tree() const {
   return state_->torque_mode() ? &state_->dynamics_tree : nullptr;
 }
@@ -421,6 +481,7 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
   const LanesView applied = s.Arrays(s.applied_begin(), n);
   const LanesView accelerations = qdd();
   const LanesView poses = link_poses();
+  const LanesView contact_forces = s.Arrays(s.contact_forces_begin(), s.contacts.size());
   const JointTargets targets{q_target(), qd_target(), qdd_target()};
   const auto control_stage = [&](size_t begin, size_t count) {
     if (dof == 0) return;
@@ -450,7 +511,8 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
         return;
     }
   };
-  // Limit springs at (q, v) of robots [begin, begin + count), then forward dynamics into a.
+  // Limit springs and contacts at (q, v) of robots [begin, begin + count), then forward dynamics
+  // into a.
   const auto physics = [&](size_t begin, size_t count, const ConstLanesView& q_state,
                            const ConstLanesView& v_state, const LanesView& a) {
     const LanesView joint_applied = applied.Arrays(base, dof).Slice(begin, count);
@@ -458,6 +520,15 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
       AddJointLimitForces(control, dof, torque_config.limit_spring,
                           q_state.Arrays(tree.joint_q_begin(), dof), v_state.Arrays(base, dof),
                           torques.Slice(begin, count), joint_applied);
+    }
+    if (!s.contacts.empty()) {
+      // The base's forces are the contacts' alone: cleared before every evaluation.
+      for (size_t k = 0; k < base; ++k) std::fill_n(applied.Array(k) + begin, count, 0.0f);
+      const LanesView tile_poses = poses.Slice(begin, count);
+      swarm::ForwardKinematics(s.tree, q_state, tile_poses);
+      AddGroundContactForces(s.tree, s.contacts.data(), s.contacts.size(),
+                             torque_config.contacts.ground, tile_poses, v_state,
+                             applied.Slice(begin, count), contact_forces.Slice(begin, count));
     }
     ForwardDynamics(tree, torque_config.gravity, q_state, v_state, applied.Slice(begin, count), a,
                     s.DynamicsScratch(begin));

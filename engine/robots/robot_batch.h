@@ -18,6 +18,7 @@
 #include "swarm/core/status.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/core/tile_pipeline.h"
+#include "swarm/kernels/robot_contact.h"
 #include "swarm/kernels/robot_control.h"
 #include "swarm/kernels/robot_dynamics.h"
 #include "swarm/kernels/robot_ik.h"
@@ -57,6 +58,17 @@ const char* TorqueControllerName(TorqueController controller);  // "none", "pd-g
 enum class TorqueIntegrator { kSemiImplicitEuler, kRungeKutta4 };
 const char* TorqueIntegratorName(TorqueIntegrator integrator);  // "euler", "rk4"
 
+// Compliant point contacts of links against the ground plane in torque mode
+// (kernels/robot_contact.h: spring-damper normal force, regularised Coulomb friction), evaluated
+// at every forward dynamics of a step (each RK4 stage too) from the forward kinematics of the
+// stage's configuration.
+struct GroundContactConfig {
+  bool enabled = false;
+  std::vector<std::string> links;  // link names; empty: every leaf link (RobotModel::LeafLinks)
+  float radius = 0.0f;             // of every contact sphere (centred on the link origin), m
+  GroundContact ground;
+};
+
 // Torque-controlled simulation: rigid-body dynamics from the URDF's inertials
 // (engine/robots/dynamics_model.h), joint limits as one-sided springs, semi-implicit Euler.
 struct TorqueModeConfig {
@@ -65,6 +77,7 @@ struct TorqueModeConfig {
   JointLimitSpring limit_spring;
   float gravity[3] = {0.0f, 0.0f, -9.81f};  // world frame, m/s^2
   TorqueIntegrator integrator = TorqueIntegrator::kSemiImplicitEuler;
+  GroundContactConfig contacts;
 };
 
 struct RobotBatchConfig {
@@ -93,7 +106,9 @@ class RobotBatch {
   // (orientation_weight >= 0), a tile size that is not a positive multiple of kPadFloats, or the
   // accountant's budget (kOverBudget, naming "robots"); with config.torque.enabled also the
   // dynamics model's errors (a moving body without mass, naming its links), a limit spring or
-  // gravity that is not finite (>= 0 for the spring).
+  // gravity that is not finite (>= 0 for the spring), and with contacts enabled an unknown or
+  // repeated contact link, a radius not finite >= 0 or ground parameters out of range (naming the
+  // field).
   static Result<RobotBatch> Create(MemoryAccountant& accountant, const RobotModel& model,
                                    size_t robots, const RobotBatchConfig& config = {});
   RobotBatch();
@@ -131,6 +146,11 @@ class RobotBatch {
   ConstLanesView target_pose() const;
   ConstLanesView base_velocity() const;
   ConstLanesView qdd() const;
+  // Torque mode with contacts: each contact's normal force at the last forward dynamics of the
+  // last step (N; 0 out of contact), one array per contact in contact_points() order, and the
+  // contacts themselves (empty without contacts).
+  ConstLanesView contact_forces() const;
+  std::span<const ContactPoint> contact_points() const;
   // The dynamics tree of torque mode (nullptr when it is off).
   const DynamicsTree* dynamics_tree() const;
 
@@ -145,9 +165,10 @@ class RobotBatch {
   // One torque-controlled step, fused per tile: the controller's torques into torque() (clamped
   // to the effort limits), joint-limit springs, forward dynamics (ABA), the configured
   // integrator (semi-implicit Euler: qd += qdd dt, then q += qd dt; a floating base as
-  // kernels/robot_torque.h; or RK4), forward kinematics. qdd() holds the accelerations at the
-  // step's start. Errors (state untouched): torque mode off, dt not finite > 0, computed torque on
-  // a floating base.
+  // kernels/robot_torque.h; or RK4), forward kinematics. With contacts, each forward dynamics
+  // first computes the link poses of its configuration and adds the contact forces. qdd() holds
+  // the accelerations at the step's start. Errors (state untouched): torque mode off, dt not finite
+  // > 0, computed torque on a floating base.
   Status TorqueStep(ThreadPool& pool, float dt, TorqueController controller);
 
   // Torque mode: each robot's kinetic energy 0.5 v^T (M + A) v (v = [base velocity, qd]) and

@@ -53,6 +53,16 @@ Result<size_t> RobotModel::FindLink(std::string_view link_name) const {
                          "' (its links: " + known + ")");
 }
 
+std::vector<size_t> RobotModel::LeafLinks() const {
+  std::vector<bool> has_child(links.size(), false);
+  for (const RobotJoint& joint : joints) has_child[joint.parent_link] = true;
+  std::vector<size_t> leaves;
+  for (size_t l = 0; l < links.size(); ++l) {
+    if (!has_child[l]) leaves.push_back(l);
+  }
+  return leaves;
+}
+
 size_t RobotModel::DefaultEndEffector() const {
   // Pose order puts every parent before its children, so one forward pass gives each link's
   // depth (joints from the root). The first deepest link wins ties, which with depth-first pose

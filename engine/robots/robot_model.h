@@ -80,6 +80,8 @@ struct RobotModel {
   Result<size_t> FindLink(std::string_view name) const;
   // The deepest link of the longest chain from the root (the end effector of an arm).
   size_t DefaultEndEffector() const;
+  // The links no joint has as its parent (a legged robot's feet, an arm's tool), in link order.
+  std::vector<size_t> LeafLinks() const;
 };
 
 // Limits on URDF input, so a hostile or broken file fails fast with a message instead of
