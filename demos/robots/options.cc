@@ -8,6 +8,7 @@
 
 #include "swarm/core/flags.h"
 #include "swarm/core/simd.h"
+#include "swarm/core/text.h"
 
 namespace swarm {
 namespace {
@@ -19,25 +20,34 @@ Status ParseFrom(FlagSet& flags, int argc, const char* const* argv, int first) {
 }
 
 // "gx,gy,gz": three finite numbers.
-Status ParseVector3(const std::string& text, double out[3]) {
+// Comma-separated finite numbers of magnitude <= max_magnitude ("" is an empty list).
+Result<std::vector<double>> ParseNumberList(const std::string& text, double max_magnitude) {
+  std::vector<double> values;
+  if (text.empty()) return values;
   size_t start = 0;
-  for (int k = 0; k < 3; ++k) {
+  while (true) {
     const size_t comma = text.find(',', start);
-    const bool last = k == 2;
-    if (last != (comma == std::string::npos)) {
-      return InvalidArgument("expected three numbers gx,gy,gz, got '" + text + "'");
-    }
-    const std::string part = text.substr(start, last ? std::string::npos : comma - start);
+    const std::string part = text.substr(start, comma == std::string::npos ? comma : comma - start);
     char* end = nullptr;
     const double value = std::strtod(part.c_str(), &end);
     if (part.empty() || end != part.c_str() + part.size() || !std::isfinite(value) ||
-        std::fabs(value) > 1e6) {
-      return InvalidArgument("expected three finite numbers gx,gy,gz (|g| <= 1e6), got '" + text +
-                             "'");
+        std::fabs(value) > max_magnitude) {
+      return InvalidArgument("expected comma-separated finite numbers (|x| <= " +
+                             NumberText(max_magnitude) + "), got '" + part + "' in '" + text + "'");
     }
-    out[k] = value;
+    values.push_back(value);
+    if (comma == std::string::npos) return values;
     start = comma + 1;
   }
+}
+
+Status ParseVector3(const std::string& text, double out[3]) {
+  Result<std::vector<double>> values = ParseNumberList(text, 1e6);
+  if (!values.ok()) return values.status();
+  if (values->size() != 3) {
+    return InvalidArgument("expected three numbers gx,gy,gz, got '" + text + "'");
+  }
+  std::copy(values->begin(), values->end(), out);
   return {};
 }
 
@@ -98,6 +108,9 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   std::string controller = "pd-gravity";
   std::string gravity = "0,0,-9.81";
   std::string integrator = "euler";
+  std::string posture, contacts;
+  double stand_spread = options.task.stand_spread;
+  double drop_height = options.task.drop_height;
   FlagSet flags(
       "swarm-robots run",
       "Steps R copies of a URDF robot in lockstep (16 per AVX-512 register) on a task, with a\n"
@@ -106,10 +119,13 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
       "  and run_ee.npy the end-effector poses as float32 [frames, M, 7] (px py pz qw qx qy qz)\n"
       "  of the first M = --record-robots robots every K = --record-every steps.\n"
       "Tasks: reach (IK + PD toward a reachable goal pose; success: < 1 cm and < 0.1 rad),\n"
-      "track (the goal moves on a circle), random (PD toward random joint targets).\n"
+      "track (the goal moves on a circle), random (PD toward random joint targets), stand\n"
+      "(torque control, --floating-base: dropped onto the ground, PD + gravity compensation\n"
+      "holds --posture; success: base height within 2 cm of standing, tilt < 5 degrees).\n"
       "Control: kinematic (joints as double integrators, the default) or torque (rigid-body\n"
       "dynamics from the URDF's inertials: the controller's torques, joint-limit springs,\n"
-      "forward dynamics and semi-implicit Euler every step).");
+      "forward dynamics and semi-implicit Euler every step), with --contacts against the\n"
+      "ground plane z = 0 (spring-damper normal force, regularised Coulomb friction).");
   flags.AddString("urdf", &options.urdf, "URDF file of the robot (required)");
   flags.AddBytes("max-urdf-bytes", &options.max_urdf_bytes, "refuse larger URDF files");
   flags.AddSwitch("floating-base", &options.floating_base,
@@ -146,11 +162,38 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   flags.AddString("gravity", &gravity, "torque control: gravity in the world frame, gx,gy,gz");
   flags.AddString("integrator", &integrator,
                   "torque control: euler (semi-implicit) or rk4 (four forward dynamics a step)");
+  flags.AddNumber("kp", &options.kp, 0.0, 1e9,
+                  "PD stiffness of every joint, N m/rad or N/m (default 400)");
+  flags.AddNumber("kd", &options.kd, 0.0, 1e9,
+                  "PD damping of every joint, N m s/rad or N s/m (default 40)");
+  flags.AddString("contacts", &contacts,
+                  "torque control: links touching the ground, comma-separated, or 'leaves' "
+                  "(stand's default)");
+  flags.AddNumber("contact-radius", &options.contact_radius, 0.0, 10.0,
+                  "contacts: sphere radius around each contact link's origin, m");
+  flags.AddNumber("ground-stiffness", &options.ground_stiffness, 1e-3, 1e9,
+                  "contacts: normal spring, N/m");
+  flags.AddNumber("ground-damping", &options.ground_damping, 0.0, 1e9,
+                  "contacts: normal damper, N s/m");
+  flags.AddNumber("ground-friction", &options.ground_friction, 0.0, 1e3,
+                  "contacts: Coulomb friction coefficient");
+  flags.AddString("posture", &posture,
+                  "stand: joint set points q1,q2,... in q order (default: zero within limits)");
+  flags.AddNumber("stand-spread", &stand_spread, 0.0, 10.0,
+                  "stand: start q = posture + U(-s, s) rad per joint");
+  flags.AddNumber("drop-height", &drop_height, 0.0, 1e3,
+                  "stand: start with the lowest contact this high above the ground, m");
   if (Status s = ParseFrom(flags, argc, argv, first); !s.ok()) return s;
   options.help = flags.help_requested();
   options.usage = flags.Usage();
   if (options.help) return options;
   options.progress = !no_progress;
+  Result<std::vector<double>> posture_values = ParseNumberList(posture, 1e6);
+  if (!posture_values.ok())
+    return InvalidArgument("--posture: " + posture_values.status().message());
+  options.task.stand_posture.assign(posture_values->begin(), posture_values->end());
+  options.task.stand_spread = static_cast<float>(stand_spread);
+  options.task.drop_height = static_cast<float>(drop_height);
   if (control != "kinematic" && control != "torque") {
     return InvalidArgument("--control: expected kinematic or torque, got '" + control + "'");
   }
@@ -180,6 +223,21 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   options.task.start_spread = static_cast<float>(start_spread);
   options.task.track_radius = static_cast<float>(track_radius);
   options.task.track_period_seconds = static_cast<float>(track_period);
+  if (options.task.task == RobotTask::kStand && contacts.empty()) contacts = "leaves";
+  options.ground_contacts = !contacts.empty();
+  if (options.ground_contacts && !options.task.torque_control) {
+    return InvalidArgument("--contacts: ground contacts need --control torque");
+  }
+  for (size_t start = 0; options.ground_contacts && contacts != "leaves";) {
+    const size_t comma = contacts.find(',', start);
+    options.contact_links.push_back(contacts.substr(start, comma - start));
+    if (options.contact_links.back().empty()) {
+      return InvalidArgument("--contacts: expected 'leaves' or link names a,b,c, got '" + contacts +
+                             "'");
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
   if (options.urdf.empty()) {
     return InvalidArgument(
         "--urdf: expected the path of a URDF file (e.g. --urdf "

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
@@ -61,6 +62,16 @@ struct RunOptions {
   double armature = 0.1;
   double gravity[3] = {0.0, 0.0, -9.81};
   TorqueIntegrator integrator = TorqueIntegrator::kSemiImplicitEuler;
+  // Ground contacts (torque control): at contact_links (empty: the leaf links), with the
+  // parameters of kernels/robot_contact.h.
+  bool ground_contacts = false;
+  // PD gains of every joint; negative: DefaultJointControl's.
+  double kp = -1.0, kd = -1.0;
+  std::vector<std::string> contact_links;
+  double contact_radius = 0.0;
+  double ground_stiffness = GroundContact{}.stiffness;
+  double ground_damping = GroundContact{}.damping;
+  double ground_friction = GroundContact{}.friction;
   bool help = false;
   std::string usage;
 };

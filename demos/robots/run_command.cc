@@ -33,11 +33,25 @@ int RunRobots(const RunOptions& options) {
   if (!model.ok()) return Fail(model.status());
 
   RobotBatchConfig config;
+  config.control = DefaultJointControl(*model);
+  for (JointControl& joint : config.control) {
+    if (options.kp >= 0.0) joint.kp = static_cast<float>(options.kp);
+    if (options.kd >= 0.0) joint.kd = static_cast<float>(options.kd);
+  }
   if (options.task.torque_control) {
     config.torque.enabled = true;
     config.torque.dynamics.armature.assign(model->dof(), options.armature);
     for (int k = 0; k < 3; ++k) config.torque.gravity[k] = static_cast<float>(options.gravity[k]);
     config.torque.integrator = options.integrator;
+    if (options.ground_contacts) {
+      GroundContactConfig& contacts = config.torque.contacts;
+      contacts.enabled = true;
+      contacts.links = options.contact_links;
+      contacts.radius = static_cast<float>(options.contact_radius);
+      contacts.ground.stiffness = static_cast<float>(options.ground_stiffness);
+      contacts.ground.damping = static_cast<float>(options.ground_damping);
+      contacts.ground.friction = static_cast<float>(options.ground_friction);
+    }
   }
   if (!options.end_effector.empty()) {
     Result<size_t> link = model->FindLink(options.end_effector);

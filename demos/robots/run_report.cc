@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "demos/robots/progress_bar.h"
@@ -34,6 +35,16 @@ TorqueSummary SummarizeTorque(const RobotBatch& batch, std::span<const float> ki
   }
   summary.mean_kinetic = kinetic_sum / double(batch.size());
   summary.mean_potential = potential_sum / double(batch.size());
+  const ConstLanesView normal = batch.contact_forces();
+  double normal_sum = 0.0;
+  for (size_t r = 0; r < batch.size(); ++r) {
+    for (size_t c = 0; c < normal.arrays; ++c) {
+      normal_sum += normal.Array(c)[r];
+      summary.touching += normal.Array(c)[r] > 0.0f;
+    }
+  }
+  summary.contacts = batch.size() * normal.arrays;
+  summary.mean_normal_force = normal_sum / double(batch.size());
   return summary;
 }
 
@@ -58,6 +69,18 @@ void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t t
         TorqueControllerName(options.task.controller), options.armature, options.gravity[0],
         options.gravity[1], options.gravity[2],
         options.integrator == TorqueIntegrator::kRungeKutta4 ? "RK4" : "semi-implicit Euler");
+  }
+  if (!batch.contact_points().empty()) {
+    std::string links;
+    for (const ContactPoint& contact : batch.contact_points()) {
+      links += (links.empty() ? "" : ", ") + model.links[contact.link];
+    }
+    const GroundContact& ground = batch.config().torque.contacts.ground;
+    std::printf(
+        "ground contacts: %zu (%s), radius %g m; stiffness %g N/m, damping %g N s/m, friction "
+        "%g, slip velocity %g m/s\n",
+        batch.contact_points().size(), links.c_str(), batch.config().torque.contacts.radius,
+        ground.stiffness, ground.damping, ground.friction, ground.slip_velocity);
   }
   std::fflush(stdout);
 }
@@ -85,7 +108,17 @@ void PrintRunSummary(const RunOptions& options, const RobotBatch& batch,
                 100.0 * errors.SuccessRate(), errors.successes, errors.robots,
                 options.task.success_position_m, orientation);
   }
-  if (options.task.task != RobotTask::kRandom) {
+  if (options.task.task == RobotTask::kStand) {
+    std::printf(
+        "stand success: %.1f%% (%zu of %zu robots with the base within %g m of its standing "
+        "height and tilted < %g rad)\n",
+        100.0 * errors.SuccessRate(), errors.successes, errors.robots,
+        options.task.success_height_m, options.task.success_tilt_rad);
+    std::printf(
+        "final base error: height mean %.6f m, max %.6f m; tilt mean %.6f rad, max %.6f rad\n",
+        errors.mean_position_m, errors.max_position_m, errors.mean_orientation_rad,
+        errors.max_orientation_rad);
+  } else if (options.task.task != RobotTask::kRandom) {
     std::printf(
         "final end-effector error: position mean %.6f m, max %.6f m; orientation mean "
         "%.6f rad, max %.6f rad\n",
@@ -101,6 +134,10 @@ void PrintRunSummary(const RunOptions& options, const RobotBatch& batch,
         torque->mean_abs_torque, torque->max_abs_torque, torque->saturated, torque->joints);
     std::printf("final energy per robot: kinetic mean %.6f J, max %.6f J; potential mean %.6f J\n",
                 torque->mean_kinetic, torque->max_kinetic, torque->mean_potential);
+    if (torque->contacts > 0) {
+      std::printf("final contacts: %zu of %zu touching; normal force per robot mean %.4f N\n",
+                  torque->touching, torque->contacts, torque->mean_normal_force);
+    }
   }
   std::printf("state hash %016llx after %llu steps\n",
               static_cast<unsigned long long>(batch.StateHash()),

@@ -1,6 +1,7 @@
 // What `swarm-robots run` prints on stdout: a header naming the run (model, robots, task, threads,
-// the SIMD target that runs and those the CPU supports), then the summary: stepping throughput
-// in robot-steps per second, the task's final errors (reach: success rate), the state hash that
+// the SIMD target that runs and those the CPU supports; torque control and ground contacts),
+// then the summary: stepping throughput in robot-steps per second, the task's final errors
+// (reach and stand: success rate), torques, energies and contact forces, the state hash that
 // the determinism tests compare, memory per robot, the memory report and the files written.
 #pragma once
 
@@ -28,6 +29,10 @@ struct TorqueSummary {
   double mean_abs_torque = 0.0, max_abs_torque = 0.0;
   size_t saturated = 0, joints = 0;
   double mean_kinetic = 0.0, mean_potential = 0.0, max_kinetic = 0.0;
+  // Ground contacts: how many of every robot's contacts touch, and the mean total normal force
+  // per robot (N).
+  size_t touching = 0, contacts = 0;
+  double mean_normal_force = 0.0;
 };
 TorqueSummary SummarizeTorque(const RobotBatch& batch, std::span<const float> kinetic,
                               std::span<const float> potential);

@@ -4,11 +4,20 @@
 #include <cmath>
 #include <numbers>
 
+#include "swarm/core/text.h"
+#include "swarm/kernels/robot_kinematics_reference.h"
+
 namespace swarm {
 namespace {
 
 // Hash streams: one per kind of random number, so that no two draws share a key.
-enum : uint32_t { kStreamGoal = 1, kStreamStart = 2, kStreamPhase = 3, kStreamRandomTarget = 4 };
+enum : uint32_t {
+  kStreamGoal = 1,
+  kStreamStart = 2,
+  kStreamPhase = 3,
+  kStreamRandomTarget = 4,
+  kStreamStand = 5
+};
 
 constexpr uint64_t SplitMix64(uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
@@ -77,6 +86,51 @@ std::string Quote(std::string_view text) {
   return quoted;
 }
 
+// The stand task's posture: params.stand_posture, or zero clamped into the limits; every value
+// finite and within its joint's limits.
+Result<std::vector<float>> StandPosture(const RobotModel& model,
+                                        std::span<const JointControl> control,
+                                        const std::vector<float>& requested) {
+  if (!requested.empty() && requested.size() != model.dof()) {
+    return InvalidArgument("robot task: stand_posture has " + std::to_string(requested.size()) +
+                           " values, expected one per independent joint of " + Quote(model.name) +
+                           " (" + std::to_string(model.dof()) + ")");
+  }
+  std::vector<float> posture(model.dof());
+  for (size_t k = 0; k < model.dof(); ++k) {
+    const JointControl& joint = control[k];
+    if (requested.empty()) {
+      posture[k] = Clamp(0.0f, joint.lower, joint.upper);
+      continue;
+    }
+    posture[k] = requested[k];
+    if (!std::isfinite(posture[k]) || posture[k] < joint.lower || posture[k] > joint.upper) {
+      return InvalidArgument("robot task: stand_posture[" + std::to_string(k) + "] (joint " +
+                             Quote(model.joints[model.dof_joints[k]].name) + ") is " +
+                             NumberText(posture[k]) + ", outside the joint's limits [" +
+                             NumberText(joint.lower) + ", " + NumberText(joint.upper) + "]");
+    }
+  }
+  return posture;
+}
+
+// The base height at which the posture's lowest contact point touches the ground, for a level
+// base (the forward kinematics of one robot with its base at the origin).
+float StandingHeight(const RobotBatch& batch, const std::vector<float>& posture) {
+  const KinematicTree& tree = batch.tree();
+  std::vector<float> q(tree.q_count, 0.0f);
+  q[3] = 1.0f;  // qw
+  std::copy(posture.begin(), posture.end(), q.begin() + kFloatingBaseArrays);
+  std::vector<float> poses(kPoseArrays * tree.link_count());
+  reference::ForwardKinematics(tree, ConstLanesView{q.data(), 1, 1, q.size()},
+                               LanesView{poses.data(), 1, 1, poses.size()});
+  float lowest = std::numeric_limits<float>::infinity();
+  for (const ContactPoint& contact : batch.contact_points()) {
+    lowest = std::min(lowest, poses[kPoseArrays * contact.link + 2] - contact.radius);
+  }
+  return batch.config().torque.contacts.ground.height - lowest;
+}
+
 }  // namespace
 
 const char* RobotTaskName(RobotTask task) {
@@ -87,12 +141,15 @@ const char* RobotTaskName(RobotTask task) {
       return "track";
     case RobotTask::kRandom:
       return "random";
+    case RobotTask::kStand:
+      return "stand";
   }
   return "?";
 }
 
 Result<RobotTask> ParseRobotTask(std::string_view name) {
-  for (RobotTask task : {RobotTask::kReach, RobotTask::kTrack, RobotTask::kRandom}) {
+  for (RobotTask task :
+       {RobotTask::kReach, RobotTask::kTrack, RobotTask::kRandom, RobotTask::kStand}) {
     if (name == RobotTaskName(task)) return task;
   }
   return InvalidArgument("--task: unknown task " + Quote(name) + " (expected one of " +
@@ -116,6 +173,10 @@ Status ValidateRobotTaskParams(const RobotTaskParams& params) {
   if (Status s = check("success_orientation_rad", params.success_orientation_rad, true); !s.ok()) {
     return s;
   }
+  if (Status s = check("stand_spread", params.stand_spread, false); !s.ok()) return s;
+  if (Status s = check("drop_height", params.drop_height, false); !s.ok()) return s;
+  if (Status s = check("success_height_m", params.success_height_m, true); !s.ok()) return s;
+  if (Status s = check("success_tilt_rad", params.success_tilt_rad, true); !s.ok()) return s;
   if (params.random_resample_steps == 0) {
     return InvalidArgument("robot task: random_resample_steps must be >= 1, got 0");
   }
@@ -184,6 +245,17 @@ Result<RobotTaskRunner> RobotTaskRunner::Create(MemoryAccountant& accountant, Ro
   runner.params_ = params;
   const std::vector<JointControl> control = ControlOf(batch);
   runner.ranges_ = JointSampleRanges(batch.model(), control);
+  if (params.task == RobotTask::kStand) {
+    if (!params.torque_control || !batch.model().floating_base || batch.contact_points().empty()) {
+      return InvalidArgument(
+          "robot task: stand needs a floating-base robot under torque control with ground "
+          "contacts (RobotBatchConfig::torque.contacts)");
+    }
+    Result<std::vector<float>> posture = StandPosture(batch.model(), control, params.stand_posture);
+    if (!posture.ok()) return posture.status();
+    runner.posture_ = std::move(posture).value();
+    runner.standing_height_ = StandingHeight(batch, runner.posture_);
+  }
   if (params.task == RobotTask::kTrack) {
     for (FloatArray* array : {&runner.center_x_, &runner.center_y_, &runner.center_z_,
                               &runner.phase_cos_, &runner.phase_sin_}) {
@@ -207,6 +279,10 @@ void RobotTaskRunner::Start(ThreadPool& pool) {
                [](size_t, size_t k) { return k == 3 ? 1.0f : 0.0f; });
   }
   const uint64_t seed = params_.seed;
+  if (params_.task == RobotTask::kStand) {
+    StartStanding(pool);
+    return;
+  }
   if (params_.task != RobotTask::kRandom) {
     // The goal pose: forward kinematics of the goal configuration.
     FillJoints(pool, q, first, dof,
@@ -246,6 +322,32 @@ void RobotTaskRunner::Start(ThreadPool& pool) {
   batch.ForwardKinematics(pool);
 }
 
+void RobotTaskRunner::StartStanding(ThreadPool& pool) {
+  RobotBatch& batch = *batch_;
+  const size_t dof = batch.model().dof();
+  const float base_height = standing_height_ + params_.drop_height;
+  // x y z qw qx qy qz: level, raised so that the posture's lowest contact is drop_height up.
+  FillJoints(pool, batch.q(), 0, kFloatingBaseArrays, [&](size_t, size_t k) {
+    return k == 2 ? base_height : k == 3 ? 1.0f : 0.0f;
+  });
+  FillJoints(pool, batch.q(), kFloatingBaseArrays, dof, [&](size_t r, size_t k) {
+    const JointSampleRange& range = ranges_[k];
+    const float u = TaskUniform(params_.seed, r, kStreamStand, k);
+    const float offset = params_.stand_spread * range.spread_scale * (2.0f * u - 1.0f);
+    return Clamp(posture_[k] + offset, range.lower, range.upper);
+  });
+  FillJoints(pool, batch.q_target(), 0, dof, [&](size_t, size_t k) { return posture_[k]; });
+  for (const LanesView& zero :
+       {batch.qd(), batch.base_velocity(), batch.qd_target(), batch.qdd_target()}) {
+    FillJoints(pool, zero, 0, zero.arrays, [](size_t, size_t) { return 0.0f; });
+  }
+  // The goal: the base level at its standing height above where it started.
+  FillJoints(pool, batch.target_pose(), 0, kPoseArrays, [&](size_t, size_t k) {
+    return k == 2 ? standing_height_ : k == 6 ? 1.0f : 0.0f;
+  });
+  batch.ForwardKinematics(pool);
+}
+
 void RobotTaskRunner::MoveTrackTargets(ThreadPool& pool, double time_seconds) {
   // (cos, sin)(w t + phase) by angle addition from one (cos, sin)(w t) shared by all robots.
   const double angle = 2.0 * std::numbers::pi * time_seconds / params_.track_period_seconds;
@@ -282,6 +384,8 @@ Status RobotTaskRunner::Step(ThreadPool& pool, uint64_t step, float dt) {
       MoveTrackTargets(pool, double(step + 1) * double(dt));
       batch.IkStep(pool);
       break;
+    case RobotTask::kStand:
+      break;
     case RobotTask::kRandom:
       if (step > 0 && step % params_.random_resample_steps == 0) {
         const uint64_t epoch = step / params_.random_resample_steps;
@@ -307,8 +411,24 @@ void RobotTaskRunner::MeasureErrors(ThreadPool& pool, std::span<float> position_
   const size_t link = kPoseArrays * batch.end_effector();
   const size_t first = batch.tree().joint_q_begin();
   const size_t dof = batch.model().dof();
+  const bool stand = params_.task == RobotTask::kStand;
   ForEachRobotBlock(pool, batch.size(), [&](size_t begin, size_t end) {
     for (size_t r = begin; r < end; ++r) {
+      float worst = 0.0f;
+      for (size_t k = 0; k < dof; ++k) {
+        const float d = std::fabs(q.Array(first + k)[r] - q_target.Array(k)[r]);
+        if (d > worst) worst = d;
+      }
+      joint_error[r] = worst;
+      if (stand) {
+        // The base link's height error, and the angle between its z axis and the world's:
+        // cos = 1 - 2 (qx^2 + qy^2) for a unit quaternion.
+        position_error[r] = std::fabs(poses.Array(2)[r] - target.Array(2)[r]);
+        const double x = poses.Array(3)[r], y = poses.Array(4)[r];
+        orientation_error[r] =
+            static_cast<float>(std::acos(std::clamp(1.0 - 2.0 * (x * x + y * y), -1.0, 1.0)));
+        continue;
+      }
       double squared = 0.0;
       for (size_t i = 0; i < 3; ++i) {
         const double d = double(poses.Array(link + i)[r]) - double(target.Array(i)[r]);
@@ -326,12 +446,6 @@ void RobotTaskRunner::MeasureErrors(ThreadPool& pool, std::span<float> position_
       }
       const double cosine = std::fabs(dot) / std::sqrt(link_norm * target_norm);
       orientation_error[r] = static_cast<float>(2.0 * std::acos(std::min(1.0, cosine)));
-      float worst = 0.0f;
-      for (size_t k = 0; k < dof; ++k) {
-        const float d = std::fabs(q.Array(first + k)[r] - q_target.Array(k)[r]);
-        if (d > worst) worst = d;
-      }
-      joint_error[r] = worst;
     }
   });
 }
@@ -352,8 +466,11 @@ TaskErrorSummary RobotTaskRunner::Summarize(std::span<const float> position_erro
     summary.max_orientation_rad =
         std::max<double>(summary.max_orientation_rad, orientation_error[r]);
     summary.max_joint_error = std::max<double>(summary.max_joint_error, joint_error[r]);
-    if (position_error[r] < params_.success_position_m &&
-        (!steers_orientation || orientation_error[r] < params_.success_orientation_rad)) {
+    if (params_.task == RobotTask::kStand) {
+      summary.successes += position_error[r] < params_.success_height_m &&
+                           orientation_error[r] < params_.success_tilt_rad;
+    } else if (position_error[r] < params_.success_position_m &&
+               (!steers_orientation || orientation_error[r] < params_.success_orientation_rad)) {
       ++summary.successes;
     }
   }

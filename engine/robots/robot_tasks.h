@@ -12,6 +12,12 @@
 //           one turn per track_period_seconds, each robot at its own phase; IK + PD every step.
 //   random  random joint targets within the limits, resampled every random_resample_steps
 //           steps and tracked by the PD controller (no IK).
+//   stand   floating-base robots in torque mode with ground contacts: each starts level with its
+//           joints at stand_posture plus up to stand_spread per joint and its lowest contact
+//           drop_height above the ground, falls, and holds the posture by PD + gravity
+//           compensation. Success: the base height within success_height_m of the posture's
+//           standing height (its lowest contact on the ground) and the tilt of the base's z axis
+//           under success_tilt_rad.
 //
 // Determinism: every random number is a hash of (seed, robot index, stream, index) (splitmix64),
 // never of the thread, tile or batch size, so robot r does the same thing alone or among 1e5, on
@@ -35,12 +41,12 @@
 
 namespace swarm {
 
-enum class RobotTask : uint8_t { kReach, kTrack, kRandom };
+enum class RobotTask : uint8_t { kReach, kTrack, kRandom, kStand };
 
-const char* RobotTaskName(RobotTask task);  // "reach", "track", "random"
+const char* RobotTaskName(RobotTask task);  // "reach", "track", "random", "stand"
 // Parses a name RobotTaskName returns; errors name the value and list the tasks.
 Result<RobotTask> ParseRobotTask(std::string_view name);
-inline constexpr const char* kRobotTaskNames = "reach, track, random";
+inline constexpr const char* kRobotTaskNames = "reach, track, random, stand";
 
 struct RobotTaskParams {
   RobotTask task = RobotTask::kReach;
@@ -53,6 +59,14 @@ struct RobotTaskParams {
   uint64_t random_resample_steps = 250;
   float success_position_m = 0.01f;
   float success_orientation_rad = 0.1f;
+  // stand: the posture (dof values in q order; empty: zero clamped into the limits), the
+  // perturbation of the start (radians; a tenth in metres for prismatic joints), the lowest
+  // contact's height above the ground at the start, and the success thresholds.
+  std::vector<float> stand_posture;
+  float stand_spread = 0.05f;
+  float drop_height = 0.1f;
+  float success_height_m = 0.02f;
+  float success_tilt_rad = 0.0872665f;  // 5 degrees
   // How the robots follow the task: the kinematic ControlStep (default), or TorqueStep with
   // `controller` (the batch must be created in torque mode, RobotBatchConfig::torque).
   bool torque_control = false;
@@ -106,7 +120,9 @@ class RobotTaskRunner {
  public:
   // Allocates what the task keeps per robot (track: the circle centres and phases) under
   // MemoryCategory::kRobots. The runner keeps a pointer to the batch: the batch must outlive it
-  // and stay where it is (not be moved).
+  // and stay where it is (not be moved). Errors: the params' ranges; torque control on a
+  // kinematic batch; computed torque on a floating base; stand without torque control, a
+  // floating base or contacts, or with a posture of the wrong size or outside the limits.
   static Result<RobotTaskRunner> Create(MemoryAccountant& accountant, RobotBatch& batch,
                                         const RobotTaskParams& params);
   RobotTaskRunner() = default;
@@ -114,9 +130,10 @@ class RobotTaskRunner {
   const RobotTaskParams& params() const { return params_; }
   const std::vector<JointSampleRange>& ranges() const { return ranges_; }
 
-  // Writes every robot's starting state (q; a floating base at the identity; qd = 0;
-  // q_target = q), its goal (target_pose for reach and track, q_target for random) and the link
-  // poses of the starting state.
+  // Writes every robot's starting state (q; a floating base at the identity, stand: raised to
+  // its drop height; qd = 0; q_target = q), its goal (target_pose for reach and track, q_target
+  // for random; stand: q_target = the posture and target_pose the standing base pose) and the
+  // link poses of the starting state.
   void Start(ThreadPool& pool);
 
   // Step `step` (0, 1, 2, ... after Start) of dt seconds: moves the track goal to time
@@ -127,8 +144,8 @@ class RobotTaskRunner {
   Status Step(ThreadPool& pool, uint64_t step, float dt);
 
   // Per robot: end-effector position error (m) and orientation error (rad, the angle of
-  // q_target q_link^*) against target_pose, and max_j |q_j - q_target_j|. Spans have
-  // batch.size() entries.
+  // q_target q_link^*) against target_pose (stand: the base's height error and its tilt), and
+  // max_j |q_j - q_target_j|. Spans have batch.size() entries.
   void MeasureErrors(ThreadPool& pool, std::span<float> position_error,
                      std::span<float> orientation_error, std::span<float> joint_error) const;
   // Sums in robot order (the same result for any thread count).
@@ -138,10 +155,14 @@ class RobotTaskRunner {
 
  private:
   void MoveTrackTargets(ThreadPool& pool, double time_seconds);
+  void StartStanding(ThreadPool& pool);
 
   RobotBatch* batch_ = nullptr;
   RobotTaskParams params_;
   std::vector<JointSampleRange> ranges_;
+  std::vector<float> posture_;    // stand: the joint set points
+  float standing_height_ = 0.0f;  // stand: base height with the posture's lowest contact on the
+                                  // ground
   // track: per robot circle centre (x, y, z) and cos/sin of its phase.
   FloatArray center_x_, center_y_, center_z_, phase_cos_, phase_sin_;
 };

@@ -149,8 +149,9 @@ TEST_CASE("TaskUniform is a pure function of its key, uniform on the unit interv
   CHECK(u != TaskUniform(7, 5, 1, 4));
 }
 
-TEST_CASE("ParseRobotTask accepts reach, track and random and names a bad value") {
-  for (RobotTask task : {RobotTask::kReach, RobotTask::kTrack, RobotTask::kRandom}) {
+TEST_CASE("ParseRobotTask accepts reach, track, random and stand and names a bad value") {
+  for (RobotTask task :
+       {RobotTask::kReach, RobotTask::kTrack, RobotTask::kRandom, RobotTask::kStand}) {
     Result<RobotTask> parsed = ParseRobotTask(RobotTaskName(task));
     REQUIRE(parsed.ok());
     CHECK(parsed.value() == task);
@@ -158,7 +159,7 @@ TEST_CASE("ParseRobotTask accepts reach, track and random and names a bad value"
   Result<RobotTask> bad = ParseRobotTask("dance");
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.status().message(),
-             Contains("--task") && Contains("'dance'") && Contains("reach, track, random"));
+             Contains("--task") && Contains("'dance'") && Contains("reach, track, random, stand"));
 }
 
 TEST_CASE("RobotTaskRunner refuses invalid parameters, naming the field") {
@@ -457,6 +458,147 @@ TEST_CASE("Summarize counts successes against both thresholds and averages in ro
   CHECK(summary.max_orientation_rad == Approx(0.2));
   CHECK(summary.mean_joint_error == Approx((0.1 + 0.3 + 0.2) / 4));
   CHECK(summary.max_joint_error == Approx(0.3));
+}
+
+// --- stand ---------------------------------------------------------------------------------------
+
+// The Solo12 standing posture (thighs 0.8 rad, knees -1.6 rad, hind legs mirrored).
+const std::vector<float> kSoloPosture = {0.0f, 0.8f,  -1.6f, 0.0f, 0.8f,  -1.6f,
+                                         0.0f, -0.8f, 1.6f,  0.0f, -0.8f, 1.6f};
+
+// Solo12 in torque mode with foot contacts, its rotor inertia and gains that suit its 2.5 kg.
+RobotBatchConfig SoloStandConfig(const RobotModel& model) {
+  RobotBatchConfig config;
+  config.torque.enabled = true;
+  config.torque.dynamics.armature.assign(model.dof(), 3.6e-4);
+  config.torque.contacts.enabled = true;
+  config.control = DefaultJointControl(model);
+  for (JointControl& joint : config.control) joint.kp = 20.0f, joint.kd = 0.3f;
+  config.schedule.tile_elements = 64;
+  config.schedule.min_elements_per_thread = 1;
+  return config;
+}
+
+RobotTaskParams StandParams() {
+  RobotTaskParams params;
+  params.task = RobotTask::kStand;
+  params.torque_control = true;
+  params.stand_posture = kSoloPosture;
+  params.seed = 5;
+  return params;
+}
+
+TEST_CASE("stand drops Solo12s from drop_height onto their feet, where they stand") {
+  const RobotModel model = LoadModel(kSolo12, true);
+  MemoryAccountant memory;
+  constexpr size_t kRobots = 20;
+  Result<RobotBatch> batch = RobotBatch::Create(memory, model, kRobots, SoloStandConfig(model));
+  REQUIRE(batch.ok());
+  const RobotTaskParams params = StandParams();
+  Result<RobotTaskRunner> runner = RobotTaskRunner::Create(memory, batch.value(), params);
+  REQUIRE(runner.ok());
+  ThreadPool pool(2);
+  runner->Start(pool);
+  // The posture's standing height from the double forward kinematics: the base's height above
+  // its lowest foot, for a level base at the origin.
+  std::vector<double> posture_q(model.q_count(), 0.0);
+  posture_q[3] = 1.0;
+  for (size_t k = 0; k < model.dof(); ++k) posture_q[kFloatingBaseArrays + k] = kSoloPosture[k];
+  const std::vector<Pose> posture_poses = ForwardKinematicsDouble(model, posture_q);
+  double lowest = 1e9;
+  for (const ContactPoint& contact : batch->contact_points()) {
+    lowest = std::min(lowest, posture_poses[contact.link].p[2]);
+  }
+  const double standing = -lowest;
+  const ConstLanesView q = std::as_const(batch.value()).q();
+  for (size_t r = 0; r < kRobots; ++r) {
+    INFO("robot " << r);
+    CHECK(q.Array(2)[r] == Approx(standing + params.drop_height).margin(1e-6));
+    CHECK(q.Array(3)[r] == 1.0f);  // level
+    for (size_t k = 0; k < model.dof(); ++k) {
+      CHECK(std::fabs(q.Array(kFloatingBaseArrays + k)[r] - kSoloPosture[k]) <=
+            params.stand_spread);
+      CHECK(batch->q_target().Array(k)[r] == kSoloPosture[k]);
+    }
+    CHECK(batch->target_pose().Array(2)[r] == Approx(standing).margin(1e-6));
+  }
+  for (uint64_t step = 0; step < 1500; ++step) REQUIRE(runner->Step(pool, step, 0.001f).ok());
+  std::vector<float> height(kRobots), tilt(kRobots), joint(kRobots);
+  runner->MeasureErrors(pool, height, tilt, joint);
+  for (size_t r = 0; r < kRobots; ++r) {
+    INFO("robot " << r);
+    const double x = q.Array(4)[r], y = q.Array(5)[r];
+    const double norm =
+        std::sqrt(x * x + y * y + q.Array(3)[r] * q.Array(3)[r] + q.Array(6)[r] * q.Array(6)[r]);
+    CHECK(height[r] == Approx(std::fabs(q.Array(2)[r] - standing)).margin(1e-6));
+    CHECK(tilt[r] == Approx(2.0 * std::asin(std::sqrt(x * x + y * y) / norm)).margin(1e-5));
+    CHECK(height[r] < 0.02f);
+  }
+  const TaskErrorSummary summary = runner->Summarize(height, tilt, joint);
+  CHECK(summary.successes == kRobots);
+}
+
+TEST_CASE("stand gives robot r the same bits in any batch size, thread count and target") {
+  const RobotModel model = LoadModel(kSolo12, true);
+  constexpr size_t kCompared = 17;
+  Snapshot reference;
+  bool have_reference = false;
+  test::ForEachTarget([&](const test::TargetUnderTest& target) {
+    for (size_t robots : {kCompared, size_t{100}}) {
+      for (size_t threads : {size_t{1}, size_t{3}}) {
+        INFO("target " << target.name << ", " << robots << " robots, " << threads << " thread(s)");
+        MemoryAccountant memory;
+        Result<RobotBatch> batch =
+            RobotBatch::Create(memory, model, robots, SoloStandConfig(model));
+        REQUIRE(batch.ok());
+        RobotTaskParams params = StandParams();
+        params.drop_height = 0.01f;  // touches down within the steps below
+        Result<RobotTaskRunner> runner = RobotTaskRunner::Create(memory, batch.value(), params);
+        REQUIRE(runner.ok());
+        ThreadPool pool(threads);
+        runner->Start(pool);
+        for (uint64_t step = 0; step < 60; ++step) REQUIRE(runner->Step(pool, step, 0.001f).ok());
+        const Snapshot snapshot = TakeSnapshot(batch.value(), kCompared);
+        if (!have_reference) {
+          reference = snapshot;
+          have_reference = true;
+        }
+        CHECK(SameBits(snapshot, reference));
+      }
+    }
+  });
+}
+
+TEST_CASE("stand refuses robots and postures it cannot stand, naming the problem") {
+  MemoryAccountant memory;
+  const RobotModel solo = LoadModel(kSolo12, true);
+  const auto refused = [&](const RobotModel& model, const RobotBatchConfig& config,
+                           const RobotTaskParams& params) {
+    Result<RobotBatch> batch = RobotBatch::Create(memory, model, 2, config);
+    REQUIRE(batch.ok());
+    Result<RobotTaskRunner> runner = RobotTaskRunner::Create(memory, batch.value(), params);
+    REQUIRE_FALSE(runner.ok());
+    return runner.status().message();
+  };
+  RobotBatchConfig no_contacts = SoloStandConfig(solo);
+  no_contacts.torque.contacts.enabled = false;
+  CHECK_THAT(refused(solo, no_contacts, StandParams()), Contains("ground contacts"));
+  RobotTaskParams kinematic = StandParams();
+  kinematic.torque_control = false;
+  CHECK_THAT(refused(solo, SoloStandConfig(solo), kinematic), Contains("torque control"));
+  const RobotModel fixed = LoadModel(kSolo12, false);
+  CHECK_THAT(refused(fixed, SoloStandConfig(fixed), StandParams()), Contains("floating-base"));
+  RobotTaskParams short_posture = StandParams();
+  short_posture.stand_posture.pop_back();
+  CHECK_THAT(refused(solo, SoloStandConfig(solo), short_posture),
+             Contains("11 values") && Contains("(12)"));
+  RobotBatchConfig limited = SoloStandConfig(solo);
+  limited.control[4].upper = 0.5f;
+  CHECK_THAT(refused(solo, limited, StandParams()),
+             Contains("stand_posture[4]") && Contains("FR_HFE") && Contains("limits"));
+  RobotTaskParams negative = StandParams();
+  negative.drop_height = -0.1f;
+  CHECK_THAT(refused(solo, SoloStandConfig(solo), negative), Contains("drop_height"));
 }
 
 }  // namespace
