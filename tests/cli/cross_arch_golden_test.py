@@ -123,6 +123,13 @@ def robots(work, binary, assets):
                       "--no-progress"])
         results[f"cli.robots.run_torque.{name}.100_robots.100_steps.state_hash"] = \
             state_hash(output)
+    # Stand: the quadruped dropped 1 cm onto the ground (contacts, friction, the stand task).
+    output = run([binary, "run", "--urdf", os.path.join(assets, "quadruped.urdf"), "--task",
+                  "stand", "--floating-base", "--control", "torque", "--drop-height", "0.01",
+                  "--robots", "100", "--steps", "100", "--seed", "5", "--no-progress"])
+    if " 0 of 400 touching" in output:
+        raise AssertionError("the stand run never touched the ground:\n" + output)
+    results["cli.robots.run_stand.quadruped.100_robots.100_steps.state_hash"] = state_hash(output)
     return results
 
 

@@ -4,14 +4,20 @@
 # robots): the sha256 of run.npy and run_ee.npy and the state hash (for equal batch sizes) must
 # agree, per task. Tasks must differ from each other (so identical empty outputs cannot pass).
 #
-#   robots_determinism.sh <swarm-robots> <urdf> <work dir> [run flags...]
-# The run flags (e.g. --control torque) are added to every run.
+#   robots_determinism.sh <swarm-robots> <urdf> <work dir> [--tasks "t1 t2"] [run flags...]
+# The tasks default to reach, track and random; the run flags (e.g. --control torque) are added
+# to every run.
 set -euo pipefail
 
 binary=$1
 urdf=$2
 work=$3
 shift 3
+tasks=(reach track random)
+if [[ ${1:-} == --tasks ]]; then
+  read -r -a tasks <<<"$2"
+  shift 2
+fi
 mkdir -p "$work"
 common=(--urdf "$urdf" --dt 0.002 --seed 9 --record-every 8 --record-robots 40 --no-progress "$@")
 
@@ -28,7 +34,7 @@ echo "targets: ${targets[*]}"
 
 failed=0
 declare -A task_digest
-for task in reach track random; do
+for task in "${tasks[@]}"; do
   reference=""
   reference_hash=""
   for target in "${targets[@]}"; do
