@@ -20,16 +20,21 @@
 #                                            the Panda and the floating quadruped vs the double
 #                                            reference and MuJoCo, R = 1 .. 1e6, 1 and 2
 #                                            threads, ~5 min; prints M evals/s, ratios, targets)
+#                                            or torque (whole torque-controlled steps of 1e5
+#                                            Pandas, UR5s and Solo12s standing on ground
+#                                            contacts, 1 and 2 threads, ~1 min; prints ms/step,
+#                                            M robot-steps/s, memory per robot and the target)
 #   scripts/bench.sh --quick                 N <= 1e6, one round: a smoke run of the whole flow
 #   scripts/bench.sh --suite integrate -- --rounds=5   flags after -- go to each suite's binary
 #
-# Flags: --suite all|integrate|transform|vision|tensor|particles|robots|dynamics (default all),
+# Flags: --suite all|integrate|transform|vision|tensor|particles|robots|dynamics|torque (default
+# all),
 # --build-dir DIR (default build-bench), --jobs N (default: all CPUs), --quick, --help,
 # --configured (DIR is an already configured tree with -DSWARM_BUILD_BENCH=ON, e.g. the test
 # build's: build the suites' targets there, configure nothing), --results-dir DIR (default
 # bench/results; with it the charts go to DIR too instead of docs/). Writes
-# {integrate,transform,transform_numpy,vision,tensor,tensor_numpy,particles,robots}.json and
-# dynamics_{ur5,panda_arm,quadruped}.json to the
+# {integrate,transform,transform_numpy,vision,tensor,tensor_numpy,particles,robots,torque}.json
+# and dynamics_{ur5,panda_arm,quadruped}.json to the
 # results folder (bench/results is gitignored) and docs/bench-{integrate,transform}.png.
 # Configuration comes from these flags only; no environment variable changes what runs. (The
 # numpy peers run with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from their environment, so
@@ -37,7 +42,7 @@
 # it loaded.)
 set -euo pipefail
 
-usage() { sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; }
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="build-bench"
@@ -54,7 +59,7 @@ while [[ $# -gt 0 ]]; do
     --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
     --jobs=*) jobs="${1#*=}"; shift ;;
     --suite)
-      suite="${2:?--suite needs all, integrate, transform, vision, tensor, particles, robots or dynamics}"
+      suite="${2:?--suite needs all, integrate, transform, vision, tensor, particles, robots, dynamics or torque}"
       shift 2 ;;
     --suite=*) suite="${1#*=}"; shift ;;
     --quick) quick=1; shift ;;
@@ -71,10 +76,10 @@ if [[ ! "$jobs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 case "$suite" in
-  all) suites=(integrate transform vision tensor particles robots dynamics) ;;
-  integrate|transform|vision|tensor|particles|robots|dynamics) suites=("$suite") ;;
+  all) suites=(integrate transform vision tensor particles robots dynamics torque) ;;
+  integrate|transform|vision|tensor|particles|robots|dynamics|torque) suites=("$suite") ;;
   *) echo "bench.sh: --suite expects all, integrate, transform, vision, tensor, particles," \
-       "robots or dynamics, got '$suite'" >&2
+       "robots, dynamics or torque, got '$suite'" >&2
      exit 2 ;;
 esac
 quick_flags=()
@@ -159,6 +164,18 @@ for name in "${suites[@]}"; do
         --benchmark_out_format=json
     done
     summary+=("dynamics suite run time: $(( $(date +%s) - start )) s (benchmark binary, 3 robots)")
+    echo
+    continue
+  fi
+  if [[ "$name" == torque ]]; then
+    # The binary prints its own table (ms/step, M robot-steps/s, memory per robot, the target).
+    torque_flags=()
+    if [[ $quick -eq 1 ]]; then
+      torque_flags=(--robots=1e3 --rounds=1 --memory-rounds=1 --min-time=0.01)
+    fi
+    "$build_dir/bench/swarm-bench-torque" "${torque_flags[@]}" "${bench_flags[@]}" \
+      --benchmark_out="$json" --benchmark_out_format=json
+    summary+=("torque suite run time: $(( $(date +%s) - start )) s (benchmark binary)")
     echo
     continue
   fi
