@@ -109,8 +109,8 @@ RobotTaskParams TaskFor(const Scenario& scenario) {
   params.controller = scenario.controller;
   params.seed = 11;
   if (scenario.stand) {
-    params.stand_posture = {0.0f, 0.8f, -1.6f, 0.0f, 0.8f, -1.6f,
-                            0.0f, -0.8f, 1.6f, 0.0f, -0.8f, 1.6f};
+    params.stand_posture = {0.0f, 0.8f,  -1.6f, 0.0f, 0.8f,  -1.6f,
+                            0.0f, -0.8f, 1.6f,  0.0f, -0.8f, 1.6f};
     params.drop_height = 0.0f;  // feet on the ground from the start
   }
   return params;
@@ -277,8 +277,7 @@ void PrintTable(const std::map<RunKey, double>& best, const Options& options,
     }
     const auto rate = [&](double ms) { return ms > 0.0 ? n / ms * 1e-3 : 0.0; };
     std::printf("%-22s %12.3f %12.3f %12.2f %12.2f %10.0f  %s\n", scenario.name, row.ms[0],
-                row.ms[1], rate(row.ms[0]), rate(row.ms[1]), row.bytes_per_robot,
-                target.c_str());
+                row.ms[1], rate(row.ms[0]), rate(row.ms[1]), row.bytes_per_robot, target.c_str());
   }
   std::printf("targets missed: %d\n", missed);
 }
