@@ -290,6 +290,162 @@ swarm_status swarm_integrate_euler(swarm_buffer positions, swarm_buffer velociti
 swarm_status swarm_gaussian_blur(swarm_context context, swarm_buffer src, swarm_buffer dst,
                                  size_t ksize, double sigma);
 
+/* ---------------------------------------------------------------------------------------------
+ * Robots: models read from URDF, and batches of R robots of one model stepped in lockstep
+ * (swarm/robots/robot_batch.h), their state shown as zero-copy tensor views. The loop of a
+ * reinforcement-learning user:
+ *
+ *   swarm_robot_model model;
+ *   swarm_robot_model_load_urdf("panda.urdf", NULL, &model);
+ *   swarm_robot_batch_desc desc = {0};
+ *   desc.robots = 4096;
+ *   desc.torque = true;                        // rigid-body dynamics from the <inertial>s
+ *   swarm_robot_batch batch;
+ *   swarm_robot_batch_create(ctx, model, &desc, &batch);
+ *   swarm_tensor q, tau;                       // f32[4096][dof], written in place by steps
+ *   swarm_robot_batch_tensor(batch, SWARM_ROBOT_Q, &q);
+ *   swarm_robot_batch_tensor(batch, SWARM_ROBOT_TORQUE, &tau);
+ *   for (...) {                                // policy(q) -> tau, then one step
+ *     swarm_robot_batch_torque_step(batch, 0.002f, SWARM_TORQUE_NONE);
+ *   }
+ *
+ * Views hold a reference on the batch, so they stay valid after swarm_robot_batch_destroy; a
+ * batch holds its context's accountant and threads and a copy of its model.
+ */
+typedef struct swarm_robot_model_impl* swarm_robot_model;
+typedef struct swarm_robot_batch_impl* swarm_robot_batch;
+
+typedef struct swarm_urdf_desc {
+  bool floating_base; /* the root link moves freely: 7 leading q values x y z qw qx qy qz */
+  size_t max_bytes;   /* longer URDF text is refused; 0: 8 MiB */
+} swarm_urdf_desc;
+
+/* Reads and validates a URDF file or text (`desc` may be NULL: fixed base, 8 MiB). Errors name
+ * the file, the element and the problem (swarm/robots/robot_model.h lists what is refused). */
+swarm_status swarm_robot_model_load_urdf(const char* path, const swarm_urdf_desc* desc,
+                                         swarm_robot_model* out);
+swarm_status swarm_robot_model_parse_urdf(const char* text, size_t length,
+                                          const swarm_urdf_desc* desc, swarm_robot_model* out);
+/* NULL is ignored; batches made from the model keep their own copy. */
+void swarm_robot_model_destroy(swarm_robot_model model);
+
+typedef struct swarm_robot_model_info {
+  size_t links;                /* link poses per robot, root first */
+  size_t dof;                  /* independent joints (mimic joints excluded) */
+  size_t q_count;              /* values of q: 7 for a floating base, then dof */
+  size_t velocity_count;       /* values of a velocity (qdd): 6 for a floating base, then dof */
+  size_t default_end_effector; /* link index */
+  bool floating_base;
+} swarm_robot_model_info;
+swarm_status swarm_robot_model_info_get(swarm_robot_model model, swarm_robot_model_info* out);
+
+typedef enum swarm_robot_name_kind {
+  SWARM_ROBOT_NAME_MODEL = 0,    /* the <robot name>; index 0 */
+  SWARM_ROBOT_NAME_LINK = 1,     /* index < links */
+  SWARM_ROBOT_NAME_Q = 2,        /* index < q_count: "base_x" .. "base_qz", then joint names */
+  SWARM_ROBOT_NAME_VELOCITY = 3, /* index < velocity_count: "base_vx" .. "base_wz", joints */
+} swarm_robot_name_kind;
+/* A name, with the size-query pattern of swarm_context_memory_report. */
+swarm_status swarm_robot_model_name(swarm_robot_model model, swarm_robot_name_kind kind,
+                                    size_t index, char* text, size_t capacity, size_t* length);
+
+/* What swarm_robot_batch_torque_step computes the joint torques with:
+ *   NONE             the torques the caller wrote into SWARM_ROBOT_TORQUE (a policy's output)
+ *   PD_GRAVITY       g(q) + kp (q_target - q) + kd (qd_target - qd)
+ *   COMPUTED_TORQUE  M(q) a + h(q, qd), a = qdd_target + kp (q_target - q) + kd (qd_target - qd)
+ *                    (fixed-base robots only)
+ * all clamped to the URDF's effort limits. */
+typedef enum swarm_torque_controller {
+  SWARM_TORQUE_NONE = 0,
+  SWARM_TORQUE_PD_GRAVITY = 1,
+  SWARM_TORQUE_COMPUTED_TORQUE = 2,
+} swarm_torque_controller;
+
+typedef enum swarm_torque_integrator {
+  SWARM_INTEGRATOR_SEMI_IMPLICIT_EULER = 0, /* qd += qdd dt, then q += qd dt */
+  SWARM_INTEGRATOR_RK4 = 1,                 /* classical RK4, torques held over the step */
+} swarm_torque_integrator;
+
+/* The ground plane of compliant contacts; every field is used as given (see README): normal
+ * force max(0, stiffness d - damping vz) at penetration d, friction -friction fn v / sqrt(|v|^2 +
+ * slip_velocity^2). Defaults, when the desc's pointer is NULL: 0, 2e4, 40, 0.8, 0.1. */
+typedef struct swarm_ground_desc {
+  float height;        /* the plane z = height, m */
+  float stiffness;     /* > 0, N/m */
+  float damping;       /* >= 0, N s/m */
+  float friction;      /* >= 0 */
+  float slip_velocity; /* > 0, m/s */
+} swarm_ground_desc;
+
+/* Zero means default for every field but robots. */
+typedef struct swarm_robot_batch_desc {
+  size_t robots; /* >= 1 */
+  /* false: kinematic (joints are PD-driven double integrators, swarm_robot_batch_control_step);
+   * true: rigid-body dynamics from the URDF's inertials (swarm_robot_batch_torque_step). */
+  bool torque;
+  /* Per independent joint in q order, dof entries each, or NULL: the defaults (kp 100, kd 20,
+   * no armature). `dof` must be the model's when any of them is given. */
+  size_t dof;
+  const float* kp;
+  const float* kd;
+  const float* armature; /* rotor inertia, kg m^2 (torque mode) */
+  const float* gravity;  /* 3 entries, world frame, m/s^2; NULL: (0, 0, -9.81) (torque mode) */
+  swarm_torque_integrator integrator;
+  const char* end_effector; /* the link IK steers; NULL: the model's default */
+  /* Torque mode: compliant spheres of contact_radius at the named links (none named: every
+   * leaf link) against the ground; `ground` NULL gives the defaults of swarm_ground_desc. */
+  bool contacts;
+  const char* const* contact_links;
+  size_t contact_link_count;
+  float contact_radius;
+  const swarm_ground_desc* ground;
+} swarm_robot_batch_desc;
+
+/* Allocates the batch in the context (its budget applies): q at zero clamped into the limits (a
+ * floating base at the identity), velocities and torques zero, q_target = q, link poses the
+ * forward kinematics of q. Errors name the field: robots 0, a wrong dof, a gain or armature not
+ * finite >= 0, an unknown link, a model without inertials in torque mode, the budget. */
+swarm_status swarm_robot_batch_create(swarm_context context, swarm_robot_model model,
+                                      const swarm_robot_batch_desc* desc, swarm_robot_batch* out);
+/* Drops the caller's reference (NULL is ignored); views keep the batch alive. */
+void swarm_robot_batch_destroy(swarm_robot_batch batch);
+swarm_status swarm_robot_batch_size(swarm_robot_batch batch, size_t* robots);
+
+/* The state a view shows, each f32[R][n] with strides [1, lane stride] (robot r's values are row
+ * r), link poses f32[R][links][7]. Read-only: QDD, LINK_POSES, CONTACT_FORCES. */
+typedef enum swarm_robot_array {
+  SWARM_ROBOT_Q = 0,               /* [R][q_count] */
+  SWARM_ROBOT_QD = 1,              /* [R][dof] joint velocities */
+  SWARM_ROBOT_Q_TARGET = 2,        /* [R][dof] PD set points */
+  SWARM_ROBOT_QD_TARGET = 3,       /* [R][dof] (torque mode) */
+  SWARM_ROBOT_QDD_TARGET = 4,      /* [R][dof] (torque mode, computed torque) */
+  SWARM_ROBOT_TORQUE = 5,          /* [R][dof] the last step's torques, or the caller's (NONE) */
+  SWARM_ROBOT_QDD = 6,             /* [R][velocity_count] accelerations at the last step's start */
+  SWARM_ROBOT_BASE_VELOCITY = 7,   /* [R][6] vx vy vz wx wy wz in the base frame (torque mode) */
+  SWARM_ROBOT_LINK_POSES = 8,      /* [R][links][7] px py pz qx qy qz qw, world frame */
+  SWARM_ROBOT_TARGET_POSE = 9,     /* [R][7] px py pz qx qy qz qw: the end effector's IK goal */
+  SWARM_ROBOT_CONTACT_FORCES = 10, /* [R][contacts] normal forces of the last step, N */
+} swarm_robot_array;
+swarm_status swarm_robot_batch_tensor(swarm_robot_batch batch, swarm_robot_array array,
+                                      swarm_tensor* out);
+
+/* The steps run on the context's threads (serialised with its other kernel calls). Before a
+ * step every input array it reads is checked finite (an error names the array, robot and
+ * column, and nothing is changed). */
+/* Forward kinematics of q into the link poses. */
+swarm_status swarm_robot_batch_forward_kinematics(swarm_robot_batch batch);
+/* Kinematic mode: PD toward q_target, integration with limits over dt seconds (> 0), FK. */
+swarm_status swarm_robot_batch_control_step(swarm_robot_batch batch, float dt);
+/* One damped-least-squares IK step writing q_target toward the target pose (from the current
+ * link poses). */
+swarm_status swarm_robot_batch_ik_step(swarm_robot_batch batch);
+/* Torque mode: controller, joint-limit springs, forward dynamics with contacts, integration
+ * over dt seconds (> 0), FK. */
+swarm_status swarm_robot_batch_torque_step(swarm_robot_batch batch, float dt,
+                                           swarm_torque_controller controller);
+/* xxHash of the state arrays, equal to `swarm-robots run`'s "state hash" for the same state. */
+swarm_status swarm_robot_batch_state_hash(swarm_robot_batch batch, uint64_t* out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -12,6 +12,16 @@
     print(positions.tensor()[:3])     # Nx-style text
     frozen = np.from_dlpack(positions.tensor())   # read-only, also no copy
 
+Robots: a batch of R robots of one URDF, its state as writable numpy views (no copy), stepped with
+the caller's torques (a numpy policy) or swarm's controllers:
+
+    model = lib.robot_model("panda.urdf")
+    batch = ctx.robot_batch(model, robots=4096, torque=True)
+    q, qd, tau = batch.q, batch.qd, batch.torque      # float32 (4096, 7) views of the state
+    for _ in range(1000):
+        tau[:] = policy(q, qd)                        # numpy writes into swarm's arrays
+        batch.torque_step(0.002)                      # controller "none": the caller's torques
+
 Arrays from Tensor.numpy() / np.asarray(tensor) keep the tensor (and so the swarm buffer) alive
 through their `base`; DLPack capsules keep the buffer alive through their deleter. Errors raise
 SwarmError carrying the C API's status name and message.
@@ -30,7 +40,8 @@ def _clamp_int64(value):
     return max(-(1 << 63) + 1, min(value, (1 << 63) - 1))
 
 
-__all__ = ["load", "Library", "Context", "Buffer", "Tensor", "SwarmError", "DTYPES"]
+__all__ = ["load", "Library", "Context", "Buffer", "Tensor", "RobotModel", "RobotBatch",
+           "SwarmError", "DTYPES"]
 
 # swarm_dtype order (swarm_c.h) with the numpy dtype of each.
 DTYPES = [
@@ -55,6 +66,12 @@ _BUFFER_KINDS = ["vec4", "f32_array", "u8_array", "image_f32", "image_u8", "imag
 _BINARY_OPS = {"add": 0, "sub": 1, "mul": 2, "div": 3, "min": 4, "max": 5}
 _REDUCE_OPS = {"sum": 0, "mean": 1, "min": 2, "max": 3}
 MAX_RANK = 8
+_TORQUE_CONTROLLERS = {"none": 0, "pd-gravity": 1, "computed-torque": 2}
+_INTEGRATORS = {"euler": 0, "rk4": 1}
+# swarm_robot_array values of the RobotBatch properties.
+_ROBOT_ARRAYS = {"q": 0, "qd": 1, "q_target": 2, "qd_target": 3, "qdd_target": 4, "torque": 5,
+                 "qdd": 6, "base_velocity": 7, "link_poses": 8, "target_pose": 9,
+                 "contact_forces": 10}
 
 
 class SwarmError(Exception):
@@ -101,6 +118,33 @@ class _FormatDesc(ctypes.Structure):
 class _EulerParams(ctypes.Structure):
     _fields_ = [("gravity", ctypes.c_float * 3), ("drag_per_second", ctypes.c_float),
                 ("dt_seconds", ctypes.c_float)]
+
+
+class _UrdfDesc(ctypes.Structure):
+    _fields_ = [("floating_base", ctypes.c_bool), ("max_bytes", ctypes.c_size_t)]
+
+
+class _RobotModelInfo(ctypes.Structure):
+    _fields_ = [("links", ctypes.c_size_t), ("dof", ctypes.c_size_t),
+                ("q_count", ctypes.c_size_t), ("velocity_count", ctypes.c_size_t),
+                ("default_end_effector", ctypes.c_size_t), ("floating_base", ctypes.c_bool)]
+
+
+class _GroundDesc(ctypes.Structure):
+    _fields_ = [("height", ctypes.c_float), ("stiffness", ctypes.c_float),
+                ("damping", ctypes.c_float), ("friction", ctypes.c_float),
+                ("slip_velocity", ctypes.c_float)]
+
+
+class _RobotBatchDesc(ctypes.Structure):
+    _fields_ = [("robots", ctypes.c_size_t), ("torque", ctypes.c_bool), ("dof", ctypes.c_size_t),
+                ("kp", ctypes.POINTER(ctypes.c_float)), ("kd", ctypes.POINTER(ctypes.c_float)),
+                ("armature", ctypes.POINTER(ctypes.c_float)),
+                ("gravity", ctypes.POINTER(ctypes.c_float)), ("integrator", ctypes.c_int),
+                ("end_effector", ctypes.c_char_p), ("contacts", ctypes.c_bool),
+                ("contact_links", ctypes.POINTER(ctypes.c_char_p)),
+                ("contact_link_count", ctypes.c_size_t), ("contact_radius", ctypes.c_float),
+                ("ground", ctypes.POINTER(_GroundDesc))]
 
 
 class DLDevice(ctypes.Structure):
@@ -228,6 +272,26 @@ _SIGNATURES = {
     "swarm_integrate_euler": (ctypes.c_int, [_P, _P, ctypes.POINTER(_EulerParams)]),
     "swarm_gaussian_blur": (
         ctypes.c_int, [_P, _P, _P, ctypes.c_size_t, ctypes.c_double]),
+    "swarm_robot_model_load_urdf": (
+        ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(_UrdfDesc), ctypes.POINTER(_P)]),
+    "swarm_robot_model_parse_urdf": (
+        ctypes.c_int,
+        [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(_UrdfDesc), ctypes.POINTER(_P)]),
+    "swarm_robot_model_destroy": (None, [_P]),
+    "swarm_robot_model_info_get": (ctypes.c_int, [_P, ctypes.POINTER(_RobotModelInfo)]),
+    "swarm_robot_model_name": (
+        ctypes.c_int, [_P, ctypes.c_int, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t,
+                       ctypes.POINTER(ctypes.c_size_t)]),
+    "swarm_robot_batch_create": (
+        ctypes.c_int, [_P, _P, ctypes.POINTER(_RobotBatchDesc), ctypes.POINTER(_P)]),
+    "swarm_robot_batch_destroy": (None, [_P]),
+    "swarm_robot_batch_size": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_size_t)]),
+    "swarm_robot_batch_tensor": (ctypes.c_int, [_P, ctypes.c_int, ctypes.POINTER(_P)]),
+    "swarm_robot_batch_forward_kinematics": (ctypes.c_int, [_P]),
+    "swarm_robot_batch_control_step": (ctypes.c_int, [_P, ctypes.c_float]),
+    "swarm_robot_batch_ik_step": (ctypes.c_int, [_P]),
+    "swarm_robot_batch_torque_step": (ctypes.c_int, [_P, ctypes.c_float, ctypes.c_int]),
+    "swarm_robot_batch_state_hash": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_uint64)]),
 }
 
 
@@ -293,6 +357,22 @@ class Library:
         params = _EulerParams((ctypes.c_float * 3)(*gravity), drag, dt)
         self._call("swarm_integrate_euler", positions._handle, velocities._handle,
                    ctypes.byref(params))
+
+
+    def robot_model(self, path=None, text=None, floating_base=False, max_bytes=0):
+        """A robot model from a URDF file (`path`) or URDF text (`text`); floating_base frees
+        the root link (7 leading q values x y z qw qx qy qz)."""
+        if (path is None) == (text is None):
+            raise ValueError("give exactly one of path and text")
+        desc = _UrdfDesc(floating_base, max_bytes)
+        if path is not None:
+            handle = self._new_handle("swarm_robot_model_load_urdf", str(path).encode(),
+                                      ctypes.byref(desc))
+        else:
+            data = text.encode() if isinstance(text, str) else bytes(text)
+            handle = self._new_handle("swarm_robot_model_parse_urdf", data, len(data),
+                                      ctypes.byref(desc))
+        return RobotModel(self, handle)
 
 
 def load(path):
@@ -366,6 +446,69 @@ class Context(_Handle):
         """cv::GaussianBlur of an image (or image batch) buffer into another, border reflect-101."""
         self._lib._call("swarm_gaussian_blur", self._handle, src._handle, dst._handle, ksize,
                         sigma)
+
+    def robot_batch(self, model, robots, torque=False, kp=None, kd=None, armature=None,
+                    gravity=None, integrator="euler", end_effector=None, contacts=False,
+                    contact_links=(), contact_radius=0.0, ground=None):
+        """A batch of `robots` robots of `model` in this context (its budget applies).
+
+        torque: rigid-body dynamics (torque_step) instead of the kinematic control_step.
+        kp, kd, armature: per joint (model.dof values) or one number for every joint; None: the
+        defaults (kp 100, kd 20, no armature). gravity: (gx, gy, gz), None: (0, 0, -9.81).
+        integrator: "euler" or "rk4". contacts: compliant spheres of contact_radius at the links
+        named in contact_links (empty: every leaf link) against the ground, a dict with height,
+        stiffness, damping, friction and slip_velocity (None: 0, 2e4, 40, 0.8, 0.1)."""
+        keep = []  # ctypes arrays the desc points into, alive until the call returns
+
+        def per_joint(name, values):
+            if values is None:
+                return None
+            values = np.asarray(values, dtype=np.float64).reshape(-1)
+            if values.size == 1:
+                values = np.repeat(values, model.dof)
+            if values.size != model.dof:
+                raise ValueError(f"{name}: expected {model.dof} values (one per joint) or one, "
+                                 f"got {values.size}")
+            array = (ctypes.c_float * max(model.dof, 1))(*values.tolist())
+            keep.append(array)
+            return ctypes.cast(array, ctypes.POINTER(ctypes.c_float))
+
+        desc = _RobotBatchDesc()
+        desc.robots = operator.index(robots)
+        desc.torque = torque
+        desc.dof = model.dof
+        desc.kp, desc.kd = per_joint("kp", kp), per_joint("kd", kd)
+        desc.armature = per_joint("armature", armature)
+        if gravity is not None:
+            array = (ctypes.c_float * 3)(*[float(g) for g in gravity])
+            keep.append(array)
+            desc.gravity = ctypes.cast(array, ctypes.POINTER(ctypes.c_float))
+        if integrator not in _INTEGRATORS:
+            raise ValueError(f"integrator must be one of {', '.join(_INTEGRATORS)}, got "
+                             f"{integrator!r}")
+        desc.integrator = _INTEGRATORS[integrator]
+        desc.end_effector = None if end_effector is None else end_effector.encode()
+        desc.contacts = contacts
+        names = [name.encode() for name in contact_links]
+        if names:
+            array = (ctypes.c_char_p * len(names))(*names)
+            keep.append(array)
+            desc.contact_links = ctypes.cast(array, ctypes.POINTER(ctypes.c_char_p))
+        desc.contact_link_count = len(names)
+        desc.contact_radius = contact_radius
+        if ground is not None:
+            values = {"height": 0.0, "stiffness": 2e4, "damping": 40.0, "friction": 0.8,
+                      "slip_velocity": 0.1}
+            unknown = set(ground) - set(values)
+            if unknown:
+                raise ValueError(f"unknown ground parameters: {', '.join(sorted(unknown))}")
+            values.update(ground)
+            ground_desc = _GroundDesc(**values)
+            keep.append(ground_desc)
+            desc.ground = ctypes.pointer(ground_desc)
+        handle = self._lib._new_handle("swarm_robot_batch_create", self._handle, model._handle,
+                                       ctypes.byref(desc))
+        return RobotBatch(self._lib, handle, model)
 
     @property
     def bytes_in_use(self):
@@ -569,3 +712,95 @@ class Tensor(_Handle):
 
     def max(self):
         return self._reduce_all("max")
+
+
+class RobotModel(_Handle):
+    """A robot read from URDF: counts and names (links, q values, velocities)."""
+
+    _destroy = "swarm_robot_model_destroy"
+
+    def __init__(self, lib, handle):
+        super().__init__(lib, handle)
+        info = _RobotModelInfo()
+        lib._call("swarm_robot_model_info_get", handle, ctypes.byref(info))
+        self.dof = info.dof
+        self.q_count = info.q_count
+        self.velocity_count = info.velocity_count
+        self.floating_base = bool(info.floating_base)
+        self.name = self._names(0, 1)[0]
+        self.links = self._names(1, info.links)
+        self.q_names = self._names(2, info.q_count)
+        self.velocity_names = self._names(3, info.velocity_count)
+        self.default_end_effector = self.links[info.default_end_effector]
+
+    def _names(self, kind, count):
+        return [_text(self._lib, "swarm_robot_model_name", self._handle, kind, index)
+                for index in range(count)]
+
+
+class RobotBatch(_Handle):
+    """R robots of one model stepped in lockstep. Each state property is a numpy view of
+    swarm's arrays (float32, robot r in row r; link_poses is (R, links, 7) px py pz qx qy qz
+    qw): writes are seen by the next step, steps update the arrays in place. qdd, link_poses
+    and contact_forces are read-only. Views keep the batch's memory alive."""
+
+    _destroy = "swarm_robot_batch_destroy"
+
+    def __init__(self, lib, handle, model):
+        super().__init__(lib, handle)
+        self.model = model
+        size = ctypes.c_size_t()
+        lib._call("swarm_robot_batch_size", handle, ctypes.byref(size))
+        self.size = size.value
+        self._views = {}
+
+    def tensor(self, name):
+        """The swarm Tensor of one state array ("q", "qd", "torque", "link_poses", ...)."""
+        if name not in _ROBOT_ARRAYS:
+            raise KeyError(f"no robot state array {name!r}; there are {', '.join(_ROBOT_ARRAYS)}")
+        return Tensor(self._lib, self._lib._new_handle("swarm_robot_batch_tensor", self._handle,
+                                                       _ROBOT_ARRAYS[name]))
+
+    def _view(self, name):
+        if name not in self._views:
+            self._views[name] = self.tensor(name).numpy()
+        return self._views[name]
+
+    q = property(lambda self: self._view("q"))
+    qd = property(lambda self: self._view("qd"))
+    q_target = property(lambda self: self._view("q_target"))
+    qd_target = property(lambda self: self._view("qd_target"))
+    qdd_target = property(lambda self: self._view("qdd_target"))
+    torque = property(lambda self: self._view("torque"))
+    qdd = property(lambda self: self._view("qdd"))
+    base_velocity = property(lambda self: self._view("base_velocity"))
+    link_poses = property(lambda self: self._view("link_poses"))
+    target_pose = property(lambda self: self._view("target_pose"))
+    contact_forces = property(lambda self: self._view("contact_forces"))
+
+    def forward_kinematics(self):
+        """link_poses = FK(q)."""
+        self._lib._call("swarm_robot_batch_forward_kinematics", self._handle)
+
+    def control_step(self, dt):
+        """Kinematic batches: PD toward q_target, integration with limits, FK."""
+        self._lib._call("swarm_robot_batch_control_step", self._handle, dt)
+
+    def ik_step(self):
+        """One damped-least-squares step writing q_target toward target_pose."""
+        self._lib._call("swarm_robot_batch_ik_step", self._handle)
+
+    def torque_step(self, dt, controller="none"):
+        """Torque batches: the controller's torques ("none": the caller's, in .torque;
+        "pd-gravity"; "computed-torque"), forward dynamics with contacts, integration, FK."""
+        if controller not in _TORQUE_CONTROLLERS:
+            raise ValueError(f"controller must be one of {', '.join(_TORQUE_CONTROLLERS)}, got "
+                             f"{controller!r}")
+        self._lib._call("swarm_robot_batch_torque_step", self._handle, dt,
+                        _TORQUE_CONTROLLERS[controller])
+
+    def state_hash(self):
+        """xxHash of the state (the "state hash" swarm-robots run prints)."""
+        value = ctypes.c_uint64()
+        self._lib._call("swarm_robot_batch_state_hash", self._handle, ctypes.byref(value))
+        return value.value

@@ -1,0 +1,396 @@
+// Tests for the C API's robots (engine/c_api/c_api_robots.cc), through libswarm_c.so alone: a
+// pendulum written here stepped by torques from the caller and by PD + gravity against its
+// equation of motion integrated in double; forward kinematics of the views against the closed
+// form; a floating body falling under gravity (the discrete free-fall formula) onto the ground
+// and resting at the spring's depth m g / k; zero-copy views that outlive the batch; and bad
+// input with its message and the state left as it was.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "c_api_test_support.h"
+#include "swarm/c_api/swarm_c.h"
+
+namespace swarm::test {
+namespace {
+
+using Catch::Matchers::Contains;
+
+struct ModelDeleter {
+  void operator()(swarm_robot_model_impl* model) const { swarm_robot_model_destroy(model); }
+};
+struct BatchDeleter {
+  void operator()(swarm_robot_batch_impl* batch) const { swarm_robot_batch_destroy(batch); }
+};
+using ModelPtr = std::unique_ptr<swarm_robot_model_impl, ModelDeleter>;
+using BatchPtr = std::unique_ptr<swarm_robot_batch_impl, BatchDeleter>;
+
+// A rod of mass kMass whose centre of mass is kCom below a y-axis hinge 1 m above the ground,
+// and a massless tip 1 m below the hinge.
+constexpr double kMass = 2.0;
+constexpr double kCom = 0.5;
+constexpr double kIyy = 0.02;
+constexpr double kGravity = 9.81;
+constexpr const char* kPendulum = R"(<robot name="pendulum">
+  <link name="base"/>
+  <link name="arm">
+    <inertial><origin xyz="0 0 -0.5"/><mass value="2"/>
+      <inertia ixx="0.01" iyy="0.02" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <link name="tip"/>
+  <joint name="swing" type="revolute"><parent link="base"/><child link="arm"/>
+    <origin xyz="0 0 1"/><axis xyz="0 1 0"/>
+    <limit lower="-3" upper="3" effort="1000" velocity="100"/></joint>
+  <joint name="tip_joint" type="fixed"><parent link="arm"/><child link="tip"/>
+    <origin xyz="0 0 -1"/></joint>
+</robot>)";
+
+// A free body (a puck, 1.5 kg) with a massless foot 0.1 m below its origin.
+constexpr double kPuckMass = 1.5;
+constexpr const char* kPuck = R"(<robot name="puck">
+  <link name="body">
+    <inertial><mass value="1.5"/>
+      <inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <link name="foot"/>
+  <joint name="foot_joint" type="fixed"><parent link="body"/><child link="foot"/>
+    <origin xyz="0 0 -0.1"/></joint>
+</robot>)";
+
+ModelPtr Parse(const char* text, bool floating_base = false) {
+  swarm_urdf_desc desc{floating_base, 0};
+  swarm_robot_model model = nullptr;
+  const swarm_status status = swarm_robot_model_parse_urdf(text, std::strlen(text), &desc, &model);
+  INFO(LastError());
+  REQUIRE(status == SWARM_OK);
+  return ModelPtr(model);
+}
+
+BatchPtr MakeBatch(swarm_context context, swarm_robot_model model,
+                   const swarm_robot_batch_desc& desc) {
+  swarm_robot_batch batch = nullptr;
+  const swarm_status status = swarm_robot_batch_create(context, model, &desc, &batch);
+  INFO(LastError());
+  REQUIRE(status == SWARM_OK);
+  return BatchPtr(batch);
+}
+
+TensorPtr View(swarm_robot_batch batch, swarm_robot_array array) {
+  swarm_tensor tensor = nullptr;
+  REQUIRE(swarm_robot_batch_tensor(batch, array, &tensor) == SWARM_OK);
+  return TensorPtr(tensor);
+}
+
+std::string Name(swarm_robot_model model, swarm_robot_name_kind kind, size_t index) {
+  size_t length = 0;
+  REQUIRE(swarm_robot_model_name(model, kind, index, nullptr, 0, &length) == SWARM_OK);
+  std::string text(length + 1, '\0');
+  REQUIRE(swarm_robot_model_name(model, kind, index, text.data(), text.size(), nullptr) ==
+          SWARM_OK);
+  text.resize(length);
+  return text;
+}
+
+uint64_t Hash(swarm_robot_batch batch) {
+  uint64_t hash = 0;
+  REQUIRE(swarm_robot_batch_state_hash(batch, &hash) == SWARM_OK);
+  return hash;
+}
+
+TEST_CASE("robot models report their links, q and velocity names from the URDF") {
+  ModelPtr pendulum = Parse(kPendulum);
+  swarm_robot_model_info info{};
+  REQUIRE(swarm_robot_model_info_get(pendulum.get(), &info) == SWARM_OK);
+  CHECK(info.links == 3);
+  CHECK(info.dof == 1);
+  CHECK(info.q_count == 1);
+  CHECK(info.velocity_count == 1);
+  CHECK_FALSE(info.floating_base);
+  CHECK(Name(pendulum.get(), SWARM_ROBOT_NAME_MODEL, 0) == "pendulum");
+  CHECK(Name(pendulum.get(), SWARM_ROBOT_NAME_LINK, 0) == "base");
+  CHECK(Name(pendulum.get(), SWARM_ROBOT_NAME_LINK, 2) == "tip");
+  CHECK(Name(pendulum.get(), SWARM_ROBOT_NAME_LINK, info.default_end_effector) == "tip");
+  CHECK(Name(pendulum.get(), SWARM_ROBOT_NAME_Q, 0) == "swing");
+
+  ModelPtr puck = Parse(kPuck, /*floating_base=*/true);
+  REQUIRE(swarm_robot_model_info_get(puck.get(), &info) == SWARM_OK);
+  CHECK(info.dof == 0);
+  CHECK(info.q_count == 7);
+  CHECK(info.velocity_count == 6);
+  CHECK(info.floating_base);
+  CHECK(Name(puck.get(), SWARM_ROBOT_NAME_Q, 3) == "base_qw");
+  CHECK(Name(puck.get(), SWARM_ROBOT_NAME_VELOCITY, 5) == "base_wz");
+
+  size_t length = 0;
+  CHECK(swarm_robot_model_name(puck.get(), SWARM_ROBOT_NAME_Q, 7, nullptr, 0, &length) ==
+        SWARM_INVALID_ARGUMENT);
+  CHECK_THAT(LastError(), Contains("index 7 is out of range: there are 7 names"));
+}
+
+// The pendulum's equation of motion in double, one semi-implicit Euler step: inertia about the
+// hinge times qdd = tau - m g c sin q.
+struct PendulumReference {
+  double q, qd, armature;
+  void Step(double tau, double dt) {
+    const double qdd =
+        (tau - kMass * kGravity * kCom * std::sin(q)) / (kMass * kCom * kCom + kIyy + armature);
+    qd += qdd * dt;
+    q += qd * dt;
+  }
+};
+
+TEST_CASE("a torque-stepped pendulum follows its equation of motion, with caller torques and PD") {
+  ContextPtr context = MakeContext(0, 2);
+  ModelPtr model = Parse(kPendulum);
+  constexpr size_t kRobots = 37;  // a partial last vector on every target
+  const float kp[] = {40.0f}, kd[] = {3.0f}, armature[] = {0.05f};
+  swarm_robot_batch_desc desc{};
+  desc.robots = kRobots;
+  desc.torque = true;
+  desc.dof = 1;
+  desc.kp = kp;
+  desc.kd = kd;
+  desc.armature = armature;
+  BatchPtr batch = MakeBatch(context.get(), model.get(), desc);
+  size_t robots = 0;
+  REQUIRE(swarm_robot_batch_size(batch.get(), &robots) == SWARM_OK);
+  REQUIRE(robots == kRobots);
+
+  TensorPtr q = View(batch.get(), SWARM_ROBOT_Q);
+  TensorPtr qd = View(batch.get(), SWARM_ROBOT_QD);
+  TensorPtr tau = View(batch.get(), SWARM_ROBOT_TORQUE);
+  TensorPtr target = View(batch.get(), SWARM_ROBOT_Q_TARGET);
+  const swarm_tensor_info q_info = Info(q.get());
+  REQUIRE(Shape(q_info) == std::vector<int64_t>{kRobots, 1});
+  CHECK(q_info.strides[0] == 1);
+  CHECK_FALSE(q_info.read_only);
+  std::vector<PendulumReference> reference;
+  for (size_t r = 0; r < kRobots; ++r) {
+    const double start = 0.8 * std::sin(0.37 * double(r));
+    *ElementOf<float>(q_info, {int64_t(r), 0}) = float(start);
+    reference.push_back({double(float(start)), 0.0, armature[0]});
+  }
+  const float dt = 0.002f;
+
+  SECTION("torques written by the caller (a policy): tau_r = 0.3 sin(r + 0.1 step)") {
+    const swarm_tensor_info tau_info = Info(tau.get());
+    for (int step = 0; step < 400; ++step) {
+      for (size_t r = 0; r < kRobots; ++r) {
+        const float torque = 0.3f * std::sin(float(r) + 0.1f * float(step));
+        *ElementOf<float>(tau_info, {int64_t(r), 0}) = torque;
+        reference[r].Step(torque, dt);
+      }
+      REQUIRE(swarm_robot_batch_torque_step(batch.get(), dt, SWARM_TORQUE_NONE) == SWARM_OK);
+    }
+  }
+  SECTION("PD + gravity compensation toward 0.4 rad: I qdd = kp (0.4 - q) - kd qd") {
+    const swarm_tensor_info target_info = Info(target.get());
+    for (size_t r = 0; r < kRobots; ++r) *ElementOf<float>(target_info, {int64_t(r), 0}) = 0.4f;
+    for (int step = 0; step < 400; ++step) {
+      for (PendulumReference& robot : reference) {
+        robot.Step(kMass * kGravity * kCom * std::sin(robot.q) + kp[0] * (0.4 - robot.q) -
+                       kd[0] * robot.qd,
+                   dt);
+      }
+      REQUIRE(swarm_robot_batch_torque_step(batch.get(), dt, SWARM_TORQUE_PD_GRAVITY) == SWARM_OK);
+    }
+  }
+  // float32 state against the double reference after 400 steps (0.8 s).
+  const swarm_tensor_info qd_info = Info(qd.get());
+  for (size_t r = 0; r < kRobots; ++r) {
+    INFO("robot " << r);
+    CHECK(*ElementOf<float>(q_info, {int64_t(r), 0}) == Approx(reference[r].q).margin(2e-4));
+    CHECK(*ElementOf<float>(qd_info, {int64_t(r), 0}) == Approx(reference[r].qd).margin(1e-3));
+  }
+}
+
+TEST_CASE("link pose views are the forward kinematics of q, and views outlive the batch") {
+  ContextPtr context = MakeContext();
+  ModelPtr model = Parse(kPendulum);
+  swarm_robot_batch_desc desc{};
+  desc.robots = 5;
+  BatchPtr batch = MakeBatch(context.get(), model.get(), desc);  // kinematic
+  TensorPtr q = View(batch.get(), SWARM_ROBOT_Q);
+  TensorPtr poses = View(batch.get(), SWARM_ROBOT_LINK_POSES);
+  const swarm_tensor_info pose_info = Info(poses.get());
+  REQUIRE(Shape(pose_info) == std::vector<int64_t>{5, 3, 7});
+  CHECK(pose_info.read_only);
+  const swarm_tensor_info q_info = Info(q.get());
+  for (int64_t r = 0; r < 5; ++r) *ElementOf<float>(q_info, {r, 0}) = 0.5f * float(r) - 1.0f;
+  REQUIRE(swarm_robot_batch_forward_kinematics(batch.get()) == SWARM_OK);
+  batch.reset();  // the views keep the batch's memory
+  for (int64_t r = 0; r < 5; ++r) {
+    const double angle = 0.5 * double(r) - 1.0;
+    INFO("robot " << r);
+    // The tip: hinge (0, 0, 1) plus R_y(q) (0, 0, -1); every link of the arm turned about y.
+    CHECK(*ElementOf<float>(pose_info, {r, 2, 0}) == Approx(-std::sin(angle)).margin(1e-6));
+    CHECK(*ElementOf<float>(pose_info, {r, 2, 1}) == Approx(0.0).margin(1e-6));
+    CHECK(*ElementOf<float>(pose_info, {r, 2, 2}) == Approx(1.0 - std::cos(angle)).margin(1e-6));
+    CHECK(*ElementOf<float>(pose_info, {r, 1, 4}) == Approx(std::sin(angle / 2)).margin(1e-6));
+    CHECK(*ElementOf<float>(pose_info, {r, 1, 6}) == Approx(std::cos(angle / 2)).margin(1e-6));
+  }
+}
+
+TEST_CASE("a floating body falls freely, then rests on the ground at the spring's depth") {
+  ContextPtr context = MakeContext();
+  ModelPtr model = Parse(kPuck, /*floating_base=*/true);
+  const char* const links[] = {"foot"};
+  const swarm_ground_desc ground{0.05f, 2.0e4f, 40.0f, 0.8f, 0.1f};
+  swarm_robot_batch_desc desc{};
+  desc.robots = 3;
+  desc.torque = true;
+  desc.contacts = true;
+  desc.contact_links = links;
+  desc.contact_link_count = 1;
+  desc.contact_radius = 0.02f;
+  desc.ground = &ground;
+  BatchPtr batch = MakeBatch(context.get(), model.get(), desc);
+  TensorPtr q = View(batch.get(), SWARM_ROBOT_Q);
+  const swarm_tensor_info q_info = Info(q.get());
+  REQUIRE(Shape(q_info) == std::vector<int64_t>{3, 7});
+  const double start = 0.2;  // the sphere 2.2 cm above the ground
+  for (int64_t r = 0; r < 3; ++r) *ElementOf<float>(q_info, {r, 2}) = float(start);
+  const double dt = 0.002;
+  // Semi-implicit Euler from rest: z_n = z_0 - g dt^2 n (n + 1) / 2 while the foot is in the air.
+  const int free_steps = 20;
+  for (int n = 0; n < free_steps; ++n) {
+    REQUIRE(swarm_robot_batch_torque_step(batch.get(), float(dt), SWARM_TORQUE_NONE) == SWARM_OK);
+  }
+  const double fallen = start - kGravity * dt * dt * free_steps * (free_steps + 1) / 2.0;
+  CHECK(*ElementOf<float>(q_info, {0, 2}) == Approx(fallen).margin(1e-5));
+  for (int n = 0; n < 2000; ++n) {
+    REQUIRE(swarm_robot_batch_torque_step(batch.get(), float(dt), SWARM_TORQUE_NONE) == SWARM_OK);
+  }
+  // At rest k d = m g: the foot's sphere d below the plane.
+  const double depth = kPuckMass * kGravity / ground.stiffness;
+  const double rest = ground.height + desc.contact_radius + 0.1 - depth;
+  TensorPtr forces = View(batch.get(), SWARM_ROBOT_CONTACT_FORCES);
+  const swarm_tensor_info force_info = Info(forces.get());
+  REQUIRE(Shape(force_info) == std::vector<int64_t>{3, 1});
+  for (int64_t r = 0; r < 3; ++r) {
+    INFO("robot " << r);
+    CHECK(*ElementOf<float>(q_info, {r, 2}) == Approx(rest).margin(2e-5));
+    CHECK(*ElementOf<float>(force_info, {r, 0}) == Approx(kPuckMass * kGravity).epsilon(1e-3));
+  }
+}
+
+TEST_CASE("robot batch errors name the problem and change nothing") {
+  ContextPtr context = MakeContext();
+  ModelPtr pendulum = Parse(kPendulum);
+  swarm_robot_batch_desc desc{};
+  desc.robots = 4;
+  desc.torque = true;
+  swarm_robot_batch batch = nullptr;
+
+  SECTION("bad descriptions") {
+    const float gains[] = {1.0f, 2.0f};
+    desc.kp = gains;
+    desc.dof = 2;
+    CHECK(swarm_robot_batch_create(context.get(), pendulum.get(), &desc, &batch) ==
+          SWARM_INVALID_ARGUMENT);
+    CHECK_THAT(LastError(), Contains("desc->dof must be the model's 1 independent joints"));
+    const float negative[] = {-1.0f};
+    desc.kp = negative;
+    desc.dof = 1;
+    CHECK(swarm_robot_batch_create(context.get(), pendulum.get(), &desc, &batch) ==
+          SWARM_INVALID_ARGUMENT);
+    CHECK_THAT(LastError(), Contains("desc->kp[0] must be finite and >= 0"));
+    desc.kp = nullptr;
+    desc.torque = false;
+    desc.contacts = true;
+    CHECK(swarm_robot_batch_create(context.get(), pendulum.get(), &desc, &batch) ==
+          SWARM_INVALID_ARGUMENT);
+    CHECK_THAT(LastError(), Contains("need desc->torque"));
+    desc.torque = true;
+    const char* const unknown[] = {"hand"};
+    desc.contact_links = unknown;
+    desc.contact_link_count = 1;
+    CHECK(swarm_robot_batch_create(context.get(), pendulum.get(), &desc, &batch) ==
+          SWARM_INVALID_ARGUMENT);
+    CHECK_THAT(LastError(), Contains("hand"));
+    desc.contacts = false;
+    desc.contact_links = nullptr;
+    desc.contact_link_count = 0;
+    desc.end_effector = "hand";
+    CHECK(swarm_robot_batch_create(context.get(), pendulum.get(), &desc, &batch) ==
+          SWARM_INVALID_ARGUMENT);
+    CHECK_THAT(LastError(), Contains("desc->end_effector"));
+    desc.end_effector = nullptr;
+    desc.robots = 0;
+    CHECK(swarm_robot_batch_create(context.get(), pendulum.get(), &desc, &batch) ==
+          SWARM_INVALID_ARGUMENT);
+    CHECK(batch == nullptr);
+  }
+  SECTION("dynamics of a URDF without inertials") {
+    ModelPtr bare = Parse(R"(<robot name="bare"><link name="a"/><link name="b"/>
+      <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+      <limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>)");
+    CHECK(swarm_robot_batch_create(context.get(), bare.get(), &desc, &batch) ==
+          SWARM_INVALID_ARGUMENT);
+    CHECK_THAT(LastError(), Contains("b"));
+    CHECK(batch == nullptr);
+    desc.torque = false;  // kinematics needs no inertials
+    BatchPtr kinematic = MakeBatch(context.get(), bare.get(), desc);
+    CHECK(swarm_robot_batch_torque_step(kinematic.get(), 0.01f, SWARM_TORQUE_NONE) ==
+          SWARM_INVALID_ARGUMENT);
+  }
+  SECTION("over the context's budget") {
+    ContextPtr small = MakeContext(/*budget_bytes=*/4096);
+    desc.robots = 100000;
+    CHECK(swarm_robot_batch_create(small.get(), pendulum.get(), &desc, &batch) ==
+          SWARM_OVER_BUDGET);
+    size_t bytes = 1;
+    REQUIRE(swarm_context_bytes_in_use(small.get(), &bytes) == SWARM_OK);
+    CHECK(bytes == 0);
+  }
+  SECTION("non-finite inputs of a step, a bad dt or controller") {
+    BatchPtr owned = MakeBatch(context.get(), pendulum.get(), desc);
+    TensorPtr tau = View(owned.get(), SWARM_ROBOT_TORQUE);
+    const swarm_tensor_info tau_info = Info(tau.get());
+    *ElementOf<float>(tau_info, {2, 0}) = 0.5f;
+    REQUIRE(swarm_robot_batch_torque_step(owned.get(), 0.01f, SWARM_TORQUE_NONE) == SWARM_OK);
+    const uint64_t before = Hash(owned.get());
+    *ElementOf<float>(tau_info, {3, 0}) = NAN;
+    CHECK(swarm_robot_batch_torque_step(owned.get(), 0.01f, SWARM_TORQUE_NONE) ==
+          SWARM_INVALID_ARGUMENT);
+    CHECK_THAT(LastError(), Contains("torque of robot 3, column 0 is nan"));
+    *ElementOf<float>(tau_info, {3, 0}) = 0.0f;
+    CHECK(swarm_robot_batch_torque_step(owned.get(), 0.0f, SWARM_TORQUE_PD_GRAVITY) ==
+          SWARM_INVALID_ARGUMENT);
+    CHECK_THAT(LastError(), Contains("dt"));
+    CHECK(swarm_robot_batch_torque_step(owned.get(), 0.01f,
+                                        static_cast<swarm_torque_controller>(7)) ==
+          SWARM_INVALID_ARGUMENT);
+    CHECK_THAT(LastError(),
+               Contains("controller must be a swarm_torque_controller (0 .. 2), got 7"));
+    TensorPtr q = View(owned.get(), SWARM_ROBOT_Q);
+    *ElementOf<float>(Info(q.get()), {1, 0}) = INFINITY;
+    CHECK(swarm_robot_batch_forward_kinematics(owned.get()) == SWARM_INVALID_ARGUMENT);
+    CHECK_THAT(LastError(), Contains("q of robot 1, column 0 is inf"));
+    *ElementOf<float>(Info(q.get()), {1, 0}) = 0.0f;
+    CHECK(Hash(owned.get()) == before);
+    swarm_tensor view = nullptr;
+    CHECK(swarm_robot_batch_tensor(owned.get(), static_cast<swarm_robot_array>(11), &view) ==
+          SWARM_INVALID_ARGUMENT);
+    CHECK(view == nullptr);
+  }
+  SECTION("null handles") {
+    CHECK(swarm_robot_batch_create(nullptr, pendulum.get(), &desc, &batch) ==
+          SWARM_INVALID_ARGUMENT);
+    CHECK_THAT(LastError(), Contains("context is null"));
+    CHECK(swarm_robot_batch_torque_step(nullptr, 0.01f, SWARM_TORQUE_NONE) ==
+          SWARM_INVALID_ARGUMENT);
+    CHECK(swarm_robot_model_load_urdf(nullptr, nullptr, nullptr) == SWARM_INVALID_ARGUMENT);
+    swarm_robot_model model = nullptr;
+    CHECK(swarm_robot_model_load_urdf("/no/such.urdf", nullptr, &model) == SWARM_INVALID_ARGUMENT);
+    CHECK_THAT(LastError(), Contains("/no/such.urdf"));
+    CHECK(model == nullptr);
+  }
+}
+
+}  // namespace
+}  // namespace swarm::test
