@@ -200,8 +200,7 @@ HWY_INLINE void AddCrossForce(D d, Slots s, size_t m, size_t f, size_t out) {
 
 // out = I m for a body's rigid inertia: (I_O w + h x v, mass v - h x w). out aliases not m.
 template <class D>
-HWY_INLINE void RigidInertiaTimes(D d, const DynamicsBody& body, Slots s, size_t m,
-                                  size_t out) {
+HWY_INLINE void RigidInertiaTimes(D d, const DynamicsBody& body, Slots s, size_t m, size_t out) {
   using V = hn::Vec<D>;
   const float* I = body.rotational_inertia;  // xx yy zz xy xz yz
   const V ixx = hn::Set(d, I[0]), iyy = hn::Set(d, I[1]), izz = hn::Set(d, I[2]);
@@ -262,8 +261,7 @@ HWY_INLINE void InertiaTimes(D d, Slots s, size_t ia, size_t m, size_t out) {
 // out = E^T M E for a symmetric M (full 3 x 3 in slots): product = M E, then the entries on and
 // above the diagonal of E^T product, mirrored below, so out is exactly symmetric.
 template <class D>
-HWY_INLINE void RotateSymmetric(D d, Slots s, size_t e, size_t m, size_t product,
-                                size_t out) {
+HWY_INLINE void RotateSymmetric(D d, Slots s, size_t e, size_t m, size_t product, size_t out) {
   MatMul3(d, s, m, false, e, false, product);
   for (size_t i = 0; i < 3; ++i) {
     for (size_t j = i; j < 3; ++j) {
@@ -280,8 +278,7 @@ HWY_INLINE void RotateSymmetric(D d, Slots s, size_t e, size_t m, size_t product
 // out = I S for a spatial inertia in slots and the body's motion subspace: revolute S = (axis, 0)
 // gives (A axis, B^T axis), prismatic S = (0, axis) gives (B axis, C axis).
 template <class D>
-HWY_INLINE void InertiaColumn(D d, const DynamicsBody& body, Slots s, size_t ia,
-                              size_t out) {
+HWY_INLINE void InertiaColumn(D d, const DynamicsBody& body, Slots s, size_t ia, size_t out) {
   using V = hn::Vec<D>;
   const V ax = hn::Set(d, body.axis[0]), ay = hn::Set(d, body.axis[1]),
           az = hn::Set(d, body.axis[2]);
@@ -397,8 +394,8 @@ HWY_INLINE void RigidParamsTimes(D d, Slots s, size_t params, size_t m, size_t o
 //   mass += m,  h += h' + m r,
 //   I += E^T I E + m (|r|^2 1 - r r^T) + 2 (r . h') 1 - r h'^T - h' r^T.
 template <class D>
-HWY_INLINE void AddRigidCongruent(D d, Slots s, size_t e, size_t r, size_t child,
-                                  size_t parent, size_t temp) {
+HWY_INLINE void AddRigidCongruent(D d, Slots s, size_t e, size_t r, size_t child, size_t parent,
+                                  size_t temp) {
   using V = hn::Vec<D>;
   const V m = Get(d, s, child + kRigidMass);
   V hx, hy, hz;
@@ -460,8 +457,7 @@ HWY_INLINE hn::Vec<D> MotionSubspaceDot(D d, const DynamicsBody& body, Slots s, 
 
 // out = S rate (6 slots).
 template <class D, class V>
-HWY_INLINE void MotionSubspaceTimes(D d, const DynamicsBody& body, V rate, Slots s,
-                                    size_t out) {
+HWY_INLINE void MotionSubspaceTimes(D d, const DynamicsBody& body, V rate, Slots s, size_t out) {
   const bool revolute = body.motion == JointMotion::kRevolute;
   for (size_t k = 0; k < 3; ++k) {
     const V value = hn::Mul(hn::Set(d, body.axis[k]), rate);
@@ -473,8 +469,7 @@ HWY_INLINE void MotionSubspaceTimes(D d, const DynamicsBody& body, V rate, Slots
 // Row i of E = R_axis^T R_o^T into slots e + 3 i ..: E(i, j) = sum_k R_axis(k, i) R_o(j, k), with
 // (k0, k1, k2) column i of R_axis and R_o the constant origin rotation (row-major).
 template <class D, class V>
-HWY_INLINE void RotatedRow(D d, Slots s, size_t e, size_t i, V k0, V k1, V k2,
-                           const float* o) {
+HWY_INLINE void RotatedRow(D d, Slots s, size_t e, size_t i, V k0, V k1, V k2, const float* o) {
   for (size_t j = 0; j < 3; ++j) {
     Put(d, s, e + 3 * i + j,
         hn::Add(hn::Add(hn::Mul(k0, hn::Set(d, o[3 * j])), hn::Mul(k1, hn::Set(d, o[3 * j + 1]))),
@@ -564,8 +559,7 @@ HWY_INLINE void BaseRotation(D d, const InLanes& q, size_t i, Slots s) {
 
 // Body 0's velocity: zero for a fixed base; a floating base's (w, v) from qd's (v, w).
 template <class D>
-HWY_INLINE void RootVelocity(D d, const DynamicsTree& tree, const InLanes& qd, size_t i,
-                             Slots s) {
+HWY_INLINE void RootVelocity(D d, const DynamicsTree& tree, const InLanes& qd, size_t i, Slots s) {
   const size_t v = BodySlot(0, dl::kV);
   if (!tree.floating_base) return PutZero(d, s, v, 6);
   for (size_t k = 0; k < 3; ++k) {
@@ -577,8 +571,8 @@ HWY_INLINE void RootVelocity(D d, const DynamicsTree& tree, const InLanes& qd, s
 // out = (0, -g) in body 0's coordinates, the fictitious upward acceleration that stands for
 // gravity (Featherstone 5.3): world coordinates for a fixed base, E g rotated for a floating one.
 template <class D>
-HWY_INLINE void NegativeGravity(D d, const DynamicsTree& tree, const float gravity[3],
-                                Slots s, size_t out) {
+HWY_INLINE void NegativeGravity(D d, const DynamicsTree& tree, const float gravity[3], Slots s,
+                                size_t out) {
   using V = hn::Vec<D>;
   PutZero(d, s, out, 3);
   V gx = hn::Set(d, gravity[0]), gy = hn::Set(d, gravity[1]), gz = hn::Set(d, gravity[2]);
@@ -614,8 +608,7 @@ HWY_INLINE void FactorInSlots(D d, Slots s, size_t m, size_t n, const int32_t* p
 
 // x (n slots) = M^-1 x in place, from FactorInSlots's factor at slot m.
 template <class D>
-HWY_INLINE void SolveInSlots(D d, Slots s, size_t m, size_t n, const int32_t* parent,
-                             size_t x) {
+HWY_INLINE void SolveInSlots(D d, Slots s, size_t m, size_t n, const int32_t* parent, size_t x) {
   const auto at = [&](size_t row, size_t column) HWY_ATTR { return m + row * n + column; };
   for (size_t k = n; k-- > 0;) {  // L^T y = b
     const hn::Vec<D> xk = Get(d, s, x + k);
@@ -750,8 +743,8 @@ inline size_t SpatialOfBaseVelocity(size_t k) { return k < 3 ? k + 3 : k - 3; }
 
 // CRBA (Featherstone table 6.2, floating base as in 9.?): the n x n mass matrix into slots at m.
 template <class D>
-HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q, size_t i,
-                                 Slots s, size_t m) {
+HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q, size_t i, Slots s,
+                                 size_t m) {
   using V = hn::Vec<D>;
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
   const size_t force = regions.temp;                 // F, 6 slots
@@ -981,8 +974,8 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
 // from their slots.
 
 template <class D, class Store>
-HWY_INLINE void StoreSlots(D d, Slots s, size_t first, size_t count, const OutLanes& out,
-                           size_t i, Store store) {
+HWY_INLINE void StoreSlots(D d, Slots s, size_t first, size_t count, const OutLanes& out, size_t i,
+                           Store store) {
   for (size_t k = 0; k < count; ++k) store(Get(d, s, first + k), d, out.Array(k) + i);
 }
 

@@ -383,7 +383,7 @@ typedef struct swarm_robot_batch_desc {
   /* false: kinematic (joints are PD-driven double integrators, swarm_robot_batch_control_step);
    * true: rigid-body dynamics from the URDF's inertials (swarm_robot_batch_torque_step). */
   bool torque;
-  /* Per independent joint in q order, dof entries each, or NULL: the defaults (kp 100, kd 20,
+  /* Per independent joint in q order, dof entries each, or NULL: the defaults (kp 400, kd 40,
    * no armature). `dof` must be the model's when any of them is given. */
   size_t dof;
   const float* kp;

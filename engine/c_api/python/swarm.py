@@ -454,7 +454,7 @@ class Context(_Handle):
 
         torque: rigid-body dynamics (torque_step) instead of the kinematic control_step.
         kp, kd, armature: per joint (model.dof values) or one number for every joint; None: the
-        defaults (kp 100, kd 20, no armature). gravity: (gx, gy, gz), None: (0, 0, -9.81).
+        defaults (kp 400, kd 40, no armature). gravity: (gx, gy, gz), None: (0, 0, -9.81).
         integrator: "euler" or "rk4". contacts: compliant spheres of contact_radius at the links
         named in contact_links (empty: every leaf link) against the ground, a dict with height,
         stiffness, damping, friction and slip_velocity (None: 0, 2e4, 40, 0.8, 0.1)."""

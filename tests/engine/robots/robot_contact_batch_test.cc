@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/robots/solo12_fixture.h"
 #include "support/for_each_target.h"
 #include "support/golden.h"
 #include "swarm/core/memory.h"
@@ -27,6 +28,9 @@ namespace swarm {
 namespace {
 
 using Catch::Matchers::Contains;
+using test::kSoloPosture;
+using test::Solo12Path;
+using test::SoloStandConfig;
 
 constexpr float kDt = 0.001f;
 constexpr double kGravity = 9.81;
@@ -38,8 +42,6 @@ RobotModel LoadFloating(const std::string& path) {
   if (!model.ok()) FAIL(model.status().message());
   return std::move(model).value();
 }
-
-std::string Solo12() { return std::string(SWARM_SHARED_URDF_DIR) + "/solo12.urdf"; }
 
 RobotBatch Create(MemoryAccountant& memory, const RobotModel& model, size_t robots,
                   const RobotBatchConfig& config) {
@@ -68,23 +70,6 @@ RobotBatchConfig BlockConfig(const RobotModel& model, const GroundContact& groun
   config.torque.contacts.enabled = true;
   config.torque.contacts.ground = ground;
   config.control = DefaultJointControl(model);
-  return config;
-}
-
-// The Solo12 standing posture: hips level, thighs at 0.8 rad and knees at -1.6 rad (front),
-// mirrored for the hind legs, so that each foot is under its hip.
-constexpr float kSoloPosture[12] = {0.0f, 0.8f,  -1.6f, 0.0f, 0.8f,  -1.6f,
-                                    0.0f, -0.8f, 1.6f,  0.0f, -0.8f, 1.6f};
-
-RobotBatchConfig SoloConfig(const RobotModel& model) {
-  RobotBatchConfig config;
-  config.torque.enabled = true;
-  // The rotor inertia of Solo's motors through their 9:1 gears, about 4.5e-6 * 81 kg m^2.
-  config.torque.dynamics.armature.assign(model.dof(), 3.6e-4);
-  config.torque.contacts.enabled = true;
-  config.control = DefaultJointControl(model);
-  for (JointControl& joint : config.control) joint.kp = 20.0f, joint.kd = 0.3f;
-  config.schedule.tile_elements = 64;
   return config;
 }
 
@@ -177,10 +162,10 @@ TEST_CASE("Ground contacts: a sliding block stops where regularised Coulomb fric
 }
 
 TEST_CASE("Ground contacts: Solo12s dropped from 0.3 m stand on their feet", "[dynamics]") {
-  const RobotModel model = LoadFloating(Solo12());
+  const RobotModel model = LoadFloating(Solo12Path());
   MemoryAccountant memory;
   constexpr size_t kRobots = 8;
-  RobotBatch batch = Create(memory, model, kRobots, SoloConfig(model));
+  RobotBatch batch = Create(memory, model, kRobots, SoloStandConfig(model));
   REQUIRE(batch.contact_points().size() == 4);  // the four feet, the leaves
   for (const ContactPoint& contact : batch.contact_points()) {
     CHECK_THAT(model.links[contact.link], Contains("FOOT"));
@@ -231,10 +216,10 @@ std::vector<float> SoloState(const RobotBatch& batch, size_t r) {
 
 TEST_CASE("Ground contacts: golden bits of robot r alone, among 40, any threads and target",
           "[dynamics]") {
-  const RobotModel model = LoadFloating(Solo12());
+  const RobotModel model = LoadFloating(Solo12Path());
   MemoryAccountant memory;
   const auto run = [&](size_t robots, size_t threads, size_t first, TorqueIntegrator integrator) {
-    RobotBatchConfig config = SoloConfig(model);
+    RobotBatchConfig config = SoloStandConfig(model);
     config.torque.integrator = integrator;
     RobotBatch batch = Create(memory, model, robots, config);
     DropSolo(batch, first, 0.23f);  // touches down within 30 steps
@@ -267,9 +252,9 @@ TEST_CASE("Ground contacts: golden bits of robot r alone, among 40, any threads 
 }
 
 TEST_CASE("Ground contacts: steady-state steps allocate nothing", "[dynamics]") {
-  const RobotModel model = LoadFloating(Solo12());
+  const RobotModel model = LoadFloating(Solo12Path());
   MemoryAccountant memory;
-  RobotBatch batch = Create(memory, model, 300, SoloConfig(model));
+  RobotBatch batch = Create(memory, model, 300, SoloStandConfig(model));
   DropSolo(batch, 0, 0.22f);
   ThreadPool pool(2);
   REQUIRE(batch.TorqueStep(pool, kDt, TorqueController::kPdGravity).ok());
@@ -283,23 +268,23 @@ TEST_CASE("Ground contacts: steady-state steps allocate nothing", "[dynamics]") 
 }
 
 TEST_CASE("Ground contacts: bad configurations give errors naming the problem", "[dynamics]") {
-  const RobotModel model = LoadFloating(Solo12());
+  const RobotModel model = LoadFloating(Solo12Path());
   MemoryAccountant memory;
   const auto refused = [&](const RobotBatchConfig& config) {
     Result<RobotBatch> batch = RobotBatch::Create(memory, model, 2, config);
     REQUIRE_FALSE(batch.ok());
     return batch.status().message();
   };
-  RobotBatchConfig config = SoloConfig(model);
+  RobotBatchConfig config = SoloStandConfig(model);
   config.torque.contacts.links = {"FL_FOOT", "NO_SUCH_FOOT"};
   CHECK_THAT(refused(config), Contains("NO_SUCH_FOOT"));
   config.torque.contacts.links = {"FL_FOOT", "FL_FOOT"};
   CHECK_THAT(refused(config), Contains("'FL_FOOT' twice"));
-  config = SoloConfig(model);
+  config = SoloStandConfig(model);
   config.torque.contacts.radius = -0.01f;
   CHECK_THAT(refused(config), Contains("contacts.radius"));
   const auto field = [&](float GroundContact::*member, float value, const char* name) {
-    RobotBatchConfig bad = SoloConfig(model);
+    RobotBatchConfig bad = SoloStandConfig(model);
     bad.torque.contacts.ground.*member = value;
     CHECK_THAT(refused(bad), Contains(name));
   };
@@ -310,7 +295,7 @@ TEST_CASE("Ground contacts: bad configurations give errors naming the problem", 
   field(&GroundContact::slip_velocity, 0.0f, "ground.slip_velocity");
   CHECK(memory.Total().bytes_in_use == 0);
   // Named links in the order given.
-  config = SoloConfig(model);
+  config = SoloStandConfig(model);
   config.torque.contacts.links = {"HR_FOOT", "FL_LOWER_LEG"};
   Result<RobotBatch> batch = RobotBatch::Create(memory, model, 2, config);
   REQUIRE(batch.ok());

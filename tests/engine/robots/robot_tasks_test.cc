@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/robots/solo12_fixture.h"
 #include "support/for_each_target.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
@@ -26,9 +27,12 @@ namespace swarm {
 namespace {
 
 using Catch::Matchers::Contains;
+using test::kSoloPosture;
+using test::Solo12Path;
+using test::SoloStandConfig;
 
 const std::string kUr5 = std::string(SWARM_SHARED_URDF_DIR) + "/ur5_robot.urdf";
-const std::string kSolo12 = std::string(SWARM_SHARED_URDF_DIR) + "/solo12.urdf";
+const std::string kSolo12 = Solo12Path();
 
 RobotModel LoadModel(const std::string& path, bool floating_base = false) {
   UrdfOptions options;
@@ -462,28 +466,11 @@ TEST_CASE("Summarize counts successes against both thresholds and averages in ro
 
 // --- stand ---------------------------------------------------------------------------------------
 
-// The Solo12 standing posture (thighs 0.8 rad, knees -1.6 rad, hind legs mirrored).
-const std::vector<float> kSoloPosture = {0.0f, 0.8f,  -1.6f, 0.0f, 0.8f,  -1.6f,
-                                         0.0f, -0.8f, 1.6f,  0.0f, -0.8f, 1.6f};
-
-// Solo12 in torque mode with foot contacts, its rotor inertia and gains that suit its 2.5 kg.
-RobotBatchConfig SoloStandConfig(const RobotModel& model) {
-  RobotBatchConfig config;
-  config.torque.enabled = true;
-  config.torque.dynamics.armature.assign(model.dof(), 3.6e-4);
-  config.torque.contacts.enabled = true;
-  config.control = DefaultJointControl(model);
-  for (JointControl& joint : config.control) joint.kp = 20.0f, joint.kd = 0.3f;
-  config.schedule.tile_elements = 64;
-  config.schedule.min_elements_per_thread = 1;
-  return config;
-}
-
 RobotTaskParams StandParams() {
   RobotTaskParams params;
   params.task = RobotTask::kStand;
   params.torque_control = true;
-  params.stand_posture = kSoloPosture;
+  params.stand_posture.assign(kSoloPosture.begin(), kSoloPosture.end());
   params.seed = 5;
   return params;
 }
