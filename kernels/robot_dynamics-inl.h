@@ -68,19 +68,19 @@ struct OutLanes {
 };
 
 template <class D>
-HWY_INLINE hn::Vec<D> Get(D d, Slots s, size_t slot) {
+HWY_INLINE hn::Vec<D> Get(D d, const Slots& s, size_t slot) {
   return hn::Load(d, s.base + slot * hn::Lanes(d));
 }
 template <class D, class V>
-HWY_INLINE void Put(D d, Slots s, size_t slot, V v) {
+HWY_INLINE void Put(D d, const Slots& s, size_t slot, V v) {
   hn::Store(v, d, s.base + slot * hn::Lanes(d));
 }
 template <class D>
-HWY_INLINE void PutZero(D d, Slots s, size_t first, size_t count) {
+HWY_INLINE void PutZero(D d, const Slots& s, size_t first, size_t count) {
   for (size_t k = 0; k < count; ++k) Put(d, s, first + k, hn::Zero(d));
 }
 template <class D>
-HWY_INLINE void CopySlots(D d, Slots s, size_t from, size_t to, size_t count) {
+HWY_INLINE void CopySlots(D d, const Slots& s, size_t from, size_t to, size_t count) {
   for (size_t k = 0; k < count; ++k) Put(d, s, to + k, Get(d, s, from + k));
 }
 
@@ -93,7 +93,7 @@ inline size_t BodySlot(size_t body, size_t field) { return body * dl::kBodySlots
 
 // (rx, ry, rz) = E (x, y, z), or E^T (x, y, z) when `transpose`.
 template <class D, class V = hn::Vec<D>>
-HWY_INLINE void RotateBy(D d, Slots s, size_t e, bool transpose, V x, V y, V z, V& rx, V& ry,
+HWY_INLINE void RotateBy(D d, const Slots& s, size_t e, bool transpose, V x, V y, V z, V& rx, V& ry,
                          V& rz) {
   // Entry (row, column) of E is slot e + 3 row + column; of E^T, e + 3 column + row.
   const size_t across = transpose ? 3 : 1, down = transpose ? 1 : 3;
@@ -108,7 +108,7 @@ HWY_INLINE void RotateBy(D d, Slots s, size_t e, bool transpose, V x, V y, V z, 
 
 // out = op(a) op(b) for 3 x 3 matrices, op the transpose where asked; out aliases neither.
 template <class D>
-HWY_INLINE void MatMul3(D d, Slots s, size_t a, bool transpose_a, size_t b, bool transpose_b,
+HWY_INLINE void MatMul3(D d, const Slots& s, size_t a, bool transpose_a, size_t b, bool transpose_b,
                         size_t out) {
   for (size_t i = 0; i < 3; ++i) {
     for (size_t j = 0; j < 3; ++j) {
@@ -130,7 +130,7 @@ HWY_INLINE void MatMul3(D d, Slots s, size_t a, bool transpose_a, size_t b, bool
 
 // out = X in for X = (E, r) at slots e, r: (E w, E (v - r x w)). out may alias in.
 template <class D>
-HWY_INLINE void MotionToChild(D d, Slots s, size_t e, size_t r, size_t in, size_t out) {
+HWY_INLINE void MotionToChild(D d, const Slots& s, size_t e, size_t r, size_t in, size_t out) {
   using V = hn::Vec<D>;
   const V wx = Get(d, s, in), wy = Get(d, s, in + 1), wz = Get(d, s, in + 2);
   const V vx = Get(d, s, in + 3), vy = Get(d, s, in + 4), vz = Get(d, s, in + 5);
@@ -146,7 +146,7 @@ HWY_INLINE void MotionToChild(D d, Slots s, size_t e, size_t r, size_t in, size_
 // out = X^T in (or out += X^T in when `accumulate`): (E^T n + r x E^T F, E^T F). out may alias
 // in when not accumulating.
 template <class D>
-HWY_INLINE void ForceToParent(D d, Slots s, size_t e, size_t r, size_t in, size_t out,
+HWY_INLINE void ForceToParent(D d, const Slots& s, size_t e, size_t r, size_t in, size_t out,
                               bool accumulate) {
   using V = hn::Vec<D>;
   V nx, ny, nz, fx, fy, fz;
@@ -163,7 +163,7 @@ HWY_INLINE void ForceToParent(D d, Slots s, size_t e, size_t r, size_t in, size_
 
 // out = a x b (motion cross product): (wa x wb, wa x vb + va x wb). out aliases neither.
 template <class D>
-HWY_INLINE void CrossMotion(D d, Slots s, size_t a, size_t b, size_t out) {
+HWY_INLINE void CrossMotion(D d, const Slots& s, size_t a, size_t b, size_t out) {
   using V = hn::Vec<D>;
   const V awx = Get(d, s, a), awy = Get(d, s, a + 1), awz = Get(d, s, a + 2);
   const V avx = Get(d, s, a + 3), avy = Get(d, s, a + 4), avz = Get(d, s, a + 5);
@@ -180,7 +180,7 @@ HWY_INLINE void CrossMotion(D d, Slots s, size_t a, size_t b, size_t out) {
 
 // out += m x* f (force cross product): (w x n + v x F, w x F).
 template <class D>
-HWY_INLINE void AddCrossForce(D d, Slots s, size_t m, size_t f, size_t out) {
+HWY_INLINE void AddCrossForce(D d, const Slots& s, size_t m, size_t f, size_t out) {
   using V = hn::Vec<D>;
   const V wx = Get(d, s, m), wy = Get(d, s, m + 1), wz = Get(d, s, m + 2);
   const V vx = Get(d, s, m + 3), vy = Get(d, s, m + 4), vz = Get(d, s, m + 5);
@@ -200,7 +200,8 @@ HWY_INLINE void AddCrossForce(D d, Slots s, size_t m, size_t f, size_t out) {
 
 // out = I m for a body's rigid inertia: (I_O w + h x v, mass v - h x w). out aliases not m.
 template <class D>
-HWY_INLINE void RigidInertiaTimes(D d, const DynamicsBody& body, Slots s, size_t m, size_t out) {
+HWY_INLINE void RigidInertiaTimes(D d, const DynamicsBody& body, const Slots& s, size_t m,
+                                  size_t out) {
   using V = hn::Vec<D>;
   const float* I = body.rotational_inertia;  // xx yy zz xy xz yz
   const V ixx = hn::Set(d, I[0]), iyy = hn::Set(d, I[1]), izz = hn::Set(d, I[2]);
@@ -229,7 +230,7 @@ inline constexpr size_t kInertiaA = 0, kInertiaB = 9, kInertiaC = 18;
 
 // Slots `ia` = the body's rigid inertia: A = I_O, B = h x, C = mass 1.
 template <class D>
-HWY_INLINE void SetRigidInertia(D d, const DynamicsBody& body, Slots s, size_t ia) {
+HWY_INLINE void SetRigidInertia(D d, const DynamicsBody& body, const Slots& s, size_t ia) {
   const float* I = body.rotational_inertia;
   const float* h = body.first_moment;
   const float a[9] = {I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2]};
@@ -243,7 +244,7 @@ HWY_INLINE void SetRigidInertia(D d, const DynamicsBody& body, Slots s, size_t i
 
 // out = I m for a spatial inertia in slots: (A w + B v, B^T w + C v). out aliases not m.
 template <class D>
-HWY_INLINE void InertiaTimes(D d, Slots s, size_t ia, size_t m, size_t out) {
+HWY_INLINE void InertiaTimes(D d, const Slots& s, size_t ia, size_t m, size_t out) {
   using V = hn::Vec<D>;
   const V wx = Get(d, s, m), wy = Get(d, s, m + 1), wz = Get(d, s, m + 2);
   const V vx = Get(d, s, m + 3), vy = Get(d, s, m + 4), vz = Get(d, s, m + 5);
@@ -261,7 +262,8 @@ HWY_INLINE void InertiaTimes(D d, Slots s, size_t ia, size_t m, size_t out) {
 // out = E^T M E for a symmetric M (full 3 x 3 in slots): product = M E, then the entries on and
 // above the diagonal of E^T product, mirrored below, so out is exactly symmetric.
 template <class D>
-HWY_INLINE void RotateSymmetric(D d, Slots s, size_t e, size_t m, size_t product, size_t out) {
+HWY_INLINE void RotateSymmetric(D d, const Slots& s, size_t e, size_t m, size_t product,
+                                size_t out) {
   MatMul3(d, s, m, false, e, false, product);
   for (size_t i = 0; i < 3; ++i) {
     for (size_t j = i; j < 3; ++j) {
@@ -278,7 +280,8 @@ HWY_INLINE void RotateSymmetric(D d, Slots s, size_t e, size_t m, size_t product
 // out = I S for a spatial inertia in slots and the body's motion subspace: revolute S = (axis, 0)
 // gives (A axis, B^T axis), prismatic S = (0, axis) gives (B axis, C axis).
 template <class D>
-HWY_INLINE void InertiaColumn(D d, const DynamicsBody& body, Slots s, size_t ia, size_t out) {
+HWY_INLINE void InertiaColumn(D d, const DynamicsBody& body, const Slots& s, size_t ia,
+                              size_t out) {
   using V = hn::Vec<D>;
   const V ax = hn::Set(d, body.axis[0]), ay = hn::Set(d, body.axis[1]),
           az = hn::Set(d, body.axis[2]);
@@ -295,7 +298,7 @@ HWY_INLINE void InertiaColumn(D d, const DynamicsBody& body, Slots s, size_t ia,
 // B_new = B' + r x C' (Featherstone eq. 2.66 in block form). A and C are computed on and above
 // the diagonal and mirrored, so they stay exactly symmetric. Uses 36 temporaries at `temp`.
 template <class D>
-HWY_INLINE void AddCongruent(D d, Slots s, size_t e, size_t r, size_t child, size_t parent,
+HWY_INLINE void AddCongruent(D d, const Slots& s, size_t e, size_t r, size_t child, size_t parent,
                              size_t temp) {
   using V = hn::Vec<D>;
   const size_t product = temp, a_rot = temp + 9, b_rot = temp + 18, c_rot = temp + 27;
@@ -346,7 +349,7 @@ HWY_INLINE void AddCongruent(D d, Slots s, size_t e, size_t r, size_t child, siz
 inline constexpr size_t kRigidMass = 0, kRigidFirstMoment = 1, kRigidInertia = 4;
 
 template <class D>
-HWY_INLINE void SetRigidParams(D d, const DynamicsBody& body, Slots s, size_t params) {
+HWY_INLINE void SetRigidParams(D d, const DynamicsBody& body, const Slots& s, size_t params) {
   Put(d, s, params + kRigidMass, hn::Set(d, body.mass));
   for (size_t k = 0; k < 3; ++k) {
     Put(d, s, params + kRigidFirstMoment + k, hn::Set(d, body.first_moment[k]));
@@ -365,7 +368,7 @@ inline size_t SymmetricIndex(size_t i, size_t j) {
 
 // out = I m for rigid params in slots: (I_O w + h x v, mass v - h x w). out aliases not m.
 template <class D>
-HWY_INLINE void RigidParamsTimes(D d, Slots s, size_t params, size_t m, size_t out) {
+HWY_INLINE void RigidParamsTimes(D d, const Slots& s, size_t params, size_t m, size_t out) {
   using V = hn::Vec<D>;
   const auto inertia = [&](size_t i, size_t j) HWY_ATTR {
     return Get(d, s, params + kRigidInertia + SymmetricIndex(i, j));
@@ -394,8 +397,8 @@ HWY_INLINE void RigidParamsTimes(D d, Slots s, size_t params, size_t m, size_t o
 //   mass += m,  h += h' + m r,
 //   I += E^T I E + m (|r|^2 1 - r r^T) + 2 (r . h') 1 - r h'^T - h' r^T.
 template <class D>
-HWY_INLINE void AddRigidCongruent(D d, Slots s, size_t e, size_t r, size_t child, size_t parent,
-                                  size_t temp) {
+HWY_INLINE void AddRigidCongruent(D d, const Slots& s, size_t e, size_t r, size_t child,
+                                  size_t parent, size_t temp) {
   using V = hn::Vec<D>;
   const V m = Get(d, s, child + kRigidMass);
   V hx, hy, hz;
@@ -448,7 +451,7 @@ HWY_INLINE void AddRigidCongruent(D d, Slots s, size_t e, size_t r, size_t child
 
 // S^T f: the axis against the torque (revolute) or the force (prismatic) of f.
 template <class D>
-HWY_INLINE hn::Vec<D> MotionSubspaceDot(D d, const DynamicsBody& body, Slots s, size_t f) {
+HWY_INLINE hn::Vec<D> MotionSubspaceDot(D d, const DynamicsBody& body, const Slots& s, size_t f) {
   const size_t at = body.motion == JointMotion::kRevolute ? f : f + 3;
   return hn::Add(hn::Add(hn::Mul(hn::Set(d, body.axis[0]), Get(d, s, at)),
                          hn::Mul(hn::Set(d, body.axis[1]), Get(d, s, at + 1))),
@@ -457,7 +460,8 @@ HWY_INLINE hn::Vec<D> MotionSubspaceDot(D d, const DynamicsBody& body, Slots s, 
 
 // out = S rate (6 slots).
 template <class D, class V>
-HWY_INLINE void MotionSubspaceTimes(D d, const DynamicsBody& body, V rate, Slots s, size_t out) {
+HWY_INLINE void MotionSubspaceTimes(D d, const DynamicsBody& body, V rate, const Slots& s,
+                                    size_t out) {
   const bool revolute = body.motion == JointMotion::kRevolute;
   for (size_t k = 0; k < 3; ++k) {
     const V value = hn::Mul(hn::Set(d, body.axis[k]), rate);
@@ -469,7 +473,8 @@ HWY_INLINE void MotionSubspaceTimes(D d, const DynamicsBody& body, V rate, Slots
 // Row i of E = R_axis^T R_o^T into slots e + 3 i ..: E(i, j) = sum_k R_axis(k, i) R_o(j, k), with
 // (k0, k1, k2) column i of R_axis and R_o the constant origin rotation (row-major).
 template <class D, class V>
-HWY_INLINE void RotatedRow(D d, Slots s, size_t e, size_t i, V k0, V k1, V k2, const float* o) {
+HWY_INLINE void RotatedRow(D d, const Slots& s, size_t e, size_t i, V k0, V k1, V k2,
+                           const float* o) {
   for (size_t j = 0; j < 3; ++j) {
     Put(d, s, e + 3 * i + j,
         hn::Add(hn::Add(hn::Mul(k0, hn::Set(d, o[3 * j])), hn::Mul(k1, hn::Set(d, o[3 * j + 1]))),
@@ -482,7 +487,7 @@ HWY_INLINE void RotatedRow(D d, Slots s, size_t e, size_t i, V k0, V k1, V k2, c
 // c 1 + s [axis]x + (1 - c) axis axis^T), r = p_o; prismatic R = R_o, r = p_o + R_o axis value;
 // E = R^T.
 template <class D, class V>
-HWY_INLINE void JointTransform(D d, const DynamicsBody& body, V value, Slots s, size_t b) {
+HWY_INLINE void JointTransform(D d, const DynamicsBody& body, V value, const Slots& s, size_t b) {
   const size_t e = BodySlot(b, dl::kE), r = BodySlot(b, dl::kR);
   const float* o = body.origin_rotation;
   const float* p = body.origin_translation;
@@ -544,7 +549,7 @@ HWY_INLINE V JointResistance(D d, const DynamicsTree& tree, const DynamicsBody& 
 // Body 0's E = R^T for a floating base's orientation (q arrays 3..6: qw qx qy qz, normalised; a
 // zero quaternion is the identity).
 template <class D>
-HWY_INLINE void BaseRotation(D d, const InLanes& q, size_t i, Slots s) {
+HWY_INLINE void BaseRotation(D d, const InLanes& q, size_t i, const Slots& s) {
   using V = hn::Vec<D>;
   V x, y, z, w;
   Normalize(hn::LoadU(d, q.Array(4) + i), hn::LoadU(d, q.Array(5) + i),
@@ -559,7 +564,8 @@ HWY_INLINE void BaseRotation(D d, const InLanes& q, size_t i, Slots s) {
 
 // Body 0's velocity: zero for a fixed base; a floating base's (w, v) from qd's (v, w).
 template <class D>
-HWY_INLINE void RootVelocity(D d, const DynamicsTree& tree, const InLanes& qd, size_t i, Slots s) {
+HWY_INLINE void RootVelocity(D d, const DynamicsTree& tree, const InLanes& qd, size_t i,
+                             const Slots& s) {
   const size_t v = BodySlot(0, dl::kV);
   if (!tree.floating_base) return PutZero(d, s, v, 6);
   for (size_t k = 0; k < 3; ++k) {
@@ -571,8 +577,8 @@ HWY_INLINE void RootVelocity(D d, const DynamicsTree& tree, const InLanes& qd, s
 // out = (0, -g) in body 0's coordinates, the fictitious upward acceleration that stands for
 // gravity (Featherstone 5.3): world coordinates for a fixed base, E g rotated for a floating one.
 template <class D>
-HWY_INLINE void NegativeGravity(D d, const DynamicsTree& tree, const float gravity[3], Slots s,
-                                size_t out) {
+HWY_INLINE void NegativeGravity(D d, const DynamicsTree& tree, const float gravity[3],
+                                const Slots& s, size_t out) {
   using V = hn::Vec<D>;
   PutZero(d, s, out, 3);
   V gx = hn::Set(d, gravity[0]), gy = hn::Set(d, gravity[1]), gz = hn::Set(d, gravity[2]);
@@ -590,7 +596,7 @@ inline int32_t ParentIndex(const int32_t* parent, size_t k) {
 
 // In place on the lower triangle of the n x n matrix at slot m: D on the diagonal, L below.
 template <class D>
-HWY_INLINE void FactorInSlots(D d, Slots s, size_t m, size_t n, const int32_t* parent) {
+HWY_INLINE void FactorInSlots(D d, const Slots& s, size_t m, size_t n, const int32_t* parent) {
   const auto at = [&](size_t row, size_t column) HWY_ATTR { return m + row * n + column; };
   for (size_t k = n; k-- > 0;) {
     const hn::Vec<D> pivot = Get(d, s, at(k, k));
@@ -608,7 +614,8 @@ HWY_INLINE void FactorInSlots(D d, Slots s, size_t m, size_t n, const int32_t* p
 
 // x (n slots) = M^-1 x in place, from FactorInSlots's factor at slot m.
 template <class D>
-HWY_INLINE void SolveInSlots(D d, Slots s, size_t m, size_t n, const int32_t* parent, size_t x) {
+HWY_INLINE void SolveInSlots(D d, const Slots& s, size_t m, size_t n, const int32_t* parent,
+                             size_t x) {
   const auto at = [&](size_t row, size_t column) HWY_ATTR { return m + row * n + column; };
   for (size_t k = n; k-- > 0;) {  // L^T y = b
     const hn::Vec<D> xk = Get(d, s, x + k);
@@ -636,7 +643,7 @@ HWY_INLINE void SolveInSlots(D d, Slots s, size_t m, size_t n, const int32_t* pa
 template <class D>
 HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float gravity[3],
                                       const InLanes& q, const InLanes* qd, const InLanes* qdd,
-                                      size_t i, Slots s, size_t tau) {
+                                      size_t i, const Slots& s, size_t tau) {
   using V = hn::Vec<D>;
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
   const size_t joint_velocity = regions.temp;  // S qd of the body at hand
@@ -743,8 +750,8 @@ inline size_t SpatialOfBaseVelocity(size_t k) { return k < 3 ? k + 3 : k - 3; }
 
 // CRBA (Featherstone table 6.2, floating base as in 9.?): the n x n mass matrix into slots at m.
 template <class D>
-HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q, size_t i, Slots s,
-                                 size_t m) {
+HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q, size_t i,
+                                 const Slots& s, size_t m) {
   using V = hn::Vec<D>;
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
   const size_t force = regions.temp;                 // F, 6 slots
@@ -831,7 +838,7 @@ HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q
 template <class D>
 HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float gravity[3],
                                       const InLanes& q, const InLanes& qd, const InLanes& tau,
-                                      size_t i, Slots s, size_t qdd) {
+                                      size_t i, const Slots& s, size_t qdd) {
   using V = hn::Vec<D>;
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
   const size_t joint_velocity = regions.temp, momentum = regions.temp + 6;
@@ -974,8 +981,8 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
 // from their slots.
 
 template <class D, class Store>
-HWY_INLINE void StoreSlots(D d, Slots s, size_t first, size_t count, const OutLanes& out, size_t i,
-                           Store store) {
+HWY_INLINE void StoreSlots(D d, const Slots& s, size_t first, size_t count, const OutLanes& out,
+                           size_t i, Store store) {
   for (size_t k = 0; k < count; ++k) store(Get(d, s, first + k), d, out.Array(k) + i);
 }
 
