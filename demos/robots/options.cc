@@ -20,14 +20,22 @@ Status ParseFrom(FlagSet& flags, int argc, const char* const* argv, int first) {
 }
 
 // "gx,gy,gz": three finite numbers.
+// The comma-separated parts of `text` ("" has none; "a,,b" has an empty middle part).
+std::vector<std::string> SplitCommas(const std::string& text) {
+  std::vector<std::string> parts;
+  if (text.empty()) return parts;
+  for (size_t start = 0;;) {
+    const size_t comma = text.find(',', start);
+    parts.push_back(text.substr(start, comma == std::string::npos ? comma : comma - start));
+    if (comma == std::string::npos) return parts;
+    start = comma + 1;
+  }
+}
+
 // Comma-separated finite numbers of magnitude <= max_magnitude ("" is an empty list).
 Result<std::vector<double>> ParseNumberList(const std::string& text, double max_magnitude) {
   std::vector<double> values;
-  if (text.empty()) return values;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = text.find(',', start);
-    const std::string part = text.substr(start, comma == std::string::npos ? comma : comma - start);
+  for (const std::string& part : SplitCommas(text)) {
     char* end = nullptr;
     const double value = std::strtod(part.c_str(), &end);
     if (part.empty() || end != part.c_str() + part.size() || !std::isfinite(value) ||
@@ -36,9 +44,8 @@ Result<std::vector<double>> ParseNumberList(const std::string& text, double max_
                              NumberText(max_magnitude) + "), got '" + part + "' in '" + text + "'");
     }
     values.push_back(value);
-    if (comma == std::string::npos) return values;
-    start = comma + 1;
   }
+  return values;
 }
 
 Status ParseVector3(const std::string& text, double out[3]) {
@@ -228,15 +235,14 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   if (options.ground_contacts && !options.task.torque_control) {
     return InvalidArgument("--contacts: ground contacts need --control torque");
   }
-  for (size_t start = 0; options.ground_contacts && contacts != "leaves";) {
-    const size_t comma = contacts.find(',', start);
-    options.contact_links.push_back(contacts.substr(start, comma - start));
-    if (options.contact_links.back().empty()) {
-      return InvalidArgument("--contacts: expected 'leaves' or link names a,b,c, got '" + contacts +
-                             "'");
+  if (options.ground_contacts && contacts != "leaves") {
+    options.contact_links = SplitCommas(contacts);
+    for (const std::string& link : options.contact_links) {
+      if (link.empty()) {
+        return InvalidArgument("--contacts: expected 'leaves' or link names a,b,c, got '" +
+                               contacts + "'");
+      }
     }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   if (options.urdf.empty()) {
     return InvalidArgument(

@@ -39,7 +39,7 @@ swarm_status Invalid(const char* function, const std::string& message) {
   return Fail(SWARM_INVALID_ARGUMENT, std::string(function) + ": " + message);
 }
 
-Result<UrdfOptions> ToUrdfOptions(const swarm_urdf_desc* desc) {
+UrdfOptions ToUrdfOptions(const swarm_urdf_desc* desc) {
   UrdfOptions options;
   if (desc != nullptr) {
     options.floating_base = desc->floating_base;
@@ -104,11 +104,9 @@ swarm_status ToBatchConfig(const char* function, const RobotModel& model,
                    "desc->armature, gravity, integrator and contacts need desc->torque (a "
                    "kinematic batch has no dynamics)");
   }
+  if (desc.armature != nullptr) torque.dynamics.armature.assign(dof, 0.0);
   if (swarm_status s = ReadJointValues(function, "armature", desc.armature, dof,
-                                       [&](size_t j, float v) {
-                                         torque.dynamics.armature.resize(dof, 0.0);
-                                         torque.dynamics.armature[j] = v;
-                                       });
+                                       [&](size_t j, float v) { torque.dynamics.armature[j] = v; });
       s != SWARM_OK) {
     return s;
   }
@@ -258,8 +256,8 @@ swarm_status swarm_robot_model_load_urdf(const char* path, const swarm_urdf_desc
   return Guarded(kFunction, [&]() -> swarm_status {
     if (path == nullptr) return NullArgument(kFunction, "path");
     if (out == nullptr) return NullArgument(kFunction, "out");
-    swarm::Result<swarm::UrdfOptions> options = swarm::c_api::ToUrdfOptions(desc);
-    return swarm::c_api::NewModel(kFunction, swarm::LoadUrdfFile(path, options.value()), out);
+    return swarm::c_api::NewModel(
+        kFunction, swarm::LoadUrdfFile(path, swarm::c_api::ToUrdfOptions(desc)), out);
   });
 }
 
@@ -269,9 +267,10 @@ swarm_status swarm_robot_model_parse_urdf(const char* text, size_t length,
   return Guarded(kFunction, [&]() -> swarm_status {
     if (text == nullptr) return NullArgument(kFunction, "text");
     if (out == nullptr) return NullArgument(kFunction, "out");
-    swarm::Result<swarm::UrdfOptions> options = swarm::c_api::ToUrdfOptions(desc);
     return swarm::c_api::NewModel(
-        kFunction, swarm::LoadUrdfString(std::string_view(text, length), options.value()), out);
+        kFunction,
+        swarm::LoadUrdfString(std::string_view(text, length), swarm::c_api::ToUrdfOptions(desc)),
+        out);
   });
 }
 
