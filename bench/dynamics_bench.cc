@@ -5,7 +5,7 @@
 // For R = 1, 16, 1e3, 1e4, 1e5, 1e6 robots of one model, 1 and 2 threads:
 //   rnea_*   inverse dynamics tau = M qdd + h (swarm: InverseDynamics; MuJoCo: mj_kinematics,
 //            mj_comPos, mj_comVel, mj_rne)
-//   crba_*   the mass matrix and its factorisation (swarm: MassMatrix + FactorMassMatrix;
+//   crba_*   the mass matrix and its factorisation (swarm: MassMatrixAndFactor;
 //            MuJoCo: mj_kinematics, mj_comPos, mj_crb, mj_factorM)
 //   fd_*     forward dynamics qdd = FD(q, qd, tau) (swarm: ForwardDynamics, ABA; MuJoCo:
 //            mj_forward with contacts and constraints disabled)
@@ -188,8 +188,8 @@ class DynamicsWorkspace {
   }
   void Crba(ThreadPool& pool) {
     Blocks(pool, [&](size_t begin, size_t n, float* scratch) {
-      MassMatrix(TheRobot().tree, Slice(q_, begin, n), Slice(mass_, begin, n), scratch);
-      FactorMassMatrix(TheRobot().tree, Slice(mass_, begin, n), Slice(factor_, begin, n), scratch);
+      MassMatrixAndFactor(TheRobot().tree, Slice(q_, begin, n), Slice(mass_, begin, n),
+                          Slice(factor_, begin, n), scratch);
     });
   }
   void Forward(ThreadPool& pool) {

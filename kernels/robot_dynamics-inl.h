@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 
 #include "hwy/highway.h"
 #include "swarm/kernels/deterministic_math-inl.h"
@@ -87,6 +88,203 @@ HWY_INLINE void CopySlots(D d, const Slots& s, size_t from, size_t to, size_t co
 namespace dl = dynamics_layout;
 
 inline size_t BodySlot(size_t body, size_t field) { return body * dl::kBodySlots + field; }
+
+// ---------------------------------------------------------------------------------------------
+// Joints.
+
+// A body's joint constants, copied out of the tree once per body: a local copy stays in registers
+// across the vector stores (a store may alias any memory the tree is in, so fields read from the
+// tree are reloaded after each one). `aligned` is k when the axis is exactly +-e_k, as in every
+// shipped robot and every ../shared/urdf file: the joint terms then read or write one component
+// (negated for -e_k) instead of forming three products and two sums of zeros, which gives the same
+// values but for the sign of a zero result. -1: a general axis.
+struct JointSubspace {
+  bool revolute = true;
+  int aligned = -1;
+  bool negative = false;
+  float axis[3] = {1, 0, 0};
+};
+
+inline JointSubspace SubspaceOf(const DynamicsBody& body) {
+  JointSubspace joint;
+  joint.revolute = body.motion == JointMotion::kRevolute;
+  for (size_t k = 0; k < 3; ++k) joint.axis[k] = body.axis[k];
+  for (int k = 0; k < 3; ++k) {
+    const float along = body.axis[k];
+    if ((along == 1.0f || along == -1.0f) && body.axis[(k + 1) % 3] == 0.0f &&
+        body.axis[(k + 2) % 3] == 0.0f) {
+      joint.aligned = k;
+      joint.negative = along < 0.0f;
+    }
+  }
+  return joint;
+}
+
+// x, or -x for an axis along -e_k.
+template <class V>
+HWY_INLINE V Signed(const JointSubspace& joint, V x) {
+  return joint.negative ? hn::Neg(x) : x;
+}
+
+// The two coordinates other than the aligned axis k, in cyclic order: a = k + 1, b = k + 2.
+inline size_t CyclicNext(int k, size_t step) { return (static_cast<size_t>(k) + step) % 3; }
+
+// S^T f: the axis against the torque (revolute) or the force (prismatic) of f.
+template <class D>
+HWY_INLINE hn::Vec<D> MotionSubspaceDot(D d, const JointSubspace& joint, const Slots& s, size_t f) {
+  const size_t at = joint.revolute ? f : f + 3;
+  if (joint.aligned >= 0) return Signed(joint, Get(d, s, at + static_cast<size_t>(joint.aligned)));
+  return hn::Add(hn::Add(hn::Mul(hn::Set(d, joint.axis[0]), Get(d, s, at)),
+                         hn::Mul(hn::Set(d, joint.axis[1]), Get(d, s, at + 1))),
+                 hn::Mul(hn::Set(d, joint.axis[2]), Get(d, s, at + 2)));
+}
+
+// out = S rate (6 slots).
+template <class D, class V>
+HWY_INLINE void MotionSubspaceTimes(D d, const JointSubspace& joint, V rate, const Slots& s,
+                                    size_t out) {
+  const size_t part = joint.revolute ? out : out + 3, other = joint.revolute ? out + 3 : out;
+  PutZero(d, s, other, 3);
+  if (joint.aligned >= 0) {
+    PutZero(d, s, part, 3);
+    return Put(d, s, part + static_cast<size_t>(joint.aligned), Signed(joint, rate));
+  }
+  for (size_t k = 0; k < 3; ++k) Put(d, s, part + k, hn::Mul(hn::Set(d, joint.axis[k]), rate));
+}
+
+// out += S rate.
+template <class D, class V>
+HWY_INLINE void AddMotionSubspaceTimes(D d, const JointSubspace& joint, V rate, const Slots& s,
+                                       size_t out) {
+  const size_t part = joint.revolute ? out : out + 3;
+  if (joint.aligned >= 0) {
+    const size_t slot = part + static_cast<size_t>(joint.aligned);
+    return Put(d, s, slot, hn::Add(Get(d, s, slot), Signed(joint, rate)));
+  }
+  for (size_t k = 0; k < 3; ++k) {
+    Put(d, s, part + k, hn::Add(Get(d, s, part + k), hn::Mul(hn::Set(d, joint.axis[k]), rate)));
+  }
+}
+
+// (rx, ry, rz) = (x, y, z) x (u e_k) for u = +-rate along the aligned axis k: component k + 1 is
+// (k + 2's) u, component k + 2 is -(k + 1's) u, component k is zero.
+template <class D, class V>
+HWY_INLINE void CrossAligned(D d, const JointSubspace& joint, V u, V x, V y, V z, V& rx, V& ry,
+                             V& rz) {
+  // Named cases: sizeless vectors cannot live in arrays (docs/kernel-rules.md).
+  if (joint.aligned == 0) {
+    rx = hn::Zero(d), ry = hn::Mul(z, u), rz = hn::Neg(hn::Mul(y, u));
+  } else if (joint.aligned == 1) {
+    ry = hn::Zero(d), rz = hn::Mul(x, u), rx = hn::Neg(hn::Mul(z, u));
+  } else {
+    rz = hn::Zero(d), rx = hn::Mul(y, u), ry = hn::Neg(hn::Mul(x, u));
+  }
+}
+
+// out = m x (S rate), the velocity-product term of a joint moving at `rate` in a body moving at
+// m: revolute (w x u, v x u), prismatic (0, w x u) for u = axis rate. out aliases not m.
+template <class D, class V>
+HWY_INLINE void CrossJointMotion(D d, const JointSubspace& joint, V rate, const Slots& s, size_t m,
+                                 size_t out) {
+  const V wx = Get(d, s, m), wy = Get(d, s, m + 1), wz = Get(d, s, m + 2);
+  V x, y, z;
+  if (joint.aligned < 0) {
+    const V ux = hn::Mul(hn::Set(d, joint.axis[0]), rate),
+            uy = hn::Mul(hn::Set(d, joint.axis[1]), rate),
+            uz = hn::Mul(hn::Set(d, joint.axis[2]), rate);
+    if (joint.revolute) {
+      Cross(wx, wy, wz, ux, uy, uz, x, y, z);
+      Put(d, s, out, x), Put(d, s, out + 1, y), Put(d, s, out + 2, z);
+      Cross(Get(d, s, m + 3), Get(d, s, m + 4), Get(d, s, m + 5), ux, uy, uz, x, y, z);
+    } else {
+      PutZero(d, s, out, 3);
+      Cross(wx, wy, wz, ux, uy, uz, x, y, z);
+    }
+    Put(d, s, out + 3, x), Put(d, s, out + 4, y), Put(d, s, out + 5, z);
+    return;
+  }
+  const V u = Signed(joint, rate);
+  if (joint.revolute) {
+    CrossAligned(d, joint, u, wx, wy, wz, x, y, z);
+    Put(d, s, out, x), Put(d, s, out + 1, y), Put(d, s, out + 2, z);
+    CrossAligned(d, joint, u, Get(d, s, m + 3), Get(d, s, m + 4), Get(d, s, m + 5), x, y, z);
+  } else {
+    PutZero(d, s, out, 3);
+    CrossAligned(d, joint, u, wx, wy, wz, x, y, z);
+  }
+  Put(d, s, out + 3, x), Put(d, s, out + 4, y), Put(d, s, out + 5, z);
+}
+
+// Row i of E = R_axis^T R_o^T into slots e + 3 i ..: E(i, j) = sum_k R_axis(k, i) R_o(j, k), with
+// (k0, k1, k2) column i of R_axis and R_o the constant origin rotation (row-major).
+template <class D, class V>
+HWY_INLINE void RotatedRow(D d, const Slots& s, size_t e, size_t i, V k0, V k1, V k2,
+                           const float* o) {
+  for (size_t j = 0; j < 3; ++j) {
+    Put(d, s, e + 3 * i + j,
+        hn::Add(hn::Add(hn::Mul(k0, hn::Set(d, o[3 * j])), hn::Mul(k1, hn::Set(d, o[3 * j + 1]))),
+                hn::Mul(k2, hn::Set(d, o[3 * j + 2]))));
+  }
+}
+
+// The joint's transform X = (E, r) at joint value `value` into the body's kE and kR slots. The
+// body frame is origin o motion(value): revolute R = R_o R_axis(value) (Rodrigues:
+// c 1 + s [axis]x + (1 - c) axis axis^T), r = p_o; prismatic R = R_o, r = p_o + R_o axis value;
+// E = R^T. About an aligned axis k, R_axis is the plane rotation of coordinates a = k + 1 and
+// b = k + 2 (columns a = c e_a + s e_b and b = -s e_a + c e_b, column k = e_k, s negated for
+// -e_k), so row k of E is constant and rows a and b take two products each.
+template <class D, class V>
+HWY_INLINE void JointTransform(D d, const DynamicsBody& body, const JointSubspace& joint, V value,
+                               const Slots& s, size_t b) {
+  const size_t e = BodySlot(b, dl::kE), r = BodySlot(b, dl::kR);
+  const float* o = body.origin_rotation;
+  const float* p = body.origin_translation;
+  const float* a = joint.axis;
+  if (joint.revolute && joint.aligned >= 0) {
+    V sine, cosine;
+    SinCos(d, value, sine, cosine);
+    sine = Signed(joint, sine);
+    const size_t k = static_cast<size_t>(joint.aligned), ia = CyclicNext(joint.aligned, 1),
+                 ib = CyclicNext(joint.aligned, 2);
+    for (size_t j = 0; j < 3; ++j) {
+      const V oa = hn::Set(d, o[3 * j + ia]), ob = hn::Set(d, o[3 * j + ib]);
+      Put(d, s, e + 3 * k + j, hn::Set(d, o[3 * j + k]));
+      Put(d, s, e + 3 * ia + j, hn::Add(hn::Mul(cosine, oa), hn::Mul(sine, ob)));
+      Put(d, s, e + 3 * ib + j, hn::Sub(hn::Mul(cosine, ob), hn::Mul(sine, oa)));
+    }
+    Put(d, s, r, hn::Set(d, p[0])), Put(d, s, r + 1, hn::Set(d, p[1]));
+    Put(d, s, r + 2, hn::Set(d, p[2]));
+    return;
+  }
+  if (joint.revolute) {
+    V sine, cosine;
+    SinCos(d, value, sine, cosine);
+    const V t = hn::Sub(hn::Set(d, 1.0f), cosine);
+    const V ax = hn::Set(d, a[0]), ay = hn::Set(d, a[1]), az = hn::Set(d, a[2]);
+    const V tx = hn::Mul(t, ax), ty = hn::Mul(t, ay), tz = hn::Mul(t, az);
+    const V sx = hn::Mul(sine, ax), sy = hn::Mul(sine, ay), sz = hn::Mul(sine, az);
+    // R_axis, row-major, into the temporaries of E's slots is not possible (E is the output), so
+    // E(i, j) = sum_k R_axis(k, i) R_o(j, k) is formed from named entries.
+    const V r00 = hn::Add(cosine, hn::Mul(tx, ax)), r01 = hn::Sub(hn::Mul(tx, ay), sz),
+            r02 = hn::Add(hn::Mul(tx, az), sy);
+    const V r10 = hn::Add(hn::Mul(tx, ay), sz), r11 = hn::Add(cosine, hn::Mul(ty, ay)),
+            r12 = hn::Sub(hn::Mul(ty, az), sx);
+    const V r20 = hn::Sub(hn::Mul(tx, az), sy), r21 = hn::Add(hn::Mul(ty, az), sx),
+            r22 = hn::Add(cosine, hn::Mul(tz, az));
+    RotatedRow(d, s, e, 0, r00, r10, r20, o);
+    RotatedRow(d, s, e, 1, r01, r11, r21, o);
+    RotatedRow(d, s, e, 2, r02, r12, r22, o);
+    Put(d, s, r, hn::Set(d, p[0])), Put(d, s, r + 1, hn::Set(d, p[1]));
+    Put(d, s, r + 2, hn::Set(d, p[2]));
+    return;
+  }
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t j = 0; j < 3; ++j) Put(d, s, e + 3 * i + j, hn::Set(d, o[3 * j + i]));
+    // (R_o axis)_i value + p_i.
+    const float shift = o[3 * i] * a[0] + o[3 * i + 1] * a[1] + o[3 * i + 2] * a[2];
+    Put(d, s, r + i, hn::Add(hn::Mul(hn::Set(d, shift), value), hn::Set(d, p[i])));
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // 3-vectors and 3 x 3 matrices in slots (matrix entry (i, j) at slot m + 3 i + j).
@@ -159,23 +357,6 @@ HWY_INLINE void ForceToParent(D d, const Slots& s, size_t e, size_t r, size_t in
     Put(d, s, out + k, accumulate ? hn::Add(Get(d, s, out + k), value) : value);
   };
   put(0, nx), put(1, ny), put(2, nz), put(3, fx), put(4, fy), put(5, fz);
-}
-
-// out = a x b (motion cross product): (wa x wb, wa x vb + va x wb). out aliases neither.
-template <class D>
-HWY_INLINE void CrossMotion(D d, const Slots& s, size_t a, size_t b, size_t out) {
-  using V = hn::Vec<D>;
-  const V awx = Get(d, s, a), awy = Get(d, s, a + 1), awz = Get(d, s, a + 2);
-  const V avx = Get(d, s, a + 3), avy = Get(d, s, a + 4), avz = Get(d, s, a + 5);
-  const V bwx = Get(d, s, b), bwy = Get(d, s, b + 1), bwz = Get(d, s, b + 2);
-  const V bvx = Get(d, s, b + 3), bvy = Get(d, s, b + 4), bvz = Get(d, s, b + 5);
-  V x, y, z, x2, y2, z2;
-  Cross(awx, awy, awz, bwx, bwy, bwz, x, y, z);
-  Put(d, s, out, x), Put(d, s, out + 1, y), Put(d, s, out + 2, z);
-  Cross(awx, awy, awz, bvx, bvy, bvz, x, y, z);
-  Cross(avx, avy, avz, bwx, bwy, bwz, x2, y2, z2);
-  Put(d, s, out + 3, hn::Add(x, x2)), Put(d, s, out + 4, hn::Add(y, y2));
-  Put(d, s, out + 5, hn::Add(z, z2));
 }
 
 // out += m x* f (force cross product): (w x n + v x F, w x F).
@@ -278,18 +459,30 @@ HWY_INLINE void RotateSymmetric(D d, const Slots& s, size_t e, size_t m, size_t 
 }
 
 // out = I S for a spatial inertia in slots and the body's motion subspace: revolute S = (axis, 0)
-// gives (A axis, B^T axis), prismatic S = (0, axis) gives (B axis, C axis).
+// gives (A axis, B^T axis), prismatic S = (0, axis) gives (B axis, C axis); for an aligned axis
+// these are column k of A or B and row k of B or column k of C.
 template <class D>
-HWY_INLINE void InertiaColumn(D d, const DynamicsBody& body, const Slots& s, size_t ia,
+HWY_INLINE void InertiaColumn(D d, const JointSubspace& joint, const Slots& s, size_t ia,
                               size_t out) {
   using V = hn::Vec<D>;
-  const V ax = hn::Set(d, body.axis[0]), ay = hn::Set(d, body.axis[1]),
-          az = hn::Set(d, body.axis[2]);
-  const bool revolute = body.motion == JointMotion::kRevolute;
+  const size_t top = ia + (joint.revolute ? kInertiaA : kInertiaB);
+  const size_t bottom = ia + (joint.revolute ? kInertiaB : kInertiaC);
+  if (joint.aligned >= 0) {
+    const size_t k = static_cast<size_t>(joint.aligned);
+    for (size_t row = 0; row < 3; ++row) {
+      Put(d, s, out + row, Signed(joint, Get(d, s, top + 3 * row + k)));
+      // B^T e_k is row k of B; C e_k is column k of C.
+      Put(d, s, out + 3 + row,
+          Signed(joint, Get(d, s, joint.revolute ? bottom + 3 * k + row : bottom + 3 * row + k)));
+    }
+    return;
+  }
+  const V ax = hn::Set(d, joint.axis[0]), ay = hn::Set(d, joint.axis[1]),
+          az = hn::Set(d, joint.axis[2]);
   V x, y, z;
-  RotateBy(d, s, ia + (revolute ? kInertiaA : kInertiaB), false, ax, ay, az, x, y, z);
+  RotateBy(d, s, top, false, ax, ay, az, x, y, z);
   Put(d, s, out, x), Put(d, s, out + 1, y), Put(d, s, out + 2, z);
-  RotateBy(d, s, ia + (revolute ? kInertiaB : kInertiaC), revolute, ax, ay, az, x, y, z);
+  RotateBy(d, s, bottom, joint.revolute, ax, ay, az, x, y, z);
   Put(d, s, out + 3, x), Put(d, s, out + 4, y), Put(d, s, out + 5, z);
 }
 
@@ -392,6 +585,34 @@ HWY_INLINE void RigidParamsTimes(D d, const Slots& s, size_t params, size_t m, s
   Put(d, s, out + 5, hn::Sub(hn::Mul(mass, vz), cz));
 }
 
+// out = I S for rigid params in slots (CRBA's F = Ic S), `temp` 6 slots: revolute S = (axis, 0)
+// gives (I_O axis, -h x axis), prismatic S = (0, axis) gives (h x axis, mass axis). For an axis
+// along +-e_k with a = k + 1, b = k + 2: h x e_k = h_b e_a - h_a e_b.
+template <class D>
+HWY_INLINE void RigidInertiaColumn(D d, const JointSubspace& joint, const Slots& s, size_t params,
+                                   size_t out, size_t temp) {
+  if (joint.aligned < 0) {
+    MotionSubspaceTimes(d, joint, hn::Set(d, 1.0f), s, temp);
+    return RigidParamsTimes(d, s, params, temp, out);
+  }
+  const size_t k = static_cast<size_t>(joint.aligned), a = CyclicNext(joint.aligned, 1),
+               b = CyclicNext(joint.aligned, 2);
+  const auto h = [&](size_t i) HWY_ATTR { return Get(d, s, params + kRigidFirstMoment + i); };
+  // h x e_k into `cross`'s a and b components, zero at k, signed for -e_k.
+  const size_t cross = joint.revolute ? out + 3 : out;
+  Put(d, s, cross + k, hn::Zero(d));
+  Put(d, s, cross + a, Signed(joint, joint.revolute ? hn::Neg(h(b)) : h(b)));
+  Put(d, s, cross + b, Signed(joint, joint.revolute ? h(a) : hn::Neg(h(a))));
+  if (joint.revolute) {
+    for (size_t i = 0; i < 3; ++i) {
+      Put(d, s, out + i, Signed(joint, Get(d, s, params + kRigidInertia + SymmetricIndex(i, k))));
+    }
+    return;
+  }
+  PutZero(d, s, out + 3, 3);
+  Put(d, s, out + 3 + k, Signed(joint, Get(d, s, params + kRigidMass)));
+}
+
 // parent += X^T child X for rigid params and X = (E, r): with h' = E^T h (the first moment in
 // the parent's orientation) the parallel-axis theorem moved to the parent's origin gives
 //   mass += m,  h += h' + m r,
@@ -446,82 +667,6 @@ HWY_INLINE void AddRigidCongruent(D d, const Slots& s, size_t e, size_t r, size_
       hn::Add(Get(d, s, parent + kRigidFirstMoment + 2), hn::Add(hz, hn::Mul(m, rz))));
 }
 
-// ---------------------------------------------------------------------------------------------
-// Joints.
-
-// S^T f: the axis against the torque (revolute) or the force (prismatic) of f.
-template <class D>
-HWY_INLINE hn::Vec<D> MotionSubspaceDot(D d, const DynamicsBody& body, const Slots& s, size_t f) {
-  const size_t at = body.motion == JointMotion::kRevolute ? f : f + 3;
-  return hn::Add(hn::Add(hn::Mul(hn::Set(d, body.axis[0]), Get(d, s, at)),
-                         hn::Mul(hn::Set(d, body.axis[1]), Get(d, s, at + 1))),
-                 hn::Mul(hn::Set(d, body.axis[2]), Get(d, s, at + 2)));
-}
-
-// out = S rate (6 slots).
-template <class D, class V>
-HWY_INLINE void MotionSubspaceTimes(D d, const DynamicsBody& body, V rate, const Slots& s,
-                                    size_t out) {
-  const bool revolute = body.motion == JointMotion::kRevolute;
-  for (size_t k = 0; k < 3; ++k) {
-    const V value = hn::Mul(hn::Set(d, body.axis[k]), rate);
-    Put(d, s, out + k, revolute ? value : hn::Zero(d));
-    Put(d, s, out + 3 + k, revolute ? hn::Zero(d) : value);
-  }
-}
-
-// Row i of E = R_axis^T R_o^T into slots e + 3 i ..: E(i, j) = sum_k R_axis(k, i) R_o(j, k), with
-// (k0, k1, k2) column i of R_axis and R_o the constant origin rotation (row-major).
-template <class D, class V>
-HWY_INLINE void RotatedRow(D d, const Slots& s, size_t e, size_t i, V k0, V k1, V k2,
-                           const float* o) {
-  for (size_t j = 0; j < 3; ++j) {
-    Put(d, s, e + 3 * i + j,
-        hn::Add(hn::Add(hn::Mul(k0, hn::Set(d, o[3 * j])), hn::Mul(k1, hn::Set(d, o[3 * j + 1]))),
-                hn::Mul(k2, hn::Set(d, o[3 * j + 2]))));
-  }
-}
-
-// The joint's transform X = (E, r) at joint value `value` into the body's kE and kR slots. The
-// body frame is origin o motion(value): revolute R = R_o R_axis(value) (Rodrigues:
-// c 1 + s [axis]x + (1 - c) axis axis^T), r = p_o; prismatic R = R_o, r = p_o + R_o axis value;
-// E = R^T.
-template <class D, class V>
-HWY_INLINE void JointTransform(D d, const DynamicsBody& body, V value, const Slots& s, size_t b) {
-  const size_t e = BodySlot(b, dl::kE), r = BodySlot(b, dl::kR);
-  const float* o = body.origin_rotation;
-  const float* p = body.origin_translation;
-  const float* a = body.axis;
-  if (body.motion == JointMotion::kRevolute) {
-    V sine, cosine;
-    SinCos(d, value, sine, cosine);
-    const V t = hn::Sub(hn::Set(d, 1.0f), cosine);
-    const V ax = hn::Set(d, a[0]), ay = hn::Set(d, a[1]), az = hn::Set(d, a[2]);
-    const V tx = hn::Mul(t, ax), ty = hn::Mul(t, ay), tz = hn::Mul(t, az);
-    const V sx = hn::Mul(sine, ax), sy = hn::Mul(sine, ay), sz = hn::Mul(sine, az);
-    // R_axis, row-major, into the temporaries of E's slots is not possible (E is the output), so
-    // E(i, j) = sum_k R_axis(k, i) R_o(j, k) is formed from named entries.
-    const V r00 = hn::Add(cosine, hn::Mul(tx, ax)), r01 = hn::Sub(hn::Mul(tx, ay), sz),
-            r02 = hn::Add(hn::Mul(tx, az), sy);
-    const V r10 = hn::Add(hn::Mul(tx, ay), sz), r11 = hn::Add(cosine, hn::Mul(ty, ay)),
-            r12 = hn::Sub(hn::Mul(ty, az), sx);
-    const V r20 = hn::Sub(hn::Mul(tx, az), sy), r21 = hn::Add(hn::Mul(ty, az), sx),
-            r22 = hn::Add(cosine, hn::Mul(tz, az));
-    RotatedRow(d, s, e, 0, r00, r10, r20, o);
-    RotatedRow(d, s, e, 1, r01, r11, r21, o);
-    RotatedRow(d, s, e, 2, r02, r12, r22, o);
-    Put(d, s, r, hn::Set(d, p[0])), Put(d, s, r + 1, hn::Set(d, p[1]));
-    Put(d, s, r + 2, hn::Set(d, p[2]));
-    return;
-  }
-  for (size_t i = 0; i < 3; ++i) {
-    for (size_t j = 0; j < 3; ++j) Put(d, s, e + 3 * i + j, hn::Set(d, o[3 * j + i]));
-    // (R_o axis)_i value + p_i.
-    const float shift = o[3 * i] * a[0] + o[3 * i + 1] * a[1] + o[3 * i + 2] * a[2];
-    Put(d, s, r + i, hn::Add(hn::Mul(hn::Set(d, shift), value), hn::Set(d, p[i])));
-  }
-}
-
 // A body's joint value, rate and (optionally) acceleration from the lane arrays.
 struct JointInputs {
   size_t q_array, velocity_array;
@@ -529,6 +674,18 @@ struct JointInputs {
 inline JointInputs JointArrays(const DynamicsTree& tree, const DynamicsBody& body) {
   const size_t column = static_cast<size_t>(body.q_index);
   return {tree.joint_q_begin() + column, tree.joint_velocity_begin() + column};
+}
+
+// A mimic coupling's joint value multiplier q + offset and rate multiplier qd; an independent
+// joint's are q and qd themselves, without the products.
+template <class D, class V>
+HWY_INLINE V CoupledValue(D d, const DynamicsBody& body, V x) {
+  if (body.multiplier == 1.0f && body.offset == 0.0f) return x;
+  return hn::Add(hn::Mul(hn::Set(d, body.multiplier), x), hn::Set(d, body.offset));
+}
+template <class D, class V>
+HWY_INLINE V CoupledRate(D d, const DynamicsBody& body, V x) {
+  return body.multiplier == 1.0f ? x : hn::Mul(hn::Set(d, body.multiplier), x);
 }
 
 // damping v + friction v / sqrt(v^2 + eps^2), the joint's passive resistance to rate v.
@@ -599,10 +756,11 @@ template <class D>
 HWY_INLINE void FactorInSlots(D d, const Slots& s, size_t m, size_t n, const int32_t* parent) {
   const auto at = [&](size_t row, size_t column) HWY_ATTR { return m + row * n + column; };
   for (size_t k = n; k-- > 0;) {
-    const hn::Vec<D> pivot = Get(d, s, at(k, k));
+    // One division per pivot: a vector division costs as much as a dozen products.
+    const hn::Vec<D> inverse_pivot = hn::Div(hn::Set(d, 1.0f), Get(d, s, at(k, k)));
     for (int32_t i = ParentIndex(parent, k); i >= 0; i = ParentIndex(parent, size_t(i))) {
       const size_t ui = static_cast<size_t>(i);
-      const hn::Vec<D> a = hn::Div(Get(d, s, at(k, ui)), pivot);
+      const hn::Vec<D> a = hn::Mul(Get(d, s, at(k, ui)), inverse_pivot);
       for (int32_t j = i; j >= 0; j = ParentIndex(parent, size_t(j))) {
         const size_t uj = static_cast<size_t>(j);
         Put(d, s, at(ui, uj), hn::Sub(Get(d, s, at(ui, uj)), hn::Mul(a, Get(d, s, at(k, uj)))));
@@ -646,8 +804,7 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
                                       size_t i, const Slots& s, size_t tau) {
   using V = hn::Vec<D>;
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
-  const size_t joint_velocity = regions.temp;  // S qd of the body at hand
-  const size_t momentum = regions.temp + 6;    // I v
+  const size_t momentum = regions.temp;  // I v, or v x S qd
   const size_t n = tree.velocity_count();
   PutZero(d, s, tau, n);
   const auto acceleration_in = [&](size_t array) HWY_ATTR {
@@ -676,38 +833,27 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
   // v_b.
   for (size_t b = 1; b < tree.body_count; ++b) {
     const DynamicsBody& body = tree.bodies[b];
+    const JointSubspace joint = SubspaceOf(body);
     const JointInputs arrays = JointArrays(tree, body);
-    const V multiplier = hn::Set(d, body.multiplier);
-    const V value = hn::Add(hn::Mul(multiplier, hn::LoadU(d, q.Array(arrays.q_array) + i)),
-                            hn::Set(d, body.offset));
-    const V acceleration = hn::Mul(multiplier, acceleration_in(arrays.velocity_array));
-    JointTransform(d, body, value, s, b);
+    const V value = CoupledValue(d, body, hn::LoadU(d, q.Array(arrays.q_array) + i));
+    const V acceleration = CoupledRate(d, body, acceleration_in(arrays.velocity_array));
+    JointTransform(d, body, joint, value, s, b);
     const size_t e = BodySlot(b, dl::kE), r = BodySlot(b, dl::kR);
     const size_t v = BodySlot(b, dl::kV), a = BodySlot(b, dl::kA), f = BodySlot(b, dl::kF);
     if (!moving) {  // a_b = X a_p + S qdd_b, f_b = I a_b
       MotionToChild(d, s, e, r, BodySlot(body.parent, dl::kA), a);
-      if (qdd != nullptr) {
-        MotionSubspaceTimes(d, body, acceleration, s, joint_velocity);
-        for (size_t k = 0; k < 6; ++k) {
-          Put(d, s, a + k, hn::Add(Get(d, s, a + k), Get(d, s, joint_velocity + k)));
-        }
-      }
+      if (qdd != nullptr) AddMotionSubspaceTimes(d, joint, acceleration, s, a);
       RigidInertiaTimes(d, body, s, a, f);
       continue;
     }
-    const V rate = hn::Mul(multiplier, hn::LoadU(d, qd->Array(arrays.velocity_array) + i));
+    const V rate = CoupledRate(d, body, hn::LoadU(d, qd->Array(arrays.velocity_array) + i));
     MotionToChild(d, s, e, r, BodySlot(body.parent, dl::kV), v);
-    MotionSubspaceTimes(d, body, rate, s, joint_velocity);
-    for (size_t k = 0; k < 6; ++k) {
-      Put(d, s, v + k, hn::Add(Get(d, s, v + k), Get(d, s, joint_velocity + k)));
-    }
+    AddMotionSubspaceTimes(d, joint, rate, s, v);
     MotionToChild(d, s, e, r, BodySlot(body.parent, dl::kA), a);
-    CrossMotion(d, s, v, joint_velocity, momentum);  // v_b x S qd_b, momentum as a temporary
-    MotionSubspaceTimes(d, body, acceleration, s, joint_velocity);
+    CrossJointMotion(d, joint, rate, s, v, momentum);  // v_b x S qd_b, momentum as a temporary
+    AddMotionSubspaceTimes(d, joint, acceleration, s, a);
     for (size_t k = 0; k < 6; ++k) {
-      Put(d, s, a + k,
-          hn::Add(hn::Add(Get(d, s, a + k), Get(d, s, joint_velocity + k)),
-                  Get(d, s, momentum + k)));
+      Put(d, s, a + k, hn::Add(Get(d, s, a + k), Get(d, s, momentum + k)));
     }
     RigidInertiaTimes(d, body, s, a, f);
     RigidInertiaTimes(d, body, s, v, momentum);
@@ -716,20 +862,20 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
   // Inward: tau_b = S^T f_b + joint terms, f_p += X^T f_b.
   for (size_t b = tree.body_count; b-- > 1;) {
     const DynamicsBody& body = tree.bodies[b];
+    const JointSubspace joint = SubspaceOf(body);
     const JointInputs arrays = JointArrays(tree, body);
-    const V multiplier = hn::Set(d, body.multiplier);
     const size_t f = BodySlot(b, dl::kF);
-    V joint_tau = MotionSubspaceDot(d, body, s, f);
+    V joint_tau = MotionSubspaceDot(d, joint, s, f);
     if (qdd != nullptr) {
-      const V acceleration = hn::Mul(multiplier, acceleration_in(arrays.velocity_array));
+      const V acceleration = CoupledRate(d, body, acceleration_in(arrays.velocity_array));
       joint_tau = hn::Add(joint_tau, hn::Mul(hn::Set(d, body.armature), acceleration));
     }
     if (moving) {
-      const V rate = hn::Mul(multiplier, hn::LoadU(d, qd->Array(arrays.velocity_array) + i));
+      const V rate = CoupledRate(d, body, hn::LoadU(d, qd->Array(arrays.velocity_array) + i));
       joint_tau = hn::Add(joint_tau, JointResistance(d, tree, body, rate));
     }
     const size_t column = tau + arrays.velocity_array;
-    Put(d, s, column, hn::Add(Get(d, s, column), hn::Mul(multiplier, joint_tau)));
+    Put(d, s, column, hn::Add(Get(d, s, column), CoupledRate(d, body, joint_tau)));
     if (body.parent != 0 || tree.floating_base) {
       ForceToParent(d, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR), f,
                     BodySlot(body.parent, dl::kF), true);
@@ -742,6 +888,12 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
       Put(d, s, tau + 3 + k, Get(d, s, f + k));
     }
   }
+}
+
+// factor x, or x itself when `unit` (a product of multipliers of 1: exact).
+template <class D, class V>
+HWY_INLINE V ScaledBy(D d, float factor, bool unit, V x) {
+  return unit ? x : hn::Mul(hn::Set(d, factor), x);
 }
 
 // Velocity index k's 6-vector slot offset in spatial order: the base's v (0..2) is spatial 3..5,
@@ -766,10 +918,8 @@ HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q
   for (size_t b = 1; b < tree.body_count; ++b) {
     const DynamicsBody& body = tree.bodies[b];
     const JointInputs arrays = JointArrays(tree, body);
-    const V value =
-        hn::Add(hn::Mul(hn::Set(d, body.multiplier), hn::LoadU(d, q.Array(arrays.q_array) + i)),
-                hn::Set(d, body.offset));
-    JointTransform(d, body, value, s, b);
+    const V value = CoupledValue(d, body, hn::LoadU(d, q.Array(arrays.q_array) + i));
+    JointTransform(d, body, SubspaceOf(body), value, s, b);
     SetRigidParams(d, body, s, BodySlot(b, dl::kInertia));
   }
   for (size_t b = tree.body_count; b-- > 1;) {
@@ -779,27 +929,28 @@ HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q
                         BodySlot(body.parent, dl::kInertia), congruence_temp);
     }
     // F = Ic_b S_b: the column of Ic_b along the axis.
-    MotionSubspaceTimes(d, body, hn::Set(d, 1.0f), s, regions.temp + 6);
-    RigidParamsTimes(d, s, BodySlot(b, dl::kInertia), regions.temp + 6, force);
+    const JointSubspace joint = SubspaceOf(body);
+    RigidInertiaColumn(d, joint, s, BodySlot(b, dl::kInertia), force, regions.temp + 6);
     const size_t column = JointArrays(tree, body).velocity_array;
-    const V multiplier = hn::Set(d, body.multiplier);
-    const V diagonal = hn::Add(MotionSubspaceDot(d, body, s, force), hn::Set(d, body.armature));
-    add(at(column, column), hn::Mul(hn::Mul(multiplier, multiplier), diagonal));
+    const float multiplier = body.multiplier;
+    const V diagonal = hn::Add(MotionSubspaceDot(d, joint, s, force), hn::Set(d, body.armature));
+    add(at(column, column), ScaledBy(d, multiplier * multiplier, multiplier == 1.0f, diagonal));
     size_t j = b;
     while (tree.bodies[j].parent != 0) {
       ForceToParent(d, s, BodySlot(j, dl::kE), BodySlot(j, dl::kR), force, force, false);
       j = tree.bodies[j].parent;
       const DynamicsBody& ancestor = tree.bodies[j];
       const size_t other = JointArrays(tree, ancestor).velocity_array;
-      const V entry = hn::Mul(hn::Mul(multiplier, hn::Set(d, ancestor.multiplier)),
-                              MotionSubspaceDot(d, ancestor, s, force));
+      const float product = multiplier * ancestor.multiplier;
+      const V entry = ScaledBy(d, product, multiplier == 1.0f && ancestor.multiplier == 1.0f,
+                               MotionSubspaceDot(d, SubspaceOf(ancestor), s, force));
       add(at(column, other), entry);
       add(at(other, column), entry);
     }
     if (tree.floating_base) {
       ForceToParent(d, s, BodySlot(j, dl::kE), BodySlot(j, dl::kR), force, force, false);
       for (size_t k = 0; k < kFloatingBaseVelocities; ++k) {
-        const V entry = hn::Mul(multiplier, Get(d, s, force + SpatialOfBaseVelocity(k)));
+        const V entry = CoupledRate(d, body, Get(d, s, force + SpatialOfBaseVelocity(k)));
         add(at(column, k), entry);
         add(at(k, column), entry);
       }
@@ -863,14 +1014,12 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     const JointInputs arrays = JointArrays(tree, body);
     const V value = hn::LoadU(d, q.Array(arrays.q_array) + i);
     const V rate = hn::LoadU(d, qd.Array(arrays.velocity_array) + i);
-    JointTransform(d, body, value, s, b);
+    const JointSubspace joint = SubspaceOf(body);
+    JointTransform(d, body, joint, value, s, b);
     const size_t v = BodySlot(b, dl::kV);
     MotionToChild(d, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR), BodySlot(body.parent, dl::kV), v);
-    MotionSubspaceTimes(d, body, rate, s, joint_velocity);
-    for (size_t k = 0; k < 6; ++k) {
-      Put(d, s, v + k, hn::Add(Get(d, s, v + k), Get(d, s, joint_velocity + k)));
-    }
-    CrossMotion(d, s, v, joint_velocity, BodySlot(b, dl::kA));
+    AddMotionSubspaceTimes(d, joint, rate, s, v);
+    CrossJointMotion(d, joint, rate, s, v, BodySlot(b, dl::kA));
     SetRigidInertia(d, body, s, BodySlot(b, dl::kInertia));
     RigidInertiaTimes(d, body, s, v, momentum);
     PutZero(d, s, BodySlot(b, dl::kF), 6);
@@ -883,13 +1032,14 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     const JointInputs arrays = JointArrays(tree, body);
     const size_t ia = BodySlot(b, dl::kInertia), u_slot = BodySlot(b, dl::kU);
     const size_t p_a = BodySlot(b, dl::kF), c = BodySlot(b, dl::kA);
-    InertiaColumn(d, body, s, ia, u_slot);
-    const V d_inv = hn::Div(hn::Set(d, 1.0f), hn::Add(MotionSubspaceDot(d, body, s, u_slot),
+    const JointSubspace joint = SubspaceOf(body);
+    InertiaColumn(d, joint, s, ia, u_slot);
+    const V d_inv = hn::Div(hn::Set(d, 1.0f), hn::Add(MotionSubspaceDot(d, joint, s, u_slot),
                                                       hn::Set(d, body.armature)));
     const V rate = hn::LoadU(d, qd.Array(arrays.velocity_array) + i);
     const V small_u = hn::Sub(hn::Sub(hn::LoadU(d, tau.Array(arrays.velocity_array) + i),
                                       JointResistance(d, tree, body, rate)),
-                              MotionSubspaceDot(d, body, s, p_a));
+                              MotionSubspaceDot(d, joint, s, p_a));
     Put(d, s, BodySlot(b, dl::kDInv), d_inv);
     Put(d, s, BodySlot(b, dl::kSmallU), small_u);
     if (body.parent == 0 && !tree.floating_base) continue;
@@ -961,10 +1111,7 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     }
     const V acceleration = hn::Mul(hn::Sub(Get(d, s, BodySlot(b, dl::kSmallU)), u_dot_a),
                                    Get(d, s, BodySlot(b, dl::kDInv)));
-    MotionSubspaceTimes(d, body, acceleration, s, joint_velocity);
-    for (size_t k = 0; k < 6; ++k) {
-      Put(d, s, a + k, hn::Add(Get(d, s, a + k), Get(d, s, joint_velocity + k)));
-    }
+    AddMotionSubspaceTimes(d, SubspaceOf(body), acceleration, s, a);
     Put(d, s, qdd + JointArrays(tree, body).velocity_array, acceleration);
   }
   if (tree.floating_base) {  // qdd of the base = a_0 + (0, E g), in (v, w) order
@@ -988,15 +1135,77 @@ HWY_INLINE void StoreSlots(D d, const Slots& s, size_t first, size_t count, cons
 
 inline Slots ScratchSlots(float* scratch) { return {scratch}; }
 
+// The slots a vector of robots works in: a copy of the scratch base local to the loop body, which
+// the compiler keeps in a register (the shared one, captured by reference, is re-read from memory
+// after every vector store, which may alias it: ABA ran 30% faster with the local copy on AVX-512).
+// Not on targets with sizeless vectors (SVE): there, with the base in a register, GCC 12 moved slot
+// loads past stores to the same slot (wrong inverse dynamics for the Panda with its mimic finger
+// under qemu), so those targets keep the shared base, whose every access it leaves in order.
+inline const Slots& VectorSlots(const Slots& local, const Slots& shared) {
+#if HWY_HAVE_SCALABLE
+  (void)local;
+  return shared;
+#else
+  (void)shared;
+  return local;
+#endif
+}
+
+// Software prefetch into L2 of each lane array's vector kPrefetchVectorsAhead vectors past lane
+// i (for writing when kWrite). A vector of robots takes thousands of cycles here, but its loads
+// and first stores touch a line in every input and output array: for a mass matrix with its
+// factor that is a hundred streams, too many for the hardware prefetcher, and at 1e5 robots
+// MassMatrixAndFactor waited on DRAM at every vector (40% of its rate at 1e4). Addresses past an
+// array's end are harmless: a prefetch never faults. Always inlined (HWY_INLINE): GCC deletes
+// calls to an out-of-line function that only prefetches (kernels/row_prefetch.h).
+inline constexpr size_t kPrefetchVectorsAhead = 2;
+template <bool kWrite, class D>
+HWY_INLINE void PrefetchLanes(D d, const float* data, size_t stride, size_t arrays, size_t i) {
+  const uintptr_t ahead =
+      reinterpret_cast<uintptr_t>(data + i) + kPrefetchVectorsAhead * hn::Lanes(d) * sizeof(float);
+  for (size_t a = 0; a < arrays; ++a) {
+#if defined(__GNUC__)  // GCC and Clang
+    __builtin_prefetch(reinterpret_cast<const void*>(ahead + a * stride * sizeof(float)),
+                       kWrite ? 1 : 0, /*locality=*/2);
+#endif
+  }
+}
+// Mass matrices of many robots (kStreamOutputBytes or more, on vector-aligned arrays) are stored
+// past the cache (StreamAll), which skips reading every output line before writing it; their
+// lines are then not prefetched.
+inline bool StreamsOutputs(std::initializer_list<const LanesView*> outputs) {
+  size_t bytes = 0;
+  for (const LanesView* view : outputs) {
+    if (!IsVectorAligned(view->data) || (view->stride * sizeof(float)) % kAlignBytes != 0) {
+      return false;
+    }
+    bytes += view->arrays * view->count * sizeof(float);
+  }
+  return bytes >= kStreamOutputBytes;
+}
+
+template <class D>
+HWY_INLINE void PrefetchInputs(D d, const ConstLanesView& view, size_t i) {
+  PrefetchLanes<false>(d, view.data, view.stride, view.arrays, i);
+}
+template <class D>
+HWY_INLINE void PrefetchOutputs(D d, const LanesView& view, size_t i) {
+  PrefetchLanes<true>(d, view.data, view.stride, view.arrays, i);
+}
+
 inline void InverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
                                 const ConstLanesView& q, const ConstLanesView& qd,
                                 const ConstLanesView& qdd, const LanesView& tau, float* scratch) {
   const hn::ScalableTag<float> d;
-  const Slots s = ScratchSlots(scratch);
   const InLanes q_in{q.data, q.stride}, qd_in{qd.data, qd.stride}, qdd_in{qdd.data, qdd.stride};
   const OutLanes out{tau.data, tau.stride};
   const size_t result = dl::ScratchRegions(tree.body_count, tree.velocity_count()).vector1;
+  const Slots shared = ScratchSlots(scratch);
   ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
+    const Slots local = shared;
+    const Slots& s = VectorSlots(local, shared);
+    PrefetchInputs(d, q, i), PrefetchInputs(d, qd, i), PrefetchInputs(d, qdd, i);
+    PrefetchOutputs(d, tau, i);
     InverseDynamicsVector(d, tree, gravity, q_in, &qd_in, &qdd_in, i, s, result);
     StoreSlots(d, s, result, tree.velocity_count(), out, i, store);
   });
@@ -1008,12 +1217,16 @@ inline void StaticInverseDynamicsImpl(const DynamicsTree& tree, const float* gra
                                       const ConstLanesView& q, const ConstLanesView* qdd,
                                       const LanesView& tau, float* scratch) {
   const hn::ScalableTag<float> d;
-  const Slots s = ScratchSlots(scratch);
   const InLanes q_in{q.data, q.stride};
   const InLanes qdd_in{qdd != nullptr ? qdd->data : nullptr, qdd != nullptr ? qdd->stride : 0};
   const OutLanes out{tau.data, tau.stride};
   const size_t result = dl::ScratchRegions(tree.body_count, tree.velocity_count()).vector1;
+  const Slots shared = ScratchSlots(scratch);
   ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
+    const Slots local = shared;
+    const Slots& s = VectorSlots(local, shared);
+    PrefetchInputs(d, q, i), PrefetchOutputs(d, tau, i);
+    if (qdd != nullptr) PrefetchInputs(d, *qdd, i);
     InverseDynamicsVector(d, tree, gravity, q_in, nullptr, qdd != nullptr ? &qdd_in : nullptr, i, s,
                           result);
     StoreSlots(d, s, result, tree.velocity_count(), out, i, store);
@@ -1023,12 +1236,17 @@ inline void StaticInverseDynamicsImpl(const DynamicsTree& tree, const float* gra
 inline void MassMatrixImpl(const DynamicsTree& tree, const ConstLanesView& q,
                            const LanesView& mass_matrix, float* scratch) {
   const hn::ScalableTag<float> d;
-  const Slots s = ScratchSlots(scratch);
   const InLanes q_in{q.data, q.stride};
   const OutLanes out{mass_matrix.data, mass_matrix.stride};
   const size_t n = tree.velocity_count();
   const size_t matrix = dl::ScratchRegions(tree.body_count, n).matrix;
-  ForEachVector(d, mass_matrix.count, [&](size_t i, auto store) HWY_ATTR {
+  const bool stream = StreamsOutputs({&mass_matrix});
+  const Slots shared = ScratchSlots(scratch);
+  ForEachVectorMaybeStreamed(d, mass_matrix.count, stream, [&](size_t i, auto store) HWY_ATTR {
+    const Slots local = shared;
+    const Slots& s = VectorSlots(local, shared);
+    PrefetchInputs(d, q, i);
+    if (!stream) PrefetchOutputs(d, mass_matrix, i);
     MassMatrixVector(d, tree, q_in, i, s, matrix);
     StoreSlots(d, s, matrix, n * n, out, i, store);
   });
@@ -1037,12 +1255,15 @@ inline void MassMatrixImpl(const DynamicsTree& tree, const ConstLanesView& q,
 inline void FactorMassMatrixImpl(const DynamicsTree& tree, const ConstLanesView& mass_matrix,
                                  const LanesView& factor, float* scratch) {
   const hn::ScalableTag<float> d;
-  const Slots s = ScratchSlots(scratch);
   const InLanes in{mass_matrix.data, mass_matrix.stride};
   const OutLanes out{factor.data, factor.stride};
   const size_t n = tree.velocity_count();
   const size_t matrix = dl::ScratchRegions(tree.body_count, n).matrix;
+  const Slots shared = ScratchSlots(scratch);
   ForEachVector(d, factor.count, [&](size_t i, auto store) HWY_ATTR {
+    const Slots local = shared;
+    const Slots& s = VectorSlots(local, shared);
+    PrefetchInputs(d, mass_matrix, i), PrefetchOutputs(d, factor, i);
     for (size_t row = 0; row < n; ++row) {
       for (size_t col = 0; col < n; ++col) {
         Put(d, s, matrix + row * n + col,
@@ -1054,15 +1275,44 @@ inline void FactorMassMatrixImpl(const DynamicsTree& tree, const ConstLanesView&
   });
 }
 
+// MassMatrixImpl and FactorMassMatrixImpl in one pass per vector of robots: the factor starts
+// from the matrix still in the slots instead of a round trip through the output arrays.
+inline void MassMatrixAndFactorImpl(const DynamicsTree& tree, const ConstLanesView& q,
+                                    const LanesView& mass_matrix, const LanesView& factor,
+                                    float* scratch) {
+  const hn::ScalableTag<float> d;
+  const InLanes q_in{q.data, q.stride};
+  const OutLanes matrix_out{mass_matrix.data, mass_matrix.stride};
+  const OutLanes factor_out{factor.data, factor.stride};
+  const size_t n = tree.velocity_count();
+  const size_t matrix = dl::ScratchRegions(tree.body_count, n).matrix;
+  const bool stream = StreamsOutputs({&mass_matrix, &factor});
+  const Slots shared = ScratchSlots(scratch);
+  ForEachVectorMaybeStreamed(d, factor.count, stream, [&](size_t i, auto store) HWY_ATTR {
+    const Slots local = shared;
+    const Slots& s = VectorSlots(local, shared);
+    PrefetchInputs(d, q, i);
+    if (!stream) PrefetchOutputs(d, mass_matrix, i), PrefetchOutputs(d, factor, i);
+    MassMatrixVector(d, tree, q_in, i, s, matrix);
+    StoreSlots(d, s, matrix, n * n, matrix_out, i, store);
+    for (size_t row = 0; row < n; ++row) PutZero(d, s, matrix + row * n + row + 1, n - row - 1);
+    FactorInSlots(d, s, matrix, n, tree.velocity_parent);
+    StoreSlots(d, s, matrix, n * n, factor_out, i, store);
+  });
+}
+
 inline void SolveMassMatrixImpl(const DynamicsTree& tree, const ConstLanesView& factor,
                                 const ConstLanesView& b, const LanesView& x, float* scratch) {
   const hn::ScalableTag<float> d;
-  const Slots s = ScratchSlots(scratch);
   const InLanes f_in{factor.data, factor.stride}, b_in{b.data, b.stride};
   const OutLanes out{x.data, x.stride};
   const size_t n = tree.velocity_count();
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, n);
+  const Slots shared = ScratchSlots(scratch);
   ForEachVector(d, x.count, [&](size_t i, auto store) HWY_ATTR {
+    const Slots local = shared;
+    const Slots& s = VectorSlots(local, shared);
+    PrefetchInputs(d, factor, i), PrefetchInputs(d, b, i), PrefetchOutputs(d, x, i);
     for (size_t k = 0; k < n * n; ++k) {
       Put(d, s, regions.matrix + k, hn::LoadU(d, f_in.Array(k) + i));
     }
@@ -1077,12 +1327,16 @@ inline void ForwardDynamicsImpl(const DynamicsTree& tree, const float* gravity,
                                 const ConstLanesView& tau, const LanesView& qdd, float* scratch,
                                 bool couplings) {
   const hn::ScalableTag<float> d;
-  const Slots s = ScratchSlots(scratch);
   const InLanes q_in{q.data, q.stride}, qd_in{qd.data, qd.stride}, tau_in{tau.data, tau.stride};
   const OutLanes out{qdd.data, qdd.stride};
   const size_t n = tree.velocity_count();
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, n);
+  const Slots shared = ScratchSlots(scratch);
   ForEachVector(d, qdd.count, [&](size_t i, auto store) HWY_ATTR {
+    const Slots local = shared;
+    const Slots& s = VectorSlots(local, shared);
+    PrefetchInputs(d, q, i), PrefetchInputs(d, qd, i), PrefetchInputs(d, tau, i);
+    PrefetchOutputs(d, qdd, i);
     if (!couplings) {
       ArticulatedBodyVector(d, tree, gravity, q_in, qd_in, tau_in, i, s, regions.vector1);
     } else {

@@ -22,6 +22,7 @@ HWY_EXPORT(InverseDynamicsImpl);
 HWY_EXPORT(StaticInverseDynamicsImpl);
 HWY_EXPORT(MassMatrixImpl);
 HWY_EXPORT(FactorMassMatrixImpl);
+HWY_EXPORT(MassMatrixAndFactorImpl);
 HWY_EXPORT(SolveMassMatrixImpl);
 HWY_EXPORT(ForwardDynamicsImpl);
 
@@ -154,6 +155,17 @@ void FactorMassMatrix(const DynamicsTree& tree, const ConstLanesView& mass_matri
   SWARM_ASSERT(mass_matrix.count == factor.count);
   if (factor.count == 0) return;
   HWY_DYNAMIC_DISPATCH(FactorMassMatrixImpl)(tree, mass_matrix, factor, scratch);
+}
+
+void MassMatrixAndFactor(const DynamicsTree& tree, const ConstLanesView& q,
+                         const LanesView& mass_matrix, const LanesView& factor, float* scratch) {
+  SWARM_ASSERT(ValidDynamicsTree(tree) && ScratchAligned(scratch));
+  const size_t n = tree.velocity_count();
+  SWARM_ASSERT(q.arrays == tree.q_count() && mass_matrix.arrays == n * n && factor.arrays == n * n);
+  SWARM_ASSERT(q.count == factor.count && mass_matrix.count == factor.count);
+  SWARM_ASSERT(Disjoint(mass_matrix, q) && Disjoint(factor, q) && Disjoint(factor, mass_matrix));
+  if (factor.count == 0) return;
+  HWY_DYNAMIC_DISPATCH(MassMatrixAndFactorImpl)(tree, q, mass_matrix, factor, scratch);
 }
 
 void SolveMassMatrix(const DynamicsTree& tree, const ConstLanesView& factor,

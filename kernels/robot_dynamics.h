@@ -134,6 +134,10 @@ void MassMatrix(const DynamicsTree& tree, const ConstLanesView& q, const LanesVi
 // solutions.
 void FactorMassMatrix(const DynamicsTree& tree, const ConstLanesView& mass_matrix,
                       const LanesView& factor, float* scratch);
+// MassMatrix and FactorMassMatrix in one pass (the same bits): the factor is computed from the
+// matrix while it is still in scratch, not read back from mass_matrix.
+void MassMatrixAndFactor(const DynamicsTree& tree, const ConstLanesView& q,
+                         const LanesView& mass_matrix, const LanesView& factor, float* scratch);
 // x (n arrays) = M^-1 b from FactorMassMatrix's factor (b and x may be the same view).
 void SolveMassMatrix(const DynamicsTree& tree, const ConstLanesView& factor,
                      const ConstLanesView& b, const LanesView& x, float* scratch);

@@ -148,13 +148,14 @@ using Scratch = test::DynamicsScratch;
 
 struct Outputs {
   RobotLanes tau, mass, qdd, factor, solve, gravity, momentum;
+  RobotLanes fused_mass, fused_factor;  // MassMatrixAndFactor's
 };
 
 Outputs RunKernels(const DynamicsTree& tree, const Inputs& in) {
   const size_t robots = in.q.count(), n = tree.velocity_count();
   Outputs out{RobotLanes(robots, n),     RobotLanes(robots, n * n), RobotLanes(robots, n),
               RobotLanes(robots, n * n), RobotLanes(robots, n),     RobotLanes(robots, n),
-              RobotLanes(robots, n)};
+              RobotLanes(robots, n),     RobotLanes(robots, n * n), RobotLanes(robots, n * n)};
   Scratch scratch(tree);
   InverseDynamics(tree, kGravity, in.q.view(), in.qd.view(), in.qdd.view(), out.tau.view(),
                   scratch.get());
@@ -165,6 +166,8 @@ Outputs RunKernels(const DynamicsTree& tree, const Inputs& in) {
   SolveMassMatrix(tree, out.factor.view(), in.tau.view(), out.solve.view(), scratch.get());
   GravityTorques(tree, kGravity, in.q.view(), out.gravity.view(), scratch.get());
   MassTimes(tree, in.q.view(), in.qd.view(), out.momentum.view(), scratch.get());
+  MassMatrixAndFactor(tree, in.q.view(), out.fused_mass.view(), out.fused_factor.view(),
+                      scratch.get());
   return out;
 }
 
@@ -250,6 +253,11 @@ TEST_CASE("robot dynamics kernels give the same bits on every target and batch s
       per_target.push_back(RunKernels(c.tree, in));
       names.push_back(target.name);
     });
+    for (size_t t = 0; t < per_target.size(); ++t) {
+      INFO("target " << names[t] << ": MassMatrixAndFactor against the two kernels");
+      CHECK(test::FirstBitDifference(per_target[t].fused_mass, per_target[t].mass) == "");
+      CHECK(test::FirstBitDifference(per_target[t].fused_factor, per_target[t].factor) == "");
+    }
     for (size_t t = 1; t < per_target.size(); ++t) {
       INFO("target " << names[t] << " against " << names[0]);
       CHECK(test::FirstBitDifference(per_target[t].tau, per_target[0].tau) == "");
