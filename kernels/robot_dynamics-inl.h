@@ -108,6 +108,7 @@ struct JointSubspace {
 inline JointSubspace SubspaceOf(const DynamicsBody& body) {
   JointSubspace joint;
   joint.revolute = body.motion == JointMotion::kRevolute;
+  HWY_UNROLL(32)
   for (size_t k = 0; k < 3; ++k) joint.axis[k] = body.axis[k];
   for (int k = 0; k < 3; ++k) {
     const float along = body.axis[k];
@@ -149,6 +150,7 @@ HWY_INLINE void MotionSubspaceTimes(D d, const JointSubspace& joint, V rate, con
     PutZero(d, s, part, 3);
     return Put(d, s, part + static_cast<size_t>(joint.aligned), Signed(joint, rate));
   }
+  HWY_UNROLL(32)
   for (size_t k = 0; k < 3; ++k) Put(d, s, part + k, hn::Mul(hn::Set(d, joint.axis[k]), rate));
 }
 
@@ -161,6 +163,7 @@ HWY_INLINE void AddMotionSubspaceTimes(D d, const JointSubspace& joint, V rate, 
     const size_t slot = part + static_cast<size_t>(joint.aligned);
     return Put(d, s, slot, hn::Add(Get(d, s, slot), Signed(joint, rate)));
   }
+  HWY_UNROLL(32)
   for (size_t k = 0; k < 3; ++k) {
     Put(d, s, part + k, hn::Add(Get(d, s, part + k), hn::Mul(hn::Set(d, joint.axis[k]), rate)));
   }
@@ -220,6 +223,7 @@ HWY_INLINE void CrossJointMotion(D d, const JointSubspace& joint, V rate, const 
 template <class D, class V>
 HWY_INLINE void RotatedRow(D d, const Slots& s, size_t e, size_t i, V k0, V k1, V k2,
                            const float* o) {
+  HWY_UNROLL(32)
   for (size_t j = 0; j < 3; ++j) {
     Put(d, s, e + 3 * i + j,
         hn::Add(hn::Add(hn::Mul(k0, hn::Set(d, o[3 * j])), hn::Mul(k1, hn::Set(d, o[3 * j + 1]))),
@@ -246,6 +250,7 @@ HWY_INLINE void JointTransform(D d, const DynamicsBody& body, const JointSubspac
     sine = Signed(joint, sine);
     const size_t k = static_cast<size_t>(joint.aligned), ia = CyclicNext(joint.aligned, 1),
                  ib = CyclicNext(joint.aligned, 2);
+    HWY_UNROLL(32)
     for (size_t j = 0; j < 3; ++j) {
       const V oa = hn::Set(d, o[3 * j + ia]), ob = hn::Set(d, o[3 * j + ib]);
       Put(d, s, e + 3 * k + j, hn::Set(d, o[3 * j + k]));
@@ -278,7 +283,9 @@ HWY_INLINE void JointTransform(D d, const DynamicsBody& body, const JointSubspac
     Put(d, s, r + 2, hn::Set(d, p[2]));
     return;
   }
+  HWY_UNROLL(32)
   for (size_t i = 0; i < 3; ++i) {
+    HWY_UNROLL(32)
     for (size_t j = 0; j < 3; ++j) Put(d, s, e + 3 * i + j, hn::Set(d, o[3 * j + i]));
     // (R_o axis)_i value + p_i.
     const float shift = o[3 * i] * a[0] + o[3 * i + 1] * a[1] + o[3 * i + 2] * a[2];
@@ -308,7 +315,9 @@ HWY_INLINE void RotateBy(D d, const Slots& s, size_t e, bool transpose, V x, V y
 template <class D>
 HWY_INLINE void MatMul3(D d, const Slots& s, size_t a, bool transpose_a, size_t b, bool transpose_b,
                         size_t out) {
+  HWY_UNROLL(32)
   for (size_t i = 0; i < 3; ++i) {
+    HWY_UNROLL(32)
     for (size_t j = 0; j < 3; ++j) {
       const auto a_at = [&](size_t k) HWY_ATTR {
         return Get(d, s, transpose_a ? a + 3 * k + i : a + 3 * i + k);
@@ -416,6 +425,7 @@ HWY_INLINE void SetRigidInertia(D d, const DynamicsBody& body, const Slots& s, s
   const float* h = body.first_moment;
   const float a[9] = {I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2]};
   const float b[9] = {0.0f, -h[2], h[1], h[2], 0.0f, -h[0], -h[1], h[0], 0.0f};
+  HWY_UNROLL(32)
   for (size_t k = 0; k < 9; ++k) {
     Put(d, s, ia + kInertiaA + k, hn::Set(d, a[k]));
     Put(d, s, ia + kInertiaB + k, hn::Set(d, b[k]));
@@ -446,7 +456,9 @@ template <class D>
 HWY_INLINE void RotateSymmetric(D d, const Slots& s, size_t e, size_t m, size_t product,
                                 size_t out) {
   MatMul3(d, s, m, false, e, false, product);
+  HWY_UNROLL(32)
   for (size_t i = 0; i < 3; ++i) {
+    HWY_UNROLL(32)
     for (size_t j = i; j < 3; ++j) {
       const hn::Vec<D> entry =
           hn::Add(hn::Add(hn::Mul(Get(d, s, e + i), Get(d, s, product + j)),
@@ -469,6 +481,7 @@ HWY_INLINE void InertiaColumn(D d, const JointSubspace& joint, const Slots& s, s
   const size_t bottom = ia + (joint.revolute ? kInertiaB : kInertiaC);
   if (joint.aligned >= 0) {
     const size_t k = static_cast<size_t>(joint.aligned);
+    HWY_UNROLL(32)
     for (size_t row = 0; row < 3; ++row) {
       Put(d, s, out + row, Signed(joint, Get(d, s, top + 3 * row + k)));
       // B^T e_k is row k of B; C e_k is column k of C.
@@ -501,6 +514,7 @@ HWY_INLINE void AddCongruent(D d, const Slots& s, size_t e, size_t r, size_t chi
   RotateSymmetric(d, s, e, child + kInertiaC, product, c_rot);
   const V rx = Get(d, s, r), ry = Get(d, s, r + 1), rz = Get(d, s, r + 2);
   // b_new = B' + r x C' column by column (r x M has columns r x M[:, j]); kept in `product`.
+  HWY_UNROLL(32)
   for (size_t j = 0; j < 3; ++j) {
     V x, y, z;
     Cross(rx, ry, rz, Get(d, s, c_rot + j), Get(d, s, c_rot + 3 + j), Get(d, s, c_rot + 6 + j), x,
@@ -509,15 +523,18 @@ HWY_INLINE void AddCongruent(D d, const Slots& s, size_t e, size_t r, size_t chi
     Put(d, s, product + 3 + j, hn::Add(Get(d, s, b_rot + 3 + j), y));
     Put(d, s, product + 6 + j, hn::Add(Get(d, s, b_rot + 6 + j), z));
   }
+  HWY_UNROLL(32)
   for (size_t k = 0; k < 9; ++k) {
     Put(d, s, parent + kInertiaB + k,
         hn::Add(Get(d, s, parent + kInertiaB + k), Get(d, s, product + k)));
   }
   // A(i, j) += A'(i, j) + (r x B_new[j, :])_i + (r x B'[i, :])_j, for j >= i.
+  HWY_UNROLL(32)
   for (size_t i = 0; i < 3; ++i) {
     V bi_x, bi_y, bi_z;  // r x B'[i, :]
     Cross(rx, ry, rz, Get(d, s, b_rot + 3 * i), Get(d, s, b_rot + 3 * i + 1),
           Get(d, s, b_rot + 3 * i + 2), bi_x, bi_y, bi_z);
+    HWY_UNROLL(32)
     for (size_t j = i; j < 3; ++j) {
       V bj_x, bj_y, bj_z;  // r x B_new[j, :]
       Cross(rx, ry, rz, Get(d, s, product + 3 * j), Get(d, s, product + 3 * j + 1),
@@ -544,9 +561,11 @@ inline constexpr size_t kRigidMass = 0, kRigidFirstMoment = 1, kRigidInertia = 4
 template <class D>
 HWY_INLINE void SetRigidParams(D d, const DynamicsBody& body, const Slots& s, size_t params) {
   Put(d, s, params + kRigidMass, hn::Set(d, body.mass));
+  HWY_UNROLL(32)
   for (size_t k = 0; k < 3; ++k) {
     Put(d, s, params + kRigidFirstMoment + k, hn::Set(d, body.first_moment[k]));
   }
+  HWY_UNROLL(32)
   for (size_t k = 0; k < 6; ++k) {
     Put(d, s, params + kRigidInertia + k, hn::Set(d, body.rotational_inertia[k]));
   }
@@ -574,6 +593,7 @@ HWY_INLINE void RigidParamsTimes(D d, const Slots& s, size_t params, size_t m, s
   const V vx = Get(d, s, m + 3), vy = Get(d, s, m + 4), vz = Get(d, s, m + 5);
   V cx, cy, cz;
   Cross(hx, hy, hz, vx, vy, vz, cx, cy, cz);
+  HWY_UNROLL(32)
   for (size_t i = 0; i < 3; ++i) {
     const V row = hn::Add(hn::Add(hn::Mul(inertia(i, 0), wx), hn::Mul(inertia(i, 1), wy)),
                           hn::Mul(inertia(i, 2), wz));
@@ -604,6 +624,7 @@ HWY_INLINE void RigidInertiaColumn(D d, const JointSubspace& joint, const Slots&
   Put(d, s, cross + a, Signed(joint, joint.revolute ? hn::Neg(h(b)) : h(b)));
   Put(d, s, cross + b, Signed(joint, joint.revolute ? h(a) : hn::Neg(h(a))));
   if (joint.revolute) {
+    HWY_UNROLL(32)
     for (size_t i = 0; i < 3; ++i) {
       Put(d, s, out + i, Signed(joint, Get(d, s, params + kRigidInertia + SymmetricIndex(i, k))));
     }
@@ -628,7 +649,9 @@ HWY_INLINE void AddRigidCongruent(D d, const Slots& s, size_t e, size_t r, size_
            hy, hz);
   const V rx = Get(d, s, r), ry = Get(d, s, r + 1), rz = Get(d, s, r + 2);
   // product = I E (full 3 x 3 in temp), then the upper triangle of E^T product.
+  HWY_UNROLL(32)
   for (size_t k = 0; k < 3; ++k) {
+    HWY_UNROLL(32)
     for (size_t j = 0; j < 3; ++j) {
       const auto inertia = [&](size_t a, size_t b) HWY_ATTR {
         return Get(d, s, child + kRigidInertia + SymmetricIndex(a, b));
@@ -644,7 +667,9 @@ HWY_INLINE void AddRigidCongruent(D d, const Slots& s, size_t e, size_t r, size_
   const V diagonal_shift = hn::Add(hn::Mul(m, r_squared), hn::Add(r_dot_h, r_dot_h));
   const auto component = [](size_t k, V x, V y, V z)
                              HWY_ATTR { return k == 0 ? x : (k == 1 ? y : z); };
+  HWY_UNROLL(32)
   for (size_t i = 0; i < 3; ++i) {
+    HWY_UNROLL(32)
     for (size_t j = i; j < 3; ++j) {
       V rotated = hn::Add(hn::Add(hn::Mul(Get(d, s, e + i), Get(d, s, temp + j)),
                                   hn::Mul(Get(d, s, e + 3 + i), Get(d, s, temp + 3 + j))),
@@ -725,6 +750,7 @@ HWY_INLINE void RootVelocity(D d, const DynamicsTree& tree, const InLanes& qd, s
                              const Slots& s) {
   const size_t v = BodySlot(0, dl::kV);
   if (!tree.floating_base) return PutZero(d, s, v, 6);
+  HWY_UNROLL(32)
   for (size_t k = 0; k < 3; ++k) {
     Put(d, s, v + k, hn::LoadU(d, qd.Array(3 + k) + i));
     Put(d, s, v + 3 + k, hn::LoadU(d, qd.Array(k) + i));
@@ -818,6 +844,7 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
   const size_t root_a = BodySlot(0, dl::kA);
   NegativeGravity(d, tree, gravity, s, root_a);
   if (tree.floating_base) {
+    HWY_UNROLL(32)
     for (size_t k = 0; k < 3; ++k) {
       Put(d, s, root_a + k, acceleration_in(3 + k));
       Put(d, s, root_a + 3 + k, hn::Add(Get(d, s, root_a + 3 + k), acceleration_in(k)));
@@ -852,6 +879,7 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
     MotionToChild(d, s, e, r, BodySlot(body.parent, dl::kA), a);
     CrossJointMotion(d, joint, rate, s, v, momentum);  // v_b x S qd_b, momentum as a temporary
     AddMotionSubspaceTimes(d, joint, acceleration, s, a);
+    HWY_UNROLL(32)
     for (size_t k = 0; k < 6; ++k) {
       Put(d, s, a + k, hn::Add(Get(d, s, a + k), Get(d, s, momentum + k)));
     }
@@ -883,6 +911,7 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
   }
   if (tree.floating_base) {  // the base's (F, n) in its (v, w) order
     const size_t f = BodySlot(0, dl::kF);
+    HWY_UNROLL(32)
     for (size_t k = 0; k < 3; ++k) {
       Put(d, s, tau + k, Get(d, s, f + 3 + k));
       Put(d, s, tau + 3 + k, Get(d, s, f + k));
@@ -949,6 +978,7 @@ HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q
     }
     if (tree.floating_base) {
       ForceToParent(d, s, BodySlot(j, dl::kE), BodySlot(j, dl::kR), force, force, false);
+      HWY_UNROLL(32)
       for (size_t k = 0; k < kFloatingBaseVelocities; ++k) {
         const V entry = CoupledRate(d, body, Get(d, s, force + SpatialOfBaseVelocity(k)));
         add(at(column, k), entry);
@@ -965,7 +995,9 @@ HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q
       // (h x) = [[0, -hz, hy], [hz, 0, -hx], [-hy, hx, 0]]: +h_k where (i, j, k) is cyclic.
       return (j == (i + 1) % 3) ? hn::Neg(h) : h;
     };
+    HWY_UNROLL(32)
     for (size_t row = 0; row < kFloatingBaseVelocities; ++row) {
+      HWY_UNROLL(32)
       for (size_t col = 0; col < kFloatingBaseVelocities; ++col) {
         const size_t sr = SpatialOfBaseVelocity(row), sc = SpatialOfBaseVelocity(col);
         V entry;
@@ -1002,6 +1034,7 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     RigidInertiaTimes(d, root, s, BodySlot(0, dl::kV), momentum);
     // pA_0 = v_0 x* I_0 v_0 - the wrench applied to the base (tau's (F, n) in spatial order).
     const size_t p_a = BodySlot(0, dl::kF);
+    HWY_UNROLL(32)
     for (size_t k = 0; k < 3; ++k) {
       Put(d, s, p_a + k, hn::Neg(hn::LoadU(d, tau.Array(3 + k) + i)));
       Put(d, s, p_a + 3 + k, hn::Neg(hn::LoadU(d, tau.Array(k) + i)));
@@ -1044,9 +1077,11 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     Put(d, s, BodySlot(b, dl::kSmallU), small_u);
     if (body.parent == 0 && !tree.floating_base) continue;
     // Ia = IA - U U^T / D in place (A -= Uw Uw^T / D, B -= Uw Uv^T / D, C -= Uv Uv^T / D).
+    HWY_UNROLL(32)
     for (size_t row = 0; row < 3; ++row) {
       const V uw = hn::Mul(Get(d, s, u_slot + row), d_inv);
       const V uv = hn::Mul(Get(d, s, u_slot + 3 + row), d_inv);
+      HWY_UNROLL(32)
       for (size_t col = 0; col < 3; ++col) {
         const size_t a_slot = ia + kInertiaA + 3 * row + col;
         const size_t b_slot = ia + kInertiaB + 3 * row + col;
@@ -1059,6 +1094,7 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     // pa = pA + Ia c + U (u / D).
     InertiaTimes(d, s, ia, c, momentum);
     const V scale = hn::Mul(small_u, d_inv);
+    HWY_UNROLL(32)
     for (size_t k = 0; k < 6; ++k) {
       Put(d, s, p_a + k,
           hn::Add(hn::Add(Get(d, s, p_a + k), Get(d, s, momentum + k)),
@@ -1074,7 +1110,9 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
   if (tree.floating_base) {
     const size_t system = regions.base_system, rhs = regions.base_system + 36;
     const size_t ia = BodySlot(0, dl::kInertia);
+    HWY_UNROLL(32)
     for (size_t row = 0; row < 6; ++row) {
+      HWY_UNROLL(32)
       for (size_t col = 0; col < 6; ++col) {
         size_t slot;
         if (row < 3 && col < 3) {
@@ -1102,10 +1140,12 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     const size_t a = BodySlot(b, dl::kA), u_slot = BodySlot(b, dl::kU);
     MotionToChild(d, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR), BodySlot(body.parent, dl::kA),
                   joint_velocity);
+    HWY_UNROLL(32)
     for (size_t k = 0; k < 6; ++k) {
       Put(d, s, a + k, hn::Add(Get(d, s, joint_velocity + k), Get(d, s, a + k)));
     }
     V u_dot_a = hn::Mul(Get(d, s, u_slot), Get(d, s, a));
+    HWY_UNROLL(32)
     for (size_t k = 1; k < 6; ++k) {
       u_dot_a = hn::Add(u_dot_a, hn::Mul(Get(d, s, u_slot + k), Get(d, s, a + k)));
     }
@@ -1116,6 +1156,7 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
   }
   if (tree.floating_base) {  // qdd of the base = a_0 + (0, E g), in (v, w) order
     NegativeGravity(d, tree, gravity, s, joint_velocity);
+    HWY_UNROLL(32)
     for (size_t k = 0; k < 3; ++k) {
       Put(d, s, qdd + k, hn::Sub(Get(d, s, root_a + 3 + k), Get(d, s, joint_velocity + 3 + k)));
       Put(d, s, qdd + 3 + k, Get(d, s, root_a + k));
