@@ -34,6 +34,17 @@ std::array<double, 6> InertiaAboutOrigin(const RigidBody& body) {
   return {at(0, 0), at(1, 1), at(2, 2), at(0, 1), at(0, 2), at(1, 2)};
 }
 
+// The residue that trigonometry leaves at multiples of pi/2 (cos(pi/2) = 6e-17 in double, so a
+// URDF's rpy="1.5707963267948966 0 0" gives rotation entries of 6e-17 and rotated offsets of
+// 1e-17 m) made exactly zero. It is far below the float resolution of the unit entries beside it
+// (6e-8), but its products in the dynamics kernels reach subnormal floats, which x86 executes
+// through microcode assists: the UR5's forward dynamics ran 38% slower with them.
+double WithoutResidue(double value, double resolution) {
+  return std::fabs(value) < resolution ? 0.0 : value;
+}
+inline constexpr double kRotationResidue = 1e-9;      // of unit entries
+inline constexpr double kTranslationResidue = 1e-12;  // metres
+
 }  // namespace
 
 Result<DynamicsModel> DynamicsModel::Build(const RobotModel& model,
@@ -94,9 +105,12 @@ Result<DynamicsModel> DynamicsModel::Build(const RobotModel& model,
       const Mat3 link_rotation = RotationOf(link_quat);
       const Mat3 rotation = RotationOf(Multiply(link_quat, joint.origin_quat));
       const Vec3 shift = Rotate(link_rotation, joint.origin_xyz);
-      for (int k = 0; k < 9; ++k) body.origin_rotation[k] = to_float(rotation[k]);
+      for (int k = 0; k < 9; ++k) {
+        body.origin_rotation[k] = to_float(WithoutResidue(rotation[k], kRotationResidue));
+      }
       for (int k = 0; k < 3; ++k) {
-        body.origin_translation[k] = to_float(tree.link_xyz[link][k] + shift[k]);
+        body.origin_translation[k] =
+            to_float(WithoutResidue(tree.link_xyz[link][k] + shift[k], kTranslationResidue));
         body.axis[k] = to_float(joint.axis[k]);
       }
       body.armature = to_float(armature_of_joint[static_cast<size_t>(rigid_body.joint)]);

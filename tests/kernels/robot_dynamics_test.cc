@@ -171,6 +171,39 @@ Outputs RunKernels(const DynamicsTree& tree, const Inputs& in) {
   return out;
 }
 
+// One revolute joint whose origin turns by `roll` about x; the child link has a mass.
+DynamicsBody RolledJointBody(const std::string& roll) {
+  const std::string xml = R"(<robot name="rolled"><link name="base"/>
+  <link name="arm"><inertial><mass value="1"/><origin xyz="0 0 0.1"/>
+    <inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/>
+    <origin xyz="0.2 0.3 0.4" rpy=")" +
+                          roll + R"( 0 0"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="12" velocity="2"/></joint></robot>)";
+  Result<RobotModel> model = LoadUrdfString(xml, UrdfOptions{});
+  REQUIRE(model.ok());
+  Result<DynamicsModel> dynamics = DynamicsModel::Build(*model);
+  REQUIRE(dynamics.ok());
+  REQUIRE(dynamics->bodies().size() == 2);
+  return dynamics->bodies()[1];
+}
+
+TEST_CASE("joint frames at multiples of pi/2 carry exact zeros, other angles their cosines",
+          "[dynamics]") {
+  // cos(pi/2) is 6e-17 in double: kept, its products in the kernels reach subnormal floats.
+  const DynamicsBody quarter = RolledJointBody("1.5707963267948966");
+  const float want[9] = {1, 0, 0, 0, 0, -1, 0, 1, 0};  // R_x(pi/2), row-major
+  for (size_t k = 0; k < 9; ++k) {
+    INFO("entry " << k << ": " << double(quarter.origin_rotation[k]));
+    CHECK(quarter.origin_rotation[k] == want[k]);
+  }
+  // 1.5708 is not pi/2: its cosine (-3.67e-6) is a real rotation, not a residue.
+  const DynamicsBody near = RolledJointBody("1.5708");
+  CHECK(near.origin_rotation[4] == static_cast<float>(std::cos(1.5708)));
+  CHECK(near.origin_rotation[4] != 0.0f);
+  CHECK(near.origin_translation[0] == 0.2f);
+}
+
 TEST_CASE("robot dynamics kernels match the double-precision reference on every target",
           "[dynamics]") {
   const double gravity[3] = {kGravity[0], kGravity[1], kGravity[2]};
