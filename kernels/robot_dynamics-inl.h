@@ -35,6 +35,7 @@
 #include "swarm/kernels/quaternion_math-inl.h"
 #include "swarm/kernels/robot_dynamics.h"
 #include "swarm/kernels/robot_dynamics_layout.h"
+#include "swarm/kernels/row_prefetch.h"
 
 // The hot helpers are HWY_INLINE functions, not lambdas: GCC 12 may leave a lambda out of line,
 // and the call then carries its vectors through memory (measured: 25% of ABA's time). Forcing
@@ -108,7 +109,6 @@ struct JointSubspace {
 inline JointSubspace SubspaceOf(const DynamicsBody& body) {
   JointSubspace joint;
   joint.revolute = body.motion == JointMotion::kRevolute;
-  HWY_UNROLL(32)
   for (size_t k = 0; k < 3; ++k) joint.axis[k] = body.axis[k];
   for (int k = 0; k < 3; ++k) {
     const float along = body.axis[k];
@@ -1205,10 +1205,8 @@ HWY_INLINE void PrefetchLanes(D d, const float* data, size_t stride, size_t arra
   const uintptr_t ahead =
       reinterpret_cast<uintptr_t>(data + i) + kPrefetchVectorsAhead * hn::Lanes(d) * sizeof(float);
   for (size_t a = 0; a < arrays; ++a) {
-#if defined(__GNUC__)  // GCC and Clang
-    __builtin_prefetch(reinterpret_cast<const void*>(ahead + a * stride * sizeof(float)),
-                       kWrite ? 1 : 0, /*locality=*/2);
-#endif
+    const uintptr_t address = ahead + a * stride * sizeof(float);
+    kWrite ? PrefetchForWriteToL2(address) : PrefetchToL2(address);
   }
 }
 // Mass matrices of many robots (kStreamOutputBytes or more, on vector-aligned arrays) are stored

@@ -1,4 +1,6 @@
-// Software prefetch for kernels that walk an image's source rows from top to bottom.
+// Software prefetch into L2 (PrefetchToL2, PrefetchForWriteToL2; the robot dynamics kernels use
+// them for their lane arrays), and RowPrefetcher for kernels that walk an image's source rows
+// from top to bottom.
 //
 // A filter reads each new source row once, shortly before the row below it; with frames that
 // arrive from memory (a camera's DMA, or 64 frames of a batch that do not fit in cache) the
@@ -33,6 +35,15 @@ inline constexpr size_t kCacheLineBytes = 64;
 HWY_INLINE void PrefetchToL2(uintptr_t address) {
 #if defined(__GNUC__)  // GCC and Clang
   __builtin_prefetch(reinterpret_cast<const void*>(address), /*rw=*/0, /*locality=*/2);
+#else
+  (void)address;
+#endif
+}
+
+// Prefetch for writing into the outer caches (a line the caller will store to soon).
+HWY_INLINE void PrefetchForWriteToL2(uintptr_t address) {
+#if defined(__GNUC__)  // GCC and Clang
+  __builtin_prefetch(reinterpret_cast<const void*>(address), /*rw=*/1, /*locality=*/2);
 #else
   (void)address;
 #endif
