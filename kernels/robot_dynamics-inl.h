@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 
 #include "hwy/highway.h"
@@ -55,6 +56,7 @@ static_assert(hn::MaxLanes(hn::ScalableTag<float>()) <= kPadFloats,
 // are distinct and forwards stores to later loads.
 struct Slots {
   float* HWY_RESTRICT base;
+  const float* joints;  // the joint table (dynamics_layout::WriteJointTable)
 };
 
 // Hoisted lane arrays of a LanesView (array a at data + a * stride).
@@ -93,31 +95,12 @@ inline size_t BodySlot(size_t body, size_t field) { return body * dl::kBodySlots
 // ---------------------------------------------------------------------------------------------
 // Joints.
 
-// A body's joint constants, copied out of the tree once per body: a local copy stays in registers
-// across the vector stores (a store may alias any memory the tree is in, so fields read from the
-// tree are reloaded after each one). `aligned` is k when the axis is exactly +-e_k, as in every
-// shipped robot and every ../shared/urdf file: the joint terms then read or write one component
-// (negated for -e_k) instead of forming three products and two sums of zeros, which gives the same
-// values but for the sign of a zero result. -1: a general axis.
-struct JointSubspace {
-  bool revolute = true;
-  int aligned = -1;
-  bool negative = false;
-  float axis[3] = {1, 0, 0};
-};
+using dl::JointSubspace;
 
-inline JointSubspace SubspaceOf(const DynamicsBody& body) {
+// Body b's joint from the table the call wrote.
+inline JointSubspace JointOf(const Slots& s, size_t body) {
   JointSubspace joint;
-  joint.revolute = body.motion == JointMotion::kRevolute;
-  for (size_t k = 0; k < 3; ++k) joint.axis[k] = body.axis[k];
-  for (int k = 0; k < 3; ++k) {
-    const float along = body.axis[k];
-    if ((along == 1.0f || along == -1.0f) && body.axis[(k + 1) % 3] == 0.0f &&
-        body.axis[(k + 2) % 3] == 0.0f) {
-      joint.aligned = k;
-      joint.negative = along < 0.0f;
-    }
-  }
+  std::memcpy(static_cast<void*>(&joint), s.joints + body * dl::kJointFloats, sizeof(joint));
   return joint;
 }
 
@@ -244,6 +227,22 @@ HWY_INLINE void JointTransform(D d, const DynamicsBody& body, const JointSubspac
   const float* o = body.origin_rotation;
   const float* p = body.origin_translation;
   const float* a = joint.axis;
+  if (joint.plain) {  // E(a, a) = E(b, b) = c, E(a, b) = -E(b, a) = s; r = p (+ axis value)
+    if (joint.revolute) {
+      V sine, cosine;
+      SinCos(d, value, sine, cosine);
+      sine = Signed(joint, sine);
+      const size_t ia = CyclicNext(joint.aligned, 1), ib = CyclicNext(joint.aligned, 2);
+      Put(d, s, e + 3 * ia + ia, cosine), Put(d, s, e + 3 * ia + ib, sine);
+      Put(d, s, e + 3 * ib + ia, hn::Neg(sine)), Put(d, s, e + 3 * ib + ib, cosine);
+    }
+    HWY_UNROLL(32)
+    for (size_t i = 0; i < 3; ++i) {
+      const V offset = hn::Set(d, p[i]);
+      Put(d, s, r + i, joint.revolute ? offset : hn::Add(hn::Mul(hn::Set(d, a[i]), value), offset));
+    }
+    return;
+  }
   if (joint.revolute && joint.aligned >= 0) {
     V sine, cosine;
     SinCos(d, value, sine, cosine);
@@ -311,6 +310,59 @@ HWY_INLINE void RotateBy(D d, const Slots& s, size_t e, bool transpose, V x, V y
       hn::Mul(Get(d, s, e + 2 * down + 2 * across), z));
 }
 
+// Component I of (x, y, z), chosen at compile time.
+template <size_t I, class V>
+HWY_INLINE V& Component(V& x, V& y, V& z) {
+  if constexpr (I == 0) {
+    return x;
+  } else if constexpr (I == 1) {
+    return y;
+  } else {
+    return z;
+  }
+}
+
+// The plane rotation E of a plain revolute joint about axis K (JointSubspace::plain): its four
+// entries E(a, a), E(a, b), E(b, a), E(b, b) for a = K + 1, b = K + 2; E(K, K) = 1.
+template <size_t K>
+struct PlaneRotation {
+  static constexpr size_t a = (K + 1) % 3, b = (K + 2) % 3;
+  static constexpr size_t aa = 3 * a + a, ab = 3 * a + b, ba = 3 * b + a, bb = 3 * b + b;
+};
+
+// (x, y, z) = E (x, y, z), or E^T (x, y, z) when kTranspose, for the plane rotation about K.
+template <size_t K, bool kTranspose, class D, class V>
+HWY_INLINE void PlaneRotate(D d, const Slots& s, size_t e, V& x, V& y, V& z) {
+  using P = PlaneRotation<K>;
+  V& va = Component<P::a>(x, y, z);
+  V& vb = Component<P::b>(x, y, z);
+  const V ab = Get(d, s, e + (kTranspose ? P::ba : P::ab));
+  const V ba = Get(d, s, e + (kTranspose ? P::ab : P::ba));
+  const V new_a = hn::Add(hn::Mul(Get(d, s, e + P::aa), va), hn::Mul(ab, vb));
+  vb = hn::Add(hn::Mul(ba, va), hn::Mul(Get(d, s, e + P::bb), vb));
+  va = new_a;
+}
+
+// (x, y, z) = E (x, y, z), or E^T (x, y, z) when kTranspose, for a joint's E at slot e: the
+// plane rotation of a plain revolute joint, nothing for a plain prismatic one, else RotateBy.
+template <bool kTranspose, class D, class V>
+HWY_INLINE void RotateByJoint(D d, const JointSubspace& joint, const Slots& s, size_t e, V& x, V& y,
+                              V& z) {
+  if (!joint.plain) {
+    V rx, ry, rz;
+    RotateBy(d, s, e, kTranspose, x, y, z, rx, ry, rz);
+    x = rx, y = ry, z = rz;
+  } else if (joint.revolute) {
+    if (joint.aligned == 0) {
+      PlaneRotate<0, kTranspose>(d, s, e, x, y, z);
+    } else if (joint.aligned == 1) {
+      PlaneRotate<1, kTranspose>(d, s, e, x, y, z);
+    } else {
+      PlaneRotate<2, kTranspose>(d, s, e, x, y, z);
+    }
+  }
+}
+
 // out = op(a) op(b) for 3 x 3 matrices, op the transpose where asked; out aliases neither.
 template <class D>
 HWY_INLINE void MatMul3(D d, const Slots& s, size_t a, bool transpose_a, size_t b, bool transpose_b,
@@ -335,33 +387,42 @@ HWY_INLINE void MatMul3(D d, const Slots& s, size_t a, bool transpose_a, size_t 
 // ---------------------------------------------------------------------------------------------
 // Spatial vectors in 6 slots (angular first).
 
-// out = X in for X = (E, r) at slots e, r: (E w, E (v - r x w)). out may alias in.
+// out = X in for the joint's X = (E, r) at slots e, r: (E w, E (v - r x w)). out may alias in.
 template <class D>
-HWY_INLINE void MotionToChild(D d, const Slots& s, size_t e, size_t r, size_t in, size_t out) {
+HWY_INLINE void MotionToChild(D d, const JointSubspace& joint, const Slots& s, size_t e, size_t r,
+                              size_t in, size_t out) {
   using V = hn::Vec<D>;
-  const V wx = Get(d, s, in), wy = Get(d, s, in + 1), wz = Get(d, s, in + 2);
+  V wx = Get(d, s, in), wy = Get(d, s, in + 1), wz = Get(d, s, in + 2);
   const V vx = Get(d, s, in + 3), vy = Get(d, s, in + 4), vz = Get(d, s, in + 5);
   V cx, cy, cz;
   Cross(Get(d, s, r), Get(d, s, r + 1), Get(d, s, r + 2), wx, wy, wz, cx, cy, cz);
-  V ox, oy, oz;
-  RotateBy(d, s, e, false, wx, wy, wz, ox, oy, oz);
-  Put(d, s, out, ox), Put(d, s, out + 1, oy), Put(d, s, out + 2, oz);
-  RotateBy(d, s, e, false, hn::Sub(vx, cx), hn::Sub(vy, cy), hn::Sub(vz, cz), ox, oy, oz);
+  RotateByJoint<false>(d, joint, s, e, wx, wy, wz);
+  Put(d, s, out, wx), Put(d, s, out + 1, wy), Put(d, s, out + 2, wz);
+  V ox = hn::Sub(vx, cx), oy = hn::Sub(vy, cy), oz = hn::Sub(vz, cz);
+  RotateByJoint<false>(d, joint, s, e, ox, oy, oz);
   Put(d, s, out + 3, ox), Put(d, s, out + 4, oy), Put(d, s, out + 5, oz);
 }
 
-// out = X^T in (or out += X^T in when `accumulate`): (E^T n + r x E^T F, E^T F). out may alias
-// in when not accumulating.
-template <class D>
-HWY_INLINE void ForceToParent(D d, const Slots& s, size_t e, size_t r, size_t in, size_t out,
-                              bool accumulate) {
-  using V = hn::Vec<D>;
-  V nx, ny, nz, fx, fy, fz;
-  RotateBy(d, s, e, true, Get(d, s, in), Get(d, s, in + 1), Get(d, s, in + 2), nx, ny, nz);
-  RotateBy(d, s, e, true, Get(d, s, in + 3), Get(d, s, in + 4), Get(d, s, in + 5), fx, fy, fz);
+// (n, F) = X^T (n, F) = (E^T n + r x E^T F, E^T F) for the joint's X = (E, r) at slots e, r.
+template <class D, class V>
+HWY_INLINE void ForceToParentValues(D d, const JointSubspace& joint, const Slots& s, size_t e,
+                                    size_t r, V& nx, V& ny, V& nz, V& fx, V& fy, V& fz) {
+  RotateByJoint<true>(d, joint, s, e, nx, ny, nz);
+  RotateByJoint<true>(d, joint, s, e, fx, fy, fz);
   V cx, cy, cz;
   Cross(Get(d, s, r), Get(d, s, r + 1), Get(d, s, r + 2), fx, fy, fz, cx, cy, cz);
   nx = hn::Add(nx, cx), ny = hn::Add(ny, cy), nz = hn::Add(nz, cz);
+}
+
+// out = X^T in (or out += X^T in when `accumulate`) for the joint's X at slots e, r. out may
+// alias in when not accumulating.
+template <class D>
+HWY_INLINE void ForceToParent(D d, const JointSubspace& joint, const Slots& s, size_t e, size_t r,
+                              size_t in, size_t out, bool accumulate) {
+  using V = hn::Vec<D>;
+  V nx = Get(d, s, in), ny = Get(d, s, in + 1), nz = Get(d, s, in + 2);
+  V fx = Get(d, s, in + 3), fy = Get(d, s, in + 4), fz = Get(d, s, in + 5);
+  ForceToParentValues(d, joint, s, e, r, nx, ny, nz, fx, fy, fz);
   const auto put = [&](size_t k, V value) HWY_ATTR {
     Put(d, s, out + k, accumulate ? hn::Add(Get(d, s, out + k), value) : value);
   };
@@ -450,6 +511,73 @@ HWY_INLINE void InertiaTimes(D d, const Slots& s, size_t ia, size_t m, size_t ou
   Put(d, s, out + 5, hn::Add(az, bz));
 }
 
+// Index into xx yy zz xy xz yz of the symmetric entry (i, j).
+inline size_t SymmetricIndex(size_t i, size_t j) {
+  if (i == j) return i;
+  const size_t low = i < j ? i : j, high = i < j ? j : i;
+  return low == 0 ? (high == 1 ? 3 : 4) : 5;
+}
+
+// Slot offsets of the entries (i, j) of a 3 x 3 matrix: all nine, row-major, or the six of a
+// symmetric one (xx yy zz xy xz yz).
+struct FullEntries {
+  static constexpr bool kSymmetric = false;
+  static size_t At(size_t i, size_t j) { return 3 * i + j; }
+};
+struct SymmetricEntries {
+  static constexpr bool kSymmetric = true;
+  static size_t At(size_t i, size_t j) { return SymmetricIndex(i, j); }
+};
+
+// out = E^T M E for the plane rotation E about K at slot e (PlaneRotation) and M at slot m, laid
+// out as In; out laid out as Out. With u_j column j of E (u_K = e_K, u_a = E(a, a) e_a + E(b, a)
+// e_b, u_b = E(a, b) e_a + E(b, b) e_b), entry (i, j) is u_i^T M u_j: entry (K, K) is M's, row and
+// column K take two products per entry, and the (a, b) block is E2^T (M2 E2) for the 2 x 2
+// blocks. A symmetric M (kSymmetricM) gets the entries on one side of the diagonal, mirrored
+// into a full Out, so it stays exactly symmetric.
+template <size_t K, bool kSymmetricM, class In, class Out, class D>
+HWY_INLINE void PlaneCongruence(D d, const Slots& s, size_t e, size_t m, size_t out) {
+  using V = hn::Vec<D>;
+  using P = PlaneRotation<K>;
+  constexpr size_t a = P::a, b = P::b;
+  const V eaa = Get(d, s, e + P::aa), eab = Get(d, s, e + P::ab);
+  const V eba = Get(d, s, e + P::ba), ebb = Get(d, s, e + P::bb);
+  const auto at = [&](size_t i, size_t j) HWY_ATTR { return Get(d, s, m + In::At(i, j)); };
+  const auto put = [&](size_t i, size_t j, V value) HWY_ATTR {
+    Put(d, s, out + Out::At(i, j), value);
+    if (kSymmetricM && !Out::kSymmetric && i != j) Put(d, s, out + Out::At(j, i), value);
+  };
+  const auto pair = [&](V x0, V y0, V x1, V y1)
+                        HWY_ATTR { return hn::Add(hn::Mul(x0, y0), hn::Mul(x1, y1)); };
+  put(K, K, at(K, K));
+  put(K, a, pair(at(K, a), eaa, at(K, b), eba));
+  put(K, b, pair(at(K, a), eab, at(K, b), ebb));
+  if (!kSymmetricM) {
+    put(a, K, pair(eaa, at(a, K), eba, at(b, K)));
+    put(b, K, pair(eab, at(a, K), ebb, at(b, K)));
+  }
+  // P = M2 E2, column by column.
+  const V p_aa = pair(at(a, a), eaa, at(a, b), eba), p_ba = pair(at(b, a), eaa, at(b, b), eba);
+  const V p_ab = pair(at(a, a), eab, at(a, b), ebb), p_bb = pair(at(b, a), eab, at(b, b), ebb);
+  put(a, a, pair(eaa, p_aa, eba, p_ba));
+  put(a, b, pair(eaa, p_ab, eba, p_bb));
+  put(b, b, pair(eab, p_ab, ebb, p_bb));
+  if (!kSymmetricM) put(b, a, pair(eab, p_aa, ebb, p_ba));
+}
+
+// PlaneCongruence for a plain revolute joint's axis.
+template <bool kSymmetricM, class In, class Out, class D>
+HWY_INLINE void JointPlaneCongruence(D d, const JointSubspace& joint, const Slots& s, size_t e,
+                                     size_t m, size_t out) {
+  if (joint.aligned == 0) {
+    PlaneCongruence<0, kSymmetricM, In, Out>(d, s, e, m, out);
+  } else if (joint.aligned == 1) {
+    PlaneCongruence<1, kSymmetricM, In, Out>(d, s, e, m, out);
+  } else {
+    PlaneCongruence<2, kSymmetricM, In, Out>(d, s, e, m, out);
+  }
+}
+
 // out = E^T M E for a symmetric M (full 3 x 3 in slots): product = M E, then the entries on and
 // above the diagonal of E^T product, mirrored below, so out is exactly symmetric.
 template <class D>
@@ -503,15 +631,25 @@ HWY_INLINE void InertiaColumn(D d, const JointSubspace& joint, const Slots& s, s
 // orientation (E^T . E), C += C', B += B' + r x C', A += A' + r x B_new^T - B' r x, where
 // B_new = B' + r x C' (Featherstone eq. 2.66 in block form). A and C are computed on and above
 // the diagonal and mirrored, so they stay exactly symmetric. Uses 36 temporaries at `temp`.
+// A plain joint's blocks take PlaneCongruence (revolute) or none at all (prismatic: E = 1).
 template <class D>
-HWY_INLINE void AddCongruent(D d, const Slots& s, size_t e, size_t r, size_t child, size_t parent,
-                             size_t temp) {
+HWY_INLINE void AddCongruent(D d, const JointSubspace& joint, const Slots& s, size_t e, size_t r,
+                             size_t child, size_t parent, size_t temp) {
   using V = hn::Vec<D>;
-  const size_t product = temp, a_rot = temp + 9, b_rot = temp + 18, c_rot = temp + 27;
-  RotateSymmetric(d, s, e, child + kInertiaA, product, a_rot);
-  MatMul3(d, s, child + kInertiaB, false, e, false, product);
-  MatMul3(d, s, e, true, product, false, b_rot);
-  RotateSymmetric(d, s, e, child + kInertiaC, product, c_rot);
+  const size_t product = temp;
+  size_t a_rot = temp + 9, b_rot = temp + 18, c_rot = temp + 27;
+  if (!joint.plain) {
+    RotateSymmetric(d, s, e, child + kInertiaA, product, a_rot);
+    MatMul3(d, s, child + kInertiaB, false, e, false, product);
+    MatMul3(d, s, e, true, product, false, b_rot);
+    RotateSymmetric(d, s, e, child + kInertiaC, product, c_rot);
+  } else if (joint.revolute) {
+    JointPlaneCongruence<true, FullEntries, FullEntries>(d, joint, s, e, child + kInertiaA, a_rot);
+    JointPlaneCongruence<false, FullEntries, FullEntries>(d, joint, s, e, child + kInertiaB, b_rot);
+    JointPlaneCongruence<true, FullEntries, FullEntries>(d, joint, s, e, child + kInertiaC, c_rot);
+  } else {
+    a_rot = child + kInertiaA, b_rot = child + kInertiaB, c_rot = child + kInertiaC;
+  }
   const V rx = Get(d, s, r), ry = Get(d, s, r + 1), rz = Get(d, s, r + 2);
   // b_new = B' + r x C' column by column (r x M has columns r x M[:, j]); kept in `product`.
   HWY_UNROLL(32)
@@ -569,13 +707,6 @@ HWY_INLINE void SetRigidParams(D d, const DynamicsBody& body, const Slots& s, si
   for (size_t k = 0; k < 6; ++k) {
     Put(d, s, params + kRigidInertia + k, hn::Set(d, body.rotational_inertia[k]));
   }
-}
-
-// Index into xx yy zz xy xz yz of the symmetric entry (i, j).
-inline size_t SymmetricIndex(size_t i, size_t j) {
-  if (i == j) return i;
-  const size_t low = i < j ? i : j, high = i < j ? j : i;
-  return low == 0 ? (high == 1 ? 3 : 4) : 5;
 }
 
 // out = I m for rigid params in slots: (I_O w + h x v, mass v - h x w). out aliases not m.
@@ -638,29 +769,49 @@ HWY_INLINE void RigidInertiaColumn(D d, const JointSubspace& joint, const Slots&
 // the parent's orientation) the parallel-axis theorem moved to the parent's origin gives
 //   mass += m,  h += h' + m r,
 //   I += E^T I E + m (|r|^2 1 - r r^T) + 2 (r . h') 1 - r h'^T - h' r^T.
+// Uses 15 temporaries at `temp`; a plain joint's E^T I E takes PlaneCongruence (revolute) or
+// none (prismatic).
 template <class D>
-HWY_INLINE void AddRigidCongruent(D d, const Slots& s, size_t e, size_t r, size_t child,
-                                  size_t parent, size_t temp) {
+HWY_INLINE void AddRigidCongruent(D d, const JointSubspace& joint, const Slots& s, size_t e,
+                                  size_t r, size_t child, size_t parent, size_t temp) {
   using V = hn::Vec<D>;
   const V m = Get(d, s, child + kRigidMass);
-  V hx, hy, hz;
-  RotateBy(d, s, e, true, Get(d, s, child + kRigidFirstMoment),
-           Get(d, s, child + kRigidFirstMoment + 1), Get(d, s, child + kRigidFirstMoment + 2), hx,
-           hy, hz);
+  V hx = Get(d, s, child + kRigidFirstMoment), hy = Get(d, s, child + kRigidFirstMoment + 1),
+    hz = Get(d, s, child + kRigidFirstMoment + 2);
+  RotateByJoint<true>(d, joint, s, e, hx, hy, hz);
   const V rx = Get(d, s, r), ry = Get(d, s, r + 1), rz = Get(d, s, r + 2);
-  // product = I E (full 3 x 3 in temp), then the upper triangle of E^T product.
-  HWY_UNROLL(32)
-  for (size_t k = 0; k < 3; ++k) {
+  // E^T I E as six parameters (xx yy zz xy xz yz).
+  size_t rotated_inertia = temp + 9;
+  if (!joint.plain) {
+    // product = I E (full 3 x 3 in temp), then the upper triangle of E^T product.
     HWY_UNROLL(32)
-    for (size_t j = 0; j < 3; ++j) {
-      const auto inertia = [&](size_t a, size_t b) HWY_ATTR {
-        return Get(d, s, child + kRigidInertia + SymmetricIndex(a, b));
-      };
-      Put(d, s, temp + 3 * k + j,
-          hn::Add(hn::Add(hn::Mul(inertia(k, 0), Get(d, s, e + j)),
-                          hn::Mul(inertia(k, 1), Get(d, s, e + 3 + j))),
-                  hn::Mul(inertia(k, 2), Get(d, s, e + 6 + j))));
+    for (size_t k = 0; k < 3; ++k) {
+      HWY_UNROLL(32)
+      for (size_t j = 0; j < 3; ++j) {
+        const auto inertia = [&](size_t a, size_t b) HWY_ATTR {
+          return Get(d, s, child + kRigidInertia + SymmetricIndex(a, b));
+        };
+        Put(d, s, temp + 3 * k + j,
+            hn::Add(hn::Add(hn::Mul(inertia(k, 0), Get(d, s, e + j)),
+                            hn::Mul(inertia(k, 1), Get(d, s, e + 3 + j))),
+                    hn::Mul(inertia(k, 2), Get(d, s, e + 6 + j))));
+      }
     }
+    HWY_UNROLL(32)
+    for (size_t i = 0; i < 3; ++i) {
+      HWY_UNROLL(32)
+      for (size_t j = i; j < 3; ++j) {
+        Put(d, s, rotated_inertia + SymmetricIndex(i, j),
+            hn::Add(hn::Add(hn::Mul(Get(d, s, e + i), Get(d, s, temp + j)),
+                            hn::Mul(Get(d, s, e + 3 + i), Get(d, s, temp + 3 + j))),
+                    hn::Mul(Get(d, s, e + 6 + i), Get(d, s, temp + 6 + j))));
+      }
+    }
+  } else if (joint.revolute) {
+    JointPlaneCongruence<true, SymmetricEntries, SymmetricEntries>(
+        d, joint, s, e, child + kRigidInertia, rotated_inertia);
+  } else {
+    rotated_inertia = child + kRigidInertia;
   }
   const V r_squared = hn::Add(hn::Add(hn::Mul(rx, rx), hn::Mul(ry, ry)), hn::Mul(rz, rz));
   const V r_dot_h = hn::Add(hn::Add(hn::Mul(rx, hx), hn::Mul(ry, hy)), hn::Mul(rz, hz));
@@ -671,9 +822,7 @@ HWY_INLINE void AddRigidCongruent(D d, const Slots& s, size_t e, size_t r, size_
   for (size_t i = 0; i < 3; ++i) {
     HWY_UNROLL(32)
     for (size_t j = i; j < 3; ++j) {
-      V rotated = hn::Add(hn::Add(hn::Mul(Get(d, s, e + i), Get(d, s, temp + j)),
-                                  hn::Mul(Get(d, s, e + 3 + i), Get(d, s, temp + 3 + j))),
-                          hn::Mul(Get(d, s, e + 6 + i), Get(d, s, temp + 6 + j)));
+      const V rotated = Get(d, s, rotated_inertia + SymmetricIndex(i, j));
       const V ri = component(i, rx, ry, rz), rj = component(j, rx, ry, rz);
       const V hi = component(i, hx, hy, hz), hj = component(j, hx, hy, hz);
       V shift =
@@ -860,7 +1009,7 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
   // v_b.
   for (size_t b = 1; b < tree.body_count; ++b) {
     const DynamicsBody& body = tree.bodies[b];
-    const JointSubspace joint = SubspaceOf(body);
+    const JointSubspace joint = JointOf(s, b);
     const JointInputs arrays = JointArrays(tree, body);
     const V value = CoupledValue(d, body, hn::LoadU(d, q.Array(arrays.q_array) + i));
     const V acceleration = CoupledRate(d, body, acceleration_in(arrays.velocity_array));
@@ -868,15 +1017,15 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
     const size_t e = BodySlot(b, dl::kE), r = BodySlot(b, dl::kR);
     const size_t v = BodySlot(b, dl::kV), a = BodySlot(b, dl::kA), f = BodySlot(b, dl::kF);
     if (!moving) {  // a_b = X a_p + S qdd_b, f_b = I a_b
-      MotionToChild(d, s, e, r, BodySlot(body.parent, dl::kA), a);
+      MotionToChild(d, joint, s, e, r, BodySlot(body.parent, dl::kA), a);
       if (qdd != nullptr) AddMotionSubspaceTimes(d, joint, acceleration, s, a);
       RigidInertiaTimes(d, body, s, a, f);
       continue;
     }
     const V rate = CoupledRate(d, body, hn::LoadU(d, qd->Array(arrays.velocity_array) + i));
-    MotionToChild(d, s, e, r, BodySlot(body.parent, dl::kV), v);
+    MotionToChild(d, joint, s, e, r, BodySlot(body.parent, dl::kV), v);
     AddMotionSubspaceTimes(d, joint, rate, s, v);
-    MotionToChild(d, s, e, r, BodySlot(body.parent, dl::kA), a);
+    MotionToChild(d, joint, s, e, r, BodySlot(body.parent, dl::kA), a);
     CrossJointMotion(d, joint, rate, s, v, momentum);  // v_b x S qd_b, momentum as a temporary
     AddMotionSubspaceTimes(d, joint, acceleration, s, a);
     HWY_UNROLL(32)
@@ -890,7 +1039,7 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
   // Inward: tau_b = S^T f_b + joint terms, f_p += X^T f_b.
   for (size_t b = tree.body_count; b-- > 1;) {
     const DynamicsBody& body = tree.bodies[b];
-    const JointSubspace joint = SubspaceOf(body);
+    const JointSubspace joint = JointOf(s, b);
     const JointInputs arrays = JointArrays(tree, body);
     const size_t f = BodySlot(b, dl::kF);
     V joint_tau = MotionSubspaceDot(d, joint, s, f);
@@ -905,7 +1054,7 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
     const size_t column = tau + arrays.velocity_array;
     Put(d, s, column, hn::Add(Get(d, s, column), CoupledRate(d, body, joint_tau)));
     if (body.parent != 0 || tree.floating_base) {
-      ForceToParent(d, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR), f,
+      ForceToParent(d, joint, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR), f,
                     BodySlot(body.parent, dl::kF), true);
     }
   }
@@ -948,36 +1097,45 @@ HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q
     const DynamicsBody& body = tree.bodies[b];
     const JointInputs arrays = JointArrays(tree, body);
     const V value = CoupledValue(d, body, hn::LoadU(d, q.Array(arrays.q_array) + i));
-    JointTransform(d, body, SubspaceOf(body), value, s, b);
+    JointTransform(d, body, JointOf(s, b), value, s, b);
     SetRigidParams(d, body, s, BodySlot(b, dl::kInertia));
   }
   for (size_t b = tree.body_count; b-- > 1;) {
     const DynamicsBody& body = tree.bodies[b];
+    const JointSubspace joint = JointOf(s, b);
     if (body.parent != 0 || tree.floating_base) {
-      AddRigidCongruent(d, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR), BodySlot(b, dl::kInertia),
-                        BodySlot(body.parent, dl::kInertia), congruence_temp);
+      AddRigidCongruent(d, joint, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR),
+                        BodySlot(b, dl::kInertia), BodySlot(body.parent, dl::kInertia),
+                        congruence_temp);
     }
     // F = Ic_b S_b: the column of Ic_b along the axis.
-    const JointSubspace joint = SubspaceOf(body);
     RigidInertiaColumn(d, joint, s, BodySlot(b, dl::kInertia), force, regions.temp + 6);
     const size_t column = JointArrays(tree, body).velocity_array;
     const float multiplier = body.multiplier;
     const V diagonal = hn::Add(MotionSubspaceDot(d, joint, s, force), hn::Set(d, body.armature));
     add(at(column, column), ScaledBy(d, multiplier * multiplier, multiplier == 1.0f, diagonal));
     size_t j = b;
+    // The force travels up in registers; its slots get a copy at each ancestor for S^T F.
+    V n0 = Get(d, s, force), n1 = Get(d, s, force + 1), n2 = Get(d, s, force + 2);
+    V f0 = Get(d, s, force + 3), f1 = Get(d, s, force + 4), f2 = Get(d, s, force + 5);
+    JointSubspace carrier = joint;  // body j's joint
     while (tree.bodies[j].parent != 0) {
-      ForceToParent(d, s, BodySlot(j, dl::kE), BodySlot(j, dl::kR), force, force, false);
+      ForceToParentValues(d, carrier, s, BodySlot(j, dl::kE), BodySlot(j, dl::kR), n0, n1, n2, f0,
+                          f1, f2);
+      Put(d, s, force, n0), Put(d, s, force + 1, n1), Put(d, s, force + 2, n2);
+      Put(d, s, force + 3, f0), Put(d, s, force + 4, f1), Put(d, s, force + 5, f2);
       j = tree.bodies[j].parent;
       const DynamicsBody& ancestor = tree.bodies[j];
+      carrier = JointOf(s, j);
       const size_t other = JointArrays(tree, ancestor).velocity_array;
       const float product = multiplier * ancestor.multiplier;
       const V entry = ScaledBy(d, product, multiplier == 1.0f && ancestor.multiplier == 1.0f,
-                               MotionSubspaceDot(d, SubspaceOf(ancestor), s, force));
+                               MotionSubspaceDot(d, carrier, s, force));
       add(at(column, other), entry);
       add(at(other, column), entry);
     }
     if (tree.floating_base) {
-      ForceToParent(d, s, BodySlot(j, dl::kE), BodySlot(j, dl::kR), force, force, false);
+      ForceToParent(d, carrier, s, BodySlot(j, dl::kE), BodySlot(j, dl::kR), force, force, false);
       HWY_UNROLL(32)
       for (size_t k = 0; k < kFloatingBaseVelocities; ++k) {
         const V entry = CoupledRate(d, body, Get(d, s, force + SpatialOfBaseVelocity(k)));
@@ -1047,10 +1205,11 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     const JointInputs arrays = JointArrays(tree, body);
     const V value = hn::LoadU(d, q.Array(arrays.q_array) + i);
     const V rate = hn::LoadU(d, qd.Array(arrays.velocity_array) + i);
-    const JointSubspace joint = SubspaceOf(body);
+    const JointSubspace joint = JointOf(s, b);
     JointTransform(d, body, joint, value, s, b);
     const size_t v = BodySlot(b, dl::kV);
-    MotionToChild(d, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR), BodySlot(body.parent, dl::kV), v);
+    MotionToChild(d, joint, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR),
+                  BodySlot(body.parent, dl::kV), v);
     AddMotionSubspaceTimes(d, joint, rate, s, v);
     CrossJointMotion(d, joint, rate, s, v, BodySlot(b, dl::kA));
     SetRigidInertia(d, body, s, BodySlot(b, dl::kInertia));
@@ -1065,7 +1224,7 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     const JointInputs arrays = JointArrays(tree, body);
     const size_t ia = BodySlot(b, dl::kInertia), u_slot = BodySlot(b, dl::kU);
     const size_t p_a = BodySlot(b, dl::kF), c = BodySlot(b, dl::kA);
-    const JointSubspace joint = SubspaceOf(body);
+    const JointSubspace joint = JointOf(s, b);
     InertiaColumn(d, joint, s, ia, u_slot);
     const V d_inv = hn::Div(hn::Set(d, 1.0f), hn::Add(MotionSubspaceDot(d, joint, s, u_slot),
                                                       hn::Set(d, body.armature)));
@@ -1101,8 +1260,8 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
                   hn::Mul(Get(d, s, u_slot + k), scale)));
     }
     const size_t e = BodySlot(b, dl::kE), r = BodySlot(b, dl::kR);
-    AddCongruent(d, s, e, r, ia, BodySlot(body.parent, dl::kInertia), congruence_temp);
-    ForceToParent(d, s, e, r, p_a, BodySlot(body.parent, dl::kF), true);
+    AddCongruent(d, joint, s, e, r, ia, BodySlot(body.parent, dl::kInertia), congruence_temp);
+    ForceToParent(d, joint, s, e, r, p_a, BodySlot(body.parent, dl::kF), true);
   }
   // The root's acceleration relative to free fall: (0, -g) for a fixed base; for a floating one
   // the solution of IA_0 a = -pA_0 (6 x 6, dense LDL^T).
@@ -1138,8 +1297,9 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
   for (size_t b = 1; b < tree.body_count; ++b) {
     const DynamicsBody& body = tree.bodies[b];
     const size_t a = BodySlot(b, dl::kA), u_slot = BodySlot(b, dl::kU);
-    MotionToChild(d, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR), BodySlot(body.parent, dl::kA),
-                  joint_velocity);
+    const JointSubspace joint = JointOf(s, b);
+    MotionToChild(d, joint, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR),
+                  BodySlot(body.parent, dl::kA), joint_velocity);
     HWY_UNROLL(32)
     for (size_t k = 0; k < 6; ++k) {
       Put(d, s, a + k, hn::Add(Get(d, s, joint_velocity + k), Get(d, s, a + k)));
@@ -1151,7 +1311,7 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     }
     const V acceleration = hn::Mul(hn::Sub(Get(d, s, BodySlot(b, dl::kSmallU)), u_dot_a),
                                    Get(d, s, BodySlot(b, dl::kDInv)));
-    AddMotionSubspaceTimes(d, SubspaceOf(body), acceleration, s, a);
+    AddMotionSubspaceTimes(d, joint, acceleration, s, a);
     Put(d, s, qdd + JointArrays(tree, body).velocity_array, acceleration);
   }
   if (tree.floating_base) {  // qdd of the base = a_0 + (0, E g), in (v, w) order
@@ -1174,7 +1334,11 @@ HWY_INLINE void StoreSlots(D d, const Slots& s, size_t first, size_t count, cons
   for (size_t k = 0; k < count; ++k) store(Get(d, s, first + k), d, out.Array(k) + i);
 }
 
-inline Slots ScratchSlots(float* scratch) { return {scratch}; }
+// The slots of `scratch` for `tree`, with its joint table written.
+inline Slots PrepareScratch(const DynamicsTree& tree, float* scratch) {
+  dl::WriteJointTable(tree, scratch);
+  return {scratch, scratch + dl::JointTableOffset(tree.body_count, tree.velocity_count())};
+}
 
 // The slots a vector of robots works in: a copy of the scratch base local to the loop body, which
 // the compiler keeps in a register (the shared one, captured by reference, is re-read from memory
@@ -1239,7 +1403,7 @@ inline void InverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
   const InLanes q_in{q.data, q.stride}, qd_in{qd.data, qd.stride}, qdd_in{qdd.data, qdd.stride};
   const OutLanes out{tau.data, tau.stride};
   const size_t result = dl::ScratchRegions(tree.body_count, tree.velocity_count()).vector1;
-  const Slots shared = ScratchSlots(scratch);
+  const Slots shared = PrepareScratch(tree, scratch);
   ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
     const Slots& s = VectorSlots(local, shared);
@@ -1260,7 +1424,7 @@ inline void StaticInverseDynamicsImpl(const DynamicsTree& tree, const float* gra
   const InLanes qdd_in{qdd != nullptr ? qdd->data : nullptr, qdd != nullptr ? qdd->stride : 0};
   const OutLanes out{tau.data, tau.stride};
   const size_t result = dl::ScratchRegions(tree.body_count, tree.velocity_count()).vector1;
-  const Slots shared = ScratchSlots(scratch);
+  const Slots shared = PrepareScratch(tree, scratch);
   ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
     const Slots& s = VectorSlots(local, shared);
@@ -1280,7 +1444,7 @@ inline void MassMatrixImpl(const DynamicsTree& tree, const ConstLanesView& q,
   const size_t n = tree.velocity_count();
   const size_t matrix = dl::ScratchRegions(tree.body_count, n).matrix;
   const bool stream = StreamsOutputs({&mass_matrix});
-  const Slots shared = ScratchSlots(scratch);
+  const Slots shared = PrepareScratch(tree, scratch);
   ForEachVectorMaybeStreamed(d, mass_matrix.count, stream, [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
     const Slots& s = VectorSlots(local, shared);
@@ -1298,7 +1462,7 @@ inline void FactorMassMatrixImpl(const DynamicsTree& tree, const ConstLanesView&
   const OutLanes out{factor.data, factor.stride};
   const size_t n = tree.velocity_count();
   const size_t matrix = dl::ScratchRegions(tree.body_count, n).matrix;
-  const Slots shared = ScratchSlots(scratch);
+  const Slots shared = PrepareScratch(tree, scratch);
   ForEachVector(d, factor.count, [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
     const Slots& s = VectorSlots(local, shared);
@@ -1326,7 +1490,7 @@ inline void MassMatrixAndFactorImpl(const DynamicsTree& tree, const ConstLanesVi
   const size_t n = tree.velocity_count();
   const size_t matrix = dl::ScratchRegions(tree.body_count, n).matrix;
   const bool stream = StreamsOutputs({&mass_matrix, &factor});
-  const Slots shared = ScratchSlots(scratch);
+  const Slots shared = PrepareScratch(tree, scratch);
   ForEachVectorMaybeStreamed(d, factor.count, stream, [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
     const Slots& s = VectorSlots(local, shared);
@@ -1347,7 +1511,7 @@ inline void SolveMassMatrixImpl(const DynamicsTree& tree, const ConstLanesView& 
   const OutLanes out{x.data, x.stride};
   const size_t n = tree.velocity_count();
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, n);
-  const Slots shared = ScratchSlots(scratch);
+  const Slots shared = PrepareScratch(tree, scratch);
   ForEachVector(d, x.count, [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
     const Slots& s = VectorSlots(local, shared);
@@ -1370,7 +1534,7 @@ inline void ForwardDynamicsImpl(const DynamicsTree& tree, const float* gravity,
   const OutLanes out{qdd.data, qdd.stride};
   const size_t n = tree.velocity_count();
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, n);
-  const Slots shared = ScratchSlots(scratch);
+  const Slots shared = PrepareScratch(tree, scratch);
   ForEachVector(d, qdd.count, [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
     const Slots& s = VectorSlots(local, shared);

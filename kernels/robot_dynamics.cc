@@ -101,7 +101,7 @@ bool HasCouplings(const DynamicsTree& tree) {
 }
 
 size_t RobotDynamicsScratchFloats(const DynamicsTree& tree) {
-  return dynamics_layout::ScratchRegions(tree.body_count, tree.velocity_count()).total * kPadFloats;
+  return dynamics_layout::ScratchFloats(tree.body_count, tree.velocity_count());
 }
 
 void InverseDynamics(const DynamicsTree& tree, const float gravity[3], const ConstLanesView& q,

@@ -3,6 +3,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "swarm/kernels/robot_dynamics.h"
+#include "swarm/kernels/views.h"
 
 namespace swarm::dynamics_layout {
 
@@ -36,6 +41,69 @@ inline Regions ScratchRegions(size_t bodies, size_t velocities) {
   r.base_system = r.temp + kTempSlots;
   r.total = r.base_system + kBaseSystemSlots;
   return r;
+}
+
+// A body's joint, as the kernels branch on it. Each call writes one per body into the joint
+// table at the end of the scratch (JointTable), and the per-vector code reads it back instead of
+// deriving it from the tree: the tree's fields would be reloaded after every vector store (a store
+// may alias any float), and deriving this took a fifth of the mass matrix's time.
+//
+// `aligned` is k when the axis is exactly +-e_k, as in every shipped robot and every
+// ../shared/urdf file: the joint terms then read or write one component (negated for -e_k)
+// instead of forming three products and two sums of zeros, which gives the same values but for
+// the sign of a zero result. -1: a general axis.
+struct JointSubspace {
+  int8_t aligned = -1;
+  bool revolute = true;
+  bool negative = false;
+  // Aligned, and the joint frame's rotation is the identity (DynamicsModel chooses body frames so
+  // that it is, wherever the URDF's frames differ by quarter turns): E is then the identity
+  // (prismatic) or a plane rotation of coordinates a = k + 1 and b = k + 2 (revolute), and only
+  // its entries (a, a), (a, b), (b, a), (b, b) are in the slots (PlaneRotate).
+  bool plain = false;
+  float axis[3] = {1, 0, 0};
+};
+
+inline JointSubspace SubspaceOf(const DynamicsBody& body) {
+  JointSubspace joint;
+  joint.revolute = body.motion == JointMotion::kRevolute;
+  for (size_t k = 0; k < 3; ++k) joint.axis[k] = body.axis[k];
+  for (int k = 0; k < 3; ++k) {
+    const float along = body.axis[k];
+    if ((along == 1.0f || along == -1.0f) && body.axis[(k + 1) % 3] == 0.0f &&
+        body.axis[(k + 2) % 3] == 0.0f) {
+      joint.aligned = static_cast<int8_t>(k);
+      joint.negative = along < 0.0f;
+    }
+  }
+  const float* o = body.origin_rotation;
+  const bool identity = o[0] == 1.0f && o[4] == 1.0f && o[8] == 1.0f && o[1] == 0.0f &&
+                        o[2] == 0.0f && o[3] == 0.0f && o[5] == 0.0f && o[6] == 0.0f &&
+                        o[7] == 0.0f;
+  joint.plain = joint.aligned >= 0 && identity;
+  return joint;
+}
+
+// The joint table: a JointSubspace per body, in floats' storage after the slots.
+inline constexpr size_t kJointFloats = (sizeof(JointSubspace) + sizeof(float) - 1) / sizeof(float);
+
+inline size_t JointTableOffset(size_t bodies, size_t velocities) {
+  return ScratchRegions(bodies, velocities).total * kPadFloats;
+}
+// Whole cache lines, so that scratch areas laid end to end stay aligned.
+inline size_t ScratchFloats(size_t bodies, size_t velocities) {
+  constexpr size_t kLineFloats = kAlignBytes / sizeof(float);
+  const size_t floats = JointTableOffset(bodies, velocities) + bodies * kJointFloats;
+  return (floats + kLineFloats - 1) / kLineFloats * kLineFloats;
+}
+
+// Writes the joint table of `tree` into `scratch` (once per call).
+inline void WriteJointTable(const DynamicsTree& tree, float* scratch) {
+  float* table = scratch + JointTableOffset(tree.body_count, tree.velocity_count());
+  for (size_t b = 0; b < tree.body_count; ++b) {
+    const JointSubspace joint = SubspaceOf(tree.bodies[b]);
+    std::memcpy(static_cast<void*>(table + b * kJointFloats), &joint, sizeof(joint));
+  }
 }
 
 }  // namespace swarm::dynamics_layout

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -45,6 +46,30 @@ double WithoutResidue(double value, double resolution) {
 inline constexpr double kRotationResidue = 1e-9;      // of unit entries
 inline constexpr double kTranslationResidue = 1e-12;  // metres
 
+inline constexpr Mat3 kIdentity = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+
+// The quarter turn (a rotation whose entries are 0 and +-1: a signed permutation of the axes)
+// within kRotationResidue of `rotation`, if there is one. URDF frames are mostly quarter turns
+// apart: rpy of multiples of pi/2, composed through fixed links.
+std::optional<Mat3> QuarterTurnNear(const Mat3& rotation) {
+  Mat3 turn{};
+  for (int k = 0; k < 9; ++k) {
+    const double value = rotation[k];
+    if (std::fabs(value) < kRotationResidue) {
+      turn[k] = 0.0;
+    } else if (std::fabs(std::fabs(value) - 1.0) < kRotationResidue) {
+      turn[k] = value > 0.0 ? 1.0 : -1.0;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return turn;
+}
+
+Mat3 SymmetricMatrix(const std::array<double, 6>& p) {  // from xx yy zz xy xz yz
+  return {p[0], p[3], p[4], p[3], p[1], p[5], p[4], p[5], p[2]};
+}
+
 }  // namespace
 
 Result<DynamicsModel> DynamicsModel::Build(const RobotModel& model,
@@ -84,13 +109,18 @@ Result<DynamicsModel> DynamicsModel::Build(const RobotModel& model,
     fits = fits && FitsFloat(value);
     return static_cast<float>(value);
   };
-  for (const RigidBody& rigid_body : tree.bodies) {
+  // Body frames. A body's frame is its link's frame turned by a quarter turn Q_b (the identity for
+  // the root, whose frame the base velocities are given in): where the joint frame's rotation in
+  // the parent's (turned) frame, Q_p R, is itself a quarter turn, Q_b = Q_p R and the joint frame
+  // becomes the parent's frame moved by the origin alone; the axis Q_b axis stays a coordinate
+  // axis when it was one. The kernels then rotate by a plane rotation of two coordinates instead of
+  // a full 3 x 3 matrix (JointSubspace::plain), which is most of the arithmetic of every dynamics
+  // algorithm. The joint-space quantities (M, h, tau, qdd) do not depend on the body frames, and
+  // quarter turns move entries without rounding.
+  std::vector<Mat3> turn(tree.bodies.size(), kIdentity);
+  for (size_t index = 0; index < tree.bodies.size(); ++index) {
+    const RigidBody& rigid_body = tree.bodies[index];
     DynamicsBody body;
-    const std::array<double, 6> inertia = InertiaAboutOrigin(rigid_body);
-    body.mass = to_float(rigid_body.mass);
-    for (int k = 0; k < 3; ++k)
-      body.first_moment[k] = to_float(rigid_body.mass * rigid_body.com[k]);
-    for (int k = 0; k < 6; ++k) body.rotational_inertia[k] = to_float(inertia[k]);
     if (rigid_body.joint >= 0) {
       const RobotJoint& joint = model.joints[static_cast<size_t>(rigid_body.joint)];
       body.parent = static_cast<uint32_t>(rigid_body.parent);
@@ -103,21 +133,43 @@ Result<DynamicsModel> DynamicsModel::Build(const RobotModel& model,
       const size_t link = joint.parent_link;
       const Quat link_quat = tree.link_quat[link];
       const Mat3 link_rotation = RotationOf(link_quat);
-      const Mat3 rotation = RotationOf(Multiply(link_quat, joint.origin_quat));
+      const Mat3& parent_turn = turn[static_cast<size_t>(rigid_body.parent)];
+      const Mat3 rotation =
+          Multiply(parent_turn, RotationOf(Multiply(link_quat, joint.origin_quat)));
       const Vec3 shift = Rotate(link_rotation, joint.origin_xyz);
+      const Vec3 origin =
+          Rotate(parent_turn, {tree.link_xyz[link][0] + shift[0], tree.link_xyz[link][1] + shift[1],
+                               tree.link_xyz[link][2] + shift[2]});
+      const std::optional<Mat3> quarter_turn = QuarterTurnNear(rotation);
+      if (quarter_turn) turn[index] = *quarter_turn;
+      const Mat3 origin_rotation = quarter_turn ? kIdentity : rotation;
+      const Vec3 axis = Rotate(turn[index], joint.axis);
       for (int k = 0; k < 9; ++k) {
-        body.origin_rotation[k] = to_float(WithoutResidue(rotation[k], kRotationResidue));
+        body.origin_rotation[k] = to_float(WithoutResidue(origin_rotation[k], kRotationResidue));
       }
       for (int k = 0; k < 3; ++k) {
-        body.origin_translation[k] =
-            to_float(WithoutResidue(tree.link_xyz[link][k] + shift[k], kTranslationResidue));
-        body.axis[k] = to_float(joint.axis[k]);
+        body.origin_translation[k] = to_float(WithoutResidue(origin[k], kTranslationResidue));
+        body.axis[k] = to_float(axis[k]);
       }
       body.armature = to_float(armature_of_joint[static_cast<size_t>(rigid_body.joint)]);
       if (options.joint_friction) {
         body.damping = to_float(joint.damping);
         body.friction = to_float(joint.friction);
       }
+    }
+    // The inertia in the turned frame: h' = Q h, I' = Q I Q^T.
+    const Mat3& q = turn[index];
+    const Vec3 first_moment =
+        Rotate(q, {rigid_body.mass * rigid_body.com[0], rigid_body.mass * rigid_body.com[1],
+                   rigid_body.mass * rigid_body.com[2]});
+    const Mat3 inertia =
+        frame_math::RotateTensor(q, SymmetricMatrix(InertiaAboutOrigin(rigid_body)));
+    body.mass = to_float(rigid_body.mass);
+    for (int k = 0; k < 3; ++k) body.first_moment[k] = to_float(first_moment[k]);
+    const int diagonal_and_upper[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+    for (int k = 0; k < 6; ++k) {
+      body.rotational_inertia[k] =
+          to_float(inertia[3 * diagonal_and_upper[k][0] + diagonal_and_upper[k][1]]);
     }
     out.bodies_.push_back(body);
   }

@@ -23,6 +23,17 @@ inline Vec3 Rotate(const Mat3& r, const Vec3& v) {
           r[6] * v[0] + r[7] * v[1] + r[8] * v[2]};
 }
 
+// a b (3 x 3 matrix product).
+inline Mat3 Multiply(const Mat3& a, const Mat3& b) {
+  Mat3 out{};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      out[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
+    }
+  }
+  return out;
+}
+
 // a * b (Hamilton product).
 inline Quat Multiply(const Quat& a, const Quat& b) {
   return {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],

@@ -188,20 +188,40 @@ DynamicsBody RolledJointBody(const std::string& roll) {
   return dynamics->bodies()[1];
 }
 
-TEST_CASE("joint frames at multiples of pi/2 carry exact zeros, other angles their cosines",
+TEST_CASE("joint frames a quarter turn apart become exact turned body frames, others keep cosines",
           "[dynamics]") {
-  // cos(pi/2) is 6e-17 in double: kept, its products in the kernels reach subnormal floats.
+  // rpy = pi/2 (cos = 6e-17 in double, whose products would reach subnormal floats): the body
+  // frame is turned by exactly R_x(pi/2), so the joint frame's rotation is the identity and the
+  // axis z of the joint frame is R_x(pi/2) e_z = -e_y; the inertia turns with it, exactly.
   const DynamicsBody quarter = RolledJointBody("1.5707963267948966");
-  const float want[9] = {1, 0, 0, 0, 0, -1, 0, 1, 0};  // R_x(pi/2), row-major
+  const float identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   for (size_t k = 0; k < 9; ++k) {
     INFO("entry " << k << ": " << double(quarter.origin_rotation[k]));
-    CHECK(quarter.origin_rotation[k] == want[k]);
+    CHECK(quarter.origin_rotation[k] == identity[k]);
   }
-  // 1.5708 is not pi/2: its cosine (-3.67e-6) is a real rotation, not a residue.
+  CHECK(quarter.axis[0] == 0.0f);
+  CHECK(quarter.axis[1] == -1.0f);
+  CHECK(quarter.axis[2] == 0.0f);
+  CHECK(quarter.origin_translation[0] == 0.2f);
+  CHECK(quarter.origin_translation[1] == 0.3f);
+  CHECK(quarter.origin_translation[2] == 0.4f);
+  // The centre of mass (0, 0, 0.1) of the unit mass turns to (0, -0.1, 0); the inertia about the
+  // origin, diag(0.02, 0.02, 0.01) in the link's frame, to diag(0.02, 0.01, 0.02).
+  CHECK(quarter.first_moment[0] == 0.0f);
+  CHECK(quarter.first_moment[1] == -0.1f);
+  CHECK(quarter.first_moment[2] == 0.0f);
+  const float turned_inertia[6] = {0.02f, 0.01f, 0.02f, 0.0f, 0.0f, 0.0f};  // xx yy zz xy xz yz
+  for (size_t k = 0; k < 6; ++k) {
+    INFO("inertia parameter " << k);
+    CHECK(quarter.rotational_inertia[k] == Approx(turned_inertia[k]).margin(1e-9));
+  }
+  // 1.5708 is not pi/2: its cosine (-3.67e-6) is a real rotation, not a residue, and the body
+  // frame is the link's.
   const DynamicsBody near = RolledJointBody("1.5708");
   CHECK(near.origin_rotation[4] == static_cast<float>(std::cos(1.5708)));
   CHECK(near.origin_rotation[4] != 0.0f);
   CHECK(near.origin_translation[0] == 0.2f);
+  CHECK(near.axis[2] == 1.0f);
 }
 
 TEST_CASE("robot dynamics kernels match the double-precision reference on every target",
