@@ -123,6 +123,25 @@ HWY_INLINE hn::Vec<D> MotionSubspaceDot(D d, const JointSubspace& joint, const S
                  hn::Mul(hn::Set(d, joint.axis[2]), Get(d, s, at + 2)));
 }
 
+// S^T f for f = (n, F) in registers: as MotionSubspaceDot.
+template <class D, class V>
+HWY_INLINE V MotionSubspaceDotValues(D d, const JointSubspace& joint, V nx, V ny, V nz, V fx, V fy,
+                                     V fz) {
+  const V x = joint.revolute ? nx : fx, y = joint.revolute ? ny : fy, z = joint.revolute ? nz : fz;
+  switch (joint.aligned) {
+    case 0:
+      return Signed(joint, x);
+    case 1:
+      return Signed(joint, y);
+    case 2:
+      return Signed(joint, z);
+    default:
+      return hn::Add(
+          hn::Add(hn::Mul(hn::Set(d, joint.axis[0]), x), hn::Mul(hn::Set(d, joint.axis[1]), y)),
+          hn::Mul(hn::Set(d, joint.axis[2]), z));
+  }
+}
+
 // out = S rate (6 slots).
 template <class D, class V>
 HWY_INLINE void MotionSubspaceTimes(D d, const JointSubspace& joint, V rate, const Slots& s,
@@ -1078,19 +1097,32 @@ HWY_INLINE V ScaledBy(D d, float factor, bool unit, V x) {
 // its w (3..5) spatial 0..2.
 inline size_t SpatialOfBaseVelocity(size_t k) { return k < 3 ? k + 3 : k - 3; }
 
-// CRBA (Featherstone table 6.2, floating base as in 9.?): the n x n mass matrix into slots at m.
+// Whether CRBA writes each entry of the mass matrix exactly once: a chain (body b's parent is
+// b - 1) without couplings, whose every pair of joints is an ancestor and a descendant.
+inline bool EveryMassEntryOnce(const DynamicsTree& tree) {
+  for (size_t b = 1; b < tree.body_count; ++b) {
+    if (tree.bodies[b].parent != b - 1) return false;
+  }
+  return !HasCouplings(tree);
+}
+
+// CRBA (Featherstone table 6.2; a floating base as a 6-DoF joint at the root): the n x n mass
+// matrix into slots at m.
 template <class D>
-HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q, size_t i,
-                                 const Slots& s, size_t m) {
+HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, bool once, const InLanes& q,
+                                 size_t i, const Slots& s, size_t m) {
   using V = hn::Vec<D>;
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
   const size_t force = regions.temp;                 // F, 6 slots
   const size_t congruence_temp = regions.temp + 12;  // 36 slots
   const size_t n = tree.velocity_count();
   const auto at = [&](size_t row, size_t column) HWY_ATTR { return m + row * n + column; };
-  const auto add = [&](size_t slot, V value)
-                       HWY_ATTR { Put(d, s, slot, hn::Add(Get(d, s, slot), value)); };
-  PutZero(d, s, m, n * n);
+  // Entries start at zero and add up, or, where each is written once (a chain without
+  // couplings), are stored directly.
+  const auto write = [&](size_t slot, V value) HWY_ATTR {
+    Put(d, s, slot, once ? value : hn::Add(Get(d, s, slot), value));
+  };
+  if (!once) PutZero(d, s, m, n * n);
   // Composite inertias as rigid-body inertias (10 slots in each body's kInertia).
   if (tree.floating_base) SetRigidParams(d, tree.bodies[0], s, BodySlot(0, dl::kInertia));
   for (size_t b = 1; b < tree.body_count; ++b) {
@@ -1113,34 +1145,34 @@ HWY_INLINE void MassMatrixVector(D d, const DynamicsTree& tree, const InLanes& q
     const size_t column = JointArrays(tree, body).velocity_array;
     const float multiplier = body.multiplier;
     const V diagonal = hn::Add(MotionSubspaceDot(d, joint, s, force), hn::Set(d, body.armature));
-    add(at(column, column), ScaledBy(d, multiplier * multiplier, multiplier == 1.0f, diagonal));
+    write(at(column, column), ScaledBy(d, multiplier * multiplier, multiplier == 1.0f, diagonal));
     size_t j = b;
-    // The force travels up in registers; its slots get a copy at each ancestor for S^T F.
+    // The force travels up in registers.
     V n0 = Get(d, s, force), n1 = Get(d, s, force + 1), n2 = Get(d, s, force + 2);
     V f0 = Get(d, s, force + 3), f1 = Get(d, s, force + 4), f2 = Get(d, s, force + 5);
     JointSubspace carrier = joint;  // body j's joint
     while (tree.bodies[j].parent != 0) {
       ForceToParentValues(d, carrier, s, BodySlot(j, dl::kE), BodySlot(j, dl::kR), n0, n1, n2, f0,
                           f1, f2);
-      Put(d, s, force, n0), Put(d, s, force + 1, n1), Put(d, s, force + 2, n2);
-      Put(d, s, force + 3, f0), Put(d, s, force + 4, f1), Put(d, s, force + 5, f2);
       j = tree.bodies[j].parent;
       const DynamicsBody& ancestor = tree.bodies[j];
       carrier = JointOf(s, j);
       const size_t other = JointArrays(tree, ancestor).velocity_array;
       const float product = multiplier * ancestor.multiplier;
       const V entry = ScaledBy(d, product, multiplier == 1.0f && ancestor.multiplier == 1.0f,
-                               MotionSubspaceDot(d, carrier, s, force));
-      add(at(column, other), entry);
-      add(at(other, column), entry);
+                               MotionSubspaceDotValues(d, carrier, n0, n1, n2, f0, f1, f2));
+      write(at(column, other), entry);
+      write(at(other, column), entry);
     }
     if (tree.floating_base) {
+      Put(d, s, force, n0), Put(d, s, force + 1, n1), Put(d, s, force + 2, n2);
+      Put(d, s, force + 3, f0), Put(d, s, force + 4, f1), Put(d, s, force + 5, f2);
       ForceToParent(d, carrier, s, BodySlot(j, dl::kE), BodySlot(j, dl::kR), force, force, false);
       HWY_UNROLL(32)
       for (size_t k = 0; k < kFloatingBaseVelocities; ++k) {
         const V entry = CoupledRate(d, body, Get(d, s, force + SpatialOfBaseVelocity(k)));
-        add(at(column, k), entry);
-        add(at(k, column), entry);
+        write(at(column, k), entry);
+        write(at(k, column), entry);
       }
     }
   }
@@ -1444,13 +1476,14 @@ inline void MassMatrixImpl(const DynamicsTree& tree, const ConstLanesView& q,
   const size_t n = tree.velocity_count();
   const size_t matrix = dl::ScratchRegions(tree.body_count, n).matrix;
   const bool stream = StreamsOutputs({&mass_matrix});
+  const bool once = EveryMassEntryOnce(tree);
   const Slots shared = PrepareScratch(tree, scratch);
   ForEachVectorMaybeStreamed(d, mass_matrix.count, stream, [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
     const Slots& s = VectorSlots(local, shared);
     PrefetchInputs(d, q, i);
     if (!stream) PrefetchOutputs(d, mass_matrix, i);
-    MassMatrixVector(d, tree, q_in, i, s, matrix);
+    MassMatrixVector(d, tree, once, q_in, i, s, matrix);
     StoreSlots(d, s, matrix, n * n, out, i, store);
   });
 }
@@ -1490,17 +1523,23 @@ inline void MassMatrixAndFactorImpl(const DynamicsTree& tree, const ConstLanesVi
   const size_t n = tree.velocity_count();
   const size_t matrix = dl::ScratchRegions(tree.body_count, n).matrix;
   const bool stream = StreamsOutputs({&mass_matrix, &factor});
+  const bool once = EveryMassEntryOnce(tree);
   const Slots shared = PrepareScratch(tree, scratch);
   ForEachVectorMaybeStreamed(d, factor.count, stream, [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
     const Slots& s = VectorSlots(local, shared);
     PrefetchInputs(d, q, i);
     if (!stream) PrefetchOutputs(d, mass_matrix, i), PrefetchOutputs(d, factor, i);
-    MassMatrixVector(d, tree, q_in, i, s, matrix);
+    MassMatrixVector(d, tree, once, q_in, i, s, matrix);
     StoreSlots(d, s, matrix, n * n, matrix_out, i, store);
-    for (size_t row = 0; row < n; ++row) PutZero(d, s, matrix + row * n + row + 1, n - row - 1);
+    // The factor reads and writes the lower triangle only; zeros are stored above it.
     FactorInSlots(d, s, matrix, n, tree.velocity_parent);
-    StoreSlots(d, s, matrix, n * n, factor_out, i, store);
+    for (size_t row = 0; row < n; ++row) {
+      for (size_t col = 0; col < n; ++col) {
+        const size_t k = row * n + col;
+        store(col <= row ? Get(d, s, matrix + k) : hn::Zero(d), d, factor_out.Array(k) + i);
+      }
+    }
   });
 }
 
@@ -1534,6 +1573,7 @@ inline void ForwardDynamicsImpl(const DynamicsTree& tree, const float* gravity,
   const OutLanes out{qdd.data, qdd.stride};
   const size_t n = tree.velocity_count();
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, n);
+  const bool once = EveryMassEntryOnce(tree);
   const Slots shared = PrepareScratch(tree, scratch);
   ForEachVector(d, qdd.count, [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
@@ -1544,7 +1584,7 @@ inline void ForwardDynamicsImpl(const DynamicsTree& tree, const float* gravity,
       ArticulatedBodyVector(d, tree, gravity, q_in, qd_in, tau_in, i, s, regions.vector1);
     } else {
       // (M + A) qdd = tau - h by CRBA, RNEA at qdd = 0 and LTDL.
-      MassMatrixVector(d, tree, q_in, i, s, regions.matrix);
+      MassMatrixVector(d, tree, once, q_in, i, s, regions.matrix);
       InverseDynamicsVector(d, tree, gravity, q_in, &qd_in, nullptr, i, s, regions.vector2);
       for (size_t k = 0; k < n; ++k) {
         Put(d, s, regions.vector1 + k,
