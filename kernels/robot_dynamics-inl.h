@@ -1405,9 +1405,9 @@ HWY_INLINE void PrefetchLanes(D d, const float* data, size_t stride, size_t arra
     kWrite ? PrefetchForWriteToL2(address) : PrefetchToL2(address);
   }
 }
-// Mass matrices of many robots (kStreamOutputBytes or more, on vector-aligned arrays) are stored
-// past the cache (StreamAll), which skips reading every output line before writing it; their
-// lines are then not prefetched.
+// Mass matrices of many robots (kStreamMassMatrixBytes or more, on vector-aligned arrays) are
+// stored past the cache (StreamAll), which skips reading every output line before writing it;
+// their lines are then not prefetched.
 inline bool StreamsOutputs(std::initializer_list<const LanesView*> outputs) {
   size_t bytes = 0;
   for (const LanesView* view : outputs) {
@@ -1416,7 +1416,7 @@ inline bool StreamsOutputs(std::initializer_list<const LanesView*> outputs) {
     }
     bytes += view->arrays * view->count * sizeof(float);
   }
-  return bytes >= kStreamOutputBytes;
+  return bytes >= kStreamMassMatrixBytes;
 }
 
 template <class D>
@@ -1525,7 +1525,7 @@ inline void MassMatrixAndFactorImpl(const DynamicsTree& tree, const ConstLanesVi
   const bool stream = StreamsOutputs({&mass_matrix, &factor});
   const bool once = EveryMassEntryOnce(tree);
   const Slots shared = PrepareScratch(tree, scratch);
-  ForEachVectorMaybeStreamed(d, factor.count, stream, [&](size_t i, auto store) HWY_ATTR {
+  const auto one_vector = [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
     const Slots& s = VectorSlots(local, shared);
     PrefetchInputs(d, q, i);
@@ -1540,7 +1540,35 @@ inline void MassMatrixAndFactorImpl(const DynamicsTree& tree, const ConstLanesVi
         store(col <= row ? Get(d, s, matrix + k) : hn::Zero(d), d, factor_out.Array(k) + i);
       }
     }
-  });
+  };
+  if (!stream) return ForEachVectorIn(d, 0, factor.count, one_vector);
+  // Streamed: kStreamGroup vectors at a time through the staging area (dl::kStreamGroup).
+  const size_t lanes = hn::Lanes(d), group = dl::kStreamGroup * lanes;
+  const size_t groups_end = factor.count / group * group;
+  const size_t staging = dl::ScratchRegions(tree.body_count, n).staging;
+  for (size_t i = 0; i < groups_end; i += group) {
+    const Slots local = shared;
+    const Slots& s = VectorSlots(local, shared);
+    for (size_t g = 0; g < dl::kStreamGroup; ++g) {
+      const size_t at = i + g * lanes, m = staging + 2 * g * n * n, f = m + n * n;
+      PrefetchInputs(d, q, at);
+      MassMatrixVector(d, tree, once, q_in, at, s, m);
+      for (size_t row = 0; row < n; ++row) CopySlots(d, s, m + row * n, f + row * n, row + 1);
+      FactorInSlots(d, s, f, n, tree.velocity_parent);
+    }
+    for (size_t k = 0; k < n * n; ++k) {  // consecutive lines of each array together
+      for (size_t g = 0; g < dl::kStreamGroup; ++g) {
+        const size_t m = staging + 2 * g * n * n;
+        hn::Stream(Get(d, s, m + k), d, matrix_out.Array(k) + i + g * lanes);
+      }
+      const bool lower = k % n <= k / n;
+      for (size_t g = 0; g < dl::kStreamGroup; ++g) {
+        const size_t f = staging + (2 * g + 1) * n * n;
+        hn::Stream(lower ? Get(d, s, f + k) : hn::Zero(d), d, factor_out.Array(k) + i + g * lanes);
+      }
+    }
+  }
+  ForEachVectorIn<StreamAll>(d, groups_end, factor.count, one_vector);
 }
 
 inline void SolveMassMatrixImpl(const DynamicsTree& tree, const ConstLanesView& factor,

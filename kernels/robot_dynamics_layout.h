@@ -23,14 +23,20 @@ inline constexpr size_t kDInv = 63;     // ABA's 1 / (S^T U + armature)
 inline constexpr size_t kSmallU = 64;   // ABA's u = tau - S^T pA - joint terms
 inline constexpr size_t kBodySlots = 65;
 
-// After the bodies: an n x n matrix, two n-vectors, temporaries, and the 6 x 6 system of a
-// floating base's articulated inertia.
+// After the bodies: an n x n matrix, two n-vectors, temporaries, the 6 x 6 system of a
+// floating base's articulated inertia, and the staging area of streamed mass matrices.
 inline constexpr size_t kTempSlots = 48;
 inline constexpr size_t kBaseSystemSlots = 36 + 6;
 
 struct Regions {
-  size_t matrix, vector1, vector2, temp, base_system, total;
+  size_t matrix, vector1, vector2, temp, base_system, staging, total;
 };
+
+// Streamed mass matrices leave in groups of this many vectors of robots: each output array then
+// gets that many consecutive cache lines at once. A mass matrix and its factor are ~100 arrays,
+// and DRAM took one line of each in turn at half the rate of two (13 vs 22 GB/s, one AVX-512
+// core): the staging area holds the group's matrices and factors until they are written.
+inline constexpr size_t kStreamGroup = 2;
 
 inline Regions ScratchRegions(size_t bodies, size_t velocities) {
   Regions r;
@@ -39,7 +45,8 @@ inline Regions ScratchRegions(size_t bodies, size_t velocities) {
   r.vector2 = r.vector1 + velocities;
   r.temp = r.vector2 + velocities;
   r.base_system = r.temp + kTempSlots;
-  r.total = r.base_system + kBaseSystemSlots;
+  r.staging = r.base_system + kBaseSystemSlots;
+  r.total = r.staging + kStreamGroup * 2 * velocities * velocities;
   return r;
 }
 

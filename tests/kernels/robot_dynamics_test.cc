@@ -341,20 +341,20 @@ TEST_CASE("robot dynamics kernels give the same bits on every target and batch s
 }
 
 TEST_CASE("mass matrices larger than the caches stream with the same bits", "[dynamics]") {
-  // From kStreamOutputBytes of output the mass matrix kernels store past the cache (StreamAll);
+  // From kStreamMassMatrixBytes of output the mass matrix kernels store past the cache (StreamAll);
   // the bits must equal those of small calls, which store normally, and partial last vectors stay
   // masked.
   for (const DynamicsCase& c : Cases()) {
     if (c.name != "panda_arm") continue;
     const size_t n = c.tree.velocity_count();
-    const size_t robots = kStreamOutputBytes / (sizeof(float) * n * n) + 37;
+    const size_t robots = kStreamMassMatrixBytes / (sizeof(float) * n * n) + 37;
     const Inputs in = RandomInputs(c.tree, robots, 5);
     Scratch scratch(c.tree);
     test::ForEachTarget([&](const test::TargetUnderTest& target) {
       INFO("target " << target.name << ", " << robots << " robots");
       RobotLanes mass(robots, n * n), factor(robots, n * n), fused_factor(robots, n * n);
       MassMatrixAndFactor(c.tree, in.q.view(), mass.view(), fused_factor.view(), scratch.get());
-      REQUIRE(mass.arrays() * mass.stride() * sizeof(float) >= kStreamOutputBytes);
+      REQUIRE(mass.arrays() * mass.stride() * sizeof(float) >= kStreamMassMatrixBytes);
       // Small calls (well under the threshold) give the reference bits.
       RobotLanes small_mass(robots, n * n), small_factor(robots, n * n);
       for (size_t begin = 0; begin < robots; begin += 1024) {
