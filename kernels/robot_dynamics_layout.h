@@ -32,10 +32,11 @@ struct Regions {
   size_t matrix, vector1, vector2, temp, base_system, staging, total;
 };
 
-// Streamed mass matrices leave in groups of this many vectors of robots: each output array then
-// gets that many consecutive cache lines at once. A mass matrix and its factor are ~100 arrays,
-// and DRAM took one line of each in turn at half the rate of two (13 vs 22 GB/s, one AVX-512
-// core): the staging area holds the group's matrices and factors until they are written.
+// Mass matrices streamed far past the caches (kStreamOutputBytes or more per call) leave in groups
+// of this many vectors of robots: each output array then gets that many consecutive cache lines
+// at once. A mass matrix and its factor are ~100 arrays, and DRAM took one line of each in turn
+// at about half the rate of two (13 vs 22 GB/s, one AVX-512 core): the staging area holds the
+// group's matrices and factors until they are written.
 inline constexpr size_t kStreamGroup = 2;
 
 inline Regions ScratchRegions(size_t bodies, size_t velocities) {

@@ -347,31 +347,35 @@ TEST_CASE("mass matrices larger than the caches stream with the same bits", "[dy
   for (const DynamicsCase& c : Cases()) {
     if (c.name != "panda_arm") continue;
     const size_t n = c.tree.velocity_count();
-    const size_t robots = kStreamMassMatrixBytes / (sizeof(float) * n * n) + 37;
-    const Inputs in = RandomInputs(c.tree, robots, 5);
-    Scratch scratch(c.tree);
-    test::ForEachTarget([&](const test::TargetUnderTest& target) {
-      INFO("target " << target.name << ", " << robots << " robots");
-      RobotLanes mass(robots, n * n), factor(robots, n * n), fused_factor(robots, n * n);
-      MassMatrixAndFactor(c.tree, in.q.view(), mass.view(), fused_factor.view(), scratch.get());
-      REQUIRE(mass.arrays() * mass.stride() * sizeof(float) >= kStreamMassMatrixBytes);
-      // Small calls (well under the threshold) give the reference bits.
-      RobotLanes small_mass(robots, n * n), small_factor(robots, n * n);
-      for (size_t begin = 0; begin < robots; begin += 1024) {
-        const size_t count = std::min<size_t>(1024, robots - begin);
-        MassMatrix(c.tree, in.q.view().Slice(begin, count), small_mass.view().Slice(begin, count),
-                   scratch.get());
-        FactorMassMatrix(c.tree, small_mass.view().Slice(begin, count),
-                         small_factor.view().Slice(begin, count), scratch.get());
-      }
-      CHECK(test::FirstBitDifference(mass, small_mass) == "");
-      CHECK(test::FirstBitDifference(fused_factor, small_factor) == "");
-      // MassMatrix alone reaches the threshold too.
-      MassMatrix(c.tree, in.q.view(), mass.view(), scratch.get());
-      FactorMassMatrix(c.tree, mass.view(), factor.view(), scratch.get());
-      CHECK(test::FirstBitDifference(mass, small_mass) == "");
-      CHECK(test::FirstBitDifference(factor, small_factor) == "");
-    });
+    // Matrices and factors of 1 to 4 MiB stream one vector of robots at a time, from
+    // kStreamOutputBytes in groups of vectors through the scratch.
+    for (const size_t bytes : {kStreamMassMatrixBytes, kStreamOutputBytes}) {
+      const size_t robots = bytes / (sizeof(float) * n * n) + 37;
+      const Inputs in = RandomInputs(c.tree, robots, 5);
+      Scratch scratch(c.tree);
+      test::ForEachTarget([&](const test::TargetUnderTest& target) {
+        INFO("target " << target.name << ", " << robots << " robots");
+        RobotLanes mass(robots, n * n), factor(robots, n * n), fused_factor(robots, n * n);
+        MassMatrixAndFactor(c.tree, in.q.view(), mass.view(), fused_factor.view(), scratch.get());
+        REQUIRE(mass.arrays() * mass.stride() * sizeof(float) >= kStreamMassMatrixBytes);
+        // Small calls (well under the threshold) give the reference bits.
+        RobotLanes small_mass(robots, n * n), small_factor(robots, n * n);
+        for (size_t begin = 0; begin < robots; begin += 1024) {
+          const size_t count = std::min<size_t>(1024, robots - begin);
+          MassMatrix(c.tree, in.q.view().Slice(begin, count), small_mass.view().Slice(begin, count),
+                     scratch.get());
+          FactorMassMatrix(c.tree, small_mass.view().Slice(begin, count),
+                           small_factor.view().Slice(begin, count), scratch.get());
+        }
+        CHECK(test::FirstBitDifference(mass, small_mass) == "");
+        CHECK(test::FirstBitDifference(fused_factor, small_factor) == "");
+        // MassMatrix alone reaches the threshold too.
+        MassMatrix(c.tree, in.q.view(), mass.view(), scratch.get());
+        FactorMassMatrix(c.tree, mass.view(), factor.view(), scratch.get());
+        CHECK(test::FirstBitDifference(mass, small_mass) == "");
+        CHECK(test::FirstBitDifference(factor, small_factor) == "");
+      });
+    }
   }
 }
 
