@@ -1,7 +1,10 @@
 // The float model the batched dynamics kernels read (kernels/robot_dynamics.h), built from a robot
 // model's rigid bodies (rigid_body_tree.h): each body's joint frame composed into its parent
 // body's frame, its inertia moved to the body origin, and per-joint terms (armature from the
-// caller, damping and friction from the URDF's <dynamics>).
+// caller, damping and friction from the URDF's <dynamics>). Body frames are the links' frames
+// turned by the quarter turns between URDF frames (exactly; the root's is its link's), so that
+// joint frames differ from their parent's by an offset alone and the kernels rotate by plane
+// rotations (dynamics_model.cc says how); bodies() shows the turned frames.
 #pragma once
 
 #include <cstdint>
