@@ -1,0 +1,297 @@
+// Per-target code of the neighbour search kernels (see kernels/neighbor_grid.h).
+//
+// A query walks the sorted points one at a time and tests the candidates of its 27 cells a vector
+// at a time: the candidates of a row of three cells are contiguous in sorted order, so each run
+// is plain vector loads, and the ones within the radius leave through Compress + a whole-vector
+// store into the row (faster than a masked compress-store on every x86 core swarm runs on).
+// Points of one cell share their runs, which are collected once per cell.
+
+#if defined(SWARM_KERNELS_NEIGHBOR_GRID_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SWARM_KERNELS_NEIGHBOR_GRID_INL_H_
+#undef SWARM_KERNELS_NEIGHBOR_GRID_INL_H_
+#else
+#define SWARM_KERNELS_NEIGHBOR_GRID_INL_H_
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "hwy/highway.h"
+#include "swarm/kernels/loop-inl.h"
+#include "swarm/kernels/neighbor_grid.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace swarm {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+inline PointBounds FindPointBoundsImpl(const ConstVec4View& points) {
+  PointBounds bounds;
+  bounds.first_non_finite = points.count;
+  if (points.count == 0) return bounds;
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  for (size_t axis = 0; axis < 3; ++axis) {
+    const float* HWY_RESTRICT lane = points.Lane(axis);
+    // Lanes past the count take the first element, which changes neither extreme.
+    const auto first = hn::Set(d, lane[0]);
+    auto low = first;
+    auto high = first;
+    auto finite = hn::Eq(first, first);
+    for (size_t i = 0; i < points.count; i += lanes) {
+      const auto v = hn::IfThenElse(hn::FirstN(d, points.count - i), hn::LoadU(d, lane + i), first);
+      finite = hn::And(finite, hn::IsFinite(v));
+      // Min and Max only see finite values when the bounds are used (see neighbor_grid.h).
+      low = hn::Min(low, v);
+      high = hn::Max(high, v);
+    }
+    bounds.min[axis] = hn::GetLane(hn::MinOfLanes(d, low));
+    bounds.max[axis] = hn::GetLane(hn::MaxOfLanes(d, high));
+    if (!hn::AllTrue(d, finite)) bounds.first_non_finite = 0;  // found below
+  }
+  if (bounds.first_non_finite == 0) {
+    size_t i = 0;
+    while (i < points.count && std::isfinite(points.x()[i]) && std::isfinite(points.y()[i]) &&
+           std::isfinite(points.z()[i])) {
+      ++i;
+    }
+    bounds.first_non_finite = i;
+  }
+  return bounds;
+}
+
+// The cells of a vector of points, one axis: floor((double(p) - origin) * inverse) as int32.
+template <class DD, class DF>
+HWY_INLINE hn::Vec<hn::Rebind<int32_t, DD>> CellAxis(DD dd, DF df, const float* HWY_RESTRICT p,
+                                                     double origin, double inverse) {
+  const auto offset = hn::Sub(hn::PromoteTo(dd, hn::LoadU(df, p)), hn::Set(dd, origin));
+  return hn::DemoteTo(hn::Rebind<int32_t, DD>(), hn::Floor(hn::Mul(offset, hn::Set(dd, inverse))));
+}
+
+inline void ComputeCellBucketsImpl(const ConstVec4View& points, const CellGrid& grid,
+                                   uint32_t* HWY_RESTRICT buckets) {
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> df;
+  const hn::Rebind<uint32_t, decltype(dd)> du;
+  const size_t lanes = hn::Lanes(dd);
+  const float* HWY_RESTRICT px = points.x();
+  const float* HWY_RESTRICT py = points.y();
+  const float* HWY_RESTRICT pz = points.z();
+  const double inverse = grid.inverse_cell_size;
+  const auto nx = hn::Set(du, static_cast<uint32_t>(grid.dims[0]));
+  const auto ny = hn::Set(du, static_cast<uint32_t>(grid.dims[1]));
+  const auto mask = hn::Set(du, grid.bucket_count - 1);
+  const auto y_factor = hn::Set(du, 0x9E3779B1u);
+  const auto z_factor = hn::Set(du, 0x85EBCA77u);
+  for (size_t i = 0; i < points.count; i += lanes) {
+    const auto cx = hn::BitCast(du, CellAxis(dd, df, px + i, grid.origin[0], inverse));
+    const auto cy = hn::BitCast(du, CellAxis(dd, df, py + i, grid.origin[1], inverse));
+    const auto cz = hn::BitCast(du, CellAxis(dd, df, pz + i, grid.origin[2], inverse));
+    const auto bucket =
+        grid.hashed
+            ? hn::And(hn::Add(hn::Xor(hn::Mul(cy, y_factor), hn::Mul(cz, z_factor)), cx), mask)
+            : hn::Add(hn::Mul(hn::Add(hn::Mul(cz, ny), cy), nx), cx);
+    hn::BlendedStore(bucket, hn::FirstN(du, points.count - i), du, buckets + i);
+  }
+}
+
+inline void GatherFloatsImpl(const float* HWY_RESTRICT from, const uint32_t* HWY_RESTRICT order,
+                             float* HWY_RESTRICT to, size_t count) {
+  const hn::ScalableTag<float> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  ForEachVector(d, count, [&](size_t s, auto store) HWY_ATTR {
+    // Past the count only the lanes of the last vector are read (FirstN), never gathered from.
+    const auto valid = hn::FirstN(di, count - s);
+    const auto index =
+        hn::IfThenElseZero(valid, hn::LoadU(di, reinterpret_cast<const int32_t*>(order) + s));
+    store(hn::GatherIndex(d, from, index), d, to + s);
+  });
+}
+
+// A point's cell, with the same operations as CellAxis.
+struct CellCoord {
+  int32_t x, y, z;
+  bool operator==(const CellCoord&) const = default;
+};
+inline int32_t CellAxisScalar(float p, double origin, double inverse) {
+  return static_cast<int32_t>(std::floor((static_cast<double>(p) - origin) * inverse));
+}
+
+inline constexpr size_t kMaxRuns = 18;  // 9 rows, each split in two by a hashed table's wrap
+
+// The runs of sorted points in the 3 x 3 x 3 cells around `cell`, in ascending order and
+// disjoint; returns how many.
+inline size_t CollectRuns(const SortedGrid& sorted, CellCoord cell, PointRun* runs) {
+  const CellGrid& grid = sorted.grid;
+  const uint32_t* HWY_RESTRICT start = sorted.bucket_start;
+  const int32_t x0 = std::max(cell.x - 1, 0);
+  const int32_t x1 = std::min(cell.x + 1, grid.dims[0] - 1);
+  size_t count = 0;
+  if (!grid.hashed) {
+    for (int32_t z = std::max(cell.z - 1, 0); z <= std::min(cell.z + 1, grid.dims[2] - 1); ++z) {
+      for (int32_t y = std::max(cell.y - 1, 0); y <= std::min(cell.y + 1, grid.dims[1] - 1); ++y) {
+        const uint32_t row = (static_cast<uint32_t>(z) * static_cast<uint32_t>(grid.dims[1]) +
+                              static_cast<uint32_t>(y)) *
+                             static_cast<uint32_t>(grid.dims[0]);
+        const PointRun run{start[row + x0], start[row + x1 + 1]};
+        if (run.begin < run.end) runs[count++] = run;
+      }
+    }
+    return count;
+  }
+  // Hashed: the rows' bucket spans (split where they wrap), sorted and merged, since distinct
+  // rows may share buckets and a bucket's points must be visited once.
+  const uint32_t last = grid.bucket_count - 1;
+  PointRun spans[kMaxRuns];
+  size_t span_count = 0;
+  for (int32_t z = std::max(cell.z - 1, 0); z <= std::min(cell.z + 1, grid.dims[2] - 1); ++z) {
+    for (int32_t y = std::max(cell.y - 1, 0); y <= std::min(cell.y + 1, grid.dims[1] - 1); ++y) {
+      const uint32_t first = (RowHash(static_cast<uint32_t>(y), static_cast<uint32_t>(z)) +
+                              static_cast<uint32_t>(x0)) &
+                             last;
+      const uint32_t end = first + static_cast<uint32_t>(x1 - x0);  // inclusive
+      if (end <= last) {
+        spans[span_count++] = {first, end};
+      } else {
+        spans[span_count++] = {first, last};
+        spans[span_count++] = {0, end - grid.bucket_count};
+      }
+    }
+  }
+  std::sort(spans, spans + span_count,
+            [](const PointRun& a, const PointRun& b) { return a.begin < b.begin; });
+  for (size_t i = 0; i < span_count;) {
+    uint32_t first = spans[i].begin;
+    uint32_t end = spans[i].end;
+    for (++i; i < span_count && spans[i].begin <= end + 1; ++i) end = std::max(end, spans[i].end);
+    const PointRun run{start[first], start[end + 1]};
+    if (run.begin < run.end) runs[count++] = run;
+  }
+  return count;
+}
+
+// Scans the runs a vector of sorted points at a time: `take(x, y, z, index)` gives the mask of
+// the points to keep. With kWrite their indices are stored from out[0] while the position
+// `found` stays within `room` (each store writes a whole vector); returns how many were kept.
+template <bool kWrite, class D, class Take>
+HWY_INLINE size_t ScanRuns(D d, const float* HWY_RESTRICT sx, const float* HWY_RESTRICT sy,
+                           const float* HWY_RESTRICT sz, const PointRun* runs, size_t run_count,
+                           const Take& take, int32_t* HWY_RESTRICT out, size_t room) {
+  const hn::RebindToSigned<D> di;
+  const size_t lanes = hn::Lanes(d);
+  const auto iota = hn::Iota(di, 0);
+  size_t found = 0;
+  for (size_t r = 0; r < run_count; ++r) {
+    const size_t end = runs[r].end;
+    for (size_t j = runs[r].begin; j < end; j += lanes) {
+      const auto index = hn::Add(iota, hn::Set(di, static_cast<int32_t>(j)));
+      const auto keep =
+          hn::And(take(hn::LoadU(d, sx + j), hn::LoadU(d, sy + j), hn::LoadU(d, sz + j), index),
+                  hn::FirstN(di, end - j));
+      if constexpr (kWrite) {
+        if (found <= room) hn::StoreU(hn::Compress(index, keep), di, out + found);
+      }
+      found += hn::CountTrue(di, keep);
+    }
+  }
+  return found;
+}
+
+// The neighbour test of sorted point `self`: within the radius, and not itself.
+template <class D>
+HWY_INLINE auto NeighborTest(D d, float px, float py, float pz, float radius_squared,
+                             int32_t self) {
+  const hn::RebindToSigned<D> di;
+  return [=](auto x, auto y, auto z, auto index) HWY_ATTR {
+    const auto dx = hn::Sub(x, hn::Set(d, px));
+    const auto dy = hn::Sub(y, hn::Set(d, py));
+    const auto dz = hn::Sub(z, hn::Set(d, pz));
+    const auto distance_squared =
+        hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
+    return hn::AndNot(hn::Eq(index, hn::Set(di, self)),
+                      hn::RebindMask(di, hn::Le(distance_squared, hn::Set(d, radius_squared))));
+  };
+}
+
+template <bool kWrite>
+HWY_INLINE size_t NeighborRows(const SortedGrid& sorted, float radius, size_t begin, size_t end,
+                               int64_t* HWY_RESTRICT row_end, uint32_t* HWY_RESTRICT counts,
+                               int32_t* HWY_RESTRICT out, size_t capacity) {
+  const hn::ScalableTag<float> d;
+  const float* HWY_RESTRICT sx = sorted.points.x();
+  const float* HWY_RESTRICT sy = sorted.points.y();
+  const float* HWY_RESTRICT sz = sorted.points.z();
+  const CellGrid grid = sorted.grid;
+  const float radius_squared = radius * radius;
+  PointRun runs[kMaxRuns];
+  size_t run_count = 0;
+  CellCoord previous{-1, -1, -1};
+  size_t total = 0;
+  for (size_t s = begin; s < end; ++s) {
+    const CellCoord cell{CellAxisScalar(sx[s], grid.origin[0], grid.inverse_cell_size),
+                         CellAxisScalar(sy[s], grid.origin[1], grid.inverse_cell_size),
+                         CellAxisScalar(sz[s], grid.origin[2], grid.inverse_cell_size)};
+    if (!(cell == previous)) {
+      run_count = CollectRuns(sorted, cell, runs);
+      previous = cell;
+    }
+    // While total <= capacity, every whole-vector store of the row starts at or before
+    // out[capacity], inside the caller's capacity + one vector; past it rows are only counted.
+    const auto test = NeighborTest(d, sx[s], sy[s], sz[s], radius_squared, static_cast<int32_t>(s));
+    const size_t found =
+        kWrite && total <= capacity
+            ? ScanRuns<true>(d, sx, sy, sz, runs, run_count, test, out + total, capacity - total)
+            : ScanRuns<false>(d, sx, sy, sz, runs, run_count, test, nullptr, 0);
+    if constexpr (kWrite) {
+      total += found;
+      row_end[s - begin] = static_cast<int64_t>(total);
+    } else {
+      counts[s - begin] = static_cast<uint32_t>(found);
+    }
+  }
+  (void)row_end;
+  (void)counts;
+  return total;
+}
+
+inline size_t ListNeighborRowsImpl(const SortedGrid& sorted, float radius, size_t begin, size_t end,
+                                   int64_t* row_end, int32_t* out, size_t capacity) {
+  return NeighborRows<true>(sorted, radius, begin, end, row_end, nullptr, out, capacity);
+}
+
+inline void CountNeighborRowsImpl(const SortedGrid& sorted, float radius, size_t begin, size_t end,
+                                  uint32_t* counts) {
+  NeighborRows<false>(sorted, radius, begin, end, nullptr, counts, nullptr, 0);
+}
+
+inline size_t CollectInSphereImpl(const ConstVec4View& sorted_points, const PointRun* runs,
+                                  size_t run_count, const glm::vec3& center, float radius,
+                                  int32_t* out) {
+  const hn::ScalableTag<float> d;
+  const auto test = NeighborTest(d, center.x, center.y, center.z, radius * radius, -1);
+  return ScanRuns<true>(d, sorted_points.x(), sorted_points.y(), sorted_points.z(), runs, run_count,
+                        test, out, SIZE_MAX);
+}
+
+inline size_t CollectInBoxImpl(const ConstVec4View& sorted_points, const PointRun* runs,
+                               size_t run_count, const glm::vec3& min, const glm::vec3& max,
+                               int32_t* out) {
+  const hn::ScalableTag<float> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const auto inside = [&](auto x, auto y, auto z, auto /*index*/) HWY_ATTR {
+    const auto in_x = hn::And(hn::Ge(x, hn::Set(d, min.x)), hn::Le(x, hn::Set(d, max.x)));
+    const auto in_y = hn::And(hn::Ge(y, hn::Set(d, min.y)), hn::Le(y, hn::Set(d, max.y)));
+    const auto in_z = hn::And(hn::Ge(z, hn::Set(d, min.z)), hn::Le(z, hn::Set(d, max.z)));
+    return hn::RebindMask(di, hn::And(hn::And(in_x, in_y), in_z));
+  };
+  return ScanRuns<true>(d, sorted_points.x(), sorted_points.y(), sorted_points.z(), runs, run_count,
+                        inside, out, SIZE_MAX);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace swarm
+HWY_AFTER_NAMESPACE();
+
+#endif  // SWARM_KERNELS_NEIGHBOR_GRID_INL_H_
