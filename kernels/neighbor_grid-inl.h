@@ -17,7 +17,9 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "swarm/kernels/loop-inl.h"
 #include "swarm/kernels/neighbor_grid.h"
@@ -215,55 +217,246 @@ HWY_INLINE auto NeighborTest(D d, float px, float py, float pz, float radius_squ
   };
 }
 
+// The candidates of one cell (its 27 cells' points) copied side by side, so a query scans whole
+// vectors instead of nine runs that each end in a part-filled one (21 points per run for ~30
+// neighbours: 18 vectors become 12), with no end mask: the copy is followed by a vector of x =
+// +inf, which no distance test passes. A query excludes itself the same way, by setting its own
+// x to +inf while it scans.
+struct CandidateBuffer {
+  static constexpr size_t kCapacity = 1024;  // 16 KiB: stays in L1 beside the points it copies
+  // A run's last vector may spill one vector past kCapacity, and the +inf vector follows.
+  static constexpr size_t kSize = kCapacity + 2 * kPadFloats;
+  alignas(kAlignBytes) float x[kSize];
+  alignas(kAlignBytes) float y[kSize];
+  alignas(kAlignBytes) float z[kSize];
+  alignas(kAlignBytes) int32_t index[kSize];
+  size_t count = 0;
+
+  // Copies the runs' points; false (and nothing usable) when they do not fit. Copies whole
+  // vectors: the sorted arrays are padded past their last point, and what a vector copies past a
+  // run's end is overwritten by the next run or lies in the buffer's padding.
+  template <class D>
+  bool Fill(D d, const float* HWY_RESTRICT sx, const float* HWY_RESTRICT sy,
+            const float* HWY_RESTRICT sz, const PointRun* runs, size_t run_count) {
+    const hn::RebindToSigned<D> di;
+    const size_t lanes = hn::Lanes(d);
+    size_t total = 0;
+    for (size_t r = 0; r < run_count; ++r) total += runs[r].end - runs[r].begin;
+    if (total > kCapacity) return false;
+    const auto iota = hn::Iota(di, 0);
+    // Locals, not the members: every vector store may alias them, and they would be reloaded.
+    float* HWY_RESTRICT to_x = x;
+    float* HWY_RESTRICT to_y = y;
+    float* HWY_RESTRICT to_z = z;
+    int32_t* HWY_RESTRICT to_index = index;
+    for (size_t r = 0; r < run_count; ++r) {
+      const size_t first = runs[r].begin;
+      const size_t n = runs[r].end - first;
+      for (size_t k = 0; k < n; k += lanes) {
+        hn::StoreU(hn::LoadU(d, sx + first + k), d, to_x + k);
+        hn::StoreU(hn::LoadU(d, sy + first + k), d, to_y + k);
+        hn::StoreU(hn::LoadU(d, sz + first + k), d, to_z + k);
+        hn::StoreU(hn::Add(iota, hn::Set(di, static_cast<int32_t>(first + k))), di, to_index + k);
+      }
+      to_x += n;
+      to_y += n;
+      to_z += n;
+      to_index += n;
+    }
+    hn::StoreU(hn::Set(d, std::numeric_limits<float>::infinity()), d, to_x);
+    count = static_cast<size_t>(to_x - x);
+    return true;
+  }
+};
+
+// The neighbours of the point at (px, py, pz) among the buffered candidates; with kWrite their
+// indices are stored from out[0], whole vectors (the stage has room for a full buffer's).
+template <bool kWrite, class D>
+HWY_INLINE size_t ScanCandidates(D d, const CandidateBuffer& buffer, float px, float py, float pz,
+                                 float radius_squared, int32_t* HWY_RESTRICT out) {
+  const hn::RebindToSigned<D> di;
+  const size_t lanes = hn::Lanes(d);
+  const auto x = hn::Set(d, px);
+  const auto y = hn::Set(d, py);
+  const auto z = hn::Set(d, pz);
+  const auto limit = hn::Set(d, radius_squared);
+  size_t found = 0;
+  for (size_t j = 0; j < buffer.count; j += lanes) {
+    const auto dx = hn::Sub(hn::Load(d, buffer.x + j), x);
+    const auto dy = hn::Sub(hn::Load(d, buffer.y + j), y);
+    const auto dz = hn::Sub(hn::Load(d, buffer.z + j), z);
+    const auto distance_squared =
+        hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
+    const auto take = hn::RebindMask(di, hn::Le(distance_squared, limit));
+    if constexpr (kWrite) {
+      hn::BlendedStore(hn::Compress(hn::Load(di, buffer.index + j), take),
+                       hn::FirstN(di, hn::CountTrue(di, take)), di, out + found);
+    }
+    found += hn::CountTrue(di, take);
+  }
+  return found;
+}
+
+// The cell of sorted point s, and the end of the group of points from s on that share it (all
+// in one bucket). Dense grids decode the bucket once per group; hashed ones, whose buckets may
+// mix cells, compare each point's cell.
+struct CellGroup {
+  CellCoord cell;
+  size_t end;
+};
+inline CellGroup GroupAt(const SortedGrid& sorted, size_t s, size_t end, uint32_t* bucket) {
+  const CellGrid& grid = sorted.grid;
+  const uint32_t* HWY_RESTRICT start = sorted.bucket_start;
+  while (start[*bucket + 1] <= s) ++*bucket;  // empty buckets, then the next
+  const size_t bucket_end = std::min<size_t>(start[*bucket + 1], end);
+  if (!grid.hashed) {
+    const uint32_t nx = static_cast<uint32_t>(grid.dims[0]);
+    const uint32_t ny = static_cast<uint32_t>(grid.dims[1]);
+    const uint32_t row = *bucket / nx;
+    return {{static_cast<int32_t>(*bucket - row * nx), static_cast<int32_t>(row % ny),
+             static_cast<int32_t>(row / ny)},
+            bucket_end};
+  }
+  const auto cell_of = [&](size_t t) {
+    return CellCoord{CellAxisScalar(sorted.points.x()[t], grid.origin[0], grid.inverse_cell_size),
+                     CellAxisScalar(sorted.points.y()[t], grid.origin[1], grid.inverse_cell_size),
+                     CellAxisScalar(sorted.points.z()[t], grid.origin[2], grid.inverse_cell_size)};
+  };
+  const CellCoord cell = cell_of(s);
+  size_t group_end = s + 1;
+  while (group_end < bucket_end && cell_of(group_end) == cell) ++group_end;
+  return {cell, group_end};
+}
+
+// Rows of buffered candidates are written to a staging area in L1 and leave it in whole aligned
+// vectors (streamed past the caches for large lists): stored straight into the lists, every
+// row's unaligned vectors split cache lines, and each new line of a list too large for the cache
+// is first read from memory (a third of the list time at a million points).
+struct RowStage {
+  static constexpr size_t kFlushAt = 512;
+  static constexpr size_t kSize = kFlushAt + CandidateBuffer::kCapacity + 2 * kPadFloats;
+  alignas(kAlignBytes) int32_t staged[kSize];
+  int32_t* out = nullptr;
+  size_t base = 0;  // the list position of staged[0], a whole number of vectors
+  bool stream = false;
+
+  int32_t* At(size_t total) { return staged + (total - base); }
+  // Writes out the whole vectors staged before `total`; the partial one moves to the front.
+  template <class D>
+  void Flush(D d, size_t total) {
+    const size_t lanes = hn::Lanes(d);
+    const size_t whole = (total - base) / lanes * lanes;
+    int32_t* HWY_RESTRICT to = out + base;
+    for (size_t k = 0; k < whole; k += lanes) {
+      if (stream) {
+        hn::Stream(hn::Load(d, staged + k), d, to + k);
+      } else {
+        hn::Store(hn::Load(d, staged + k), d, to + k);
+      }
+    }
+    if (whole != 0) hn::Store(hn::Load(d, staged + whole), d, staged);
+    base += whole;
+  }
+  // Writes out everything staged, the partial vector whole (the lists have a vector of slack).
+  template <class D>
+  void FlushAll(D d, size_t total) {
+    Flush(d, total);
+    if (total > base) hn::StoreU(hn::Load(d, staged), d, out + base);
+  }
+  // After rows written straight to the lists up to `total`: stages their partial last vector.
+  template <class D>
+  void Restage(D d, size_t total) {
+    base = total / hn::Lanes(d) * hn::Lanes(d);
+    hn::Store(hn::LoadU(d, out + base), d, staged);
+  }
+};
+
 template <bool kWrite>
 HWY_INLINE size_t NeighborRows(const SortedGrid& sorted, float radius, size_t begin, size_t end,
                                int64_t* HWY_RESTRICT row_end, uint32_t* HWY_RESTRICT counts,
-                               int32_t* HWY_RESTRICT out, size_t capacity) {
+                               int32_t* HWY_RESTRICT out, size_t capacity, bool stream) {
   const hn::ScalableTag<float> d;
+  const hn::RebindToSigned<decltype(d)> di;
   const float* HWY_RESTRICT sx = sorted.points.x();
   const float* HWY_RESTRICT sy = sorted.points.y();
   const float* HWY_RESTRICT sz = sorted.points.z();
-  const CellGrid grid = sorted.grid;
   const float radius_squared = radius * radius;
   PointRun runs[kMaxRuns];
-  size_t run_count = 0;
-  CellCoord previous{-1, -1, -1};
+  CandidateBuffer buffer;
+  RowStage stage;
+  stage.out = out;
+  stage.stream = stream;
+  // Rows are written while the list fits its capacity; past it they are only counted.
+  bool writing = kWrite;
+  // The bucket holding sorted point `begin`.
+  const uint32_t* start = sorted.bucket_start;
+  uint32_t bucket = static_cast<uint32_t>(
+      std::upper_bound(start, start + sorted.grid.bucket_count + 1, begin) - start - 1);
   size_t total = 0;
-  for (size_t s = begin; s < end; ++s) {
-    const CellCoord cell{CellAxisScalar(sx[s], grid.origin[0], grid.inverse_cell_size),
-                         CellAxisScalar(sy[s], grid.origin[1], grid.inverse_cell_size),
-                         CellAxisScalar(sz[s], grid.origin[2], grid.inverse_cell_size)};
-    if (!(cell == previous)) {
-      run_count = CollectRuns(sorted, cell, runs);
-      previous = cell;
+  for (size_t s = begin; s < end;) {
+    const CellGroup group = GroupAt(sorted, s, end, &bucket);
+    const size_t run_count = CollectRuns(sorted, group.cell, runs);
+    const bool buffered = buffer.Fill(d, sx, sy, sz, runs, run_count);
+    // The group's first buffer slot: its place in the run that holds it.
+    size_t slot = 0;
+    for (size_t r = 0; r < run_count; ++r) {
+      if (s < runs[r].end) {
+        slot += s - runs[r].begin;
+        break;
+      }
+      slot += runs[r].end - runs[r].begin;
     }
-    // While total <= capacity, every whole-vector store of the row starts at or before
-    // out[capacity], inside the caller's capacity + one vector; past it rows are only counted.
-    const auto test = NeighborTest(d, sx[s], sy[s], sz[s], radius_squared, static_cast<int32_t>(s));
-    const size_t found =
-        kWrite && total <= capacity
-            ? ScanRuns<true>(d, sx, sy, sz, runs, run_count, test, out + total, capacity - total)
-            : ScanRuns<false>(d, sx, sy, sz, runs, run_count, test, nullptr, 0);
-    if constexpr (kWrite) {
+    for (; s < group.end; ++s, ++slot) {
+      writing = writing && total <= capacity;
+      size_t found;
+      if (buffered) {
+        const float own_x = buffer.x[slot];
+        buffer.x[slot] = std::numeric_limits<float>::infinity();
+        found = writing ? ScanCandidates<true>(d, buffer, sx[s], sy[s], sz[s], radius_squared,
+                                               stage.At(total))
+                        : ScanCandidates<false>(d, buffer, sx[s], sy[s], sz[s], radius_squared,
+                                                nullptr);
+        buffer.x[slot] = own_x;
+        if (writing && total + found - stage.base >= RowStage::kFlushAt) {
+          // A row that overflows the capacity stays staged (and the list is only counted on).
+          if (total + found <= capacity) stage.Flush(di, total + found);
+        }
+      } else {
+        const auto test =
+            NeighborTest(d, sx[s], sy[s], sz[s], radius_squared, static_cast<int32_t>(s));
+        if (writing) {
+          // Straight into the list: the row may be longer than the stage.
+          stage.FlushAll(di, total);
+          found =
+              ScanRuns<true>(d, sx, sy, sz, runs, run_count, test, out + total, capacity - total);
+          if (total + found <= capacity) stage.Restage(di, total + found);
+        } else {
+          found = ScanRuns<false>(d, sx, sy, sz, runs, run_count, test, nullptr, 0);
+        }
+      }
       total += found;
-      row_end[s - begin] = static_cast<int64_t>(total);
-    } else {
-      counts[s - begin] = static_cast<uint32_t>(found);
+      if constexpr (kWrite) {
+        row_end[s - begin] = static_cast<int64_t>(total);
+      } else {
+        counts[s - begin] = static_cast<uint32_t>(found);
+      }
     }
   }
+  if (writing && total <= capacity) stage.FlushAll(di, total);
+  if (stream) hwy::FlushStream();
   (void)row_end;
   (void)counts;
   return total;
 }
 
 inline size_t ListNeighborRowsImpl(const SortedGrid& sorted, float radius, size_t begin, size_t end,
-                                   int64_t* row_end, int32_t* out, size_t capacity) {
-  return NeighborRows<true>(sorted, radius, begin, end, row_end, nullptr, out, capacity);
+                                   int64_t* row_end, int32_t* out, size_t capacity, bool stream) {
+  return NeighborRows<true>(sorted, radius, begin, end, row_end, nullptr, out, capacity, stream);
 }
 
 inline void CountNeighborRowsImpl(const SortedGrid& sorted, float radius, size_t begin, size_t end,
                                   uint32_t* counts) {
-  NeighborRows<false>(sorted, radius, begin, end, nullptr, counts, nullptr, 0);
+  NeighborRows<false>(sorted, radius, begin, end, nullptr, counts, nullptr, 0, false);
 }
 
 inline size_t CollectInSphereImpl(const ConstVec4View& sorted_points, const PointRun* runs,

@@ -89,12 +89,13 @@ struct SortedGrid {
 // Neighbour lists of sorted points [begin, end): for each sorted point s, every other sorted
 // point t with |p_s - p_t|^2 <= radius^2 (float arithmetic as above) in ascending order of t.
 // radius <= the radius the grid was built for. Row s is written to out[row_end[s - 1 - begin] ..
-// row_end[s - begin]) (the first row starts at 0). Whole vectors are stored, so `out` must have
-// `capacity + kPadElements<int32_t>` entries. When the rows need more than `capacity` entries,
-// the rows that do not fit are counted, not written (row_end still gets their ends). Returns the
-// entries the rows need.
+// row_end[s - begin]) (the first row starts at 0). `out` is kAlignBytes-aligned and has
+// `capacity + kPadElements<int32_t>` entries: whole vectors are stored. When the rows need more
+// than `capacity` entries, the rows that do not fit are counted, not written (row_end still gets
+// their ends). With `stream` the rows bypass the caches (for lists far larger than L2). Returns
+// the entries the rows need.
 size_t ListNeighborRows(const SortedGrid& sorted, float radius, size_t begin, size_t end,
-                        int64_t* row_end, int32_t* out, size_t capacity);
+                        int64_t* row_end, int32_t* out, size_t capacity, bool stream);
 
 // The same rows' lengths only: counts[s - begin] = number of neighbours of sorted point s.
 void CountNeighborRows(const SortedGrid& sorted, float radius, size_t begin, size_t end,

@@ -204,7 +204,8 @@ Status NeighborGrid::ListNeighbors(float radius, ThreadPool& pool, NeighborLists
     const size_t capacity = segment_start[thread + 1] - segment_start[thread];
     int64_t* row_end = lists.row_end_.view().data + begin;
     needed[thread] = ListNeighborRows(sorted, radius, begin, end, row_end,
-                                      lists.indices_.view().data + segment_start[thread], capacity);
+                                      lists.indices_.view().data + segment_start[thread], capacity,
+                                      capacity * sizeof(int32_t) >= kStreamOutputBytes);
   };
   const auto usable = [&] {
     const size_t capacity = lists.indices_.capacity();
