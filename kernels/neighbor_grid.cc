@@ -20,6 +20,7 @@ HWY_EXPORT(ListNeighborRowsImpl);
 HWY_EXPORT(CountNeighborRowsImpl);
 HWY_EXPORT(CollectInSphereImpl);
 HWY_EXPORT(CollectInBoxImpl);
+HWY_EXPORT(RowsToInputOrderImpl);
 
 namespace {
 
@@ -73,6 +74,13 @@ void CountNeighborRows(const SortedGrid& sorted, float radius, size_t begin, siz
                        uint32_t* counts) {
   SWARM_ASSERT(begin <= end && end <= sorted.points.count && ValidGrid(sorted.grid));
   HWY_DYNAMIC_DISPATCH(CountNeighborRowsImpl)(sorted, radius, begin, end, counts);
+}
+
+void RowsToInputOrder(const int64_t* row_begin, const int64_t* row_end, const int32_t* row_indices,
+                      const uint32_t* order, const int64_t* offsets, size_t begin, size_t end,
+                      int32_t* out) {
+  HWY_DYNAMIC_DISPATCH(RowsToInputOrderImpl)
+  (row_begin, row_end, row_indices, order, offsets, begin, end, out);
 }
 
 size_t CollectInSphere(const ConstVec4View& sorted_points, const PointRun* runs, size_t run_count,

@@ -101,6 +101,14 @@ size_t ListNeighborRows(const SortedGrid& sorted, float radius, size_t begin, si
 void CountNeighborRows(const SortedGrid& sorted, float radius, size_t begin, size_t end,
                        uint32_t* counts);
 
+// Rows [begin, end) of sorted points moved to input order: row s (sorted index) holds sorted
+// indices row_indices[row_begin[s] .. row_end[s]); its entries become order[t] and are written,
+// ascending, to out[offsets[order[s]] ..). Rows are disjoint in `out`, so ranges of rows may be
+// converted by different threads.
+void RowsToInputOrder(const int64_t* row_begin, const int64_t* row_end, const int32_t* row_indices,
+                      const uint32_t* order, const int64_t* offsets, size_t begin, size_t end,
+                      int32_t* out);
+
 // Sorted points [begin, end).
 struct PointRun {
   uint32_t begin, end;

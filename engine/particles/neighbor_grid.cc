@@ -468,31 +468,34 @@ Status NeighborRowsInInputOrder(const NeighborGrid& grid, const NeighborLists& l
     return InvalidArgument("neighbour lists of " + std::to_string(lists.rows()) +
                            " rows for a grid of " + std::to_string(count) + " points");
   }
-  // Allocate both before writing either, so an error leaves the caller's arrays as they were.
-  Result<PaddedArray<int64_t>> new_offsets =
-      PaddedArray<int64_t>::Create(*grid.accountant(), count + 1, offsets.category());
-  if (!new_offsets.ok()) return new_offsets.status();
-  Result<PaddedArray<int32_t>> new_indices =
-      PaddedArray<int32_t>::Create(*grid.accountant(), lists.entries(), indices.category());
-  if (!new_indices.ok()) return new_indices.status();
+  // Whatever must grow is allocated before anything is written, so an error leaves the caller's
+  // arrays as they were; arrays large enough are reused (steady state allocates nothing).
+  const size_t entries = lists.entries();
+  Result<PaddedArray<int64_t>> grown_offsets = PaddedArray<int64_t>();
+  if (offsets.capacity() < count + 1) {
+    grown_offsets = PaddedArray<int64_t>::Create(*grid.accountant(), count + 1, offsets.category());
+    if (!grown_offsets.ok()) return grown_offsets.status();
+  }
+  Result<PaddedArray<int32_t>> grown_indices = PaddedArray<int32_t>();
+  if (indices.capacity() < entries) {
+    grown_indices = PaddedArray<int32_t>::Create(*grid.accountant(), entries, indices.category());
+    if (!grown_indices.ok()) return grown_indices.status();
+  }
+  if (grown_offsets->capacity() > 0) offsets = std::move(grown_offsets).value();
+  if (grown_indices->capacity() > 0) indices = std::move(grown_indices).value();
+  // Within capacity, neither resize allocates or fails.
+  SWARM_ASSERT(offsets.Resize(count + 1).ok() && indices.Resize(entries).ok());
   const std::span<const uint32_t> order = grid.order();
-  int64_t* offset = new_offsets->view().data;
+  int64_t* offset = offsets.view().data;
+  offset[0] = 0;
   for (size_t s = 0; s < count; ++s) offset[order[s] + 1] = lists.end(s) - lists.begin(s);
   for (size_t i = 0; i < count; ++i) offset[i + 1] += offset[i];
-  int32_t* out = new_indices->view().data;
+  int32_t* out = indices.view().data;
   const size_t threads = ThreadsFor(pool, count);
   pool.ParallelFor(threads, [&](size_t thread) {
-    for (size_t s = count * thread / threads; s < count * (thread + 1) / threads; ++s) {
-      int32_t* row = out + offset[order[s]];
-      const std::span<const int32_t> sorted_row = lists.Row(s);
-      for (size_t k = 0; k < sorted_row.size(); ++k) {
-        row[k] = static_cast<int32_t>(order[static_cast<size_t>(sorted_row[k])]);
-      }
-      std::sort(row, row + sorted_row.size());
-    }
+    RowsToInputOrder(lists.row_begins(), lists.row_ends(), lists.indices(), order.data(), offset,
+                     count * thread / threads, count * (thread + 1) / threads, out);
   });
-  offsets = std::move(new_offsets).value();
-  indices = std::move(new_indices).value();
   return {};
 }
 
