@@ -76,7 +76,8 @@ void ScalarGrid(const std::vector<float>& x, const std::vector<float>& y,
   std::vector<uint32_t> start(static_cast<size_t>(cells) * cells * cells + 1, 0);
   std::vector<uint32_t> cell(n);
   for (size_t i = 0; i < n; ++i) {
-    cell[i] = static_cast<uint32_t>((cell_of(z[i]) * cells + cell_of(y[i])) * cells + cell_of(x[i]));
+    cell[i] =
+        static_cast<uint32_t>((cell_of(z[i]) * cells + cell_of(y[i])) * cells + cell_of(x[i]));
     ++start[cell[i] + 1];
   }
   std::partial_sum(start.begin(), start.end(), start.begin());
@@ -209,8 +210,8 @@ class Workspace {
   // Pairs within float rounding of the radius may differ (the scalar grid's cells are exactly
   // the radius, nanoflann sums its squares in its own order): a few per million at most.
   void Check(const char* name, size_t pairs) const {
-    const size_t difference = pairs > lists_.entries() ? pairs - lists_.entries()
-                                                       : lists_.entries() - pairs;
+    const size_t difference =
+        pairs > lists_.entries() ? pairs - lists_.entries() : lists_.entries() - pairs;
     if (difference > 2 + lists_.entries() / 1'000'000) {
       Die(std::string(name) + " found " + std::to_string(pairs) + " neighbours, swarm " +
           std::to_string(lists_.entries()));
@@ -261,12 +262,10 @@ void RegisterAll(const Options& options, Pools& pools) {
                    Time(state, [&] { WorkspaceFor(state).SwarmGrid(pool, true); });
                  });
       }
-      Register("scalar_grid", count, 1, round, plan, [](benchmark::State& state) {
-        Time(state, [&] { WorkspaceFor(state).Scalar(); });
-      });
-      Register("nanoflann", count, 1, round, plan, [](benchmark::State& state) {
-        Time(state, [&] { WorkspaceFor(state).KdTree(); });
-      });
+      Register("scalar_grid", count, 1, round, plan,
+               [](benchmark::State& state) { Time(state, [&] { WorkspaceFor(state).Scalar(); }); });
+      Register("nanoflann", count, 1, round, plan,
+               [](benchmark::State& state) { Time(state, [&] { WorkspaceFor(state).KdTree(); }); });
     }
   }
 }

@@ -290,6 +290,18 @@ swarm_status swarm_integrate_euler(swarm_buffer positions, swarm_buffer velociti
 swarm_status swarm_gaussian_blur(swarm_context context, swarm_buffer src, swarm_buffer dst,
                                  size_t ksize, double sigma);
 
+/* Every point's neighbours within `radius` (swarm/particles/neighbor_grid.h), on the context's
+ * threads. `points` is an f32 tensor [N, 3], or [N, 4] whose last column is ignored (a vec4
+ * buffer's view), with any strides. Returns two new tensor buffers: `offsets`, s64 [N + 1], and
+ * `indices`, s32 [offsets[N]]; row i, indices[offsets[i] .. offsets[i + 1]), lists every j != i
+ * with |p_i - p_j| <= radius (float32: dx*dx + dy*dy + dz*dz <= radius*radius), ascending. The
+ * same on every SIMD target and thread count. Errors: radius not finite or <= 0, a NaN or infinite
+ * coordinate (the message names the first point), points spread over more than 2^30 radii along
+ * an axis, more than 2^31 - 64 points, the memory budget (the grid, its lists and the outputs are
+ * all accounted; about 170 bytes per point with 30 neighbours). */
+swarm_status swarm_neighbors(swarm_context context, swarm_tensor points, float radius,
+                             swarm_buffer* offsets, swarm_buffer* indices);
+
 /* ---------------------------------------------------------------------------------------------
  * Robots: models read from URDF, and batches of R robots of one model stepped in lockstep
  * (swarm/robots/robot_batch.h), their state shown as zero-copy tensor views. The loop of a

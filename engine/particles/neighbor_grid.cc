@@ -461,6 +461,33 @@ void NeighborGrid::ReorderInto(const ConstFloatView& from, const FloatView& to,
 }
 
 Status NeighborRowsInInputOrder(const NeighborGrid& grid, const NeighborLists& lists,
+                                ThreadPool& pool, std::span<int64_t> offsets,
+                                std::span<int32_t> indices) {
+  const size_t count = grid.size();
+  if (lists.rows() != count) {
+    return InvalidArgument("neighbour lists of " + std::to_string(lists.rows()) +
+                           " rows for a grid of " + std::to_string(count) + " points");
+  }
+  if (offsets.size() != count + 1 || indices.size() != lists.entries()) {
+    return InvalidArgument("neighbour rows in input order need " + std::to_string(count + 1) +
+                           " offsets and " + std::to_string(lists.entries()) + " indices, got " +
+                           std::to_string(offsets.size()) + " and " +
+                           std::to_string(indices.size()));
+  }
+  const std::span<const uint32_t> order = grid.order();
+  int64_t* offset = offsets.data();
+  offset[0] = 0;
+  for (size_t s = 0; s < count; ++s) offset[order[s] + 1] = lists.end(s) - lists.begin(s);
+  for (size_t i = 0; i < count; ++i) offset[i + 1] += offset[i];
+  const size_t threads = ThreadsFor(pool, count);
+  pool.ParallelFor(threads, [&](size_t thread) {
+    RowsToInputOrder(lists.row_begins(), lists.row_ends(), lists.indices(), order.data(), offset,
+                     count * thread / threads, count * (thread + 1) / threads, indices.data());
+  });
+  return {};
+}
+
+Status NeighborRowsInInputOrder(const NeighborGrid& grid, const NeighborLists& lists,
                                 ThreadPool& pool, PaddedArray<int64_t>& offsets,
                                 PaddedArray<int32_t>& indices) {
   const size_t count = grid.size();
@@ -485,18 +512,7 @@ Status NeighborRowsInInputOrder(const NeighborGrid& grid, const NeighborLists& l
   if (grown_indices->capacity() > 0) indices = std::move(grown_indices).value();
   // Within capacity, neither resize allocates or fails.
   SWARM_ASSERT(offsets.Resize(count + 1).ok() && indices.Resize(entries).ok());
-  const std::span<const uint32_t> order = grid.order();
-  int64_t* offset = offsets.view().data;
-  offset[0] = 0;
-  for (size_t s = 0; s < count; ++s) offset[order[s] + 1] = lists.end(s) - lists.begin(s);
-  for (size_t i = 0; i < count; ++i) offset[i + 1] += offset[i];
-  int32_t* out = indices.view().data;
-  const size_t threads = ThreadsFor(pool, count);
-  pool.ParallelFor(threads, [&](size_t thread) {
-    RowsToInputOrder(lists.row_begins(), lists.row_ends(), lists.indices(), order.data(), offset,
-                     count * thread / threads, count * (thread + 1) / threads, out);
-  });
-  return {};
+  return NeighborRowsInInputOrder(grid, lists, pool, offsets.span(), indices.span());
 }
 
 }  // namespace swarm

@@ -142,8 +142,12 @@ class NeighborGrid {
 };
 
 // Contiguous compressed rows in input order, as the C API and Python return them: row i (input
-// index) lists every input index j != i within `radius` of point i, ascending;
-// offsets has size() + 1 entries (resized), indices offsets[size()] (resized).
+// index) is indices[offsets[i] .. offsets[i + 1]), every input index j != i within the lists'
+// radius of point i, ascending. offsets has grid.size() + 1 entries, indices lists.entries().
+Status NeighborRowsInInputOrder(const NeighborGrid& grid, const NeighborLists& lists,
+                                ThreadPool& pool, std::span<int64_t> offsets,
+                                std::span<int32_t> indices);
+// The same into padded arrays, resized (grown within the budget; on error both are unchanged).
 Status NeighborRowsInInputOrder(const NeighborGrid& grid, const NeighborLists& lists,
                                 ThreadPool& pool, PaddedArray<int64_t>& offsets,
                                 PaddedArray<int32_t>& indices);

@@ -272,6 +272,8 @@ _SIGNATURES = {
     "swarm_integrate_euler": (ctypes.c_int, [_P, _P, ctypes.POINTER(_EulerParams)]),
     "swarm_gaussian_blur": (
         ctypes.c_int, [_P, _P, _P, ctypes.c_size_t, ctypes.c_double]),
+    "swarm_neighbors": (
+        ctypes.c_int, [_P, _P, ctypes.c_float, ctypes.POINTER(_P), ctypes.POINTER(_P)]),
     "swarm_robot_model_load_urdf": (
         ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(_UrdfDesc), ctypes.POINTER(_P)]),
     "swarm_robot_model_parse_urdf": (
@@ -446,6 +448,26 @@ class Context(_Handle):
         """cv::GaussianBlur of an image (or image batch) buffer into another, border reflect-101."""
         self._lib._call("swarm_gaussian_blur", self._handle, src._handle, dst._handle, ksize,
                         sigma)
+
+    def neighbors(self, points, radius):
+        """Every point's neighbours within `radius`: `points` is float32 [N, 3] (a numpy array,
+        copied into swarm, or a swarm Tensor). Returns (offsets, indices), numpy views of two
+        new swarm buffers: offsets int64 [N + 1], indices int32; row i, indices[offsets[i]:
+        offsets[i + 1]], lists every j != i with |p_i - p_j| <= radius, ascending."""
+        if isinstance(points, Tensor):
+            tensor = points
+        else:
+            array = np.asarray(points)
+            if array.dtype != np.float32 or array.ndim != 2 or array.shape[1] != 3:
+                raise SwarmError("invalid argument",
+                                 "neighbors: points must be a float32 array [N, 3], got "
+                                 f"{array.dtype} {list(array.shape)}")
+            tensor = self._lib.from_dlpack(np.ascontiguousarray(array), read_only=True)
+        offsets = _P()
+        indices = _P()
+        self._lib._call("swarm_neighbors", self._handle, tensor._handle, radius,
+                        ctypes.byref(offsets), ctypes.byref(indices))
+        return Buffer(self._lib, offsets).numpy(), Buffer(self._lib, indices).numpy()
 
     def robot_batch(self, model, robots, torque=False, kp=None, kd=None, armature=None,
                     gravity=None, integrator="euler", end_effector=None, contacts=False,
