@@ -92,13 +92,13 @@ swarm_status swarm_neighbors(swarm_context context, swarm_tensor points, float r
     }
     swarm_buffer new_offsets = nullptr;
     swarm_buffer new_indices = nullptr;
-    if (swarm_status s = swarm::c_api::NewBuffer(context->state, std::move(row_offsets).value(),
-                                                 &new_offsets);
+    if (swarm_status s =
+            swarm::c_api::NewBuffer(context->state, std::move(row_offsets).value(), &new_offsets);
         s != SWARM_OK) {
       return s;
     }
-    if (swarm_status s = swarm::c_api::NewBuffer(context->state, std::move(row_indices).value(),
-                                                 &new_indices);
+    if (swarm_status s =
+            swarm::c_api::NewBuffer(context->state, std::move(row_indices).value(), &new_indices);
         s != SWARM_OK) {
       swarm_buffer_release(new_offsets);
       return s;

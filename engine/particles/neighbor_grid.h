@@ -70,6 +70,7 @@ class NeighborLists {
 class NeighborGrid {
  public:
   explicit NeighborGrid(MemoryAccountant& accountant);
+  NeighborGrid() = default;  // an empty grid that must be assigned before use
 
   // Sorts lanes x, y, z of `points` into cells for neighbour queries of up to `radius`.
   // Errors (the grid is then empty): radius not finite or <= 0; a point with a NaN or infinite
@@ -127,7 +128,7 @@ class NeighborGrid {
   template <class Collect>
   Status CollectInRuns(const Collect& collect, PaddedArray<int32_t>& out) const;
 
-  MemoryAccountant* accountant_;
+  MemoryAccountant* accountant_ = nullptr;
   PaddedArray<uint32_t> buckets_;  // per input point
   PaddedArray<uint32_t> order_;
   PaddedArray<uint32_t> bucket_start_;

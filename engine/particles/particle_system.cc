@@ -30,6 +30,7 @@ Status ValidateParticleConfig(const ParticleConfig& config) {
     if (Status s = ValidateAttractor(attractor); !s.ok()) return s;
   }
   if (Status s = ValidateEmitter(config.emitter); !s.ok()) return s;
+  if (Status s = ValidateInteraction(config.interaction); !s.ok()) return s;
   // Each tile slices the byte array of dead flags too, and byte views may only be sliced at
   // multiples of their padding (kernels/views.h), which is coarser than the float padding.
   const size_t tile = config.schedule.tile_elements;
@@ -63,17 +64,45 @@ Result<ParticleSystem> ParticleSystem::Create(MemoryAccountant& accountant, size
   EmitParticles(system.positions_.view(), system.velocities_.view(), system.ages_.view(),
                 system.lifetimes_.view(), config.emitter,
                 RandomStream{config.seed, kInitialEmissionStream}, 0);
+  if (config.interaction.kind != InteractionKind::kNone) {
+    Result<InteractionState> interactions =
+        InteractionState::Create(accountant, count, config.interaction);
+    if (!interactions.ok()) return interactions.status();
+    system.interactions_ = std::move(interactions).value();
+    system.interactions_.Initialize(system.Arrays(), config.interaction, config.emitter,
+                                    config.seed);
+  }
   return system;
 }
 
 Status ParticleSystem::Configure(const ParticleConfig& config) {
   if (Status s = ValidateParticleConfig(config); !s.ok()) return s;
+  if (config.interaction.kind != config_.interaction.kind) {
+    return InvalidArgument(std::string("the interaction cannot change from ") +
+                           InteractionName(config_.interaction.kind) + " to " +
+                           InteractionName(config.interaction.kind) +
+                           " in a running system; create a new one");
+  }
   config_ = config;
   return {};
 }
 
+ParticleArrays ParticleSystem::Arrays() { return {&positions_, &velocities_, &ages_, &lifetimes_}; }
+
 Status ParticleSystem::Step(float dt_seconds, ThreadPool& pool) {
   if (Status s = ValidateDt(dt_seconds); !s.ok()) return s;
+  if (interactions_.active()) {
+    AttractorParams attractor = config_.attractor;
+    attractor.dt_seconds = dt_seconds;
+    InteractionStepParams params{
+        config_.gravity, config_.drag_per_second, config_.box,
+        dt_seconds,      config_.schedule,        config_.attractor_enabled ? &attractor : nullptr};
+    if (Status s = interactions_.Step(Arrays(), config_.interaction, params, pool); !s.ok()) {
+      return s;
+    }
+    ++steps_taken_;
+    return {};
+  }
   const EulerParams euler{config_.gravity, config_.drag_per_second, dt_seconds};
   AttractorParams attractor = config_.attractor;
   attractor.dt_seconds = dt_seconds;
@@ -107,6 +136,12 @@ Status ParticleSystem::Step(float dt_seconds, ThreadPool& pool) {
 }
 
 Status ParticleSystem::Resize(size_t count) {
+  if (interactions_.active()) {
+    return InvalidArgument("an interacting particle system (" +
+                           std::string(InteractionName(config_.interaction.kind)) +
+                           ") cannot be resized; create a new one with " + std::to_string(count) +
+                           " particles");
+  }
   const size_t old_size = size();
   const bool fits = count <= positions_.capacity() && count <= velocities_.capacity() &&
                     count <= ages_.capacity() && count <= lifetimes_.capacity() &&

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
@@ -18,6 +19,8 @@
 #include "swarm/core/tile_pipeline.h"
 #include "swarm/kernels/emit.h"
 #include "swarm/kernels/integrate.h"
+#include "swarm/particles/interaction_state.h"
+#include "swarm/particles/particle_interactions.h"
 
 namespace swarm {
 
@@ -30,6 +33,9 @@ struct ParticleConfig {
   EmitterParams emitter;
   uint64_t seed = 1;
   TileSchedule schedule;
+  // Granular contact, fluid or flocking between the particles (particle_interactions.h); with
+  // one, particles neither age nor respawn (the attractor, gravity, drag and box still apply).
+  InteractionConfig interaction;
 };
 
 class ParticleSystem {
@@ -43,12 +49,14 @@ class ParticleSystem {
   Status Step(float dt_seconds, ThreadPool& pool);
 
   // Grows or shrinks the system, keeping the first min(size, count) particles bit for bit; new
-  // particles are emitted immediately. Growing past the capacity allocates the whole new state
+  // particles are emitted immediately. Interacting systems cannot be resized (an error): create
+  // a new one. Growing past the capacity allocates the whole new state
   // before releasing the old (peak: old + new). On error (budget) nothing changes, including the
   // accountant's bytes in use.
   Status Resize(size_t count);
 
-  // Replaces the configuration after validating it; the state is kept.
+  // Replaces the configuration after validating it; the state is kept. The interaction's kind
+  // cannot change (an error): create a new system.
   Status Configure(const ParticleConfig& config);
 
   size_t size() const { return positions_.size(); }
@@ -58,16 +66,29 @@ class ParticleSystem {
   const Vec4Buffer& velocities() const { return velocities_; }
   const FloatArray& ages() const { return ages_; }
   const FloatArray& lifetimes() const { return lifetimes_; }
+  // Writable views of the state, for callers that place or push particles between steps (tests,
+  // Python). Values are checked by the next Step where it matters (an interacting step refuses
+  // non-finite positions, naming the first).
+  Vec4View mutable_positions() { return positions_.view(); }
+  Vec4View mutable_velocities() { return velocities_.view(); }
+  bool interacting() const { return interactions_.active(); }
+  // Interacting systems keep their storage in cell order: ids()[slot] is the index the particle
+  // had at creation (empty without interactions). radii() and masses() are per slot too.
+  std::span<const uint32_t> ids() const { return interactions_.ids(); }
+  const InteractionState& interactions() const { return interactions_; }
 
   // XXH3 hash of the whole state (see engine/core/state_hash.h).
   uint64_t StateHash() const;
 
  private:
+  ParticleArrays Arrays();
+
   Vec4Buffer positions_;
   Vec4Buffer velocities_;
   FloatArray ages_;
   FloatArray lifetimes_;
   ByteArray dead_;
+  InteractionState interactions_;
   ParticleConfig config_;
   uint32_t steps_taken_ = 0;
 };

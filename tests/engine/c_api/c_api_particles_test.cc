@@ -124,8 +124,7 @@ TEST_CASE("swarm_neighbors refuses bad input with a message and leaves the outpu
   BufferPtr flat = MakeTensorBuffer(context.get(), SWARM_F32, {30});
   TensorPtr flat_view = ViewOf(flat.get());
   fails(flat_view.get(), 1.0f, "got f32[30]");
-  REQUIRE(swarm_neighbors(nullptr, view.get(), 1.0f, &offsets, &indices) ==
-          SWARM_INVALID_ARGUMENT);
+  REQUIRE(swarm_neighbors(nullptr, view.get(), 1.0f, &offsets, &indices) == SWARM_INVALID_ARGUMENT);
   REQUIRE(LastError() == "swarm_neighbors: context is null");
   REQUIRE(swarm_neighbors(context.get(), view.get(), 1.0f, nullptr, &indices) ==
           SWARM_INVALID_ARGUMENT);

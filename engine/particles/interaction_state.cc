@@ -1,0 +1,211 @@
+#include "swarm/particles/interaction_state.h"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include "swarm/kernels/integrate.h"
+#include "swarm/kernels/lowbias32.h"
+#include "swarm/kernels/particle_interactions.h"
+
+namespace swarm {
+namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A uniform float in [0, 1) from (seed, index) alone: 24 bits of a two-round integer hash.
+float UnitHash(uint64_t seed, uint32_t index) {
+  const uint32_t mixed = LowBias32(LowBias32(static_cast<uint32_t>(seed) ^ index) ^
+                                   static_cast<uint32_t>(seed >> 32));
+  return static_cast<float>(mixed >> 8) * 0x1p-24f;
+}
+
+// The box the centres of spheres of radius r stay in: each wall moved inwards by r.
+BoxParams InsetBox(BoxParams box, float radius) {
+  box.min += glm::vec3(radius);
+  box.max -= glm::vec3(radius);
+  return box;
+}
+
+}  // namespace
+
+Result<InteractionState> InteractionState::Create(MemoryAccountant& accountant, size_t count,
+                                                  const InteractionConfig& config) {
+  (void)config;
+  InteractionState state(accountant);
+  Result<FloatArray> radii = FloatArray::Create(accountant, count);
+  if (!radii.ok()) return radii.status();
+  Result<FloatArray> masses = FloatArray::Create(accountant, count);
+  if (!masses.ok()) return masses.status();
+  Result<PaddedArray<uint32_t>> ids = PaddedArray<uint32_t>::Create(accountant, count);
+  if (!ids.ok()) return ids.status();
+  Result<FloatArray> counts = FloatArray::Create(accountant, count);
+  if (!counts.ok()) return counts.status();
+  Result<Vec4Buffer> spare_vec4 = Vec4Buffer::Create(accountant, count);
+  if (!spare_vec4.ok()) return spare_vec4.status();
+  Result<FloatArray> spare_float = FloatArray::Create(accountant, count);
+  if (!spare_float.ok()) return spare_float.status();
+  state.radii_ = std::move(radii).value();
+  state.masses_ = std::move(masses).value();
+  state.ids_ = std::move(ids).value();
+  state.neighbor_counts_ = std::move(counts).value();
+  state.spare_vec4_ = std::move(spare_vec4).value();
+  state.spare_float_ = std::move(spare_float).value();
+  state.active_ = true;
+  return state;
+}
+
+void InteractionState::Initialize(const ParticleArrays& arrays, const InteractionConfig& config,
+                                  const EmitterParams& emitter, uint64_t seed) {
+  const size_t count = radii_.size();
+  if (config.lattice_spacing > 0.0f) {
+    const float spacing = config.lattice_spacing;
+    const glm::vec3 low = emitter.center - emitter.half_extent;
+    const size_t nx = std::max<size_t>(1, static_cast<size_t>(2.0f * emitter.half_extent.x / spacing));
+    const size_t nz = std::max<size_t>(1, static_cast<size_t>(2.0f * emitter.half_extent.z / spacing));
+    const Vec4View p = arrays.positions->view();
+    const Vec4View v = arrays.velocities->view();
+    for (size_t i = 0; i < count; ++i) {
+      const float ix = static_cast<float>(i % nx);
+      const float iz = static_cast<float>(i / nx % nz);
+      const float iy = static_cast<float>(i / (nx * nz));
+      // Jitter from three more hashes of the index (streams 1-3 of the seed's upper half).
+      const float jitter = config.lattice_jitter;
+      const auto offset = [&](uint64_t stream) {
+        return jitter * (UnitHash(seed + (stream << 32), static_cast<uint32_t>(i)) - 0.5f);
+      };
+      p.x()[i] = low.x + spacing * ((ix + 0.5f) + offset(1));
+      p.y()[i] = low.y + spacing * ((iy + 0.5f) + offset(2));
+      p.z()[i] = low.z + spacing * ((iz + 0.5f) + offset(3));
+      v.x()[i] = emitter.velocity.x;
+      v.y()[i] = emitter.velocity.y;
+      v.z()[i] = emitter.velocity.z;
+    }
+  }
+  const GranularConfig& granular = config.granular;
+  constexpr float kSphereVolume = 4.18879020f;  // 4/3 pi
+  for (size_t i = 0; i < count; ++i) {
+    float radius = granular.radius_min;
+    if (config.kind == InteractionKind::kGranular) {
+      radius = radius + (granular.radius_max - granular.radius_min) *
+                            UnitHash(seed, static_cast<uint32_t>(i));
+    }
+    radii_[i] = radius;
+    masses_[i] = config.kind == InteractionKind::kGranular
+                     ? granular.density * (kSphereVolume * (radius * radius * radius))
+                     : 1.0f;
+    ids_[i] = static_cast<uint32_t>(i);
+  }
+}
+
+SortedGrid InteractionState::Sorted(const ParticleArrays& arrays) const {
+  const std::span<const uint32_t> start = grid_.bucket_start();
+  return {arrays.positions->view(), start.data(), grid_.cells()};
+}
+
+void InteractionState::Reorder(const ParticleArrays& arrays, ThreadPool& pool) {
+  const auto move_vec4 = [&](Vec4Buffer& buffer) {
+    grid_.ReorderInto(std::as_const(buffer).view(), spare_vec4_.view(), pool);
+    std::swap(buffer, spare_vec4_);
+  };
+  const auto move_float = [&](FloatArray& array) {
+    grid_.ReorderInto(std::as_const(array).view(), spare_float_.view(), pool);
+    std::swap(array, spare_float_);
+  };
+  move_vec4(*arrays.positions);
+  move_vec4(*arrays.velocities);
+  move_float(*arrays.ages);
+  move_float(*arrays.lifetimes);
+  move_float(radii_);
+  move_float(masses_);
+  // The ids move as the bits of floats: a gather copies bits without arithmetic.
+  static_assert(sizeof(uint32_t) == sizeof(float));
+  const FloatView ids{reinterpret_cast<float*>(ids_.view().data), ids_.size()};
+  grid_.ReorderInto(ids, spare_float_.view(), pool);
+  std::copy_n(spare_float_.view().data, ids_.size(), ids.data);
+}
+
+Status InteractionState::Step(const ParticleArrays& arrays, const InteractionConfig& config,
+                              const InteractionStepParams& params, ThreadPool& pool) {
+  const auto start = std::chrono::steady_clock::now();
+  if (Status s = grid_.Build(std::as_const(*arrays.positions).view(), InteractionRadius(config),
+                             pool);
+      !s.ok()) {
+    return s;
+  }
+  Reorder(arrays, pool);
+  const auto sorted = std::chrono::steady_clock::now();
+  stats_.neighbor_seconds = SecondsSince(start);
+  switch (config.kind) {
+    case InteractionKind::kGranular:
+      StepGranular(arrays, config, params, pool);
+      break;
+    case InteractionKind::kFlock:
+      StepFlock(arrays, config, params, pool);
+      break;
+    case InteractionKind::kFluid:
+    case InteractionKind::kNone:
+      break;
+  }
+  stats_.interaction_seconds = SecondsSince(sorted);
+  double neighbors = 0.0;
+  for (size_t i = 0; i < neighbor_counts_.size(); ++i) neighbors += neighbor_counts_[i];
+  stats_.average_neighbors =
+      neighbor_counts_.size() > 0 ? neighbors / static_cast<double>(neighbor_counts_.size()) : 0.0;
+  return {};
+}
+
+void InteractionState::StepGranular(const ParticleArrays& arrays, const InteractionConfig& config,
+                                    const InteractionStepParams& params, ThreadPool& pool) {
+  const SortedGrid sorted = Sorted(arrays);
+  const float radius = InteractionRadius(config);
+  const Vec4View positions = arrays.positions->view();
+  const Vec4View velocities = arrays.velocities->view();
+  const Vec4View forces = spare_vec4_.view();
+  const FloatView masses = masses_.view();
+  const auto contact = [&](size_t begin, size_t n) {
+    GranularForces(sorted, radius, velocities, radii_.view(), masses,
+                   config.granular.contact, begin, begin + n, forces, neighbor_counts_.view());
+  };
+  RunFused(pool, positions.count, params.schedule, contact);
+  const EulerParams euler{params.gravity, params.drag_per_second, params.dt_seconds};
+  const BoxParams box = InsetBox(params.box, config.granular.radius_max);
+  const auto move = [&](size_t begin, size_t n) {
+    const Vec4View p = positions.Slice(begin, n);
+    const Vec4View v = velocities.Slice(begin, n);
+    ApplyForces(v, forces.Slice(begin, n), masses.Slice(begin, n), params.dt_seconds);
+    if (params.attractor != nullptr) ApplyAttractor(p, v, *params.attractor);
+    IntegrateEuler(p, v, euler);
+    CollideBox(p, v, box);
+  };
+  RunFused(pool, positions.count, params.schedule, move);
+}
+
+void InteractionState::StepFlock(const ParticleArrays& arrays, const InteractionConfig& config,
+                                 const InteractionStepParams& params, ThreadPool& pool) {
+  const SortedGrid sorted = Sorted(arrays);
+  FlockParams flock = config.flock;
+  flock.box = params.box;
+  const Vec4View steered = spare_vec4_.view();
+  const auto steer = [&](size_t begin, size_t n) {
+    SteerFlock(sorted, std::as_const(*arrays.velocities).view(), flock, params.dt_seconds, begin,
+               begin + n, steered, neighbor_counts_.view());
+  };
+  RunFused(pool, steered.count, params.schedule, steer);
+  std::swap(*arrays.velocities, spare_vec4_);
+  const Vec4View positions = arrays.positions->view();
+  const Vec4View velocities = arrays.velocities->view();
+  const EulerParams euler{params.gravity, params.drag_per_second, params.dt_seconds};
+  const auto move = [&](size_t begin, size_t n) {
+    const Vec4View p = positions.Slice(begin, n);
+    const Vec4View v = velocities.Slice(begin, n);
+    if (params.attractor != nullptr) ApplyAttractor(p, v, *params.attractor);
+    IntegrateEuler(p, v, euler);
+    CollideBox(p, v, params.box);
+  };
+  RunFused(pool, positions.count, params.schedule, move);
+}
+
+}  // namespace swarm

@@ -1,0 +1,60 @@
+// Interacting particles: the part of a ParticleSystem's step that makes particles collide (DEM
+// granular contact), flow (Position Based Fluids) or flock (boids), on top of one neighbour grid.
+//
+// Each step the grid is rebuilt over the particles and the particles' storage is sorted into its
+// cell order (every per-particle array moves together; ids() maps each slot back to the particle's
+// index at creation), then the model's passes run over tiles of particles in parallel, reading
+// their neighbours from the whole arrays and writing only their own tile (kernels/
+// particle_interactions.h). Interacting particles do not age or die: the emitter places them once
+// (or a lattice does), and the model moves them from then on.
+//
+// Determinism: the grid, the sort and every neighbour sum have a fixed order, so a run gives the
+// same bits on every SIMD target and thread count. Memory: all per-particle arrays are allocated
+// at creation (category particles); steady-state steps allocate nothing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "swarm/core/status.h"
+#include "swarm/kernels/particle_interactions.h"
+
+namespace swarm {
+
+enum class InteractionKind : uint8_t { kNone, kGranular, kFluid, kFlock };
+const char* InteractionName(InteractionKind kind);
+
+struct GranularConfig {
+  float radius_min = 0.1f;  // particle radii are drawn uniformly in [radius_min, radius_max]
+  float radius_max = 0.1f;
+  float density = 1000.0f;  // kg/m^3: mass = density * 4/3 pi r^3
+  GranularParams contact;
+};
+
+struct InteractionConfig {
+  InteractionKind kind = InteractionKind::kNone;
+  // > 0: particles start on a cubic lattice of this spacing filling the emitter's box (in index
+  // order, x fastest), with the emitter's velocity; 0: where the emitter puts them.
+  float lattice_spacing = 0.0f;
+  // Each lattice point moved by up to +-lattice_jitter / 2 spacings per axis (drawn from the seed
+  // and the particle's index), so a lattice of spheres does not stand in perfect columns.
+  float lattice_jitter = 0.0f;
+  GranularConfig granular;
+  FlockParams flock;  // flock.box is ignored: the system's box is used
+};
+
+// Checks every parameter of the kind in use (the others are ignored).
+Status ValidateInteraction(const InteractionConfig& config);
+
+// The radius the neighbour grid is built for: the largest contact distance (twice the largest
+// particle radius) or the flock's view radius; 0 without interactions.
+float InteractionRadius(const InteractionConfig& config);
+
+// What the last step of an interacting system measured, for a HUD or a log.
+struct InteractionStats {
+  double neighbor_seconds = 0.0;     // grid build and the sort of the storage into cell order
+  double interaction_seconds = 0.0;  // the model's passes and the integration
+  double average_neighbors = 0.0;    // particles within the interaction radius, per particle
+};
+
+}  // namespace swarm

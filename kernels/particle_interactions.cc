@@ -1,0 +1,70 @@
+// Dispatch for the particle interaction kernels.
+#include "swarm/kernels/particle_interactions.h"
+
+#include <cmath>
+#include <numbers>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "swarm/kernels/particle_interactions-inl.h"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "swarm/kernels/particle_interactions-inl.h"
+
+#if HWY_ONCE
+namespace swarm {
+
+HWY_EXPORT(GranularForcesImpl);
+HWY_EXPORT(ApplyForcesImpl);
+HWY_EXPORT(SteerFlockImpl);
+
+namespace {
+
+bool Covers(const SortedGrid& grid, size_t begin, size_t end) {
+  return begin <= end && end <= grid.points.count;
+}
+
+// Optional outputs are given with no data, or one entry per particle.
+bool OptionalCount(const FloatView& counts, const SortedGrid& grid) {
+  return counts.data == nullptr || counts.count == grid.points.count;
+}
+
+}  // namespace
+
+float TwiceDampingRatio(float restitution) {
+  // zeta = -ln e / sqrt(pi^2 + ln^2 e), in double and rounded once, so the float that reaches
+  // the kernels is the same on every target (one rounding of a double within 1e-15).
+  const double log_e = std::log(static_cast<double>(restitution));
+  return static_cast<float>(-2.0 * log_e / std::sqrt(std::numbers::pi * std::numbers::pi +
+                                                      log_e * log_e));
+}
+
+void GranularForces(const SortedGrid& grid, float radius, const ConstVec4View& velocities,
+                    const ConstFloatView& radii, const ConstFloatView& masses,
+                    const GranularParams& params, size_t begin, size_t end,
+                    const Vec4View& forces, const FloatView& neighbor_counts) {
+  SWARM_ASSERT(Covers(grid, begin, end) &&
+               SameCount(grid.points, velocities, radii, masses, forces) &&
+               OptionalCount(neighbor_counts, grid) && params.restitution > 0.0f &&
+               params.restitution <= 1.0f);
+  HWY_DYNAMIC_DISPATCH(GranularForcesImpl)
+  (grid, radius, velocities, radii, masses, params, TwiceDampingRatio(params.restitution), begin,
+   end, forces, neighbor_counts);
+}
+
+void ApplyForces(const Vec4View& velocities, const ConstVec4View& forces,
+                 const ConstFloatView& masses, float dt_seconds) {
+  SWARM_ASSERT(SameCount(velocities, forces, masses));
+  HWY_DYNAMIC_DISPATCH(ApplyForcesImpl)(velocities, forces, masses, dt_seconds);
+}
+
+void SteerFlock(const SortedGrid& grid, const ConstVec4View& velocities,
+                const FlockParams& params, float dt_seconds, size_t begin, size_t end,
+                const Vec4View& new_velocities, const FloatView& neighbor_counts) {
+  SWARM_ASSERT(Covers(grid, begin, end) && SameCount(grid.points, velocities, new_velocities) &&
+               OptionalCount(neighbor_counts, grid));
+  HWY_DYNAMIC_DISPATCH(SteerFlockImpl)
+  (grid, velocities, params, dt_seconds, begin, end, new_velocities, neighbor_counts);
+}
+
+}  // namespace swarm
+#endif  // HWY_ONCE
