@@ -155,8 +155,8 @@ HWY_INLINE void ForEachParticleByCell(const SortedGrid& sorted, size_t begin, si
 // the vector's first position in the chunk, slot its candidate slot, near the mask of candidates
 // other than `self` within the radius, and d = candidate - (px, py, pz).
 template <size_t kFields, class Body>
-HWY_INLINE void ForEachNearCandidate(const CandidateFields<kFields>& candidates, float px,
-                                     float py, float pz, float radius_squared, int32_t self,
+HWY_INLINE void ForEachNearCandidate(const CandidateFields<kFields>& candidates, float px, float py,
+                                     float pz, float radius_squared, int32_t self,
                                      const Body& body) {
   const ScanTag d;
   const hn::RebindToSigned<decltype(d)> di;

@@ -96,8 +96,7 @@ struct GranularPass {
           const auto viscous = hn::Mul(gamma, hn::Mul(effective_mass, sliding));
           // min(coulomb, viscous) / |v_t| by compare + select (Min's NaN rule differs by ISA).
           const auto limited = hn::IfThenElse(hn::Lt(viscous, coulomb), viscous, coulomb);
-          const auto scale =
-              hn::IfThenElse(hn::Gt(sliding, zero), hn::Div(limited, sliding), zero);
+          const auto scale = hn::IfThenElse(hn::Gt(sliding, zero), hn::Div(limited, sliding), zero);
           sums.Add(d, 0, slot, touching, hn::Sub(hn::Mul(normal, nx), hn::Mul(scale, tx)));
           sums.Add(d, 1, slot, touching, hn::Sub(hn::Mul(normal, ny), hn::Mul(scale, ty)));
           sums.Add(d, 2, slot, touching, hn::Sub(hn::Mul(normal, nz), hn::Mul(scale, tz)));
@@ -136,9 +135,8 @@ inline void GranularForcesImpl(const SortedGrid& grid, float radius,
                     params.friction,
                     params.tangential_damping,
                     {}};
-  const float* const sources[GranularPass::kFieldCount] = {pass.px, pass.py, pass.pz,
-                                                           pass.vx, pass.vy, pass.vz,
-                                                           pass.radius, pass.mass};
+  const float* const sources[GranularPass::kFieldCount] = {
+      pass.px, pass.py, pass.pz, pass.vx, pass.vy, pass.vz, pass.radius, pass.mass};
   ForEachParticleByCell(grid, begin, end, sources, pass);
 }
 
@@ -180,21 +178,21 @@ struct FlockPass {
     ForEachNearCandidate(
         candidates, position[0][s], position[1][s], position[2][s],
         params->view_radius * params->view_radius, static_cast<int32_t>(s),
-        [&](size_t j, size_t slot, auto near, auto dx, auto dy, auto dz,
-            auto distance_squared) HWY_ATTR {
-          sums.Add(d, kCount, slot, near, one);
-          sums.Add(d, kVelocity + 0, slot, near, hn::Load(d, candidates.field[kVx] + j));
-          sums.Add(d, kVelocity + 1, slot, near, hn::Load(d, candidates.field[kVy] + j));
-          sums.Add(d, kVelocity + 2, slot, near, hn::Load(d, candidates.field[kVz] + j));
-          sums.Add(d, kOffset + 0, slot, near, dx);
-          sums.Add(d, kOffset + 1, slot, near, dy);
-          sums.Add(d, kOffset + 2, slot, near, dz);
-          const auto close = hn::And(near, hn::And(hn::Lt(distance_squared, separation_squared),
-                                                   hn::Gt(distance_squared, zero)));
-          sums.Add(d, kSeparation + 0, slot, close, hn::Div(dx, distance_squared));
-          sums.Add(d, kSeparation + 1, slot, close, hn::Div(dy, distance_squared));
-          sums.Add(d, kSeparation + 2, slot, close, hn::Div(dz, distance_squared));
-        });
+        [&](size_t j, size_t slot, auto near, auto dx, auto dy, auto dz, auto distance_squared)
+            HWY_ATTR {
+              sums.Add(d, kCount, slot, near, one);
+              sums.Add(d, kVelocity + 0, slot, near, hn::Load(d, candidates.field[kVx] + j));
+              sums.Add(d, kVelocity + 1, slot, near, hn::Load(d, candidates.field[kVy] + j));
+              sums.Add(d, kVelocity + 2, slot, near, hn::Load(d, candidates.field[kVz] + j));
+              sums.Add(d, kOffset + 0, slot, near, dx);
+              sums.Add(d, kOffset + 1, slot, near, dy);
+              sums.Add(d, kOffset + 2, slot, near, dz);
+              const auto close = hn::And(near, hn::And(hn::Lt(distance_squared, separation_squared),
+                                                       hn::Gt(distance_squared, zero)));
+              sums.Add(d, kSeparation + 0, slot, close, hn::Div(dx, distance_squared));
+              sums.Add(d, kSeparation + 1, slot, close, hn::Div(dy, distance_squared));
+              sums.Add(d, kSeparation + 2, slot, close, hn::Div(dz, distance_squared));
+            });
   }
 
   void Finish(size_t s) {
@@ -240,9 +238,362 @@ inline void SteerFlockImpl(const SortedGrid& grid, const ConstVec4View& velociti
                  &params,
                  dt_seconds,
                  {}};
-  const float* const sources[FlockPass::kFieldCount] = {
+  const float* const sources[FlockPass::kFieldCount] = {pass.position[0], pass.position[1],
+                                                        pass.position[2], pass.velocity[0],
+                                                        pass.velocity[1], pass.velocity[2]};
+  ForEachParticleByCell(grid, begin, end, sources, pass);
+}
+
+// --- Fluids
+// ---------------------------------------------------------------------------------------
+
+// The SPH kernels of radius h (see particle_interactions.h), and the per-vector quantities every
+// fluid pass needs from the offsets d = candidate - particle.
+struct FluidKernels {
+  float h;
+  float h_squared;
+  float poly6 = 0.0f;  // 315 / (64 pi h^9)
+  float spiky = 0.0f;  // 45 / (pi h^6), the magnitude of the spiky gradient's constant
+
+  // Powers by multiplication in double (not std::pow, whose last bit may differ between
+  // libraries), rounded once to float.
+  explicit FluidKernels(float radius) : h(radius), h_squared(radius * radius) {
+    constexpr double kPi = 3.14159265358979323846;
+    const double r = radius;
+    const double r3 = r * r * r;
+    const double r6 = r3 * r3;
+    poly6 = static_cast<float>(315.0 / (64.0 * kPi * (r6 * r3)));
+    spiky = static_cast<float>(45.0 / (kPi * r6));
+  }
+  float W(float r_squared) const {
+    const float x = h_squared - r_squared;
+    return poly6 * (x * (x * x));
+  }
+};
+
+// W(d) and the gradient's factor g (grad W_ij = g * d, pointing from the particle to the
+// candidate) for the lanes `inside` (0 < |d| <= h); other lanes are garbage.
+template <class D, class V>
+HWY_INLINE void KernelTerms(D d, const FluidKernels& k, V distance_squared, V& w, V& g) {
+  const auto x = hn::Sub(hn::Set(d, k.h_squared), distance_squared);
+  w = hn::Mul(hn::Set(d, k.poly6), hn::Mul(x, hn::Mul(x, x)));
+  const auto distance = hn::Sqrt(distance_squared);
+  const auto falloff = hn::Sub(hn::Set(d, k.h), distance);
+  g = hn::Div(hn::Mul(hn::Set(d, k.spiky), hn::Mul(falloff, falloff)), distance);
+}
+
+struct FluidLambdaPass {
+  enum Field { kX, kY, kZ, kFieldCount };
+  enum Sum { kDensity, kGradient, kGradientSquares = kGradient + 3, kCount, kSums };
+  const float* HWY_RESTRICT position[3];
+  float* HWY_RESTRICT lambdas;
+  float* HWY_RESTRICT compliances;
+  float* HWY_RESTRICT densities;
+  float* HWY_RESTRICT counts;  // null: not counted
+  FluidKernels kernels;
+  const FluidParams* params;
+  LaneSums<kSums> sums;
+
+  void Begin(size_t) { sums.Clear(); }
+
+  void Scan(const CandidateFields<kFieldCount>& candidates, size_t s) {
+    const ScanTag d;
+    const auto one = hn::Set(d, 1.0f);
+    const auto zero = hn::Zero(d);
+    ForEachNearCandidate(
+        candidates, position[0][s], position[1][s], position[2][s], kernels.h_squared,
+        static_cast<int32_t>(s),
+        [&](size_t, size_t slot, auto near, auto dx, auto dy, auto dz, auto distance_squared)
+            HWY_ATTR {
+              hn::Vec<decltype(d)> w, g;
+              KernelTerms(d, kernels, distance_squared, w, g);
+              const auto apart = hn::And(near, hn::Gt(distance_squared, zero));
+              const auto gx = hn::Mul(g, dx);
+              const auto gy = hn::Mul(g, dy);
+              const auto gz = hn::Mul(g, dz);
+              sums.Add(d, kDensity, slot, near, w);
+              sums.Add(d, kGradient + 0, slot, apart, gx);
+              sums.Add(d, kGradient + 1, slot, apart, gy);
+              sums.Add(d, kGradient + 2, slot, apart, gz);
+              sums.Add(d, kGradientSquares, slot, apart,
+                       hn::Add(hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy)), hn::Mul(gz, gz)));
+              sums.Add(d, kCount, slot, near, one);
+            });
+  }
+
+  void Finish(size_t s) {
+    const FluidParams& p = *params;
+    const float density = p.particle_mass * (kernels.W(0.0f) + sums.Total(kDensity));
+    const float excess = density / p.rest_density - 1.0f;
+    const float constraint = excess > 0.0f ? excess : 0.0f;
+    const float factor = p.particle_mass / p.rest_density;
+    const float gx = factor * sums.Total(kGradient + 0);
+    const float gy = factor * sums.Total(kGradient + 1);
+    const float gz = factor * sums.Total(kGradient + 2);
+    const float squares =
+        (gx * gx + gy * gy + gz * gz) + (factor * factor) * sums.Total(kGradientSquares);
+    const float compliance = 1.0f / (squares + p.relaxation);
+    lambdas[s] = -constraint * compliance;
+    compliances[s] = compliance;
+    densities[s] = density;
+    if (counts != nullptr) counts[s] = sums.Total(kCount);
+  }
+};
+
+inline void FluidLambdasImpl(const SortedGrid& grid, const FluidParams& params, size_t begin,
+                             size_t end, const FloatView& lambdas, const FloatView& compliances,
+                             const FloatView& densities, const FloatView& neighbor_counts) {
+  FluidLambdaPass pass{{grid.points.x(), grid.points.y(), grid.points.z()},
+                       lambdas.data,
+                       compliances.data,
+                       densities.data,
+                       neighbor_counts.data,
+                       FluidKernels(params.kernel_radius),
+                       &params,
+                       {}};
+  const float* const sources[FluidLambdaPass::kFieldCount] = {pass.position[0], pass.position[1],
+                                                              pass.position[2]};
+  ForEachParticleByCell(grid, begin, end, sources, pass);
+}
+
+struct FluidCorrectionPass {
+  enum Field { kX, kY, kZ, kLambda, kCompliance, kFieldCount };
+  const float* HWY_RESTRICT position[4];
+  const float* HWY_RESTRICT lambdas;
+  const float* HWY_RESTRICT compliances;
+  float* HWY_RESTRICT out[4];
+  FluidKernels kernels;
+  const FluidParams* params;
+  BoxParams box;
+  float pressure_reference;  // 1 / W(q h)
+  LaneSums<3> sums;
+
+  void Begin(size_t) { sums.Clear(); }
+
+  void Scan(const CandidateFields<kFieldCount>& candidates, size_t s) {
+    const ScanTag d;
+    const auto zero = hn::Zero(d);
+    const auto own_lambda = hn::Set(d, lambdas[s]);
+    const auto own_compliance = hn::Set(d, compliances[s]);
+    const auto half_strength = hn::Set(d, -0.5f * params->artificial_pressure);
+    const auto reference = hn::Set(d, pressure_reference);
+    const int exponent = static_cast<int>(params->pressure_exponent);
+    ForEachNearCandidate(
+        candidates, position[0][s], position[1][s], position[2][s], kernels.h_squared,
+        static_cast<int32_t>(s),
+        [&](size_t j, size_t slot, auto near, auto dx, auto dy, auto dz, auto distance_squared)
+            HWY_ATTR {
+              hn::Vec<decltype(d)> w, g;
+              KernelTerms(d, kernels, distance_squared, w, g);
+              const auto apart = hn::And(near, hn::Gt(distance_squared, zero));
+              const auto ratio = hn::Mul(w, reference);
+              auto power = ratio;
+              for (int e = 1; e < exponent; ++e) power = hn::Mul(power, ratio);
+              // s_corr = -k (W / W(q h))^n, a constraint error like C, scaled by the pair's mean
+              // compliance as lambda is by its own.
+              const auto pair_compliance =
+                  hn::Add(own_compliance, hn::Load(d, candidates.field[kCompliance] + j));
+              const auto weight =
+                  hn::Add(hn::Add(own_lambda, hn::Load(d, candidates.field[kLambda] + j)),
+                          hn::Mul(hn::Mul(half_strength, power), pair_compliance));
+              const auto scale = hn::Mul(weight, g);
+              sums.Add(d, 0, slot, apart, hn::Mul(scale, dx));
+              sums.Add(d, 1, slot, apart, hn::Mul(scale, dy));
+              sums.Add(d, 2, slot, apart, hn::Mul(scale, dz));
+            });
+  }
+
+  void Finish(size_t s) {
+    // The gradient points at the neighbours: a negative weight (compression) moves away.
+    const float factor = params->particle_mass / params->rest_density;
+    for (size_t axis = 0; axis < 3; ++axis) {
+      float moved = position[axis][s] + factor * sums.Total(axis);
+      moved = moved < box.min[axis] ? box.min[axis] : moved;
+      moved = moved > box.max[axis] ? box.max[axis] : moved;
+      out[axis][s] = moved;
+    }
+    out[3][s] = position[3][s];
+  }
+};
+
+inline void FluidCorrectionsImpl(const SortedGrid& grid, const ConstFloatView& lambdas,
+                                 const ConstFloatView& compliances, const FluidParams& params,
+                                 const BoxParams& box, size_t begin, size_t end,
+                                 const Vec4View& corrected) {
+  const FluidKernels kernels(params.kernel_radius);
+  const float q = params.pressure_distance * params.kernel_radius;
+  FluidCorrectionPass pass{{grid.points.x(), grid.points.y(), grid.points.z(), grid.points.w()},
+                           lambdas.data,
+                           compliances.data,
+                           {corrected.x(), corrected.y(), corrected.z(), corrected.w()},
+                           kernels,
+                           &params,
+                           box,
+                           1.0f / kernels.W(q * q),
+                           {}};
+  const float* const sources[FluidCorrectionPass::kFieldCount] = {
+      pass.position[0], pass.position[1], pass.position[2], lambdas.data, compliances.data};
+  ForEachParticleByCell(grid, begin, end, sources, pass);
+}
+
+struct FluidVorticityPass {
+  enum Field { kX, kY, kZ, kVx, kVy, kVz, kFieldCount };
+  const float* HWY_RESTRICT position[3];
+  const float* HWY_RESTRICT velocity[3];
+  float* HWY_RESTRICT out[4];
+  FluidKernels kernels;
+  float volume;  // m / rho_0: each neighbour's share of space
+  LaneSums<3> sums;
+
+  void Begin(size_t) { sums.Clear(); }
+
+  void Scan(const CandidateFields<kFieldCount>& candidates, size_t s) {
+    const ScanTag d;
+    const auto zero = hn::Zero(d);
+    const auto vx = hn::Set(d, velocity[0][s]);
+    const auto vy = hn::Set(d, velocity[1][s]);
+    const auto vz = hn::Set(d, velocity[2][s]);
+    ForEachNearCandidate(candidates, position[0][s], position[1][s], position[2][s],
+                         kernels.h_squared, static_cast<int32_t>(s),
+                         [&](size_t j, size_t slot, auto near, auto dx, auto dy, auto dz,
+                             auto distance_squared) HWY_ATTR {
+                           hn::Vec<decltype(d)> w, g;
+                           KernelTerms(d, kernels, distance_squared, w, g);
+                           const auto apart = hn::And(near, hn::Gt(distance_squared, zero));
+                           const auto gx = hn::Mul(g, dx);
+                           const auto gy = hn::Mul(g, dy);
+                           const auto gz = hn::Mul(g, dz);
+                           const auto ux = hn::Sub(hn::Load(d, candidates.field[kVx] + j), vx);
+                           const auto uy = hn::Sub(hn::Load(d, candidates.field[kVy] + j), vy);
+                           const auto uz = hn::Sub(hn::Load(d, candidates.field[kVz] + j), vz);
+                           sums.Add(d, 0, slot, apart, hn::Sub(hn::Mul(gy, uz), hn::Mul(gz, uy)));
+                           sums.Add(d, 1, slot, apart, hn::Sub(hn::Mul(gz, ux), hn::Mul(gx, uz)));
+                           sums.Add(d, 2, slot, apart, hn::Sub(hn::Mul(gx, uy), hn::Mul(gy, ux)));
+                         });
+  }
+
+  void Finish(size_t s) {
+    const float x = volume * sums.Total(0);
+    const float y = volume * sums.Total(1);
+    const float z = volume * sums.Total(2);
+    out[0][s] = x;
+    out[1][s] = y;
+    out[2][s] = z;
+    out[3][s] = std::sqrt(x * x + y * y + z * z);
+  }
+};
+
+inline void FluidVorticityImpl(const SortedGrid& grid, const ConstVec4View& velocities,
+                               const FluidParams& params, size_t begin, size_t end,
+                               const Vec4View& omega) {
+  FluidVorticityPass pass{{grid.points.x(), grid.points.y(), grid.points.z()},
+                          {velocities.x(), velocities.y(), velocities.z()},
+                          {omega.x(), omega.y(), omega.z(), omega.w()},
+                          FluidKernels(params.kernel_radius),
+                          params.particle_mass / params.rest_density,
+                          {}};
+  const float* const sources[FluidVorticityPass::kFieldCount] = {
       pass.position[0], pass.position[1], pass.position[2],
       pass.velocity[0], pass.velocity[1], pass.velocity[2]};
+  ForEachParticleByCell(grid, begin, end, sources, pass);
+}
+
+struct FluidViscosityPass {
+  enum Field { kX, kY, kZ, kVx, kVy, kVz, kVorticity, kFieldCount };
+  enum Sum { kViscous, kEta = 3, kSums = 6 };
+  const float* HWY_RESTRICT position[3];
+  const float* HWY_RESTRICT velocity[4];
+  const float* HWY_RESTRICT omega[4];
+  float* HWY_RESTRICT out[4];
+  FluidKernels kernels;
+  const FluidParams* params;
+  float dt;
+  LaneSums<kSums> sums;
+
+  void Begin(size_t) { sums.Clear(); }
+
+  void Scan(const CandidateFields<kFieldCount>& candidates, size_t s) {
+    const ScanTag d;
+    const auto zero = hn::Zero(d);
+    const auto vx = hn::Set(d, velocity[0][s]);
+    const auto vy = hn::Set(d, velocity[1][s]);
+    const auto vz = hn::Set(d, velocity[2][s]);
+    ForEachNearCandidate(
+        candidates, position[0][s], position[1][s], position[2][s], kernels.h_squared,
+        static_cast<int32_t>(s),
+        [&](size_t j, size_t slot, auto near, auto dx, auto dy, auto dz, auto distance_squared)
+            HWY_ATTR {
+              hn::Vec<decltype(d)> w, g;
+              KernelTerms(d, kernels, distance_squared, w, g);
+              const auto apart = hn::And(near, hn::Gt(distance_squared, zero));
+              sums.Add(d, kViscous + 0, slot, near,
+                       hn::Mul(hn::Sub(hn::Load(d, candidates.field[kVx] + j), vx), w));
+              sums.Add(d, kViscous + 1, slot, near,
+                       hn::Mul(hn::Sub(hn::Load(d, candidates.field[kVy] + j), vy), w));
+              sums.Add(d, kViscous + 2, slot, near,
+                       hn::Mul(hn::Sub(hn::Load(d, candidates.field[kVz] + j), vz), w));
+              const auto strength = hn::Mul(hn::Load(d, candidates.field[kVorticity] + j), g);
+              sums.Add(d, kEta + 0, slot, apart, hn::Mul(strength, dx));
+              sums.Add(d, kEta + 1, slot, apart, hn::Mul(strength, dy));
+              sums.Add(d, kEta + 2, slot, apart, hn::Mul(strength, dz));
+            });
+  }
+
+  void Finish(size_t s) {
+    const FluidParams& p = *params;
+    // eta points from the particle towards stronger vorticity (the gradient's direction here
+    // is towards the neighbours); N is its direction, or none.
+    const float ex = sums.Total(kEta + 0);
+    const float ey = sums.Total(kEta + 1);
+    const float ez = sums.Total(kEta + 2);
+    const float length = std::sqrt(ex * ex + ey * ey + ez * ez);
+    float nx = 0.0f, ny = 0.0f, nz = 0.0f;
+    if (length > 0.0f) {
+      nx = ex / length;
+      ny = ey / length;
+      nz = ez / length;
+    }
+    const float wx = omega[0][s], wy = omega[1][s], wz = omega[2][s];
+    const float confinement[3] = {ny * wz - nz * wy, nz * wx - nx * wz, nx * wy - ny * wx};
+    const float volume = p.particle_mass / p.rest_density;
+    for (size_t axis = 0; axis < 3; ++axis) {
+      out[axis][s] = (velocity[axis][s] + dt * (p.vorticity * confinement[axis])) +
+                     p.viscosity * (volume * sums.Total(kViscous + axis));
+    }
+    out[3][s] = velocity[3][s];
+  }
+};
+
+inline void PositionsToVelocitiesImpl(const ConstVec4View& old_positions,
+                                      const ConstVec4View& new_positions, float dt_seconds,
+                                      const Vec4View& velocities) {
+  const hn::ScalableTag<float> d;
+  const auto dt = hn::Set(d, dt_seconds);
+  ForEachVector(d, velocities.count, [&](size_t i, auto store) HWY_ATTR {
+    for (size_t axis = 0; axis < 3; ++axis) {
+      const auto moved = hn::Sub(hn::LoadU(d, new_positions.Lane(axis) + i),
+                                 hn::LoadU(d, old_positions.Lane(axis) + i));
+      store(hn::Div(moved, dt), d, velocities.Lane(axis) + i);
+    }
+  });
+}
+
+inline void FluidViscosityImpl(const SortedGrid& grid, const ConstVec4View& velocities,
+                               const ConstVec4View& omega, const FluidParams& params,
+                               float dt_seconds, size_t begin, size_t end,
+                               const Vec4View& new_velocities) {
+  FluidViscosityPass pass{
+      {grid.points.x(), grid.points.y(), grid.points.z()},
+      {velocities.x(), velocities.y(), velocities.z(), velocities.w()},
+      {omega.x(), omega.y(), omega.z(), omega.w()},
+      {new_velocities.x(), new_velocities.y(), new_velocities.z(), new_velocities.w()},
+      FluidKernels(params.kernel_radius),
+      &params,
+      dt_seconds,
+      {}};
+  const float* const sources[FluidViscosityPass::kFieldCount] = {
+      pass.position[0], pass.position[1], pass.position[2], pass.velocity[0],
+      pass.velocity[1], pass.velocity[2], pass.omega[3]};
   ForEachParticleByCell(grid, begin, end, sources, pass);
 }
 

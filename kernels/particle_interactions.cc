@@ -16,6 +16,11 @@ namespace swarm {
 HWY_EXPORT(GranularForcesImpl);
 HWY_EXPORT(ApplyForcesImpl);
 HWY_EXPORT(SteerFlockImpl);
+HWY_EXPORT(FluidLambdasImpl);
+HWY_EXPORT(FluidCorrectionsImpl);
+HWY_EXPORT(FluidVorticityImpl);
+HWY_EXPORT(FluidViscosityImpl);
+HWY_EXPORT(PositionsToVelocitiesImpl);
 
 namespace {
 
@@ -34,14 +39,14 @@ float TwiceDampingRatio(float restitution) {
   // zeta = -ln e / sqrt(pi^2 + ln^2 e), in double and rounded once, so the float that reaches
   // the kernels is the same on every target (one rounding of a double within 1e-15).
   const double log_e = std::log(static_cast<double>(restitution));
-  return static_cast<float>(-2.0 * log_e / std::sqrt(std::numbers::pi * std::numbers::pi +
-                                                      log_e * log_e));
+  return static_cast<float>(-2.0 * log_e /
+                            std::sqrt(std::numbers::pi * std::numbers::pi + log_e * log_e));
 }
 
 void GranularForces(const SortedGrid& grid, float radius, const ConstVec4View& velocities,
                     const ConstFloatView& radii, const ConstFloatView& masses,
-                    const GranularParams& params, size_t begin, size_t end,
-                    const Vec4View& forces, const FloatView& neighbor_counts) {
+                    const GranularParams& params, size_t begin, size_t end, const Vec4View& forces,
+                    const FloatView& neighbor_counts) {
   SWARM_ASSERT(Covers(grid, begin, end) &&
                SameCount(grid.points, velocities, radii, masses, forces) &&
                OptionalCount(neighbor_counts, grid) && params.restitution > 0.0f &&
@@ -57,13 +62,57 @@ void ApplyForces(const Vec4View& velocities, const ConstVec4View& forces,
   HWY_DYNAMIC_DISPATCH(ApplyForcesImpl)(velocities, forces, masses, dt_seconds);
 }
 
-void SteerFlock(const SortedGrid& grid, const ConstVec4View& velocities,
-                const FlockParams& params, float dt_seconds, size_t begin, size_t end,
-                const Vec4View& new_velocities, const FloatView& neighbor_counts) {
+void SteerFlock(const SortedGrid& grid, const ConstVec4View& velocities, const FlockParams& params,
+                float dt_seconds, size_t begin, size_t end, const Vec4View& new_velocities,
+                const FloatView& neighbor_counts) {
   SWARM_ASSERT(Covers(grid, begin, end) && SameCount(grid.points, velocities, new_velocities) &&
                OptionalCount(neighbor_counts, grid));
   HWY_DYNAMIC_DISPATCH(SteerFlockImpl)
   (grid, velocities, params, dt_seconds, begin, end, new_velocities, neighbor_counts);
+}
+
+void FluidLambdas(const SortedGrid& grid, const FluidParams& params, size_t begin, size_t end,
+                  const FloatView& lambdas, const FloatView& compliances,
+                  const FloatView& densities, const FloatView& neighbor_counts) {
+  SWARM_ASSERT(Covers(grid, begin, end) &&
+               SameCount(grid.points, lambdas, compliances, densities) &&
+               OptionalCount(neighbor_counts, grid) && params.kernel_radius > 0.0f);
+  HWY_DYNAMIC_DISPATCH(FluidLambdasImpl)
+  (grid, params, begin, end, lambdas, compliances, densities, neighbor_counts);
+}
+
+void FluidCorrections(const SortedGrid& grid, const ConstFloatView& lambdas,
+                      const ConstFloatView& compliances, const FluidParams& params,
+                      const BoxParams& box, size_t begin, size_t end, const Vec4View& corrected) {
+  SWARM_ASSERT(Covers(grid, begin, end) &&
+               SameCount(grid.points, lambdas, compliances, corrected) &&
+               params.kernel_radius > 0.0f);
+  HWY_DYNAMIC_DISPATCH(FluidCorrectionsImpl)
+  (grid, lambdas, compliances, params, box, begin, end, corrected);
+}
+
+void FluidVorticity(const SortedGrid& grid, const ConstVec4View& velocities,
+                    const FluidParams& params, size_t begin, size_t end, const Vec4View& omega) {
+  SWARM_ASSERT(Covers(grid, begin, end) && SameCount(grid.points, velocities, omega) &&
+               params.kernel_radius > 0.0f);
+  HWY_DYNAMIC_DISPATCH(FluidVorticityImpl)(grid, velocities, params, begin, end, omega);
+}
+
+void PositionsToVelocities(const ConstVec4View& old_positions, const ConstVec4View& new_positions,
+                           float dt_seconds, const Vec4View& velocities) {
+  SWARM_ASSERT(SameCount(old_positions, new_positions, velocities) && dt_seconds > 0.0f);
+  HWY_DYNAMIC_DISPATCH(PositionsToVelocitiesImpl)
+  (old_positions, new_positions, dt_seconds, velocities);
+}
+
+void FluidViscosity(const SortedGrid& grid, const ConstVec4View& velocities,
+                    const ConstVec4View& omega, const FluidParams& params, float dt_seconds,
+                    size_t begin, size_t end, const Vec4View& new_velocities) {
+  SWARM_ASSERT(Covers(grid, begin, end) &&
+               SameCount(grid.points, velocities, omega, new_velocities) &&
+               params.kernel_radius > 0.0f);
+  HWY_DYNAMIC_DISPATCH(FluidViscosityImpl)
+  (grid, velocities, omega, params, dt_seconds, begin, end, new_velocities);
 }
 
 }  // namespace swarm

@@ -48,8 +48,8 @@ float TwiceDampingRatio(float restitution);
 // [begin, end). radius (<= the grid's) must be at least twice the largest particle radius.
 void GranularForces(const SortedGrid& grid, float radius, const ConstVec4View& velocities,
                     const ConstFloatView& radii, const ConstFloatView& masses,
-                    const GranularParams& params, size_t begin, size_t end,
-                    const Vec4View& forces, const FloatView& neighbor_counts);
+                    const GranularParams& params, size_t begin, size_t end, const Vec4View& forces,
+                    const FloatView& neighbor_counts);
 
 // v += (f / m) dt for particles [0, count) (w untouched): the forces' step before IntegrateEuler.
 void ApplyForces(const Vec4View& velocities, const ConstVec4View& forces,
@@ -79,8 +79,59 @@ struct FlockParams {
 };
 // new_velocities[s] for s in [begin, end) from everyone's positions (the grid) and velocities
 // (lane w copied); neighbor_counts[s] = the boids in view, if it has data.
-void SteerFlock(const SortedGrid& grid, const ConstVec4View& velocities,
-                const FlockParams& params, float dt_seconds, size_t begin, size_t end,
-                const Vec4View& new_velocities, const FloatView& neighbor_counts);
+void SteerFlock(const SortedGrid& grid, const ConstVec4View& velocities, const FlockParams& params,
+                float dt_seconds, size_t begin, size_t end, const Vec4View& new_velocities,
+                const FloatView& neighbor_counts);
+
+// --- Fluids: Position Based Fluids (Macklin and Mueller 2013) ------------------------------------
+// Kernels of radius h: poly6 W(r) = 315 / (64 pi h^9) (h^2 - r^2)^3 for densities and the spiky
+// gradient grad W(r) = -45 / (pi h^6) (h - |r|)^2 r / |r| for everything else. Each step predicts
+// positions p* = p + (v + g dt) dt, then `iterations` times:
+//   density     rho_i = m (W(0) + sum_j W(p*_i - p*_j)),  C_i = max(rho_i / rho_0 - 1, 0)
+//               (a compressed particle is pushed apart; a free surface does not pull);
+//   lambda_i    = -C_i a_i, with the compliance a_i = 1 / (|(m / rho_0) sum_j grad W_ij|^2
+//                 + sum_j |(m / rho_0) grad W_ij|^2 + relaxation)   (FluidLambdas)
+//   correction  p*_i += (m / rho_0) sum_j (lambda_i + lambda_j + s_corr) grad W_ij, clamped to
+//               the box, with the artificial pressure s_corr = -k (W(r_ij) / W(q h))^n
+//               (a_i + a_j) / 2: a constraint error scaled like lambda, so k does not depend on
+//               the particle size (the paper's k = 0.1 assumes its own units)  (FluidCorrections);
+// then v = (p* - p) / dt, the vorticity omega_i = V sum_j grad W_ij x (v_j - v_i)
+// (FluidVorticity), and the final velocity v_i + dt eps (N x omega_i) + c V sum_j (v_j - v_i) W_ij
+// with N = eta / |eta|, eta = sum_j |omega_j| grad W_ij (vorticity confinement and XSPH
+// viscosity, FluidViscosity); V = m / rho_0 is a particle's volume, which makes c and eps
+// independent of the particle size.
+struct FluidParams {
+  float kernel_radius = 0.1f;        // h, m (<= the grid's radius)
+  float rest_density = 1000.0f;      // rho_0, kg/m^3
+  float particle_mass = 1.0f;        // m, kg (rho_0 s^3 for particles s apart)
+  float relaxation = 100.0f;         // constraint relaxation, 1/m^2 (CFM)
+  float artificial_pressure = 0.1f;  // k
+  float pressure_exponent = 4.0f;    // n (a whole number: n multiplications)
+  float pressure_distance = 0.2f;    // q, a fraction of h
+  float viscosity = 0.01f;           // c (XSPH)
+  float vorticity = 0.0f;            // eps: confinement strength (0: none), tuned per scene
+  int iterations = 4;
+};
+// lambdas[s], compliances[s] and densities[s] (and neighbor_counts[s], if it has data) for s
+// in [begin, end) from the grid's points (the predicted positions).
+void FluidLambdas(const SortedGrid& grid, const FluidParams& params, size_t begin, size_t end,
+                  const FloatView& lambdas, const FloatView& compliances,
+                  const FloatView& densities, const FloatView& neighbor_counts);
+// corrected[s] = the grid's point s moved by its density correction and clamped to `box`
+// (lane w copied), for s in [begin, end).
+void FluidCorrections(const SortedGrid& grid, const ConstFloatView& lambdas,
+                      const ConstFloatView& compliances, const FluidParams& params,
+                      const BoxParams& box, size_t begin, size_t end, const Vec4View& corrected);
+// omega[s] (x, y, z) = the vorticity at particle s, omega[s].w = |omega[s]|.
+void FluidVorticity(const SortedGrid& grid, const ConstVec4View& velocities,
+                    const FluidParams& params, size_t begin, size_t end, const Vec4View& omega);
+// velocities = (new_positions - old_positions) / dt, lanes x, y, z, for every particle.
+void PositionsToVelocities(const ConstVec4View& old_positions, const ConstVec4View& new_positions,
+                           float dt_seconds, const Vec4View& velocities);
+// new_velocities[s] = velocities[s] with vorticity confinement and XSPH viscosity (lane w
+// copied).
+void FluidViscosity(const SortedGrid& grid, const ConstVec4View& velocities,
+                    const ConstVec4View& omega, const FluidParams& params, float dt_seconds,
+                    size_t begin, size_t end, const Vec4View& new_velocities);
 
 }  // namespace swarm

@@ -17,8 +17,8 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 
 // A uniform float in [0, 1) from (seed, index) alone: 24 bits of a two-round integer hash.
 float UnitHash(uint64_t seed, uint32_t index) {
-  const uint32_t mixed = LowBias32(LowBias32(static_cast<uint32_t>(seed) ^ index) ^
-                                   static_cast<uint32_t>(seed >> 32));
+  const uint32_t mixed =
+      LowBias32(LowBias32(static_cast<uint32_t>(seed) ^ index) ^ static_cast<uint32_t>(seed >> 32));
   return static_cast<float>(mixed >> 8) * 0x1p-24f;
 }
 
@@ -33,8 +33,24 @@ BoxParams InsetBox(BoxParams box, float radius) {
 
 Result<InteractionState> InteractionState::Create(MemoryAccountant& accountant, size_t count,
                                                   const InteractionConfig& config) {
-  (void)config;
   InteractionState state(accountant);
+  if (config.kind == InteractionKind::kFluid) {
+    Result<Vec4Buffer> predicted = Vec4Buffer::Create(accountant, count);
+    if (!predicted.ok()) return predicted.status();
+    Result<FloatArray> lambdas = FloatArray::Create(accountant, count);
+    if (!lambdas.ok()) return lambdas.status();
+    Result<FloatArray> compliances = FloatArray::Create(accountant, count);
+    if (!compliances.ok()) return compliances.status();
+    Result<FloatArray> densities = FloatArray::Create(accountant, count);
+    if (!densities.ok()) return densities.status();
+    Result<Vec4Buffer> omega = Vec4Buffer::Create(accountant, count);
+    if (!omega.ok()) return omega.status();
+    state.predicted_ = std::move(predicted).value();
+    state.lambdas_ = std::move(lambdas).value();
+    state.compliances_ = std::move(compliances).value();
+    state.densities_ = std::move(densities).value();
+    state.omega_ = std::move(omega).value();
+  }
   Result<FloatArray> radii = FloatArray::Create(accountant, count);
   if (!radii.ok()) return radii.status();
   Result<FloatArray> masses = FloatArray::Create(accountant, count);
@@ -63,8 +79,10 @@ void InteractionState::Initialize(const ParticleArrays& arrays, const Interactio
   if (config.lattice_spacing > 0.0f) {
     const float spacing = config.lattice_spacing;
     const glm::vec3 low = emitter.center - emitter.half_extent;
-    const size_t nx = std::max<size_t>(1, static_cast<size_t>(2.0f * emitter.half_extent.x / spacing));
-    const size_t nz = std::max<size_t>(1, static_cast<size_t>(2.0f * emitter.half_extent.z / spacing));
+    const size_t nx =
+        std::max<size_t>(1, static_cast<size_t>(2.0f * emitter.half_extent.x / spacing));
+    const size_t nz =
+        std::max<size_t>(1, static_cast<size_t>(2.0f * emitter.half_extent.z / spacing));
     const Vec4View p = arrays.positions->view();
     const Vec4View v = arrays.velocities->view();
     for (size_t i = 0; i < count; ++i) {
@@ -120,6 +138,7 @@ void InteractionState::Reorder(const ParticleArrays& arrays, ThreadPool& pool) {
   move_float(*arrays.lifetimes);
   move_float(radii_);
   move_float(masses_);
+  if (predicted_.size() > 0) move_vec4(predicted_);
   // The ids move as the bits of floats: a gather copies bits without arithmetic.
   static_assert(sizeof(uint32_t) == sizeof(float));
   const FloatView ids{reinterpret_cast<float*>(ids_.view().data), ids_.size()};
@@ -130,9 +149,19 @@ void InteractionState::Reorder(const ParticleArrays& arrays, ThreadPool& pool) {
 Status InteractionState::Step(const ParticleArrays& arrays, const InteractionConfig& config,
                               const InteractionStepParams& params, ThreadPool& pool) {
   const auto start = std::chrono::steady_clock::now();
-  if (Status s = grid_.Build(std::as_const(*arrays.positions).view(), InteractionRadius(config),
-                             pool);
-      !s.ok()) {
+  const bool fluid = config.kind == InteractionKind::kFluid;
+  // A fluid's grid is built over its predicted positions; the prediction cannot fail, but must
+  // not run on positions the grid would refuse (non-finite ones), so those are checked first.
+  if (fluid) {
+    const PointBounds bounds = FindPointBounds(std::as_const(*arrays.positions).view());
+    if (bounds.first_non_finite < arrays.positions->size()) {
+      return grid_.Build(std::as_const(*arrays.positions).view(), InteractionRadius(config),
+                         pool);  // the grid's error names the point
+    }
+    PredictFluid(arrays, params, pool);
+  }
+  const Vec4Buffer& sorted_by = fluid ? predicted_ : *arrays.positions;
+  if (Status s = grid_.Build(sorted_by.view(), InteractionRadius(config), pool); !s.ok()) {
     return s;
   }
   Reorder(arrays, pool);
@@ -146,6 +175,8 @@ Status InteractionState::Step(const ParticleArrays& arrays, const InteractionCon
       StepFlock(arrays, config, params, pool);
       break;
     case InteractionKind::kFluid:
+      StepFluid(arrays, config, params, pool);
+      break;
     case InteractionKind::kNone:
       break;
   }
@@ -157,6 +188,68 @@ Status InteractionState::Step(const ParticleArrays& arrays, const InteractionCon
   return {};
 }
 
+void InteractionState::PredictFluid(const ParticleArrays& arrays,
+                                    const InteractionStepParams& params, ThreadPool& pool) {
+  const Vec4View positions = arrays.positions->view();
+  const Vec4View velocities = arrays.velocities->view();
+  const Vec4View predicted = predicted_.view();
+  const EulerParams euler{params.gravity, params.drag_per_second, params.dt_seconds};
+  const auto predict = [&](size_t begin, size_t n) {
+    const Vec4View p = positions.Slice(begin, n);
+    const Vec4View v = velocities.Slice(begin, n);
+    const Vec4View q = predicted.Slice(begin, n);
+    for (size_t lane = 0; lane < 4; ++lane) std::copy_n(p.Lane(lane), n, q.Lane(lane));
+    if (params.attractor != nullptr) ApplyAttractor(p, v, *params.attractor);
+    IntegrateEuler(q, v, euler);   // v += (g - k v) dt, p* = p + v dt
+    CollideBox(q, v, params.box);  // p* into the box (v is replaced at the end of the step)
+  };
+  RunFused(pool, positions.count, params.schedule, predict);
+}
+
+void InteractionState::StepFluid(const ParticleArrays& arrays, const InteractionConfig& config,
+                                 const InteractionStepParams& params, ThreadPool& pool) {
+  const FluidParams& fluid = config.fluid;
+  const size_t count = predicted_.size();
+  const auto grid_over = [&](const Vec4Buffer& points) {
+    const std::span<const uint32_t> start = grid_.bucket_start();
+    return SortedGrid{points.view(), start.data(), grid_.cells()};
+  };
+  for (int iteration = 0; iteration < fluid.iterations; ++iteration) {
+    const SortedGrid sorted = grid_over(predicted_);
+    const auto lambdas = [&](size_t begin, size_t n) {
+      FluidLambdas(sorted, fluid, begin, begin + n, lambdas_.view(), compliances_.view(),
+                   densities_.view(), neighbor_counts_.view());
+    };
+    RunFused(pool, count, params.schedule, lambdas);
+    const auto correct = [&](size_t begin, size_t n) {
+      FluidCorrections(sorted, std::as_const(lambdas_).view(), std::as_const(compliances_).view(),
+                       fluid, params.box, begin, begin + n, spare_vec4_.view());
+    };
+    RunFused(pool, count, params.schedule, correct);
+    std::swap(predicted_, spare_vec4_);
+  }
+  const SortedGrid sorted = grid_over(predicted_);
+  const Vec4View velocities = arrays.velocities->view();
+  const auto velocity = [&](size_t begin, size_t n) {
+    PositionsToVelocities(std::as_const(*arrays.positions).view().Slice(begin, n),
+                          std::as_const(predicted_).view().Slice(begin, n), params.dt_seconds,
+                          velocities.Slice(begin, n));
+  };
+  RunFused(pool, count, params.schedule, velocity);
+  const auto vorticity = [&](size_t begin, size_t n) {
+    FluidVorticity(sorted, velocities, fluid, begin, begin + n, omega_.view());
+  };
+  // Without confinement omega stays as allocated: zero.
+  if (fluid.vorticity > 0.0f) RunFused(pool, count, params.schedule, vorticity);
+  const auto viscosity = [&](size_t begin, size_t n) {
+    FluidViscosity(sorted, velocities, std::as_const(omega_).view(), fluid, params.dt_seconds,
+                   begin, begin + n, spare_vec4_.view());
+  };
+  RunFused(pool, count, params.schedule, viscosity);
+  std::swap(*arrays.velocities, spare_vec4_);
+  std::swap(*arrays.positions, predicted_);
+}
+
 void InteractionState::StepGranular(const ParticleArrays& arrays, const InteractionConfig& config,
                                     const InteractionStepParams& params, ThreadPool& pool) {
   const SortedGrid sorted = Sorted(arrays);
@@ -166,8 +259,8 @@ void InteractionState::StepGranular(const ParticleArrays& arrays, const Interact
   const Vec4View forces = spare_vec4_.view();
   const FloatView masses = masses_.view();
   const auto contact = [&](size_t begin, size_t n) {
-    GranularForces(sorted, radius, velocities, radii_.view(), masses,
-                   config.granular.contact, begin, begin + n, forces, neighbor_counts_.view());
+    GranularForces(sorted, radius, velocities, radii_.view(), masses, config.granular.contact,
+                   begin, begin + n, forces, neighbor_counts_.view());
   };
   RunFused(pool, positions.count, params.schedule, contact);
   const EulerParams euler{params.gravity, params.drag_per_second, params.dt_seconds};

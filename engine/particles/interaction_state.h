@@ -56,6 +56,9 @@ class InteractionState {
   const FloatArray& radii() const { return radii_; }
   const FloatArray& masses() const { return masses_; }
   const NeighborGrid& grid() const { return grid_; }
+  // Fluids: each particle's density at the last iteration of the last step (per slot).
+  const FloatArray& densities() const { return densities_; }
+  const FloatArray& lambdas() const { return lambdas_; }
   const InteractionStats& stats() const { return stats_; }
 
  private:
@@ -66,6 +69,12 @@ class InteractionState {
                     const InteractionStepParams& params, ThreadPool& pool);
   void StepFlock(const ParticleArrays& arrays, const InteractionConfig& config,
                  const InteractionStepParams& params, ThreadPool& pool);
+  // The fluid's prediction (before the grid: it is built over the predicted positions), and
+  // the rest of its step.
+  void PredictFluid(const ParticleArrays& arrays, const InteractionStepParams& params,
+                    ThreadPool& pool);
+  void StepFluid(const ParticleArrays& arrays, const InteractionConfig& config,
+                 const InteractionStepParams& params, ThreadPool& pool);
   SortedGrid Sorted(const ParticleArrays& arrays) const;
 
   bool active_ = false;
@@ -74,6 +83,12 @@ class InteractionState {
   FloatArray masses_;
   PaddedArray<uint32_t> ids_;
   FloatArray neighbor_counts_;
+  // Fluids only: predicted positions, the constraint multipliers, densities and vorticity.
+  Vec4Buffer predicted_;
+  FloatArray lambdas_;
+  FloatArray compliances_;
+  FloatArray densities_;
+  Vec4Buffer omega_;
   // Spare arrays the reorder gathers into (then swaps with the originals), reused as the
   // passes' outputs (forces, new velocities).
   Vec4Buffer spare_vec4_;

@@ -20,11 +20,12 @@ Status ValidateGranular(const GranularConfig& config) {
     return Bad("granular radius_min", "finite and > 0", config.radius_min);
   }
   if (!(std::isfinite(config.radius_max) && config.radius_max >= config.radius_min)) {
-    return Bad("granular radius_max", "finite and >= radius_min (" +
-                                          NumberText(config.radius_min) + ")",
+    return Bad("granular radius_max",
+               "finite and >= radius_min (" + NumberText(config.radius_min) + ")",
                config.radius_max);
   }
-  if (!FinitePositive(config.density)) return Bad("granular density", "finite and > 0", config.density);
+  if (!FinitePositive(config.density))
+    return Bad("granular density", "finite and > 0", config.density);
   const GranularParams& contact = config.contact;
   if (!FinitePositive(contact.stiffness)) {
     return Bad("granular stiffness", "finite and > 0", contact.stiffness);
@@ -62,12 +63,41 @@ Status ValidateFlock(const FlockParams& flock) {
   }
   if (!(std::isfinite(flock.max_speed) && flock.max_speed >= flock.min_speed &&
         flock.max_speed > 0.0f)) {
-    return Bad("flock max_speed", "finite, > 0 and >= min_speed (" +
-                                      NumberText(flock.min_speed) + ")",
+    return Bad("flock max_speed",
+               "finite, > 0 and >= min_speed (" + NumberText(flock.min_speed) + ")",
                flock.max_speed);
   }
   if (!FinitePositive(flock.wall_margin)) {
     return Bad("flock wall_margin", "finite and > 0", flock.wall_margin);
+  }
+  return {};
+}
+
+Status ValidateFluid(const FluidParams& fluid) {
+  const std::pair<const char*, float> positive[] = {{"fluid kernel_radius", fluid.kernel_radius},
+                                                    {"fluid rest_density", fluid.rest_density},
+                                                    {"fluid particle_mass", fluid.particle_mass},
+                                                    {"fluid relaxation", fluid.relaxation}};
+  for (const auto& [name, value] : positive) {
+    if (!FinitePositive(value)) return Bad(name, "finite and > 0", value);
+  }
+  const std::pair<const char*, float> non_negative[] = {
+      {"fluid artificial_pressure", fluid.artificial_pressure},
+      {"fluid viscosity", fluid.viscosity},
+      {"fluid vorticity", fluid.vorticity}};
+  for (const auto& [name, value] : non_negative) {
+    if (!FiniteNonNegative(value)) return Bad(name, "finite and >= 0", value);
+  }
+  if (!(fluid.pressure_exponent >= 1.0f && fluid.pressure_exponent <= 8.0f &&
+        fluid.pressure_exponent == std::floor(fluid.pressure_exponent))) {
+    return Bad("fluid pressure_exponent", "a whole number in [1, 8]", fluid.pressure_exponent);
+  }
+  if (!(fluid.pressure_distance > 0.0f && fluid.pressure_distance < 1.0f)) {
+    return Bad("fluid pressure_distance", "in (0, 1)", fluid.pressure_distance);
+  }
+  if (fluid.iterations < 1 || fluid.iterations > 100) {
+    return InvalidArgument("fluid iterations must be in [1, 100], got " +
+                           std::to_string(fluid.iterations));
   }
   return {};
 }
@@ -103,7 +133,7 @@ Status ValidateInteraction(const InteractionConfig& config) {
     case InteractionKind::kFlock:
       return ValidateFlock(config.flock);
     case InteractionKind::kFluid:
-      return InvalidArgument("fluid interactions are not available yet");
+      return ValidateFluid(config.fluid);
   }
   return InvalidArgument("interaction kind " + std::to_string(static_cast<int>(config.kind)) +
                          " is not one of none, granular, fluid, flock");
@@ -116,6 +146,7 @@ float InteractionRadius(const InteractionConfig& config) {
     case InteractionKind::kFlock:
       return config.flock.view_radius;
     case InteractionKind::kFluid:
+      return config.fluid.kernel_radius;
     case InteractionKind::kNone:
       break;
   }

@@ -40,6 +40,7 @@ struct InteractionConfig {
   // and the particle's index), so a lattice of spheres does not stand in perfect columns.
   float lattice_jitter = 0.0f;
   GranularConfig granular;
+  FluidParams fluid;
   FlockParams flock;  // flock.box is ignored: the system's box is used
 };
 
@@ -47,7 +48,8 @@ struct InteractionConfig {
 Status ValidateInteraction(const InteractionConfig& config);
 
 // The radius the neighbour grid is built for: the largest contact distance (twice the largest
-// particle radius) or the flock's view radius; 0 without interactions.
+// particle radius), the fluid's kernel radius or the flock's view radius; 0 without
+// interactions.
 float InteractionRadius(const InteractionConfig& config);
 
 // What the last step of an interacting system measured, for a HUD or a log.
