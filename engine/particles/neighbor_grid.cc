@@ -19,9 +19,20 @@ constexpr size_t kTilePoints = 16384;
 // The most threads a list splits into (per-thread bookkeeping lives on the stack).
 constexpr size_t kMaxListThreads = 256;
 // A dense grid may have up to this many cells per point (plus a small floor); sparser point sets
-// are hashed, so the cell table never outgrows the points.
-constexpr uint64_t kMaxDenseCellsPerPoint = 4;
+// are hashed into a table of at least one bucket per point (a power of two), so the cell table
+// never outgrows the points.
+constexpr uint64_t kMaxDenseCellsPerPoint = 2;
 constexpr uint64_t kMinDenseCells = 4096;
+
+uint64_t HashedBuckets(size_t points) {
+  return std::bit_ceil(std::max<uint64_t>(64, uint64_t{points}));
+}
+// The largest cell table `points` points can need: reserved at once, so points that spread or
+// gather from step to step never make the table grow again.
+uint64_t MaxBuckets(size_t points) {
+  return std::max(
+      {kMinDenseCells, kMaxDenseCellsPerPoint * uint64_t{points}, HashedBuckets(points)});
+}
 // A query whose cells exceed this many per point scans every point instead.
 constexpr uint64_t kMaxQueryCellsPerPoint = 4;
 
@@ -126,8 +137,7 @@ Status NeighborGrid::ChooseCells(const PointBounds& bounds, float radius, CellGr
     cells->bucket_count = static_cast<uint32_t>(cell_count);
   } else {
     cells->hashed = true;
-    cells->bucket_count =
-        static_cast<uint32_t>(std::bit_ceil(std::max<uint64_t>(64, 2 * uint64_t{size_})));
+    cells->bucket_count = static_cast<uint32_t>(HashedBuckets(size_));
   }
   return {};
 }
@@ -157,7 +167,7 @@ Status NeighborGrid::Build(const ConstVec4View& points, float radius, ThreadPool
   const size_t count = points.count;
   if (Status s = ReserveWithHeadroom(buckets_, count); !s.ok()) return s;
   if (Status s = ReserveWithHeadroom(order_, count); !s.ok()) return s;
-  if (Status s = ReserveWithHeadroom(bucket_start_, size_t{cells.bucket_count} + 1); !s.ok()) {
+  if (Status s = ReserveWithHeadroom(bucket_start_, MaxBuckets(count) + 1); !s.ok()) {
     return s;
   }
   if (sorted_.size() < count + kPadFloats) {

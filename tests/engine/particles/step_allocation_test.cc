@@ -102,5 +102,36 @@ TEST_CASE("1000 steps allocate nothing, with 1 and 2 threads") {
   }
 }
 
+TEST_CASE("interacting systems allocate nothing after their first step") {
+  for (InteractionKind kind :
+       {InteractionKind::kGranular, InteractionKind::kFluid, InteractionKind::kFlock}) {
+    for (size_t threads : {size_t{1}, size_t{2}}) {
+      INFO(InteractionName(kind) << ", " << threads << " threads");
+      MemoryAccountant memory;
+      ParticleConfig config;
+      config.interaction.kind = kind;
+      config.interaction.granular.radius_min = config.interaction.granular.radius_max = 0.2f;
+      config.interaction.fluid.kernel_radius = 0.4f;
+      config.emitter.half_extent = {3.0f, 3.0f, 3.0f};
+      config.emitter.center = {0.0f, 5.0f, 0.0f};
+      config.schedule.tile_elements = 1024;
+      config.schedule.min_elements_per_thread = 0;
+      Result<ParticleSystem> system = ParticleSystem::Create(memory, 5003, config);
+      REQUIRE(system.ok());
+      ThreadPool pool(threads);
+      // The first step sizes the grid (its cell table grows with the particles' spread, with
+      // room to spare).
+      REQUIRE(system->Step(1.0f / 240.0f, pool).ok());
+      const uint64_t accounted_before = memory.Total().allocations;
+      const uint64_t news_before = global_news.load();
+      uint64_t failures = 0;
+      for (int step = 0; step < 200; ++step) failures += !system->Step(1.0f / 240.0f, pool).ok();
+      CHECK(failures == 0);
+      CHECK(global_news.load() - news_before == 0);
+      CHECK(memory.Total().allocations - accounted_before == 0);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace swarm
