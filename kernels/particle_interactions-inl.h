@@ -386,9 +386,14 @@ struct FluidCorrectionPass {
               hn::Vec<decltype(d)> w, g;
               KernelTerms(d, kernels, distance_squared, w, g);
               const auto apart = hn::And(near, hn::Gt(distance_squared, zero));
+              // ratio^n by squaring (n = 4: two multiplications, not a chain of three).
               const auto ratio = hn::Mul(w, reference);
-              auto power = ratio;
-              for (int e = 1; e < exponent; ++e) power = hn::Mul(power, ratio);
+              auto power = hn::Set(d, 1.0f);
+              auto factor = ratio;
+              for (int e = exponent; e > 0; e >>= 1) {
+                if (e & 1) power = hn::Mul(power, factor);
+                if (e > 1) factor = hn::Mul(factor, factor);
+              }
               // s_corr = -k (W / W(q h))^n, a constraint error like C, scaled by the pair's mean
               // compliance as lambda is by its own.
               const auto pair_compliance =

@@ -54,6 +54,11 @@ std::vector<std::string> HudLines(const HudState& state) {
       Format("ms  physics %.2f  transform %.2f  splat %.2f  glow %.2f  tonemap %.2f  upload %.2f",
              ms[FrameStage::kPhysics], ms[FrameStage::kTransform], ms[FrameStage::kSplat],
              ms[FrameStage::kGlow], ms[FrameStage::kTonemap], ms[FrameStage::kUpload]));
+  if (state.interacting) {
+    lines.push_back(
+        Format("neighbours %.2f ms  interactions %.2f ms (last substep)  %.1f per particle",
+               state.neighbor_ms, state.interaction_ms, state.average_neighbors));
+  }
   lines.push_back(
       Format("colour by %s", state.coloring == ParticleColoring::kSpeed ? "speed" : "age"));
   size_t begin = 0;
@@ -64,7 +69,7 @@ std::vector<std::string> HudLines(const HudState& state) {
     begin = end + 1;
   }
   lines.push_back(
-      "1-5 scene  space pause  R reset  T SIMD  +/- particles  C colour  H HUD  Q quit");
+      "1-8 scene  space pause  R reset  T SIMD  +/- particles  C colour  H HUD  Q quit");
   lines.push_back("left drag attract  right drag repel  middle drag orbit  wheel zoom");
   WrapWords(state.message, kMessageColumns, lines);
   return lines;

@@ -20,6 +20,12 @@ struct HudState {
   std::string simd;  // "avx512 (AVX3)"
   ParticleColoring coloring = ParticleColoring::kSpeed;
   bool paused = false;
+  // Interacting scenes: the neighbour stage (grid and sort) and the model's passes of the last
+  // step, in ms, and the average neighbours per particle.
+  bool interacting = false;
+  double neighbor_ms = 0.0;
+  double interaction_ms = 0.0;
+  double average_neighbors = 0.0;
   std::string memory_report;  // MemoryAccountant::Report()
   std::string message;        // the latest notice (a refused resize, ...), or empty
 };

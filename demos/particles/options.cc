@@ -17,10 +17,13 @@ Result<DemoOptions> ParseDemoOptions(int argc, const char* const* argv) {
   FlagSet flags("swarm-particles",
                 "Simulates and renders particles with swarm's kernels in an SDL2 window, or "
                 "headless\n(--headless, or when there is no display) writing a PNG and timings.\n"
-                "Keys: 1-5 scene, space pause, R restart, T next SIMD target, +/- double/halve "
+                "Keys: 1-8 scene, space pause, R restart, T next SIMD target, +/- double/halve "
                 "the particles,\nC colour by speed/age, H HUD, Esc/Q quit. Mouse: left attracts, "
                 "right repels, middle drag\norbits, the wheel zooms.");
-  flags.AddCount("particles", &options.particles, 1, kMaxParticles, "number of particles");
+  // Unset (0), each scene starts with its own count, also when the keys switch scenes.
+  flags.AddCount("particles", &options.particles, 1, kMaxParticles,
+                 "number of particles (the scene's own: 1e6; fluid 1e5, granular 2e5, flock "
+                 "2.5e5)");
   flags.AddCount("threads", &options.threads, 1, 256, "threads in the pool (caller included)");
   flags.AddString("simd", &simd, SimdChoices());
   flags.AddString("scene", &scene, SceneNames());

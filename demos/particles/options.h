@@ -19,7 +19,7 @@ inline constexpr const char* kDefaultFontPath =
     "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
 
 struct DemoOptions {
-  uint64_t particles = 1'000'000;
+  uint64_t particles = 0;  // unset: each scene's default (SceneDefaultParticles)
   uint64_t threads = 1;
   SimdTarget simd{0, "auto", "auto"};
   SceneKind scene = SceneKind::kFountain;

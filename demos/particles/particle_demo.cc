@@ -36,22 +36,23 @@ Result<ParticleDemo> ParticleDemo::Create(MemoryAccountant& accountant, ThreadPo
   demo.pool_ = &pool;
   demo.scene_ = setup.scene;
   demo.seed_ = setup.seed;
+  demo.requested_particles_ = setup.particles;
+  const size_t count = demo.CountFor(setup.scene);
   Result<ParticleSystem> system =
-      ParticleSystem::Create(accountant, setup.particles, SceneConfig(setup.scene, setup.seed, 0));
+      ParticleSystem::Create(accountant, count, SceneConfig(setup.scene, setup.seed, 0, count));
   if (!system.ok()) return system.status();
   demo.system_ = std::move(system).value();
-  Result<ParticleRenderer> renderer =
-      ParticleRenderer::Create(accountant,
-                               SettingsFor(setup.scene, setup.width, setup.height, setup.particles,
-                                           ParticleColoring::kSpeed),
-                               pool.num_threads());
+  Result<ParticleRenderer> renderer = ParticleRenderer::Create(
+      accountant,
+      SettingsFor(setup.scene, setup.width, setup.height, count, ParticleColoring::kSpeed),
+      pool.num_threads());
   if (!renderer.ok()) return renderer.status();
   demo.renderer_ = std::move(renderer).value();
   return demo;
 }
 
 Status ParticleDemo::Step() {
-  ParticleConfig config = SceneConfig(scene_, seed_, system_.steps_taken());
+  ParticleConfig config = SceneConfig(scene_, seed_, system_.steps_taken(), system_.size());
   if (pointer_.has_value()) {
     config.attractor_enabled = true;
     config.attractor.center = pointer_->point;
@@ -66,11 +67,15 @@ Status ParticleDemo::Render(const glm::mat4& view_projection) {
   return renderer_.Render(*pool_, view_projection, system_);
 }
 
+size_t ParticleDemo::CountFor(SceneKind scene) const {
+  return requested_particles_ > 0 ? requested_particles_ : SceneDefaultParticles(scene);
+}
+
 Status ParticleDemo::Restart(SceneKind scene) {
-  const size_t count = system_.size();
+  const size_t count = CountFor(scene);
   system_ = ParticleSystem();
   Result<ParticleSystem> system =
-      ParticleSystem::Create(*accountant_, count, SceneConfig(scene, seed_, 0));
+      ParticleSystem::Create(*accountant_, count, SceneConfig(scene, seed_, 0, count));
   if (!system.ok()) return system.status();
   system_ = std::move(system).value();
   scene_ = scene;
@@ -80,7 +85,15 @@ Status ParticleDemo::Restart(SceneKind scene) {
 }
 
 Status ParticleDemo::Resize(size_t particles) {
+  if (system_.interacting()) {
+    const size_t previous = requested_particles_;
+    requested_particles_ = particles;
+    Status status = Restart(scene_);
+    if (!status.ok()) requested_particles_ = previous;
+    return status;
+  }
   if (Status s = system_.Resize(particles); !s.ok()) return s;
+  requested_particles_ = particles;
   const RenderSettings& current = renderer_.settings();
   // The frame size is unchanged, so this only sets the exposure and cannot fail.
   Status status = renderer_.Configure(

@@ -33,7 +33,7 @@ inline constexpr float kPointerStrength = 300.0f;  // m^3/s^2
 inline constexpr float kPointerSoftening = 1.0f;   // m
 
 struct DemoSetup {
-  size_t particles = 1'000'000;
+  size_t particles = 0;  // 0: the scene's default (SceneDefaultParticles)
   SceneKind scene = SceneKind::kFountain;
   uint64_t seed = 1;
   size_t width = 1280;
@@ -53,12 +53,15 @@ class ParticleDemo {
   // Renders the current state into renderer().frame().
   Status Render(const glm::mat4& view_projection);
 
-  // Starts `scene` afresh at step 0 with the current particle count. The old particles are
+  // Starts `scene` afresh at step 0 with the count the user asked for (Resize or the setup), or
+  // else the scene's default. The old particles are
   // released before the new ones are created, so this needs no more memory than the demo has;
   // on error (the budget taken meanwhile by a larger frame) the demo is left without particles
   // and must not be stepped again.
   Status Restart(SceneKind scene);
-  // Changes the particle count (ParticleSystem::Resize); on error nothing changes.
+  // Changes the particle count (ParticleSystem::Resize; an interacting scene restarts with the
+  // new count instead, since its particles cannot be added or removed mid-run); on error
+  // nothing changes (a failed restart leaves the demo as Restart says).
   Status Resize(size_t particles);
   // Resizes the frame (reallocates the renderer's images); on error nothing changes.
   Status SetFrameSize(size_t width, size_t height);
@@ -73,10 +76,14 @@ class ParticleDemo {
   const ParticleRenderer& renderer() const { return renderer_; }
 
  private:
+  // The particles a scene starts with: the requested count, or the scene's default.
+  size_t CountFor(SceneKind scene) const;
+
   MemoryAccountant* accountant_ = nullptr;
   ThreadPool* pool_ = nullptr;
   SceneKind scene_ = SceneKind::kFountain;
   uint64_t seed_ = 1;
+  size_t requested_particles_ = 0;  // 0: each scene's default
   ParticleSystem system_;
   ParticleRenderer renderer_;
   std::optional<PointerForce> pointer_;

@@ -17,7 +17,9 @@ int FailSetup(const Status& status, const DemoOptions& options) {
                  "swarm-particles: --memory-limit=%s is too small for %llu particles and a "
                  "%llux%llu frame\n",
                  FormatBytes(options.memory_limit).c_str(),
-                 static_cast<unsigned long long>(options.particles),
+                 static_cast<unsigned long long>(options.particles > 0
+                                                     ? options.particles
+                                                     : SceneDefaultParticles(options.scene)),
                  static_cast<unsigned long long>(options.width),
                  static_cast<unsigned long long>(options.height));
   }
@@ -57,6 +59,13 @@ void PrintRunSummary(const FrameTimingLog& timings, const ParticleDemo& demo,
               demo.particles());
   std::printf("%zu frames, %llu steps\n", timings.frames_recorded(),
               static_cast<unsigned long long>(demo.steps()));
+  if (demo.system().interacting()) {
+    const InteractionStats& stats = demo.system().interactions().stats();
+    std::printf(
+        "last substep: neighbours %.3f ms, interactions %.3f ms, %.1f neighbours per "
+        "particle\n",
+        stats.neighbor_seconds * 1e3, stats.interaction_seconds * 1e3, stats.average_neighbors);
+  }
   std::printf("state hash %016llx after %llu steps\n",
               static_cast<unsigned long long>(demo.system().StateHash()),
               static_cast<unsigned long long>(demo.steps()));

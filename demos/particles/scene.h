@@ -1,7 +1,9 @@
-// The particle demo's scenes: each is a ParticleConfig (emitter, gravity, drag, box, attractor)
-// that may change with the step number. SceneConfig is a pure function of (scene, seed, step),
-// so a run is reproduced exactly by its seed and step count: the headless mode and the window
-// step the same configurations and draw the same frames.
+// The particle demo's scenes: each is a ParticleConfig (emitter, gravity, drag, box, attractor,
+// interaction) that may change with the step number. SceneConfig is a pure function of (scene,
+// seed, step, particle count), so a run is reproduced exactly by its seed and step count: the
+// headless mode and the window step the same configurations and draw the same frames. The last
+// three scenes make particles interact (engine/particles/particle_interactions.h); their sizes
+// follow the particle count, so any count fills the same volume.
 #pragma once
 
 #include <cstddef>
@@ -15,10 +17,20 @@
 
 namespace swarm {
 
-enum class SceneKind : uint8_t { kFountain, kExplosion, kRing, kGalaxy, kSnow };
-inline constexpr size_t kSceneCount = 5;
+enum class SceneKind : uint8_t {
+  kFountain,
+  kExplosion,
+  kRing,
+  kGalaxy,
+  kSnow,
+  kFluid,
+  kGranular,
+  kFlock
+};
+inline constexpr size_t kSceneCount = 8;
 
-// "fountain", "explosion", "ring", "galaxy", "snow": the --scene names, in key order 1-5.
+// "fountain", "explosion", "ring", "galaxy", "snow", "fluid", "granular", "flock": the --scene
+// names, in key order 1-8.
 const char* SceneName(SceneKind scene);
 SceneKind SceneAt(size_t index);  // index < kSceneCount
 // Parses a --scene value; the error names the flag and lists the scenes.
@@ -32,8 +44,14 @@ inline constexpr float kStepSeconds = 1.0f / 60.0f;
 // starts at a new centre.
 inline constexpr uint64_t kBurstPeriodSteps = 120;
 
-// The configuration in force for step `step` (0-based; step 0 is also the creation).
-ParticleConfig SceneConfig(SceneKind scene, uint64_t seed, uint64_t step);
+// The particle count a scene runs with unless the user asks for another: 1,000,000 for the
+// scenes without interactions; fluid 100,000, granular 200,000, flock 250,000.
+size_t SceneDefaultParticles(SceneKind scene);
+
+// The configuration in force for step `step` (0-based; step 0 is also the creation) of a system
+// of `particles` particles.
+ParticleConfig SceneConfig(SceneKind scene, uint64_t seed, uint64_t step,
+                           size_t particles = 1'000'000);
 
 // The explosion's burst that step `step` belongs to, and its centre: a point drawn from
 // (seed, burst) alone, inside the scene's box with a margin.

@@ -254,6 +254,14 @@ void InteractiveDemo::RefreshHud(Clock::time_point now, bool force) {
   state.simd = TargetLabel(ActiveSimdTarget());
   state.coloring = demo_.renderer().settings().coloring;
   state.paused = paused_;
+  const ParticleSystem& system = demo_.system();
+  state.interacting = system.interacting();
+  if (state.interacting) {
+    const InteractionStats& stats = system.interactions().stats();
+    state.neighbor_ms = stats.neighbor_seconds * 1e3;
+    state.interaction_ms = stats.interaction_seconds * 1e3;
+    state.average_neighbors = stats.average_neighbors;
+  }
   state.memory_report = memory_.Report();
   state.message = message_;
   hud_->SetLines(HudLines(state));

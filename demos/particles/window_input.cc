@@ -20,6 +20,9 @@ void HandleKey(SDL_Keycode key, FrameInput& input) {
     case SDLK_3:
     case SDLK_4:
     case SDLK_5:
+    case SDLK_6:
+    case SDLK_7:
+    case SDLK_8:
       input.scene_index = static_cast<size_t>(key - SDLK_1);
       break;
     case SDLK_t:

@@ -125,6 +125,9 @@ Status ValidateInteraction(const InteractionConfig& config) {
   if (!(config.lattice_jitter >= 0.0f && config.lattice_jitter <= 1.0f)) {
     return Bad("lattice_jitter", "in [0, 1]", config.lattice_jitter);
   }
+  if (config.substeps < 1 || config.substeps > 1000) {
+    return InvalidArgument("substeps must be in [1, 1000], got " + std::to_string(config.substeps));
+  }
   switch (config.kind) {
     case InteractionKind::kNone:
       return {};

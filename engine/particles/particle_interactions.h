@@ -39,6 +39,9 @@ struct InteractionConfig {
   // Each lattice point moved by up to +-lattice_jitter / 2 spacings per axis (drawn from the seed
   // and the particle's index), so a lattice of spheres does not stand in perfect columns.
   float lattice_jitter = 0.0f;
+  // Each Step(dt) runs this many steps of dt / substeps (a stiff contact needs steps a tenth of
+  // its contact time, shorter than a frame).
+  int substeps = 1;
   GranularConfig granular;
   FluidParams fluid;
   FlockParams flock;  // flock.box is ignored: the system's box is used

@@ -92,13 +92,20 @@ ParticleArrays ParticleSystem::Arrays() { return {&positions_, &velocities_, &ag
 Status ParticleSystem::Step(float dt_seconds, ThreadPool& pool) {
   if (Status s = ValidateDt(dt_seconds); !s.ok()) return s;
   if (interactions_.active()) {
+    const int substeps = config_.interaction.substeps;
+    const float dt = dt_seconds / static_cast<float>(substeps);
     AttractorParams attractor = config_.attractor;
-    attractor.dt_seconds = dt_seconds;
-    InteractionStepParams params{
-        config_.gravity, config_.drag_per_second, config_.box,
-        dt_seconds,      config_.schedule,        config_.attractor_enabled ? &attractor : nullptr};
-    if (Status s = interactions_.Step(Arrays(), config_.interaction, params, pool); !s.ok()) {
-      return s;
+    attractor.dt_seconds = dt;
+    const InteractionStepParams params{
+        config_.gravity,  config_.drag_per_second,
+        config_.box,      dt,
+        config_.schedule, config_.attractor_enabled ? &attractor : nullptr};
+    // Only the first substep can fail (positions the caller made non-finite): later ones start
+    // from what the kernels wrote.
+    for (int substep = 0; substep < substeps; ++substep) {
+      if (Status s = interactions_.Step(Arrays(), config_.interaction, params, pool); !s.ok()) {
+        return s;
+      }
     }
     ++steps_taken_;
     return {};

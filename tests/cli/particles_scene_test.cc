@@ -53,7 +53,7 @@ TEST_CASE("scene names round-trip and unknown names are refused with the list") 
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.status().message() ==
         "--scene: unknown scene 'volcano' (expected one of fountain, explosion, ring, galaxy, "
-        "snow)");
+        "snow, fluid, granular, flock)");
   CHECK_FALSE(ParseSceneName("").ok());
   CHECK_FALSE(ParseSceneName("Fountain").ok());
 }
@@ -231,6 +231,57 @@ TEST_CASE("ParticleDemo::Create names the category the budget refused") {
   CHECK(demo.status().code() == ErrorCode::kOverBudget);
   CHECK(demo.status().message().find("particles") != std::string::npos);
   CHECK(memory.Total().bytes_in_use == 0);
+}
+
+TEST_CASE("interacting scenes run in the demo, stay in their box and restart on a resize") {
+  for (SceneKind scene : {SceneKind::kFluid, SceneKind::kGranular, SceneKind::kFlock}) {
+    INFO("scene " << SceneName(scene));
+    MemoryAccountant memory;
+    ThreadPool pool(2);
+    DemoSetup setup;
+    setup.scene = scene;
+    setup.particles = 4000;
+    setup.width = 64;
+    setup.height = 36;
+    Result<ParticleDemo> created = ParticleDemo::Create(memory, pool, setup);
+    REQUIRE(created.ok());
+    ParticleDemo& demo = created.value();
+    REQUIRE(demo.system().interacting());
+    for (int step = 0; step < 30; ++step) REQUIRE(demo.Step().ok());
+    const ParticleConfig config = SceneConfig(scene, setup.seed, 0, 4000);
+    const ConstVec4View p = demo.system().positions().view();
+    size_t outside = 0;
+    for (size_t i = 0; i < p.count; ++i) {
+      for (size_t axis = 0; axis < 3; ++axis) {
+        outside +=
+            !(p.Lane(axis)[i] >= config.box.min[axis] && p.Lane(axis)[i] <= config.box.max[axis]);
+      }
+    }
+    CHECK(outside == 0);
+    CHECK(demo.system().interactions().stats().average_neighbors > 1.0);
+    // Interacting particles cannot be added mid-run: a resize starts the scene anew.
+    REQUIRE(demo.Resize(2000).ok());
+    CHECK(demo.particles() == 2000);
+    CHECK(demo.steps() == 0);
+  }
+}
+
+TEST_CASE("each scene starts with its own particle count unless one is asked for") {
+  CHECK(SceneDefaultParticles(SceneKind::kFountain) == 1'000'000);
+  CHECK(SceneDefaultParticles(SceneKind::kFluid) == 100'000);
+  CHECK(SceneDefaultParticles(SceneKind::kGranular) == 200'000);
+  CHECK(SceneDefaultParticles(SceneKind::kFlock) == 250'000);
+  MemoryAccountant memory;
+  ThreadPool pool(1);
+  DemoSetup setup;
+  setup.scene = SceneKind::kFlock;
+  setup.width = 64;
+  setup.height = 36;
+  Result<ParticleDemo> demo = ParticleDemo::Create(memory, pool, setup);
+  REQUIRE(demo.ok());
+  CHECK(demo->particles() == 250'000);
+  REQUIRE(demo->Restart(SceneKind::kFluid).ok());
+  CHECK(demo->particles() == 100'000);
 }
 
 }  // namespace

@@ -162,7 +162,7 @@ TEST_CASE("the HUD lists rates, stage times, what runs, the memory report and th
 TEST_CASE("the command line: defaults, values and one message per bad flag") {
   Result<DemoOptions> defaults = Parse({});
   REQUIRE(defaults.ok());
-  CHECK(defaults->particles == 1000000);
+  CHECK(defaults->particles == 0);  // unset: each scene's own count
   CHECK(defaults->scene == SceneKind::kFountain);
   CHECK(defaults->width == 1280);
   CHECK(defaults->height == 720);

@@ -63,9 +63,7 @@ struct Cloud {
     grid.ReorderInto(std::as_const(r).view(), radii.view(), pool);
     grid.ReorderInto(std::as_const(m).view(), masses.view(), pool);
   }
-  SortedGrid Sorted() const {
-    return {positions.view(), grid.bucket_start().data(), grid.cells()};
-  }
+  SortedGrid Sorted() const { return {positions.view(), grid.bucket_start().data(), grid.cells()}; }
   dvec3 P(size_t i) const { return dvec3(positions.Get(i)); }
   dvec3 V(size_t i) const { return dvec3(velocities.Get(i)); }
 };
@@ -98,14 +96,14 @@ TEST_CASE("GranularForces equals the spring-dashpot formula summed in double") {
       const dvec3 n = offset / distance;
       const dvec3 relative = cloud.V(i) - cloud.V(j);
       const double vn = glm::dot(relative, n);
-      const double mass = double(cloud.masses[i]) * cloud.masses[j] /
-                          (double(cloud.masses[i]) + cloud.masses[j]);
-      const double normal = params.stiffness * (reach - distance) -
-                            beta * std::sqrt(params.stiffness * mass) * vn;
+      const double mass =
+          double(cloud.masses[i]) * cloud.masses[j] / (double(cloud.masses[i]) + cloud.masses[j]);
+      const double normal =
+          params.stiffness * (reach - distance) - beta * std::sqrt(params.stiffness * mass) * vn;
       const dvec3 sliding = relative - vn * n;
       const double speed = glm::length(sliding);
-      const double limited = std::min(params.friction * std::abs(normal),
-                                      params.tangential_damping * mass * speed);
+      const double limited =
+          std::min(params.friction * std::abs(normal), params.tangential_damping * mass * speed);
       const dvec3 tangential = speed > 0.0 ? -limited / speed * sliding : dvec3(0.0);
       force[i] += normal * n + tangential;
       scale[i] += glm::abs(normal * n) + glm::abs(tangential);
@@ -122,8 +120,8 @@ TEST_CASE("GranularForces equals the spring-dashpot formula summed in double") {
     // In two ranges, as threads split the work.
     const size_t half = cloud.count / 2;
     for (auto [begin, end] : {std::pair{size_t{0}, half}, std::pair{half, cloud.count}}) {
-      GranularForces(sorted, 0.1f, cloud.velocities.view(), cloud.radii.view(),
-                     cloud.masses.view(), params, begin, end, forces.view(), counts.view());
+      GranularForces(sorted, 0.1f, cloud.velocities.view(), cloud.radii.view(), cloud.masses.view(),
+                     params, begin, end, forces.view(), counts.view());
     }
     for (size_t i = 0; i < cloud.count; ++i) {
       const glm::vec4 got = forces.Get(i);
@@ -160,7 +158,8 @@ TEST_CASE("SteerFlock equals Reynolds' rules evaluated in double") {
       velocity += cloud.V(j);
       offset += d;
       if (squared < 0.04 && squared > 0.0) separation += d / squared;
-      size += glm::length(cloud.V(j)) + glm::length(d) + (squared < 0.04 ? 1.0 / std::sqrt(squared) : 0.0);
+      size += glm::length(cloud.V(j)) + glm::length(d) +
+              (squared < 0.04 ? 1.0 / std::sqrt(squared) : 0.0);
     }
     dvec3 steer = -double(params.separation_weight) * separation;
     if (count > 0.0) {
@@ -170,8 +169,10 @@ TEST_CASE("SteerFlock equals Reynolds' rules evaluated in double") {
     for (int axis = 0; axis < 3; ++axis) {
       const double low = cloud.P(i)[axis] - params.box.min[axis];
       const double high = params.box.max[axis] - cloud.P(i)[axis];
-      if (low < params.wall_margin) steer[axis] += params.wall_weight * (params.wall_margin - low) / params.wall_margin;
-      if (high < params.wall_margin) steer[axis] -= params.wall_weight * (params.wall_margin - high) / params.wall_margin;
+      if (low < params.wall_margin)
+        steer[axis] += params.wall_weight * (params.wall_margin - low) / params.wall_margin;
+      if (high < params.wall_margin)
+        steer[axis] -= params.wall_weight * (params.wall_margin - high) / params.wall_margin;
     }
     dvec3 v = cloud.V(i) + steer * double(dt);
     const double speed = glm::length(v);
@@ -183,8 +184,8 @@ TEST_CASE("SteerFlock equals Reynolds' rules evaluated in double") {
   Vec4Buffer steered = Vec4Buffer::Create(cloud.memory, cloud.count).value();
   test::ForEachTarget([&](const test::TargetUnderTest& target) {
     INFO("target " << target.name);
-    SteerFlock(cloud.Sorted(), cloud.velocities.view(), params, dt, 0, cloud.count,
-               steered.view(), {});
+    SteerFlock(cloud.Sorted(), cloud.velocities.view(), params, dt, 0, cloud.count, steered.view(),
+               {});
     for (size_t i = 0; i < cloud.count; ++i) {
       const glm::vec4 got = steered.Get(i);
       RequireNear(got.x, expected[i].x, magnitude[i], "velocity x", i);
