@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "support/for_each_target.h"
+#include "support/golden.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/particles/particle_system.h"
@@ -383,7 +384,13 @@ uint64_t RunHash(const ParticleConfig& config, size_t count, size_t threads, int
   return system->StateHash();
 }
 
-TEST_CASE("interacting systems give the same bits on every target and thread count") {
+struct ModelCase {
+  const char* name;
+  ParticleConfig config;
+  float dt;
+};
+
+std::vector<ModelCase> ModelCases() {
   ParticleConfig granular = GranularConfigFor(0.05f, 5.0e3f, 0.5f);
   granular.gravity = {0.0f, -9.81f, 0.0f};
   granular.box = {{-1.0f, 0.0f, -1.0f}, {1.0f, 3.0f, 1.0f}, 0.3f, 0.1f};
@@ -399,13 +406,13 @@ TEST_CASE("interacting systems give the same bits on every target and thread cou
   fluid.box.max.x = 1.0f;  // a small dam break
   fluid.interaction.fluid.vorticity = 0.01f;
   fluid.schedule.tile_elements = 256;
-  struct Case {
-    const char* name;
-    ParticleConfig config;
-    float dt;
-  };
-  for (const Case& c : {Case{"granular", granular, 1.0f / 600.0f},
-                        Case{"flock", flock, 1.0f / 60.0f}, Case{"fluid", fluid, 1.0f / 120.0f}}) {
+  return {{"granular", granular, 1.0f / 600.0f},
+          {"flock", flock, 1.0f / 60.0f},
+          {"fluid", fluid, 1.0f / 120.0f}};
+}
+
+TEST_CASE("interacting systems give the same bits on every target and thread count") {
+  for (const ModelCase& c : ModelCases()) {
     INFO(c.name);
     const uint64_t reference = RunHash(c.config, 1200, 1, 30, c.dt);
     test::ForEachTarget([&](const test::TargetUnderTest& target) {
@@ -413,6 +420,17 @@ TEST_CASE("interacting systems give the same bits on every target and thread cou
         INFO("target " << target.name << ", " << threads << " threads");
         CHECK(RunHash(c.config, 1200, threads, 30, c.dt) == reference);
       }
+    });
+  }
+}
+
+TEST_CASE("interacting systems match their golden values on every target") {
+  for (const ModelCase& c : ModelCases()) {
+    INFO(c.name);
+    test::ForEachTarget([&](const test::TargetUnderTest& target) {
+      INFO("target " << target.name);
+      test::CheckGolden(std::string("particles.interactions.") + c.name + ".500_particles.12_steps",
+                        RunHash(c.config, 500, 1, 12, c.dt));
     });
   }
 }

@@ -17,8 +17,10 @@
 #include <vector>
 
 #include "support/for_each_target.h"
+#include "support/golden.h"
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
+#include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/kernels/neighbor_grid_reference.h"
 
@@ -190,6 +192,30 @@ TEST_CASE("neighbour lists equal the brute-force reference on every target and t
           REQUIRE(counts[s] == row.size());
         }
       }
+    });
+  }
+}
+
+TEST_CASE("neighbour rows match their golden values on every target") {
+  for (const PointSet& set : {Uniform(2000, 0.135f, 1), FarApart(), Clustered()}) {
+    MemoryAccountant memory;
+    ThreadPool pool(2);
+    const Vec4Buffer points = ToBuffer(memory, set.points);
+    test::ForEachTarget([&](const test::TargetUnderTest& target) {
+      INFO(set.name << ", target " << target.name);
+      NeighborGrid grid(memory);
+      NeighborLists lists(memory);
+      REQUIRE(grid.Build(points.view(), set.radius, pool).ok());
+      REQUIRE(grid.ListNeighbors(set.radius, pool, lists).ok());
+      PaddedArray<int64_t> offsets = PaddedArray<int64_t>::Create(memory, 0).value();
+      PaddedArray<int32_t> indices = PaddedArray<int32_t>::Create(memory, 0).value();
+      REQUIRE(NeighborRowsInInputOrder(grid, lists, pool, offsets, indices).ok());
+      StateHasher hasher;
+      hasher.AddBytes(offsets.span().data(), offsets.size() * sizeof(int64_t));
+      hasher.AddBytes(indices.span().data(), indices.size() * sizeof(int32_t));
+      std::string key = "particles.neighbor_rows." + set.name;
+      std::replace(key.begin(), key.end(), ' ', '_');
+      test::CheckGolden(key, hasher.Digest());
     });
   }
 }
