@@ -5,6 +5,7 @@
 
 #include "swarm/kernels/emit.h"
 #include "swarm/kernels/lowbias32.h"
+#include "swarm/particles/interaction_presets.h"
 
 namespace swarm {
 namespace {
@@ -144,102 +145,12 @@ ParticleConfig Snow(uint64_t seed) {
   return config;
 }
 
-// The edge of a cube holding `volume` m^3 split among `particles`: their lattice spacing.
-float SpacingFor(float volume, size_t particles) {
-  return std::cbrt(volume / static_cast<float>(std::max<size_t>(particles, 1)));
-}
-
-// A dam break: a block of water 8 m deep against the -x wall, the full width of the box, falls
-// and runs across the floor. Position Based Fluids with a kernel of two particle spacings (about
-// 30 neighbours), 4 iterations, one step per frame.
-ParticleConfig Fluid(uint64_t seed, size_t particles) {
-  ParticleConfig config = BaseConfig(seed);
-  config.drag_per_second = 0.0f;
-  config.box.restitution = 0.0f;
-  config.box.friction = 0.0f;
-  const glm::vec3 block{7.0f, 8.0f, kBoxMax.z - kBoxMin.z};
-  const float spacing = SpacingFor(block.x * block.y * block.z, particles);
-  config.emitter.center = {kBoxMin.x + 0.5f * block.x, 0.5f * block.y, 0.0f};
-  config.emitter.half_extent = 0.5f * block;
-  config.emitter.velocity = {0.0f, 0.0f, 0.0f};
-  InteractionConfig& interaction = config.interaction;
-  interaction.kind = InteractionKind::kFluid;
-  interaction.lattice_spacing = spacing;
-  FluidParams& fluid = interaction.fluid;
-  fluid.kernel_radius = 2.0f * spacing;
-  fluid.rest_density = 1000.0f;
-  fluid.particle_mass = fluid.rest_density * spacing * spacing * spacing;
-  fluid.iterations = 4;
-  fluid.viscosity = 0.02f;
-  fluid.vorticity = 0.05f;
-  return config;
-}
-
-// A sand dump: a block of grains 16 m square over the middle of the box, its base 2 m up,
-// collapses onto the floor and spreads into a pile against the walls. Grains of radius
-// 0.45-0.55 spacings (the spacing chosen so the block is ~5 m tall at any count), contacts stiff
-// enough that the pile's weight presses them by ~10% of a radius, six substeps per frame (a
-// tenth of the contact time each).
-ParticleConfig Granular(uint64_t seed, size_t particles) {
-  ParticleConfig config = BaseConfig(seed);
-  config.drag_per_second = 0.0f;
-  config.box.restitution = 0.2f;
-  config.box.friction = 0.5f;
-  const glm::vec3 block{16.0f, 5.0f, 16.0f};
-  const float spacing = SpacingFor(block.x * block.y * block.z, particles);
-  config.emitter.center = {0.0f, 2.0f + 0.5f * block.y, 0.0f};
-  config.emitter.half_extent = 0.5f * block;
-  config.emitter.velocity = {0.0f, 0.0f, 0.0f};
-  InteractionConfig& interaction = config.interaction;
-  interaction.kind = InteractionKind::kGranular;
-  interaction.lattice_spacing = spacing;
-  interaction.lattice_jitter = 0.05f;
-  interaction.substeps = 6;
-  GranularConfig& granular = interaction.granular;
-  granular.radius_min = 0.45f * spacing;
-  granular.radius_max = 0.55f * spacing;
-  granular.density = 1500.0f;
-  // Contact time pi sqrt(m / 2k) = 10 substeps = 28 ms, for the average grain's mass m.
-  const float radius = 0.5f * spacing;
-  const float mass = granular.density * 4.18879f * radius * radius * radius;
-  const float contact_seconds = 10.0f * kStepSeconds / static_cast<float>(interaction.substeps);
-  granular.contact.stiffness =
-      3.14159265f * 3.14159265f * mass / (2.0f * contact_seconds * contact_seconds);
-  granular.contact.restitution = 0.3f;
-  granular.contact.friction = 0.6f;
-  granular.contact.tangential_damping = 20.0f;
-  return config;
-}
-
-// A flock: boids born all through the box at random, flying at 2-5 m/s, see their neighbours
-// within the radius holding ~30 of them at the flock's mean density, keep apart within 40% of it,
-// align and cohere, and turn away from the walls.
-ParticleConfig Flock(uint64_t seed, size_t particles) {
-  ParticleConfig config = BaseConfig(seed);
-  config.gravity = {0.0f, 0.0f, 0.0f};
-  config.drag_per_second = 0.0f;
-  config.box.restitution = 1.0f;
-  config.box.friction = 0.0f;
-  config.emitter.shape = EmitterShape::kBox;
-  config.emitter.center = SceneCenter();
-  config.emitter.half_extent = (kBoxMax - kBoxMin) * 0.45f;
-  config.emitter.velocity = {0.0f, 0.0f, 0.0f};
-  config.emitter.velocity_spread = {3.0f, 3.0f, 3.0f};
-  InteractionConfig& interaction = config.interaction;
-  interaction.kind = InteractionKind::kFlock;
-  FlockParams& flock = interaction.flock;
-  const glm::vec3 box = kBoxMax - kBoxMin;
-  // 30 boids in a sphere of the view radius at the mean density.
-  flock.view_radius = std::cbrt(30.0f * box.x * box.y * box.z /
-                                (4.18879f * static_cast<float>(std::max<size_t>(particles, 1))));
-  flock.separation_radius = 0.4f * flock.view_radius;
-  flock.separation_weight = 2.0f * flock.view_radius;
-  flock.alignment_weight = 1.5f;
-  flock.cohesion_weight = 1.0f;
-  flock.min_speed = 2.0f;
-  flock.max_speed = 5.0f;
-  flock.wall_margin = 2.0f;
-  flock.wall_weight = 20.0f;
+// The interacting scenes are the library's presets (engine/particles/interaction_presets.h) in
+// the scenes' box, with the scene's seed.
+ParticleConfig Interacting(ParticleConfig (*preset)(const BoxParams&, size_t), uint64_t seed,
+                           size_t particles) {
+  ParticleConfig config = preset(BaseConfig(seed).box, particles);
+  config.seed = seed;
   return config;
 }
 
@@ -334,11 +245,11 @@ ParticleConfig SceneConfig(SceneKind scene, uint64_t seed, uint64_t step, size_t
     case SceneKind::kSnow:
       return Snow(seed);
     case SceneKind::kFluid:
-      return Fluid(seed, particles);
+      return Interacting(DamBreakPreset, seed, particles);
     case SceneKind::kGranular:
-      return Granular(seed, particles);
+      return Interacting(SandDumpPreset, seed, particles);
     case SceneKind::kFlock:
-      return Flock(seed, particles);
+      return Interacting(FlockPreset, seed, particles);
   }
   return Fountain(seed);
 }
