@@ -61,7 +61,8 @@ ParticleConfig ConfigFor(const std::string& model, uint64_t particles) {
 class Workspace {
  public:
   Workspace(const std::string& model, uint64_t count) : model_(model), count_(count) {
-    Result<ParticleSystem> created = ParticleSystem::Create(memory_, count, ConfigFor(model, count));
+    Result<ParticleSystem> created =
+        ParticleSystem::Create(memory_, count, ConfigFor(model, count));
     if (!created.ok()) Die(created.status().message());
     system_ = std::move(created).value();
     ThreadPool pool(2);
@@ -112,19 +113,19 @@ void RegisterAll(const Options& options, Pools& pools) {
       for (uint64_t round = 0; round < plan.rounds; ++round) {
         for (const int threads : {1, 2}) {
           ThreadPool& pool = pools.For(threads);
-          Register(model + "_step", count, threads, round, plan,
-                   [model, count, &pool](benchmark::State& state) {
-                     Workspace& workspace = WorkspaceFor(model, count);
-                     TimePasses(state, [&] { workspace.Step(pool); });
-                     Facts()[{model, count}] = {workspace.bytes_per_particle(),
-                                                workspace.neighbors()};
-                     state.counters["ms_per_step"] = benchmark::Counter(
-                         static_cast<double>(state.iterations()) * 1e-3,
-                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-                     state.counters["particles_per_second"] = benchmark::Counter(
-                         static_cast<double>(count) * static_cast<double>(state.iterations()),
-                         benchmark::Counter::kIsRate);
-                   });
+          Register(
+              model + "_step", count, threads, round, plan,
+              [model, count, &pool](benchmark::State& state) {
+                Workspace& workspace = WorkspaceFor(model, count);
+                TimePasses(state, [&] { workspace.Step(pool); });
+                Facts()[{model, count}] = {workspace.bytes_per_particle(), workspace.neighbors()};
+                state.counters["ms_per_step"] =
+                    benchmark::Counter(static_cast<double>(state.iterations()) * 1e-3,
+                                       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+                state.counters["particles_per_second"] = benchmark::Counter(
+                    static_cast<double>(count) * static_cast<double>(state.iterations()),
+                    benchmark::Counter::kIsRate);
+              });
         }
       }
     }
@@ -134,8 +135,8 @@ void RegisterAll(const Options& options, Pools& pools) {
 void PrintTable(const std::map<RunKey, double>& best) {
   std::printf("\n%s: best round, SIMD %s; ms per step of 1/60 s (all substeps)\n", kProgram,
               ActiveSimdTarget().name.c_str());
-  std::printf("%-9s %9s %11s %11s %14s %12s\n", "model", "N", "1 thread", "2 threads",
-              "neighbours", "B/particle");
+  std::printf("%-9s %9s %11s %11s %14s %12s\n", "model", "N", "1 thread", "2 threads", "neighbours",
+              "B/particle");
   for (size_t m = 0; m < 3; ++m) {
     for (const uint64_t count : kCounts) {
       const auto one = best.find({std::string(kModels[m]) + "_step", count, 1});

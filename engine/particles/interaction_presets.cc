@@ -53,7 +53,8 @@ ParticleConfig SandDumpPreset(const BoxParams& box, size_t particles) {
   const glm::vec3 size = box.max - box.min;
   const glm::vec3 block{0.8f * size.x, 0.25f * size.y, 0.8f * size.z};
   const float spacing = SpacingFor(block.x * block.y * block.z, particles);
-  config.emitter.center = {0.5f * (box.min.x + box.max.x), box.min.y + 0.1f * size.y + 0.5f * block.y,
+  config.emitter.center = {0.5f * (box.min.x + box.max.x),
+                           box.min.y + 0.1f * size.y + 0.5f * block.y,
                            0.5f * (box.min.z + box.max.z)};
   config.emitter.half_extent = 0.5f * block;
   InteractionConfig& interaction = config.interaction;
@@ -90,8 +91,9 @@ ParticleConfig FlockPreset(const BoxParams& box, size_t particles) {
   interaction.kind = InteractionKind::kFlock;
   FlockParams& flock = interaction.flock;
   // 30 boids in a sphere of the view radius at the mean density.
-  flock.view_radius = std::cbrt(30.0f * size.x * size.y * size.z /
-                                (kSphereVolume * static_cast<float>(std::max<size_t>(particles, 1))));
+  flock.view_radius =
+      std::cbrt(30.0f * size.x * size.y * size.z /
+                (kSphereVolume * static_cast<float>(std::max<size_t>(particles, 1))));
   flock.separation_radius = 0.4f * flock.view_radius;
   flock.separation_weight = 2.0f * flock.view_radius;
   flock.alignment_weight = 1.5f;
