@@ -102,7 +102,7 @@ TEST_CASE("1000 steps allocate nothing, with 1 and 2 threads") {
   }
 }
 
-TEST_CASE("interacting systems allocate nothing after their first step") {
+TEST_CASE("interacting systems allocate nothing after their first step", "[native]") {
   for (InteractionKind kind :
        {InteractionKind::kGranular, InteractionKind::kFluid, InteractionKind::kFlock}) {
     for (size_t threads : {size_t{1}, size_t{2}}) {
