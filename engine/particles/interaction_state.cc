@@ -22,6 +22,16 @@ float UnitHash(uint64_t seed, uint32_t index) {
   return static_cast<float>(mixed >> 8) * 0x1p-24f;
 }
 
+// The schedule of the passes that scan neighbours: each particle costs about a hundred times an
+// Euler step, so a second thread pays off from a few thousand particles, not the tens of
+// thousands the light passes need (results do not depend on it).
+TileSchedule ScanSchedule(TileSchedule schedule) {
+  constexpr size_t kMinScannedPerThread = 2048;
+  schedule.min_elements_per_thread =
+      std::min(schedule.min_elements_per_thread, kMinScannedPerThread);
+  return schedule;
+}
+
 // The box the centres of spheres of radius r stay in: each wall moved inwards by r.
 BoxParams InsetBox(BoxParams box, float radius) {
   box.min += glm::vec3(radius);
@@ -220,12 +230,12 @@ void InteractionState::StepFluid(const ParticleArrays& arrays, const Interaction
       FluidLambdas(sorted, fluid, begin, begin + n, lambdas_.view(), compliances_.view(),
                    densities_.view(), neighbor_counts_.view());
     };
-    RunFused(pool, count, params.schedule, lambdas);
+    RunFused(pool, count, ScanSchedule(params.schedule), lambdas);
     const auto correct = [&](size_t begin, size_t n) {
       FluidCorrections(sorted, std::as_const(lambdas_).view(), std::as_const(compliances_).view(),
                        fluid, params.box, begin, begin + n, spare_vec4_.view());
     };
-    RunFused(pool, count, params.schedule, correct);
+    RunFused(pool, count, ScanSchedule(params.schedule), correct);
     std::swap(predicted_, spare_vec4_);
   }
   const SortedGrid sorted = grid_over(predicted_);
@@ -240,12 +250,12 @@ void InteractionState::StepFluid(const ParticleArrays& arrays, const Interaction
     FluidVorticity(sorted, velocities, fluid, begin, begin + n, omega_.view());
   };
   // Without confinement omega stays as allocated: zero.
-  if (fluid.vorticity > 0.0f) RunFused(pool, count, params.schedule, vorticity);
+  if (fluid.vorticity > 0.0f) RunFused(pool, count, ScanSchedule(params.schedule), vorticity);
   const auto viscosity = [&](size_t begin, size_t n) {
     FluidViscosity(sorted, velocities, std::as_const(omega_).view(), fluid, params.dt_seconds,
                    begin, begin + n, spare_vec4_.view());
   };
-  RunFused(pool, count, params.schedule, viscosity);
+  RunFused(pool, count, ScanSchedule(params.schedule), viscosity);
   std::swap(*arrays.velocities, spare_vec4_);
   std::swap(*arrays.positions, predicted_);
 }
@@ -262,7 +272,7 @@ void InteractionState::StepGranular(const ParticleArrays& arrays, const Interact
     GranularForces(sorted, radius, velocities, radii_.view(), masses, config.granular.contact,
                    begin, begin + n, forces, neighbor_counts_.view());
   };
-  RunFused(pool, positions.count, params.schedule, contact);
+  RunFused(pool, positions.count, ScanSchedule(params.schedule), contact);
   const EulerParams euler{params.gravity, params.drag_per_second, params.dt_seconds};
   const BoxParams box = InsetBox(params.box, config.granular.radius_max);
   const auto move = [&](size_t begin, size_t n) {
@@ -286,7 +296,7 @@ void InteractionState::StepFlock(const ParticleArrays& arrays, const Interaction
     SteerFlock(sorted, std::as_const(*arrays.velocities).view(), flock, params.dt_seconds, begin,
                begin + n, steered, neighbor_counts_.view());
   };
-  RunFused(pool, steered.count, params.schedule, steer);
+  RunFused(pool, steered.count, ScanSchedule(params.schedule), steer);
   std::swap(*arrays.velocities, spare_vec4_);
   const Vec4View positions = arrays.positions->view();
   const Vec4View velocities = arrays.velocities->view();
