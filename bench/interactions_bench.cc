@@ -11,7 +11,7 @@
 // Counters: ms_per_step, particles_per_second, and in the table the bytes per particle of the
 // whole system (state, grid, model arrays) from its memory accountant.
 //
-//   swarm-bench-interactions --rounds=3 --simd=auto
+//   swarm-bench-interactions --max-particles=2.5e5 --rounds=3 --simd=auto
 //       --benchmark_out=bench/results/interactions.json --benchmark_out_format=json
 #include <benchmark/benchmark.h>
 
@@ -44,6 +44,7 @@ constexpr uint64_t kTargetCounts[] = {200'000, 100'000, 250'000};
 constexpr uint64_t kCounts[] = {10'000, 30'000, 100'000, 200'000, 250'000};
 
 struct Options {
+  uint64_t max_particles = 250'000;
   RoundOptions rounds;
   std::string simd = "auto";
 };
@@ -108,7 +109,7 @@ void RegisterAll(const Options& options, Pools& pools) {
   for (size_t m = 0; m < 3; ++m) {
     const std::string model = kModels[m];
     for (const uint64_t count : kCounts) {
-      if (count > kTargetCounts[m]) continue;
+      if (count > kTargetCounts[m] || count > options.max_particles) continue;
       const Plan plan = PlanFor(options.rounds, count, UINT64_MAX, UINT64_MAX);
       for (uint64_t round = 0; round < plan.rounds; ++round) {
         for (const int threads : {1, 2}) {
@@ -158,6 +159,8 @@ int main(int argc, char** argv) {
   swarm::FlagSet flags(swarm::bench::kProgram,
                        "One step of granular, fluid and flocking particle systems, 1 and 2 "
                        "threads. Also accepts Google Benchmark's --benchmark_* flags.");
+  flags.AddCount("max-particles", &options.max_particles, 10'000, 250'000,
+                 "largest N to run (1e4 always runs)");
   flags.AddCount("rounds", &options.rounds.rounds, 1, 100, "interleaved rounds");
   flags.AddNumber("min-time", &options.rounds.min_time_seconds, 0.001, 60.0,
                   "minimum timed seconds per run");

@@ -27,18 +27,22 @@
 #                                            or neighbors (every point's neighbour list rebuilt
 #                                            from scratch vs nanoflann and a scalar grid,
 #                                            N = 1e4 .. 1e6, 1 and 2 threads, ~2 min; prints
-#                                            M particles/s, ratios and bytes per particle)
+#                                            M particles/s, ratios and bytes per particle) or
+#                                            interactions (one step of the demo's granular,
+#                                            fluid and flock scenes, N = 1e4 .. 2.5e5, 1 and 2
+#                                            threads, ~4 min; prints ms per step and bytes per
+#                                            particle)
 #   scripts/bench.sh --quick                 N <= 1e6, one round: a smoke run of the whole flow
 #   scripts/bench.sh --suite integrate -- --rounds=5   flags after -- go to each suite's binary
 #
-# Flags: --suite all|integrate|transform|vision|tensor|particles|robots|dynamics|torque|neighbors
-# (default all),
+# Flags: --suite all|integrate|transform|vision|tensor|particles|robots|dynamics|torque|neighbors|
+# interactions (default all),
 # --build-dir DIR (default build-bench), --jobs N (default: all CPUs), --quick, --help,
 # --configured (DIR is an already configured tree with -DSWARM_BUILD_BENCH=ON, e.g. the test
 # build's: build the suites' targets there, configure nothing), --results-dir DIR (default
 # bench/results; with it the charts go to DIR too instead of docs/). Writes
 # {integrate,transform,transform_numpy,vision,tensor,tensor_numpy,particles,robots,torque,
-# neighbors}.json
+# neighbors,interactions}.json
 # and dynamics_{ur5,panda_arm,quadruped}.json to the
 # results folder (bench/results is gitignored) and docs/bench-{integrate,transform}.png.
 # Configuration comes from these flags only; no environment variable changes what runs. (The
@@ -47,7 +51,7 @@
 # it loaded.)
 set -euo pipefail
 
-usage() { sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,51p' "$0" | sed 's/^# \{0,1\}//'; }
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="build-bench"
@@ -64,7 +68,7 @@ while [[ $# -gt 0 ]]; do
     --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
     --jobs=*) jobs="${1#*=}"; shift ;;
     --suite)
-      suite="${2:?--suite needs all, integrate, transform, vision, tensor, particles, robots, dynamics, torque or neighbors}"
+      suite="${2:?--suite needs all, integrate, transform, vision, tensor, particles, robots, dynamics, torque, neighbors or interactions}"
       shift 2 ;;
     --suite=*) suite="${1#*=}"; shift ;;
     --quick) quick=1; shift ;;
@@ -81,10 +85,12 @@ if [[ ! "$jobs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 case "$suite" in
-  all) suites=(integrate transform vision tensor particles robots dynamics torque neighbors) ;;
-  integrate|transform|vision|tensor|particles|robots|dynamics|torque|neighbors) suites=("$suite") ;;
+  all) suites=(integrate transform vision tensor particles robots dynamics torque neighbors
+            interactions) ;;
+  integrate|transform|vision|tensor|particles|robots|dynamics|torque|neighbors|interactions)
+    suites=("$suite") ;;
   *) echo "bench.sh: --suite expects all, integrate, transform, vision, tensor, particles," \
-       "robots, dynamics, torque or neighbors, got '$suite'" >&2
+       "robots, dynamics, torque, neighbors or interactions, got '$suite'" >&2
      exit 2 ;;
 esac
 quick_flags=()
@@ -191,6 +197,16 @@ for name in "${suites[@]}"; do
     "$build_dir/bench/swarm-bench-neighbors" "${neighbors_flags[@]}" "${bench_flags[@]}" \
       --benchmark_out="$json" --benchmark_out_format=json
     summary+=("neighbors suite run time: $(( $(date +%s) - start )) s (benchmark binary)")
+    echo
+    continue
+  fi
+  if [[ "$name" == interactions ]]; then
+    # The binary prints its own table (ms per step on 1 and 2 threads, bytes per particle).
+    interactions_flags=()
+    if [[ $quick -eq 1 ]]; then interactions_flags=(--max-particles=1e4 --rounds=1 --min-time=0.05); fi
+    "$build_dir/bench/swarm-bench-interactions" "${interactions_flags[@]}" "${bench_flags[@]}" \
+      --benchmark_out="$json" --benchmark_out_format=json
+    summary+=("interactions suite run time: $(( $(date +%s) - start )) s (benchmark binary)")
     echo
     continue
   fi
