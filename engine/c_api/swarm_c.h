@@ -302,6 +302,66 @@ swarm_status swarm_gaussian_blur(swarm_context context, swarm_buffer src, swarm_
 swarm_status swarm_neighbors(swarm_context context, swarm_tensor points, float radius,
                              swarm_buffer* offsets, swarm_buffer* indices);
 
+/* Interacting particle systems (swarm/particles/particle_system.h with the presets of
+ * swarm/particles/interaction_presets.h): a dam break, a sand dump or a flock in a box, stepped
+ * on the context's threads, their state shown as zero-copy tensors that stay valid for the
+ * system's life (each step writes into the same buffers; storage is kept in the neighbour grid's
+ * cell order, so a slot's particle changes: SWARM_PARTICLE_IDS maps slots to the particles'
+ * indices at creation). The same bits on every SIMD target, thread count and architecture.
+ *
+ *   swarm_particle_system_desc desc = {0};
+ *   desc.interaction = SWARM_INTERACTION_FLUID;   // box zero: the demo's 20 m box
+ *   swarm_particle_system fluid;
+ *   swarm_particle_system_create(ctx, 20000, &desc, &fluid);
+ *   swarm_tensor positions;
+ *   swarm_particle_system_tensor(fluid, SWARM_PARTICLE_POSITIONS, &positions);  // f32 [N][4]
+ *   for (int frame = 0; frame < 600; ++frame) swarm_particle_system_step(fluid, 1.0f / 60.0f);
+ */
+typedef struct swarm_particle_system_impl* swarm_particle_system;
+
+typedef enum swarm_interaction {
+  SWARM_INTERACTION_GRANULAR = 1, /* soft spheres with friction: a block of grains collapsing */
+  SWARM_INTERACTION_FLUID = 2,    /* Position Based Fluids: a dam break */
+  SWARM_INTERACTION_FLOCK = 3,    /* boids all through the box */
+} swarm_interaction;
+
+typedef struct swarm_particle_system_desc {
+  swarm_interaction interaction;
+  float box_min[3]; /* the box the particles stay in; both zero: [-10, 10] x [0, 20] x [-10, 10] */
+  float box_max[3];
+  uint64_t seed; /* random placement (granular jitter, flock positions and velocities) */
+} swarm_particle_system_desc;
+
+/* count >= 1 particles. Errors: an unknown interaction, a box with min >= max or non-finite, the
+ * memory budget (about 100-160 bytes per particle, grid included). */
+swarm_status swarm_particle_system_create(swarm_context context, size_t count,
+                                          const swarm_particle_system_desc* desc,
+                                          swarm_particle_system* out);
+/* NULL is ignored. Tensors of the system keep its memory alive. */
+void swarm_particle_system_destroy(swarm_particle_system system);
+
+/* One step of dt seconds (finite, > 0), its substeps included. A NaN or infinite position the
+ * caller wrote is an error naming the slot, and nothing moves. */
+swarm_status swarm_particle_system_step(swarm_particle_system system, float dt);
+
+typedef enum swarm_particle_array {
+  SWARM_PARTICLE_POSITIONS = 0,  /* f32 [N][4]: x y z, w carried along (writable) */
+  SWARM_PARTICLE_VELOCITIES = 1, /* f32 [N][4] (writable) */
+  SWARM_PARTICLE_IDS = 2,        /* u32 [N]: each slot's particle index at creation (read-only) */
+} swarm_particle_array;
+swarm_status swarm_particle_system_tensor(swarm_particle_system system, swarm_particle_array array,
+                                          swarm_tensor* out);
+
+typedef struct swarm_interaction_stats {
+  double neighbor_seconds;    /* the last substep's grid build and sort into cell order */
+  double interaction_seconds; /* the last substep's passes and integration */
+  double average_neighbors;   /* particles within the interaction radius, per particle */
+  uint64_t steps;             /* steps taken */
+  uint64_t state_hash;        /* XXH3 of the state (positions, velocities, ages, lifetimes) */
+} swarm_interaction_stats;
+swarm_status swarm_particle_system_stats(swarm_particle_system system,
+                                         swarm_interaction_stats* out);
+
 /* ---------------------------------------------------------------------------------------------
  * Robots: models read from URDF, and batches of R robots of one model stepped in lockstep
  * (swarm/robots/robot_batch.h), their state shown as zero-copy tensor views. The loop of a

@@ -32,6 +32,25 @@ TileSchedule ScanSchedule(TileSchedule schedule) {
   return schedule;
 }
 
+// Copies `from` into `to` (same size), tile by tile on the pool. The particle arrays a caller can
+// view keep their buffers for the system's life: each step's new values are copied into them
+// rather than swapped in, so zero-copy views (C API, numpy) stay valid across steps.
+void CopyInto(const Vec4Buffer& from, Vec4Buffer& to, ThreadPool& pool) {
+  const ConstVec4View source = from.view();
+  const Vec4View target = to.view();
+  RunFused(pool, target.count, TileSchedule{}, [&](size_t begin, size_t n) {
+    for (size_t lane = 0; lane < 4; ++lane) {
+      std::copy_n(source.Lane(lane) + begin, n, target.Lane(lane) + begin);
+    }
+  });
+}
+void CopyInto(const FloatArray& from, FloatArray& to, ThreadPool& pool) {
+  const float* source = from.view().data;
+  float* target = to.view().data;
+  RunFused(pool, to.size(), TileSchedule{},
+           [&](size_t begin, size_t n) { std::copy_n(source + begin, n, target + begin); });
+}
+
 // The box the centres of spheres of radius r stay in: each wall moved inwards by r.
 BoxParams InsetBox(BoxParams box, float radius) {
   box.min += glm::vec3(radius);
@@ -136,11 +155,11 @@ SortedGrid InteractionState::Sorted(const ParticleArrays& arrays) const {
 void InteractionState::Reorder(const ParticleArrays& arrays, ThreadPool& pool) {
   const auto move_vec4 = [&](Vec4Buffer& buffer) {
     grid_.ReorderInto(std::as_const(buffer).view(), spare_vec4_.view(), pool);
-    std::swap(buffer, spare_vec4_);
+    CopyInto(spare_vec4_, buffer, pool);
   };
   const auto move_float = [&](FloatArray& array) {
     grid_.ReorderInto(std::as_const(array).view(), spare_float_.view(), pool);
-    std::swap(array, spare_float_);
+    CopyInto(spare_float_, array, pool);
   };
   move_vec4(*arrays.positions);
   move_vec4(*arrays.velocities);
@@ -256,8 +275,8 @@ void InteractionState::StepFluid(const ParticleArrays& arrays, const Interaction
                    begin, begin + n, spare_vec4_.view());
   };
   RunFused(pool, count, ScanSchedule(params.schedule), viscosity);
-  std::swap(*arrays.velocities, spare_vec4_);
-  std::swap(*arrays.positions, predicted_);
+  CopyInto(spare_vec4_, *arrays.velocities, pool);
+  CopyInto(predicted_, *arrays.positions, pool);
 }
 
 void InteractionState::StepGranular(const ParticleArrays& arrays, const InteractionConfig& config,
@@ -297,7 +316,7 @@ void InteractionState::StepFlock(const ParticleArrays& arrays, const Interaction
                begin + n, steered, neighbor_counts_.view());
   };
   RunFused(pool, steered.count, ScanSchedule(params.schedule), steer);
-  std::swap(*arrays.velocities, spare_vec4_);
+  CopyInto(spare_vec4_, *arrays.velocities, pool);
   const Vec4View positions = arrays.positions->view();
   const Vec4View velocities = arrays.velocities->view();
   const EulerParams euler{params.gravity, params.drag_per_second, params.dt_seconds};

@@ -120,6 +120,21 @@ class _EulerParams(ctypes.Structure):
                 ("dt_seconds", ctypes.c_float)]
 
 
+class _ParticleSystemDesc(ctypes.Structure):
+    _fields_ = [("interaction", ctypes.c_int), ("box_min", ctypes.c_float * 3),
+                ("box_max", ctypes.c_float * 3), ("seed", ctypes.c_uint64)]
+
+
+class _InteractionStats(ctypes.Structure):
+    _fields_ = [("neighbor_seconds", ctypes.c_double), ("interaction_seconds", ctypes.c_double),
+                ("average_neighbors", ctypes.c_double), ("steps", ctypes.c_uint64),
+                ("state_hash", ctypes.c_uint64)]
+
+
+_INTERACTIONS = {"granular": 1, "fluid": 2, "flock": 3}
+_PARTICLE_ARRAYS = {"positions": 0, "velocities": 1, "ids": 2}
+
+
 class _UrdfDesc(ctypes.Structure):
     _fields_ = [("floating_base", ctypes.c_bool), ("max_bytes", ctypes.c_size_t)]
 
@@ -274,6 +289,12 @@ _SIGNATURES = {
         ctypes.c_int, [_P, _P, _P, ctypes.c_size_t, ctypes.c_double]),
     "swarm_neighbors": (
         ctypes.c_int, [_P, _P, ctypes.c_float, ctypes.POINTER(_P), ctypes.POINTER(_P)]),
+    "swarm_particle_system_create": (
+        ctypes.c_int, [_P, ctypes.c_size_t, ctypes.POINTER(_ParticleSystemDesc), ctypes.POINTER(_P)]),
+    "swarm_particle_system_destroy": (None, [_P]),
+    "swarm_particle_system_step": (ctypes.c_int, [_P, ctypes.c_float]),
+    "swarm_particle_system_tensor": (ctypes.c_int, [_P, ctypes.c_int, ctypes.POINTER(_P)]),
+    "swarm_particle_system_stats": (ctypes.c_int, [_P, ctypes.POINTER(_InteractionStats)]),
     "swarm_robot_model_load_urdf": (
         ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(_UrdfDesc), ctypes.POINTER(_P)]),
     "swarm_robot_model_parse_urdf": (
@@ -469,6 +490,22 @@ class Context(_Handle):
                         ctypes.byref(offsets), ctypes.byref(indices))
         return Buffer(self._lib, offsets).numpy(), Buffer(self._lib, indices).numpy()
 
+    def particle_system(self, count, interaction, box=None, seed=0):
+        """An interacting particle system: interaction "granular" (a block of grains collapsing),
+        "fluid" (a dam break) or "flock", `count` particles in `box` ((min xyz), (max xyz);
+        None: the demo's 20 m box). Its positions, velocities and ids are zero-copy numpy
+        views, valid across steps."""
+        if interaction not in _INTERACTIONS:
+            raise SwarmError("invalid argument",
+                             f"particle_system: interaction must be one of "
+                             f"{', '.join(_INTERACTIONS)}, got {interaction!r}")
+        low, high = box if box is not None else ((0.0,) * 3, (0.0,) * 3)
+        desc = _ParticleSystemDesc(_INTERACTIONS[interaction], (ctypes.c_float * 3)(*low),
+                                   (ctypes.c_float * 3)(*high), seed)
+        handle = self._lib._new_handle("swarm_particle_system_create", self._handle, count,
+                                       ctypes.byref(desc))
+        return ParticleSystem(self._lib, handle)
+
     def robot_batch(self, model, robots, torque=False, kp=None, kd=None, armature=None,
                     gravity=None, integrator="euler", end_effector=None, contacts=False,
                     contact_links=(), contact_radius=0.0, ground=None):
@@ -548,6 +585,42 @@ def _text(lib, name, *args):
     text = ctypes.create_string_buffer(length.value + 1)
     lib._call(name, *args, text, len(text), ctypes.byref(length))
     return text.value.decode()
+
+
+class ParticleSystem(_Handle):
+    """An interacting particle system (Context.particle_system). Storage is kept in the neighbour
+    grid's cell order, so a slot's particle changes from step to step: ids[slot] is the index
+    the particle had at creation. positions and velocities are writable [N, 4] float32 views
+    (x, y, z, w); ids is a read-only uint32 [N] view."""
+
+    _destroy = "swarm_particle_system_destroy"
+
+    def _view(self, name):
+        handle = self._lib._new_handle("swarm_particle_system_tensor", self._handle,
+                                       _PARTICLE_ARRAYS[name])
+        return Tensor(self._lib, handle).numpy()
+
+    @property
+    def positions(self):
+        return self._view("positions")
+
+    @property
+    def velocities(self):
+        return self._view("velocities")
+
+    @property
+    def ids(self):
+        return self._view("ids")
+
+    def step(self, dt=1.0 / 60.0):
+        self._lib._call("swarm_particle_system_step", self._handle, dt)
+
+    @property
+    def stats(self):
+        """neighbor_seconds, interaction_seconds, average_neighbors, steps, state_hash."""
+        out = _InteractionStats()
+        self._lib._call("swarm_particle_system_stats", self._handle, ctypes.byref(out))
+        return {name: getattr(out, name) for name, _ in _InteractionStats._fields_}
 
 
 class Buffer(_Handle):

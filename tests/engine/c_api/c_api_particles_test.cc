@@ -2,6 +2,7 @@
 // a brute-force double-precision loop written here (the random set has no pair within float
 // rounding of the radius, so the rows must match exactly), on a vec4 buffer's [N, 4] view and on
 // an [N, 3] tensor, with 1 and 3 threads; and bad input with its message, the outputs untouched.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -129,6 +130,90 @@ TEST_CASE("swarm_neighbors refuses bad input with a message and leaves the outpu
   REQUIRE(swarm_neighbors(context.get(), view.get(), 1.0f, nullptr, &indices) ==
           SWARM_INVALID_ARGUMENT);
   REQUIRE(LastError() == "swarm_neighbors: offsets is null");
+}
+
+}  // namespace
+}  // namespace swarm::test
+
+namespace swarm::test {
+namespace {
+
+TEST_CASE("particle systems step through the C API with views that stay valid") {
+  for (swarm_interaction interaction :
+       {SWARM_INTERACTION_GRANULAR, SWARM_INTERACTION_FLUID, SWARM_INTERACTION_FLOCK}) {
+    INFO("interaction " << interaction);
+    ContextPtr context = MakeContext(0, 2);
+    swarm_particle_system_desc desc{};
+    desc.interaction = interaction;
+    desc.box_min[0] = desc.box_min[2] = -1.0f;
+    desc.box_max[0] = desc.box_max[2] = 1.0f;
+    desc.box_max[1] = 2.0f;
+    swarm_particle_system system = nullptr;
+    REQUIRE(swarm_particle_system_create(context.get(), 1500, &desc, &system) == SWARM_OK);
+    swarm_tensor positions = nullptr;
+    swarm_tensor ids = nullptr;
+    REQUIRE(swarm_particle_system_tensor(system, SWARM_PARTICLE_POSITIONS, &positions) == SWARM_OK);
+    REQUIRE(swarm_particle_system_tensor(system, SWARM_PARTICLE_IDS, &ids) == SWARM_OK);
+    // The system may be destroyed first: the views hold its memory.
+    for (int step = 0; step < 5; ++step) {
+      REQUIRE(swarm_particle_system_step(system, 1.0f / 60.0f) == SWARM_OK);
+    }
+    swarm_interaction_stats stats{};
+    REQUIRE(swarm_particle_system_stats(system, &stats) == SWARM_OK);
+    CHECK(stats.steps == 5);
+    CHECK(stats.average_neighbors > 1.0);
+    swarm_particle_system_destroy(system);
+    const swarm_tensor_info p = Info(positions);
+    REQUIRE(p.rank == 2);
+    REQUIRE(p.shape[0] == 1500);
+    REQUIRE(p.shape[1] == 4);
+    size_t outside = 0;
+    for (int64_t i = 0; i < 1500; ++i) {
+      for (int64_t axis = 0; axis < 3; ++axis) {
+        const float value = *ElementOf<float>(p, {i, axis});
+        outside += !(value >= desc.box_min[axis] && value <= desc.box_max[axis]);
+      }
+    }
+    CHECK(outside == 0);
+    const swarm_tensor_info id = Info(ids);
+    REQUIRE(id.dtype == SWARM_U32);
+    REQUIRE(id.read_only);
+    std::vector<uint32_t> seen(static_cast<const uint32_t*>(id.data),
+                               static_cast<const uint32_t*>(id.data) + 1500);
+    std::sort(seen.begin(), seen.end());
+    for (uint32_t k = 0; k < 1500; ++k) REQUIRE(seen[k] == k);
+    swarm_tensor_destroy(positions);
+    swarm_tensor_destroy(ids);
+  }
+}
+
+TEST_CASE("particle system calls refuse bad arguments with a message") {
+  ContextPtr context = MakeContext();
+  swarm_particle_system_desc desc{};
+  swarm_particle_system system = nullptr;
+  desc.interaction = static_cast<swarm_interaction>(9);
+  REQUIRE(swarm_particle_system_create(context.get(), 10, &desc, &system) ==
+          SWARM_INVALID_ARGUMENT);
+  REQUIRE_THAT(LastError(), Contains("desc interaction 9 is not one of"));
+  desc.interaction = SWARM_INTERACTION_FLUID;
+  desc.box_min[1] = 3.0f;
+  desc.box_max[1] = 1.0f;
+  REQUIRE(swarm_particle_system_create(context.get(), 10, &desc, &system) ==
+          SWARM_INVALID_ARGUMENT);
+  REQUIRE_THAT(LastError(), Contains("box_min < box_max"));
+  REQUIRE(system == nullptr);
+  desc.box_min[1] = desc.box_max[1] = 0.0f;
+  REQUIRE(swarm_particle_system_create(context.get(), 0, &desc, &system) == SWARM_INVALID_ARGUMENT);
+  REQUIRE(swarm_particle_system_create(context.get(), 100, &desc, &system) == SWARM_OK);
+  REQUIRE(swarm_particle_system_step(system, -1.0f) == SWARM_INVALID_ARGUMENT);
+  swarm_tensor tensor = nullptr;
+  REQUIRE(swarm_particle_system_tensor(system, static_cast<swarm_particle_array>(7), &tensor) ==
+          SWARM_INVALID_ARGUMENT);
+  REQUIRE(LastError() ==
+          "swarm_particle_system_tensor: array 7 is not a swarm_particle_array (0..2)");
+  REQUIRE(swarm_particle_system_step(nullptr, 0.1f) == SWARM_INVALID_ARGUMENT);
+  swarm_particle_system_destroy(system);
+  swarm_particle_system_destroy(nullptr);
 }
 
 }  // namespace
