@@ -4,7 +4,8 @@
 # the same PNG bytes (sha256) and state hash within each scene. Scenes must differ from each
 # other (so identical blank frames cannot pass).
 #
-#   particles_determinism.sh <swarm-particles> <work dir> <scene>:<frames>...
+#   particles_determinism.sh <swarm-particles> <work dir> <scene>:<frames>[:<particles>]...
+# (20,000 particles unless a run names its count.)
 set -euo pipefail
 
 binary=$1
@@ -12,10 +13,10 @@ work=$2
 shift 2
 runs=("$@")
 mkdir -p "$work"
-common=(--headless --particles 20000 --width 320 --height 180 --seed 7)
+common=(--headless --width 320 --height 180 --seed 7)
 
 # The summary names the targets this CPU supports: "SIMD targets this CPU supports: avx512, ...".
-"$binary" "${common[@]}" --frames 1 >"$work/probe.txt"
+"$binary" "${common[@]}" --particles 20000 --frames 1 >"$work/probe.txt"
 targets=$(sed -n 's/^SIMD targets this CPU supports: //p' "$work/probe.txt" | tr -d ',')
 read -r -a targets <<<"$targets"
 if [[ ${#targets[@]} -lt 2 ]]; then
@@ -27,15 +28,15 @@ echo "targets: ${targets[*]}"
 failed=0
 declare -A scene_digest
 for run in "${runs[@]}"; do
-  scene=${run%%:*}
-  frames=${run##*:}
+  IFS=: read -r scene frames particles <<<"$run"
+  particles=${particles:-20000}
   reference=""
   for target in "${targets[@]}"; do
     for threads in 1 2 3; do
       png="$work/$scene-$target-$threads.png"
       log="$work/$scene-$target-$threads.txt"
-      if ! "$binary" "${common[@]}" --scene "$scene" --frames "$frames" --simd "$target" \
-          --threads "$threads" --out "$png" >"$log" 2>&1; then
+      if ! "$binary" "${common[@]}" --particles "$particles" --scene "$scene" --frames "$frames" \
+          --simd "$target" --threads "$threads" --out "$png" >"$log" 2>&1; then
         echo "FAILED: $scene on $target with $threads thread(s):" >&2
         cat "$log" >&2
         exit 1
