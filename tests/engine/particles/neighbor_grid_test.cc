@@ -379,6 +379,17 @@ TEST_CASE("bad radii, points and capacities are errors naming the problem") {
                                     " entries, more than their capacity of " +
                                     std::to_string(full.entries() - 1));
   }
+  SECTION("a grid over the memory budget is an error naming the category, and leaves it empty") {
+    const Vec4Buffer buffer = ToBuffer(memory, Uniform(50000, 0.02f, 8).points);
+    memory.SetBudget(memory.Total().bytes_in_use + 4096);
+    const Status status = grid.Build(buffer.view(), 0.02f, pool);
+    REQUIRE(status.code() == ErrorCode::kOverBudget);
+    REQUIRE(status.message().find("particles") != std::string::npos);
+    REQUIRE(grid.size() == 0);
+    memory.SetBudget(kNoBudget);
+    REQUIRE(grid.Build(buffer.view(), 0.02f, pool).ok());  // and works once memory is there
+    REQUIRE(grid.size() == 50000);
+  }
   SECTION("lists over the memory budget are an error naming the count and the budget") {
     const Vec4Buffer buffer = ToBuffer(memory, points);
     REQUIRE(grid.Build(buffer.view(), 0.2f, pool).ok());
