@@ -89,8 +89,8 @@ class InteractionState {
   FloatArray compliances_;
   FloatArray densities_;
   Vec4Buffer omega_;
-  // Spare arrays the reorder gathers into (then swaps with the originals), reused as the
-  // passes' outputs (forces, new velocities).
+  // Spare arrays the reorder gathers into (then copies back from, so the originals keep their
+  // buffers), reused as the passes' outputs (forces, new velocities).
   Vec4Buffer spare_vec4_;
   FloatArray spare_float_;
   InteractionStats stats_;
