@@ -1,7 +1,7 @@
 // Keyboard, mouse and window events of one frame, reduced to what the demo should do.
 //
 //   Esc, Q      quit                    space   pause / resume
-//   R           restart the scene       1-5     switch scene (restarts it)
+//   R           restart the scene       1-8     switch scene (restarts it)
 //   T           next SIMD target        + / -   double / halve the particle count
 //   H           show / hide the HUD     C       colour by speed / age
 //   left button attractor at the mouse  right   repulsor at the mouse
