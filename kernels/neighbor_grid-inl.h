@@ -218,63 +218,76 @@ HWY_INLINE auto NeighborTest(D d, float px, float py, float pz, float radius_squ
   };
 }
 
-// The candidates of one cell (its 27 cells' points) copied side by side, so a query scans whole
-// vectors instead of nine runs that each end in a part-filled one (21 points per run for ~30
-// neighbours: 18 vectors become 12), with no end mask: the copy is followed by a vector of x =
-// +inf, which no distance test passes. A query excludes itself the same way, by setting its own
-// x to +inf while it scans.
-struct CandidateBuffer {
-  static constexpr size_t kCapacity = 1024;  // 16 KiB: stays in L1 beside the points it copies
-  // A run's last vector may spill one vector past kCapacity, and the +inf vector follows.
-  static constexpr size_t kSize = kCapacity + 2 * kPadFloats;
-  alignas(kAlignBytes) float x[kSize];
-  alignas(kAlignBytes) float y[kSize];
-  alignas(kAlignBytes) float z[kSize];
-  alignas(kAlignBytes) int32_t index[kSize];
-  size_t count = 0;
+// The points of `runs`.
+inline size_t RunPoints(const PointRun* runs, size_t run_count) {
+  size_t total = 0;
+  for (size_t r = 0; r < run_count; ++r) total += runs[r].end - runs[r].begin;
+  return total;
+}
 
-  // Copies the runs' points; false (and nothing usable) when they do not fit. Copies whole
-  // vectors: the sorted arrays are padded past their last point, and what a vector copies past a
-  // run's end is overwritten by the next run or lies in the buffer's padding.
+// The candidates of one cell (its 27 cells' points) copied side by side: kFields per-candidate
+// floats (x, y, z first) and the sorted index. A query then scans whole vectors instead of nine
+// runs that each end in a part-filled one (21 points per run for ~30 neighbours: 18 vectors
+// become 12), with no end mask: the copy is followed by a vector of x = +inf, which no distance
+// test passes. Up to kCapacity candidates are held at a time; a cell with more is scanned in
+// chunks of kCapacity (a multiple of 16, so candidate slots keep their virtual lanes in
+// neighbor_scan-inl.h). Neighbour lists copy x, y, z; the interaction kernels more fields.
+template <size_t kFields>
+struct CandidateFields {
+  static constexpr size_t kCapacity = 1024;
+  static constexpr size_t kSize = kCapacity + 2 * kPadFloats;
+  alignas(kAlignBytes) float field[kFields][kSize];
+  alignas(kAlignBytes) int32_t index[kSize];
+  size_t count = 0;  // candidates in the chunk
+  size_t first = 0;  // slot of the chunk's first candidate
+
+  // Candidates [chunk_first, chunk_first + kCapacity) of the runs, copied whole vectors at a time
+  // (the sources are padded arrays of `particles` elements, readable up to their padding; what a
+  // vector copies past a run's end is overwritten by the next run or lies in the buffer's
+  // padding).
   template <class D>
-  bool Fill(D d, const float* HWY_RESTRICT sx, const float* HWY_RESTRICT sy,
-            const float* HWY_RESTRICT sz, const PointRun* runs, size_t run_count) {
+  void Fill(D d, const float* const (&sources)[kFields], size_t particles, const PointRun* runs,
+            size_t run_count, size_t chunk_first) {
+    const size_t readable = RoundUpToVector<float>(particles);
     const hn::RebindToSigned<D> di;
     const size_t lanes = hn::Lanes(d);
-    size_t total = 0;
-    for (size_t r = 0; r < run_count; ++r) total += runs[r].end - runs[r].begin;
-    if (total > kCapacity) return false;
     const auto iota = hn::Iota(di, 0);
-    // Locals, not the members: every vector store may alias them, and they would be reloaded.
-    float* HWY_RESTRICT to_x = x;
-    float* HWY_RESTRICT to_y = y;
-    float* HWY_RESTRICT to_z = z;
-    int32_t* HWY_RESTRICT to_index = index;
-    for (size_t r = 0; r < run_count; ++r) {
-      const size_t first = runs[r].begin;
-      const size_t n = runs[r].end - first;
+    size_t skip = chunk_first;
+    size_t filled = 0;  // a local: the member would be reloaded after every store
+    for (size_t r = 0; r < run_count && filled < kCapacity; ++r) {
+      size_t begin = runs[r].begin;
+      const size_t end = runs[r].end;
+      const size_t skipped = std::min(skip, end - begin);
+      begin += skipped;
+      skip -= skipped;
+      const size_t n = std::min(end - begin, kCapacity - filled);
       for (size_t k = 0; k < n; k += lanes) {
-        hn::StoreU(hn::LoadU(d, sx + first + k), d, to_x + k);
-        hn::StoreU(hn::LoadU(d, sy + first + k), d, to_y + k);
-        hn::StoreU(hn::LoadU(d, sz + first + k), d, to_z + k);
-        hn::StoreU(hn::Add(iota, hn::Set(di, static_cast<int32_t>(first + k))), di, to_index + k);
+        if (begin + k + lanes <= readable) {
+          for (size_t f = 0; f < kFields; ++f) {
+            hn::StoreU(hn::LoadU(d, sources[f] + begin + k), d, field[f] + filled + k);
+          }
+        } else {
+          // The arrays' last vector: whole-vector loads would pass their padding.
+          for (size_t f = 0; f < kFields; ++f) {
+            for (size_t e = k; e < n; ++e) field[f][filled + e] = sources[f][begin + e];
+          }
+        }
+        hn::StoreU(hn::Add(iota, hn::Set(di, static_cast<int32_t>(begin + k))), di,
+                   index + filled + k);
       }
-      to_x += n;
-      to_y += n;
-      to_z += n;
-      to_index += n;
+      filled += n;
     }
-    hn::StoreU(hn::Set(d, std::numeric_limits<float>::infinity()), d, to_x);
-    count = static_cast<size_t>(to_x - x);
-    return true;
+    hn::StoreU(hn::Set(d, std::numeric_limits<float>::infinity()), d, field[0] + filled);
+    count = filled;
+    first = chunk_first;
   }
 };
 
 // The neighbours of the point at (px, py, pz) among the buffered candidates; with kWrite their
 // indices are stored from out[0], whole vectors (the stage has room for a full buffer's).
 template <bool kWrite, class D>
-HWY_INLINE size_t ScanCandidates(D d, const CandidateBuffer& buffer, float px, float py, float pz,
-                                 float radius_squared, int32_t* HWY_RESTRICT out) {
+HWY_INLINE size_t ScanCandidates(D d, const CandidateFields<3>& buffer, float px, float py,
+                                 float pz, float radius_squared, int32_t* HWY_RESTRICT out) {
   const hn::RebindToSigned<D> di;
   const size_t lanes = hn::Lanes(d);
   const auto x = hn::Set(d, px);
@@ -283,9 +296,9 @@ HWY_INLINE size_t ScanCandidates(D d, const CandidateBuffer& buffer, float px, f
   const auto limit = hn::Set(d, radius_squared);
   size_t found = 0;
   for (size_t j = 0; j < buffer.count; j += lanes) {
-    const auto dx = hn::Sub(hn::Load(d, buffer.x + j), x);
-    const auto dy = hn::Sub(hn::Load(d, buffer.y + j), y);
-    const auto dz = hn::Sub(hn::Load(d, buffer.z + j), z);
+    const auto dx = hn::Sub(hn::Load(d, buffer.field[0] + j), x);
+    const auto dy = hn::Sub(hn::Load(d, buffer.field[1] + j), y);
+    const auto dz = hn::Sub(hn::Load(d, buffer.field[2] + j), z);
     const auto distance_squared =
         hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
     const auto take = hn::RebindMask(di, hn::Le(distance_squared, limit));
@@ -335,7 +348,7 @@ inline CellGroup GroupAt(const SortedGrid& sorted, size_t s, size_t end, uint32_
 // is first read from memory (a third of the list time at a million points).
 struct RowStage {
   static constexpr size_t kFlushAt = 512;
-  static constexpr size_t kSize = kFlushAt + CandidateBuffer::kCapacity + 2 * kPadFloats;
+  static constexpr size_t kSize = kFlushAt + CandidateFields<3>::kCapacity + 2 * kPadFloats;
   alignas(kAlignBytes) int32_t staged[kSize];
   int32_t* out = nullptr;
   size_t base = 0;  // the list position of staged[0], a whole number of vectors
@@ -383,7 +396,8 @@ HWY_INLINE size_t NeighborRows(const SortedGrid& sorted, float radius, size_t be
   const float* HWY_RESTRICT sz = sorted.points.z();
   const float radius_squared = radius * radius;
   PointRun runs[kMaxRuns];
-  CandidateBuffer buffer;
+  CandidateFields<3> buffer;
+  const float* const sources[3] = {sx, sy, sz};
   RowStage stage;
   stage.out = out;
   stage.stream = stream;
@@ -397,7 +411,8 @@ HWY_INLINE size_t NeighborRows(const SortedGrid& sorted, float radius, size_t be
   for (size_t s = begin; s < end;) {
     const CellGroup group = GroupAt(sorted, s, end, &bucket);
     const size_t run_count = CollectRuns(sorted, group.cell, runs);
-    const bool buffered = buffer.Fill(d, sx, sy, sz, runs, run_count);
+    const bool buffered = RunPoints(runs, run_count) <= CandidateFields<3>::kCapacity;
+    if (buffered) buffer.Fill(d, sources, sorted.points.count, runs, run_count, 0);
     // The group's first buffer slot: its place in the run that holds it.
     size_t slot = 0;
     for (size_t r = 0; r < run_count; ++r) {
@@ -411,13 +426,13 @@ HWY_INLINE size_t NeighborRows(const SortedGrid& sorted, float radius, size_t be
       writing = writing && total <= capacity;
       size_t found;
       if (buffered) {
-        const float own_x = buffer.x[slot];
-        buffer.x[slot] = std::numeric_limits<float>::infinity();
+        const float own_x = buffer.field[0][slot];
+        buffer.field[0][slot] = std::numeric_limits<float>::infinity();
         found = writing ? ScanCandidates<true>(d, buffer, sx[s], sy[s], sz[s], radius_squared,
                                                stage.At(total))
                         : ScanCandidates<false>(d, buffer, sx[s], sy[s], sz[s], radius_squared,
                                                 nullptr);
-        buffer.x[slot] = own_x;
+        buffer.field[0][slot] = own_x;
         if (writing && total + found - stage.base >= RowStage::kFlushAt) {
           // A row that overflows the capacity stays staged (and the list is only counted on).
           if (total + found <= capacity) stage.Flush(di, total + found);

@@ -61,61 +61,6 @@ struct LaneSums {
   }
 };
 
-// The candidates of one cell: kFields per-particle floats (x, y, z first) and the storage index,
-// for up to kCapacity candidates at a time (a cell with more is scanned in chunks of kCapacity,
-// a multiple of 16, so candidate slots keep their virtual lanes). Past the chunk, x is +inf: no
-// distance test passes there.
-template <size_t kFields>
-struct CandidateFields {
-  static constexpr size_t kCapacity = 1024;
-  static constexpr size_t kSize = kCapacity + 2 * kPadFloats;
-  alignas(kAlignBytes) float field[kFields][kSize];
-  alignas(kAlignBytes) int32_t index[kSize];
-  size_t count = 0;  // candidates in the chunk
-  size_t first = 0;  // slot of the chunk's first candidate
-
-  // Candidates [chunk_first, chunk_first + kCapacity) of the runs, copied whole vectors at a time
-  // (the sources are padded arrays of `particles` elements, readable up to their padding; what a
-  // vector copies past a run's end is overwritten by the next run or lies in the buffer's
-  // padding).
-  template <class D>
-  void Fill(D d, const float* const (&sources)[kFields], size_t particles, const PointRun* runs,
-            size_t run_count, size_t chunk_first) {
-    const size_t readable = RoundUpToVector<float>(particles);
-    const hn::RebindToSigned<D> di;
-    const size_t lanes = hn::Lanes(d);
-    const auto iota = hn::Iota(di, 0);
-    size_t skip = chunk_first;
-    size_t filled = 0;  // a local: the member would be reloaded after every store
-    for (size_t r = 0; r < run_count && filled < kCapacity; ++r) {
-      size_t begin = runs[r].begin;
-      const size_t end = runs[r].end;
-      const size_t skipped = std::min(skip, end - begin);
-      begin += skipped;
-      skip -= skipped;
-      const size_t n = std::min(end - begin, kCapacity - filled);
-      for (size_t k = 0; k < n; k += lanes) {
-        if (begin + k + lanes <= readable) {
-          for (size_t f = 0; f < kFields; ++f) {
-            hn::StoreU(hn::LoadU(d, sources[f] + begin + k), d, field[f] + filled + k);
-          }
-        } else {
-          // The arrays' last vector: whole-vector loads would pass their padding.
-          for (size_t f = 0; f < kFields; ++f) {
-            for (size_t e = k; e < n; ++e) field[f][filled + e] = sources[f][begin + e];
-          }
-        }
-        hn::StoreU(hn::Add(iota, hn::Set(di, static_cast<int32_t>(begin + k))), di,
-                   index + filled + k);
-      }
-      filled += n;
-    }
-    hn::StoreU(hn::Set(d, std::numeric_limits<float>::infinity()), d, field[0] + filled);
-    count = filled;
-    first = chunk_first;
-  }
-};
-
 // Calls pass.Begin(s), then pass.Scan(candidates, s) once per chunk of s's candidates, then
 // pass.Finish(s), for every particle s in [begin, end) of a cell-ordered store, cell by cell.
 // `sources` are the fields the pass reads from its candidates (x, y, z, ...).
@@ -131,8 +76,7 @@ HWY_INLINE void ForEachParticleByCell(const SortedGrid& sorted, size_t begin, si
   for (size_t s = begin; s < end;) {
     const CellGroup group = GroupAt(sorted, s, end, &bucket);
     const size_t run_count = CollectRuns(sorted, group.cell, runs);
-    size_t total = 0;
-    for (size_t r = 0; r < run_count; ++r) total += runs[r].end - runs[r].begin;
+    const size_t total = RunPoints(runs, run_count);
     const bool one_chunk = total <= CandidateFields<kFields>::kCapacity;
     const size_t particles = sorted.points.count;
     if (one_chunk) candidates.Fill(d, sources, particles, runs, run_count, 0);

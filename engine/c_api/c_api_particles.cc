@@ -20,12 +20,8 @@ namespace {
 Result<Vec4Buffer> PointsFrom(MemoryAccountant& memory, const TensorView& points) {
   if (points.dtype() != DType::kF32 || points.rank() != 2 ||
       (points.shape(1) != 3 && points.shape(1) != 4)) {
-    std::string shape;
-    for (size_t axis = 0; axis < points.rank(); ++axis) {
-      shape.append(1, '[').append(std::to_string(points.shape(axis))).append(1, ']');
-    }
     return InvalidArgument("points must be an f32 tensor [N, 3] or [N, 4], got " +
-                           std::string(DTypeName(points.dtype())) + shape);
+                           points.TypeString());
   }
   const size_t count = static_cast<size_t>(points.shape(0));
   Result<Vec4Buffer> buffer = Vec4Buffer::Create(memory, count, MemoryCategory::kParticles);
