@@ -61,8 +61,9 @@ struct LaneSums {
   }
 };
 
-// Calls pass.Begin(s), then pass.Scan(candidates, s) once per chunk of s's candidates, then
-// pass.Finish(s), for every particle s in [begin, end) of a cell-ordered store, cell by cell.
+// For every particle s in [begin, end) of a cell-ordered store, cell by cell: clears pass.sums
+// (a LaneSums), calls pass.Scan(candidates, s) once per chunk of s's candidates, then
+// pass.Finish(s).
 // `sources` are the fields the pass reads from its candidates (x, y, z, ...).
 template <size_t kFields, class Pass>
 HWY_INLINE void ForEachParticleByCell(const SortedGrid& sorted, size_t begin, size_t end,
@@ -81,7 +82,7 @@ HWY_INLINE void ForEachParticleByCell(const SortedGrid& sorted, size_t begin, si
     const size_t particles = sorted.points.count;
     if (one_chunk) candidates.Fill(d, sources, particles, runs, run_count, 0);
     for (; s < group.end; ++s) {
-      pass.Begin(s);
+      pass.sums.Clear();
       if (one_chunk) {
         pass.Scan(candidates, s);
       } else {

@@ -1,7 +1,7 @@
 // Per-target code of the particle interaction kernels (see kernels/particle_interactions.h).
-// Each kernel is a "pass" over particles by cell (ForEachParticleByCell): Begin clears its sums,
-// Scan adds the neighbours' terms a vector of candidates at a time into 16 virtual-lane partial
-// sums, Finish combines them (fixed tree) and writes the particle's outputs in scalar code.
+// Each kernel is a "pass" over particles by cell (ForEachParticleByCell), which clears its sums,
+// then Scan adds the neighbours' terms a vector of candidates at a time into 16 virtual-lane
+// partial sums, Finish combines them (fixed tree) and writes the particle's outputs in scalar code.
 // Masked lanes (not neighbours) may compute NaN or inf on the way; selects discard them.
 
 #if defined(SWARM_KERNELS_PARTICLE_INTERACTIONS_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -48,8 +48,6 @@ struct GranularPass {
   float friction;
   float tangential_damping;
   LaneSums<4> sums;  // force x, y, z; neighbours
-
-  void Begin(size_t) { sums.Clear(); }
 
   void Scan(const CandidateFields<kFieldCount>& candidates, size_t s) {
     const ScanTag d;
@@ -166,8 +164,6 @@ struct FlockPass {
   const FlockParams* params;
   float dt;
   LaneSums<kSums> sums;
-
-  void Begin(size_t) { sums.Clear(); }
 
   void Scan(const CandidateFields<kFieldCount>& candidates, size_t s) {
     const ScanTag d;
@@ -294,8 +290,6 @@ struct FluidLambdaPass {
   const FluidParams* params;
   LaneSums<kSums> sums;
 
-  void Begin(size_t) { sums.Clear(); }
-
   void Scan(const CandidateFields<kFieldCount>& candidates, size_t s) {
     const ScanTag d;
     const auto one = hn::Set(d, 1.0f);
@@ -367,8 +361,6 @@ struct FluidCorrectionPass {
   BoxParams box;
   float pressure_reference;  // 1 / W(q h)
   LaneSums<3> sums;
-
-  void Begin(size_t) { sums.Clear(); }
 
   void Scan(const CandidateFields<kFieldCount>& candidates, size_t s) {
     const ScanTag d;
@@ -450,8 +442,6 @@ struct FluidVorticityPass {
   float volume;  // m / rho_0: each neighbour's share of space
   LaneSums<3> sums;
 
-  void Begin(size_t) { sums.Clear(); }
-
   void Scan(const CandidateFields<kFieldCount>& candidates, size_t s) {
     const ScanTag d;
     const auto zero = hn::Zero(d);
@@ -514,8 +504,6 @@ struct FluidViscosityPass {
   const FluidParams* params;
   float dt;
   LaneSums<kSums> sums;
-
-  void Begin(size_t) { sums.Clear(); }
 
   void Scan(const CandidateFields<kFieldCount>& candidates, size_t s) {
     const ScanTag d;

@@ -241,17 +241,16 @@ Status NeighborGrid::ListNeighbors(float radius, ThreadPool& pool, NeighborLists
     // Room for the counted rows, each segment rounded up to a vector, plus an eighth to spare.
     const size_t wanted = total + total / 8 + (threads + 1) * kPadElements<int32_t>;
     if (lists.indices_.capacity() < wanted) {
-      // The old rows are not kept: reserve on an empty array copies nothing.
+      // The old rows are not kept: they are freed first, so old and new never coexist.
       lists.indices_ = PaddedArray<int32_t>();
-      Result<PaddedArray<int32_t>> grown =
-          PaddedArray<int32_t>::Create(*accountant_, 0, MemoryCategory::kParticles);
-      if (!grown.ok()) return grown.status();
-      lists.indices_ = std::move(grown).value();
-      if (Status s = lists.indices_.Reserve(wanted); !s.ok()) {
-        lists.rows_ = lists.entries_ = 0;
+      lists.rows_ = lists.entries_ = 0;
+      Result<PaddedArray<int32_t>> grown = PaddedArray<int32_t>::Create(*accountant_, wanted);
+      if (!grown.ok()) {
+        const Status& s = grown.status();
         return Status(s.code(), "neighbour lists need " + std::to_string(total) + " entries (" +
                                     FormatBytes(wanted * sizeof(int32_t)) + "): " + s.message());
       }
+      lists.indices_ = std::move(grown).value();
     }
     const size_t spare = (usable() - total) / threads;
     segment_start[0] = 0;
