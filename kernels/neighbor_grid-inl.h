@@ -311,6 +311,13 @@ HWY_INLINE size_t ScanCandidates(D d, const CandidateFields<3>& buffer, float px
   return found;
 }
 
+// The bucket holding sorted point s.
+inline uint32_t BucketOf(const SortedGrid& sorted, size_t s) {
+  const uint32_t* start = sorted.bucket_start;
+  return static_cast<uint32_t>(std::upper_bound(start, start + sorted.grid.bucket_count + 1, s) -
+                               start - 1);
+}
+
 // The cell of sorted point s, and the end of the group of points from s on that share it (all
 // in one bucket). Dense grids decode the bucket once per group; hashed ones, whose buckets may
 // mix cells, compare each point's cell.
@@ -403,10 +410,7 @@ HWY_INLINE size_t NeighborRows(const SortedGrid& sorted, float radius, size_t be
   stage.stream = stream;
   // Rows are written while the list fits its capacity; past it they are only counted.
   bool writing = kWrite;
-  // The bucket holding sorted point `begin`.
-  const uint32_t* start = sorted.bucket_start;
-  uint32_t bucket = static_cast<uint32_t>(
-      std::upper_bound(start, start + sorted.grid.bucket_count + 1, begin) - start - 1);
+  uint32_t bucket = BucketOf(sorted, begin);
   size_t total = 0;
   for (size_t s = begin; s < end;) {
     const CellGroup group = GroupAt(sorted, s, end, &bucket);

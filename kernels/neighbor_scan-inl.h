@@ -71,9 +71,7 @@ HWY_INLINE void ForEachParticleByCell(const SortedGrid& sorted, size_t begin, si
   const ScanTag d;
   PointRun runs[kMaxRuns];
   CandidateFields<kFields> candidates;
-  const uint32_t* start = sorted.bucket_start;
-  uint32_t bucket = static_cast<uint32_t>(
-      std::upper_bound(start, start + sorted.grid.bucket_count + 1, begin) - start - 1);
+  uint32_t bucket = BucketOf(sorted, begin);
   for (size_t s = begin; s < end;) {
     const CellGroup group = GroupAt(sorted, s, end, &bucket);
     const size_t run_count = CollectRuns(sorted, group.cell, runs);

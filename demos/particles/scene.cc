@@ -1,6 +1,5 @@
 #include "demos/particles/scene.h"
 
-#include <algorithm>
 #include <cmath>
 
 #include "swarm/kernels/emit.h"
