@@ -191,13 +191,18 @@ Status NeighborGrid::Build(const ConstVec4View& points, float radius, ThreadPool
   return {};
 }
 
-Status NeighborGrid::ListNeighbors(float radius, ThreadPool& pool, NeighborLists& lists) const {
+Status NeighborGrid::CheckListRadius(float radius) const {
   if (Status s = CheckRadius(radius, "neighbour radius"); !s.ok()) return s;
   if (radius > radius_) {
     return InvalidArgument("neighbour radius " + NumberText(radius) +
                            " exceeds the radius the grid was built for (" + NumberText(radius_) +
                            ")");
   }
+  return {};
+}
+
+Status NeighborGrid::ListNeighbors(float radius, ThreadPool& pool, NeighborLists& lists) const {
+  if (Status s = CheckListRadius(radius); !s.ok()) return s;
   const size_t count = size_;
   if (Status s = ReserveWithHeadroom(lists.row_begin_, count); !s.ok()) return s;
   if (Status s = ReserveWithHeadroom(lists.row_end_, count); !s.ok()) return s;
@@ -281,12 +286,7 @@ Status NeighborGrid::ListNeighbors(float radius, ThreadPool& pool, NeighborLists
 
 Status NeighborGrid::CountNeighbors(float radius, ThreadPool& pool,
                                     std::span<uint32_t> counts) const {
-  if (Status s = CheckRadius(radius, "neighbour radius"); !s.ok()) return s;
-  if (radius > radius_) {
-    return InvalidArgument("neighbour radius " + NumberText(radius) +
-                           " exceeds the radius the grid was built for (" + NumberText(radius_) +
-                           ")");
-  }
+  if (Status s = CheckListRadius(radius); !s.ok()) return s;
   if (counts.size() != size_) {
     return InvalidArgument("neighbour counts: " + std::to_string(counts.size()) +
                            " entries given, the grid has " + std::to_string(size_) + " points");

@@ -115,6 +115,8 @@ class NeighborGrid {
 
  private:
   Status ChooseCells(const PointBounds& bounds, float radius, CellGrid* cells) const;
+  // A radius for lists and counts: finite, > 0 and at most the built one.
+  Status CheckListRadius(float radius) const;
   SortedGrid Sorted() const;
   // The sorted points' runs overlapping the cells [low, high] (inclusive), into runs_ and
   // run_count_ (every point when that is fewer than the cells).
