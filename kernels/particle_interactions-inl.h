@@ -1,5 +1,7 @@
 // Per-target code of the particle interaction kernels (see kernels/particle_interactions.h).
-// Each kernel is a "pass" over particles by cell (ForEachParticleByCell), which clears its sums,
+// Granular contact walks a vector of particles at a time, each lane summing over its own
+// neighbour list (ForEachParticleVector, kernels/neighbor_blocks-inl.h). The flock and fluid
+// kernels are "passes" over particles by cell (ForEachParticleByCell), which clear their sums,
 // then Scan adds the neighbours' terms a vector of candidates at a time into 16 virtual-lane
 // partial sums, Finish combines them (fixed tree) and writes the particle's outputs in scalar code.
 // Masked lanes (not neighbours) may compute NaN or inf on the way; selects discard them.
@@ -18,6 +20,7 @@
 
 #include "hwy/highway.h"
 #include "swarm/kernels/loop-inl.h"
+#include "swarm/kernels/neighbor_blocks-inl.h"
 #include "swarm/kernels/neighbor_scan-inl.h"
 #include "swarm/kernels/particle_interactions.h"
 
@@ -28,114 +31,82 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // --- Granular contact ----------------------------------------------------------------------------
 
-struct GranularPass {
-  enum Field { kX, kY, kZ, kVx, kVy, kVz, kRadius, kMass, kFieldCount };
-  const float* HWY_RESTRICT px;
-  const float* HWY_RESTRICT py;
-  const float* HWY_RESTRICT pz;
-  const float* HWY_RESTRICT vx;
-  const float* HWY_RESTRICT vy;
-  const float* HWY_RESTRICT vz;
-  const float* HWY_RESTRICT radius;
-  const float* HWY_RESTRICT mass;
-  float* HWY_RESTRICT fx;
-  float* HWY_RESTRICT fy;
-  float* HWY_RESTRICT fz;
-  float* HWY_RESTRICT counts;  // null: not counted
-  float radius_squared;
-  float stiffness;
-  float twice_damping_ratio;
-  float friction;
-  float tangential_damping;
-  LaneSums<4> sums;  // force x, y, z; neighbours
-
-  void Scan(const CandidateFields<kFieldCount>& candidates, size_t s) {
-    const ScanTag d;
-    const auto one = hn::Set(d, 1.0f);
-    const auto own_radius = hn::Set(d, radius[s]);
-    const auto own_mass = hn::Set(d, mass[s]);
-    const auto own_vx = hn::Set(d, vx[s]);
-    const auto own_vy = hn::Set(d, vy[s]);
-    const auto own_vz = hn::Set(d, vz[s]);
-    const auto k = hn::Set(d, stiffness);
-    const auto beta = hn::Set(d, twice_damping_ratio);
-    const auto mu = hn::Set(d, friction);
-    const auto gamma = hn::Set(d, tangential_damping);
-    const auto zero = hn::Zero(d);
-    ForEachNearCandidate(
-        candidates, px[s], py[s], pz[s], radius_squared, static_cast<int32_t>(s),
-        [&](size_t j, size_t slot, auto near, auto dx, auto dy, auto dz,
-            auto distance_squared) HWY_ATTR {
-          const auto reach = hn::Add(own_radius, hn::Load(d, candidates.field[kRadius] + j));
-          const auto touching =
-              hn::And(near, hn::And(hn::Lt(distance_squared, hn::Mul(reach, reach)),
-                                    hn::Gt(distance_squared, zero)));
-          const auto distance = hn::Sqrt(distance_squared);
-          // n points from the candidate to the particle: -d / |d|.
-          const auto nx = hn::Div(hn::Neg(dx), distance);
-          const auto ny = hn::Div(hn::Neg(dy), distance);
-          const auto nz = hn::Div(hn::Neg(dz), distance);
-          const auto overlap = hn::Sub(reach, distance);
-          const auto rvx = hn::Sub(own_vx, hn::Load(d, candidates.field[kVx] + j));
-          const auto rvy = hn::Sub(own_vy, hn::Load(d, candidates.field[kVy] + j));
-          const auto rvz = hn::Sub(own_vz, hn::Load(d, candidates.field[kVz] + j));
-          const auto vn = hn::Add(hn::Add(hn::Mul(rvx, nx), hn::Mul(rvy, ny)), hn::Mul(rvz, nz));
-          const auto other_mass = hn::Load(d, candidates.field[kMass] + j);
-          const auto effective_mass =
-              hn::Div(hn::Mul(own_mass, other_mass), hn::Add(own_mass, other_mass));
-          const auto damping = hn::Mul(beta, hn::Sqrt(hn::Mul(k, effective_mass)));
-          const auto normal = hn::Sub(hn::Mul(k, overlap), hn::Mul(damping, vn));
-          const auto tx = hn::Sub(rvx, hn::Mul(vn, nx));
-          const auto ty = hn::Sub(rvy, hn::Mul(vn, ny));
-          const auto tz = hn::Sub(rvz, hn::Mul(vn, nz));
-          const auto sliding =
-              hn::Sqrt(hn::Add(hn::Add(hn::Mul(tx, tx), hn::Mul(ty, ty)), hn::Mul(tz, tz)));
-          const auto coulomb = hn::Mul(mu, hn::Abs(normal));
-          const auto viscous = hn::Mul(gamma, hn::Mul(effective_mass, sliding));
-          // min(coulomb, viscous) / |v_t| by compare + select (Min's NaN rule differs by ISA).
-          const auto limited = hn::IfThenElse(hn::Lt(viscous, coulomb), viscous, coulomb);
-          const auto scale = hn::IfThenElse(hn::Gt(sliding, zero), hn::Div(limited, sliding), zero);
-          sums.Add(d, 0, slot, touching, hn::Sub(hn::Mul(normal, nx), hn::Mul(scale, tx)));
-          sums.Add(d, 1, slot, touching, hn::Sub(hn::Mul(normal, ny), hn::Mul(scale, ty)));
-          sums.Add(d, 2, slot, touching, hn::Sub(hn::Mul(normal, nz), hn::Mul(scale, tz)));
-          sums.Add(d, 3, slot, near, one);
-        });
-  }
-
-  void Finish(size_t s) {
-    fx[s] = sums.Total(0);
-    fy[s] = sums.Total(1);
-    fz[s] = sums.Total(2);
-    if (counts != nullptr) counts[s] = sums.Total(3);
-  }
-};
-
-inline void GranularForcesImpl(const SortedGrid& grid, float radius,
-                               const ConstVec4View& velocities, const ConstFloatView& radii,
-                               const ConstFloatView& masses, const GranularParams& params,
-                               float twice_damping_ratio, size_t begin, size_t end,
-                               const Vec4View& forces, const FloatView& neighbor_counts) {
-  GranularPass pass{grid.points.x(),
-                    grid.points.y(),
-                    grid.points.z(),
-                    velocities.x(),
-                    velocities.y(),
-                    velocities.z(),
-                    radii.data,
-                    masses.data,
-                    forces.x(),
-                    forces.y(),
-                    forces.z(),
-                    neighbor_counts.data,
-                    radius * radius,
-                    params.stiffness,
-                    twice_damping_ratio,
-                    params.friction,
-                    params.tangential_damping,
-                    {}};
-  const float* const sources[GranularPass::kFieldCount] = {
-      pass.px, pass.py, pass.pz, pass.vx, pass.vy, pass.vz, pass.radius, pass.mass};
-  ForEachParticleByCell(grid, begin, end, sources, pass);
+inline void GranularForcesImpl(const ConstVec4View& positions, const NeighborBlocksView& blocks,
+                               float radius, const ConstVec4View& velocities,
+                               const ConstFloatView& radii, const ConstFloatView& masses,
+                               const GranularParams& params, float twice_damping_ratio,
+                               size_t begin, size_t end, const Vec4View& forces,
+                               const FloatView& neighbor_counts) {
+  const ParticleTag d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const float* HWY_RESTRICT const position[3] = {positions.x(), positions.y(), positions.z()};
+  const float* HWY_RESTRICT const velocity[3] = {velocities.x(), velocities.y(), velocities.z()};
+  const auto zero = hn::Zero(d);
+  const auto one = hn::Set(d, 1.0f);
+  const auto radius_squared = hn::Set(d, radius * radius);
+  const auto k = hn::Set(d, params.stiffness);
+  const auto beta = hn::Set(d, twice_damping_ratio);
+  const auto mu = hn::Set(d, params.friction);
+  const auto gamma = hn::Set(d, params.tangential_damping);
+  ForEachParticleVector(blocks, begin, end, [&](size_t s, auto store, const int32_t* row,
+                                                size_t depth) HWY_ATTR {
+    const auto px = hn::LoadU(d, position[0] + s);
+    const auto py = hn::LoadU(d, position[1] + s);
+    const auto pz = hn::LoadU(d, position[2] + s);
+    const auto own_vx = hn::LoadU(d, velocity[0] + s);
+    const auto own_vy = hn::LoadU(d, velocity[1] + s);
+    const auto own_vz = hn::LoadU(d, velocity[2] + s);
+    const auto own_radius = hn::LoadU(d, radii.data + s);
+    const auto own_mass = hn::LoadU(d, masses.data + s);
+    auto fx = zero, fy = zero, fz = zero, count = zero;
+    for (size_t n = 0; n < depth; ++n) {
+      hn::Mask<decltype(di)> listed;
+      const auto j = NeighborIndices(di, row, n, listed);
+      hn::Vec<decltype(d)> dx, dy, dz;
+      hn::Mask<decltype(d)> near;
+      const auto distance_squared =
+          NeighborOffsets(d, position, j, listed, px, py, pz, radius_squared, dx, dy, dz, near);
+      count = AddWhere(near, count, one);
+      const auto reach = hn::Add(own_radius, hn::GatherIndex(d, radii.data, j));
+      const auto touching =
+          hn::And(near, hn::And(hn::Lt(distance_squared, hn::Mul(reach, reach)),
+                                hn::Gt(distance_squared, zero)));
+      // Most listed pairs are near but not in contact: their lanes would be discarded below.
+      if (hn::AllFalse(d, touching)) continue;
+      const auto distance = hn::Sqrt(distance_squared);
+      // n points from the neighbour to the particle: -d / |d|.
+      const auto nx = hn::Div(hn::Neg(dx), distance);
+      const auto ny = hn::Div(hn::Neg(dy), distance);
+      const auto nz = hn::Div(hn::Neg(dz), distance);
+      const auto overlap = hn::Sub(reach, distance);
+      const auto rvx = hn::Sub(own_vx, hn::GatherIndex(d, velocity[0], j));
+      const auto rvy = hn::Sub(own_vy, hn::GatherIndex(d, velocity[1], j));
+      const auto rvz = hn::Sub(own_vz, hn::GatherIndex(d, velocity[2], j));
+      const auto vn = hn::Add(hn::Add(hn::Mul(rvx, nx), hn::Mul(rvy, ny)), hn::Mul(rvz, nz));
+      const auto other_mass = hn::GatherIndex(d, masses.data, j);
+      const auto effective_mass =
+          hn::Div(hn::Mul(own_mass, other_mass), hn::Add(own_mass, other_mass));
+      const auto damping = hn::Mul(beta, hn::Sqrt(hn::Mul(k, effective_mass)));
+      const auto normal = hn::Sub(hn::Mul(k, overlap), hn::Mul(damping, vn));
+      const auto tx = hn::Sub(rvx, hn::Mul(vn, nx));
+      const auto ty = hn::Sub(rvy, hn::Mul(vn, ny));
+      const auto tz = hn::Sub(rvz, hn::Mul(vn, nz));
+      const auto sliding =
+          hn::Sqrt(hn::Add(hn::Add(hn::Mul(tx, tx), hn::Mul(ty, ty)), hn::Mul(tz, tz)));
+      const auto coulomb = hn::Mul(mu, hn::Abs(normal));
+      const auto viscous = hn::Mul(gamma, hn::Mul(effective_mass, sliding));
+      // min(coulomb, viscous) / |v_t| by compare + select (Min's NaN rule differs by ISA).
+      const auto limited = hn::IfThenElse(hn::Lt(viscous, coulomb), viscous, coulomb);
+      const auto scale = hn::IfThenElse(hn::Gt(sliding, zero), hn::Div(limited, sliding), zero);
+      fx = AddWhere(touching, fx, hn::Sub(hn::Mul(normal, nx), hn::Mul(scale, tx)));
+      fy = AddWhere(touching, fy, hn::Sub(hn::Mul(normal, ny), hn::Mul(scale, ty)));
+      fz = AddWhere(touching, fz, hn::Sub(hn::Mul(normal, nz), hn::Mul(scale, tz)));
+    }
+    store(fx, d, forces.x() + s);
+    store(fy, d, forces.y() + s);
+    store(fz, d, forces.z() + s);
+    if (neighbor_counts.data != nullptr) store(count, d, neighbor_counts.data + s);
+  });
 }
 
 inline void ApplyForcesImpl(const Vec4View& velocities, const ConstVec4View& forces,
@@ -556,6 +527,23 @@ struct FluidViscosityPass {
     out[3][s] = velocity[3][s];
   }
 };
+
+inline bool AnyMovedFartherImpl(const ConstVec4View& from, const ConstVec4View& to,
+                                float distance_squared) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  const auto limit = hn::Set(d, distance_squared);
+  for (size_t i = 0; i < to.count; i += lanes) {
+    const auto dx = hn::Sub(hn::LoadU(d, to.x() + i), hn::LoadU(d, from.x() + i));
+    const auto dy = hn::Sub(hn::LoadU(d, to.y() + i), hn::LoadU(d, from.y() + i));
+    const auto dz = hn::Sub(hn::LoadU(d, to.z() + i), hn::LoadU(d, from.z() + i));
+    const auto moved = hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
+    // Not within the limit: farther, or NaN.
+    const auto farther = hn::AndNot(hn::Le(moved, limit), hn::FirstN(d, to.count - i));
+    if (!hn::AllFalse(d, farther)) return true;
+  }
+  return false;
+}
 
 inline void PositionsToVelocitiesImpl(const ConstVec4View& old_positions,
                                       const ConstVec4View& new_positions, float dt_seconds,

@@ -21,6 +21,7 @@ HWY_EXPORT(FluidCorrectionsImpl);
 HWY_EXPORT(FluidVorticityImpl);
 HWY_EXPORT(FluidViscosityImpl);
 HWY_EXPORT(PositionsToVelocitiesImpl);
+HWY_EXPORT(AnyMovedFartherImpl);
 
 namespace {
 
@@ -33,6 +34,13 @@ bool OptionalCount(const FloatView& counts, const SortedGrid& grid) {
   return counts.data == nullptr || counts.count == grid.points.count;
 }
 
+// The lists cover the particles, and [begin, end) starts a block.
+bool Covers(const ConstVec4View& positions, const NeighborBlocksView& blocks, size_t begin,
+            size_t end) {
+  return blocks.particles == positions.count && begin % kBlockLanes == 0 && begin <= end &&
+         end <= positions.count;
+}
+
 }  // namespace
 
 float TwiceDampingRatio(float restitution) {
@@ -43,17 +51,17 @@ float TwiceDampingRatio(float restitution) {
                             std::sqrt(std::numbers::pi * std::numbers::pi + log_e * log_e));
 }
 
-void GranularForces(const SortedGrid& grid, float radius, const ConstVec4View& velocities,
-                    const ConstFloatView& radii, const ConstFloatView& masses,
-                    const GranularParams& params, size_t begin, size_t end, const Vec4View& forces,
-                    const FloatView& neighbor_counts) {
-  SWARM_ASSERT(Covers(grid, begin, end) &&
-               SameCount(grid.points, velocities, radii, masses, forces) &&
-               OptionalCount(neighbor_counts, grid) && params.restitution > 0.0f &&
+void GranularForces(const ConstVec4View& positions, const NeighborBlocksView& blocks, float radius,
+                    const ConstVec4View& velocities, const ConstFloatView& radii,
+                    const ConstFloatView& masses, const GranularParams& params, size_t begin,
+                    size_t end, const Vec4View& forces, const FloatView& neighbor_counts) {
+  SWARM_ASSERT(Covers(positions, blocks, begin, end) &&
+               SameCount(positions, velocities, radii, masses, forces) &&
+               (neighbor_counts.data == nullptr || neighbor_counts.count == positions.count) && params.restitution > 0.0f &&
                params.restitution <= 1.0f);
   HWY_DYNAMIC_DISPATCH(GranularForcesImpl)
-  (grid, radius, velocities, radii, masses, params, TwiceDampingRatio(params.restitution), begin,
-   end, forces, neighbor_counts);
+  (positions, blocks, radius, velocities, radii, masses, params,
+   TwiceDampingRatio(params.restitution), begin, end, forces, neighbor_counts);
 }
 
 void ApplyForces(const Vec4View& velocities, const ConstVec4View& forces,
@@ -103,6 +111,11 @@ void PositionsToVelocities(const ConstVec4View& old_positions, const ConstVec4Vi
   SWARM_ASSERT(SameCount(old_positions, new_positions, velocities) && dt_seconds > 0.0f);
   HWY_DYNAMIC_DISPATCH(PositionsToVelocitiesImpl)
   (old_positions, new_positions, dt_seconds, velocities);
+}
+
+bool AnyMovedFarther(const ConstVec4View& from, const ConstVec4View& to, float distance) {
+  SWARM_ASSERT(SameCount(from, to));
+  return HWY_DYNAMIC_DISPATCH(AnyMovedFartherImpl)(from, to, distance * distance);
 }
 
 void FluidViscosity(const SortedGrid& grid, const ConstVec4View& velocities,

@@ -1,17 +1,20 @@
 // Particle interaction kernels: granular contact (DEM), flocking (boids) and fluids (Position
 // Based Fluids), over particles stored in cell order.
 //
-// Every kernel reads a SortedGrid whose points are the particles' positions themselves: the
-// engine sorts the particles' storage into the grid's cell order each step
-// (NeighborGrid::ReorderInto), so a cell's particles are contiguous and its 27 cells' particles
+// The particles are stored in a neighbour grid's cell order (the engine sorts their storage with
+// NeighborGrid::ReorderInto), so a cell's particles are contiguous and its 27 cells' particles
 // ("candidates") are a few contiguous runs. A kernel computes its outputs for particles
 // [begin, end) (any split over threads) and reads every particle's inputs; outputs must not alias
-// inputs.
-//
-// A particle's neighbours are its candidates other than itself within the kernel's radius
-// (<= the grid's), by the float test dx*dx + dy*dy + dz*dz <= radius^2. Sums over neighbours run
-// in candidate order with 16 fixed partial sums (kernels/neighbor_scan-inl.h), so every kernel
-// gives the same bits on every SIMD target and thread count.
+// inputs. A particle's neighbours are the particles other than itself within the kernel's radius,
+// by the float test dx*dx + dy*dy + dz*dz <= radius^2, found in one of two ways:
+// - the flock and fluid kernels read a SortedGrid over the positions and scan each particle's
+//   candidates; sums over neighbours run in candidate order with 16 fixed partial sums
+//   (kernels/neighbor_scan-inl.h);
+// - granular contact reads neighbour lists in blocks (kernels/neighbor_blocks.h), which may list
+//   particles somewhat beyond the radius (a skin, so lists outlive several substeps: the many
+//   substeps of stiff contacts would otherwise rebuild the grid at each); each particle sums over
+//   its list in ascending order in its own vector lane.
+// Either way every kernel gives the same bits on every SIMD target and thread count.
 // References (double precision, brute force): kernels/particle_interactions_reference.h.
 #pragma once
 
@@ -19,6 +22,7 @@
 #include <glm/vec3.hpp>
 
 #include "swarm/kernels/integrate.h"
+#include "swarm/kernels/neighbor_blocks.h"
 #include "swarm/kernels/neighbor_grid.h"
 #include "swarm/kernels/views.h"
 
@@ -45,8 +49,8 @@ struct GranularParams {
 float TwiceDampingRatio(float restitution);
 // forces[s] (x, y, z; w untouched) = sum of the contact forces on particle s, and, if
 // neighbor_counts has data, neighbor_counts[s] = the particles within `radius`, for s in
-// [begin, end). radius (<= the grid's) must be at least twice the largest particle radius.
-void GranularForces(const SortedGrid& grid, float radius, const ConstVec4View& velocities,
+// [begin, end) (begin a multiple of kBlockLanes). radius (<= the lists') must be at least twice the largest particle radius.
+void GranularForces(const ConstVec4View& positions, const NeighborBlocksView& blocks, float radius, const ConstVec4View& velocities,
                     const ConstFloatView& radii, const ConstFloatView& masses,
                     const GranularParams& params, size_t begin, size_t end, const Vec4View& forces,
                     const FloatView& neighbor_counts);
@@ -133,5 +137,10 @@ void PositionsToVelocities(const ConstVec4View& old_positions, const ConstVec4Vi
 void FluidViscosity(const SortedGrid& grid, const ConstVec4View& velocities,
                     const ConstVec4View& omega, const FluidParams& params, float dt_seconds,
                     size_t begin, size_t end, const Vec4View& new_velocities);
+
+// Whether some particle moved farther than `distance` from `from` to `to` (lanes x, y, z; a
+// non-finite displacement counts as farther): the test that neighbour lists with a skin of twice
+// `distance` are out of date.
+bool AnyMovedFarther(const ConstVec4View& from, const ConstVec4View& to, float distance);
 
 }  // namespace swarm

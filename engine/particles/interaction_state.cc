@@ -1,6 +1,7 @@
 #include "swarm/particles/interaction_state.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <utility>
 
@@ -92,6 +93,11 @@ Result<InteractionState> InteractionState::Create(MemoryAccountant& accountant, 
   if (!spare_vec4.ok()) return spare_vec4.status();
   Result<FloatArray> spare_float = FloatArray::Create(accountant, count);
   if (!spare_float.ok()) return spare_float.status();
+  if (config.kind == InteractionKind::kGranular) {
+    Result<Vec4Buffer> listed_at = Vec4Buffer::Create(accountant, count);
+    if (!listed_at.ok()) return listed_at.status();
+    state.listed_at_ = std::move(listed_at).value();
+  }
   state.radii_ = std::move(radii).value();
   state.masses_ = std::move(masses).value();
   state.ids_ = std::move(ids).value();
@@ -145,6 +151,7 @@ void InteractionState::Initialize(const ParticleArrays& arrays, const Interactio
                      : 1.0f;
     ids_[i] = static_cast<uint32_t>(i);
   }
+  listed_ = false;
 }
 
 SortedGrid InteractionState::Sorted(const ParticleArrays& arrays) const {
@@ -175,25 +182,62 @@ void InteractionState::Reorder(const ParticleArrays& arrays, ThreadPool& pool) {
   std::copy_n(spare_float_.view().data, ids_.size(), ids.data);
 }
 
+Status InteractionState::Rebuild(const ParticleArrays& arrays, const Vec4Buffer& at, float radius,
+                                 ThreadPool& pool) {
+  listed_ = false;
+  if (Status s = grid_.Build(at.view(), radius, pool); !s.ok()) return s;
+  Reorder(arrays, pool);
+  ++stats_.grid_builds;
+  return {};
+}
+
+Status InteractionState::UpdateLists(const ParticleArrays& arrays, const InteractionConfig& config,
+                                     ThreadPool& pool) {
+  const Vec4Buffer& at = *arrays.positions;
+  // Pairs within the contact distance r now were within r (1 + skin) at the last build if
+  // neither grain has moved more than r skin / 2; a little less is allowed for rounding.
+  const float allowed = 0.499f * config.granular.list_skin * InteractionRadius(config);
+  std::atomic<bool> moved{!listed_};
+  if (listed_) {
+    RunFused(pool, at.size(), TileSchedule{}, [&](size_t begin, size_t n) {
+      if (!moved.load(std::memory_order_relaxed) &&
+          AnyMovedFarther(std::as_const(listed_at_).view().Slice(begin, n),
+                          at.view().Slice(begin, n), allowed)) {
+        moved.store(true, std::memory_order_relaxed);
+      }
+    });
+  }
+  if (!moved.load()) return {};
+  const float radius = ListRadius(config);
+  if (Status s = Rebuild(arrays, at, radius, pool); !s.ok()) return s;
+  if (Status s = lists_.Build(grid_, radius, pool); !s.ok()) return s;
+  CopyInto(at, listed_at_, pool);
+  listed_ = true;
+  return {};
+}
+
 Status InteractionState::Step(const ParticleArrays& arrays, const InteractionConfig& config,
                               const InteractionStepParams& params, ThreadPool& pool) {
   const auto start = std::chrono::steady_clock::now();
+  stats_.grid_builds = 0;
   const bool fluid = config.kind == InteractionKind::kFluid;
-  // A fluid's grid is built over its predicted positions; the prediction cannot fail, but must
-  // not run on positions the grid would refuse (non-finite ones), so those are checked first.
-  if (fluid) {
+  Status status;
+  if (config.kind == InteractionKind::kGranular) {
+    status = UpdateLists(arrays, config, pool);
+  } else if (fluid) {
+    // A fluid's grid is built over its predicted positions; the prediction cannot fail, but must
+    // not run on positions the grid would refuse (non-finite ones), so those are checked first.
     const PointBounds bounds = FindPointBounds(std::as_const(*arrays.positions).view());
     if (bounds.first_non_finite < arrays.positions->size()) {
       return grid_.Build(std::as_const(*arrays.positions).view(), InteractionRadius(config),
                          pool);  // the grid's error names the point
     }
     PredictFluid(arrays, params, pool);
+    status = Rebuild(arrays, predicted_, InteractionRadius(config), pool);
+  } else {
+    status = Rebuild(arrays, *arrays.positions, InteractionRadius(config), pool);
   }
-  const Vec4Buffer& sorted_by = fluid ? predicted_ : *arrays.positions;
-  if (Status s = grid_.Build(sorted_by.view(), InteractionRadius(config), pool); !s.ok()) {
-    return s;
-  }
-  Reorder(arrays, pool);
+  if (!status.ok()) return status;
   const auto sorted = std::chrono::steady_clock::now();
   stats_.neighbor_seconds = SecondsSince(start);
   switch (config.kind) {
@@ -281,14 +325,14 @@ void InteractionState::StepFluid(const ParticleArrays& arrays, const Interaction
 
 void InteractionState::StepGranular(const ParticleArrays& arrays, const InteractionConfig& config,
                                     const InteractionStepParams& params, ThreadPool& pool) {
-  const SortedGrid sorted = Sorted(arrays);
   const float radius = InteractionRadius(config);
+  const NeighborBlocksView lists = lists_.view();
   const Vec4View positions = arrays.positions->view();
   const Vec4View velocities = arrays.velocities->view();
   const Vec4View forces = spare_vec4_.view();
   const FloatView masses = masses_.view();
   const auto contact = [&](size_t begin, size_t n) {
-    GranularForces(sorted, radius, velocities, radii_.view(), masses, config.granular.contact,
+    GranularForces(positions, lists, radius, velocities, radii_.view(), masses, config.granular.contact,
                    begin, begin + n, forces, neighbor_counts_.view());
   };
   RunFused(pool, positions.count, ScanSchedule(params.schedule), contact);

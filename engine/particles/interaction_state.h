@@ -12,6 +12,7 @@
 #include "swarm/core/thread_pool.h"
 #include "swarm/core/tile_pipeline.h"
 #include "swarm/kernels/emit.h"
+#include "swarm/particles/neighbor_blocks.h"
 #include "swarm/particles/neighbor_grid.h"
 #include "swarm/particles/particle_interactions.h"
 
@@ -47,7 +48,8 @@ class InteractionState {
   void Initialize(const ParticleArrays& arrays, const InteractionConfig& config,
                   const EmitterParams& emitter, uint64_t seed);
 
-  // One step: grid, cell order, the model's passes and integration.
+  // One step: grid and cell order (granular: when the contact lists are out of date, with them),
+  // the model's passes and integration.
   Status Step(const ParticleArrays& arrays, const InteractionConfig& config,
               const InteractionStepParams& params, ThreadPool& pool);
 
@@ -56,15 +58,23 @@ class InteractionState {
   const FloatArray& radii() const { return radii_; }
   const FloatArray& masses() const { return masses_; }
   const NeighborGrid& grid() const { return grid_; }
+  const NeighborBlocks& lists() const { return lists_; }
   // Fluids: each particle's density at the last iteration of the last step (per slot).
   const FloatArray& densities() const { return densities_; }
   const FloatArray& lambdas() const { return lambdas_; }
   const InteractionStats& stats() const { return stats_; }
 
  private:
-  explicit InteractionState(MemoryAccountant& accountant) : grid_(accountant) {}
+  explicit InteractionState(MemoryAccountant& accountant) : grid_(accountant), lists_(accountant) {}
   // Sorts every per-particle array into the grid's order.
   void Reorder(const ParticleArrays& arrays, ThreadPool& pool);
+  // The grid over `at` (the positions or the fluid's predictions) and the storage in its order.
+  Status Rebuild(const ParticleArrays& arrays, const Vec4Buffer& at, float radius,
+                 ThreadPool& pool);
+  // Granular: rebuilds the grid, the cell order and the contact lists if a grain has moved more
+  // than half the lists' skin since the last build.
+  Status UpdateLists(const ParticleArrays& arrays, const InteractionConfig& config,
+                     ThreadPool& pool);
   void StepGranular(const ParticleArrays& arrays, const InteractionConfig& config,
                     const InteractionStepParams& params, ThreadPool& pool);
   void StepFlock(const ParticleArrays& arrays, const InteractionConfig& config,
@@ -79,6 +89,9 @@ class InteractionState {
 
   bool active_ = false;
   NeighborGrid grid_;
+  NeighborBlocks lists_;  // granular contact lists
+  Vec4Buffer listed_at_;  // granular: where the grains were when the lists were built
+  bool listed_ = false;   // the lists match the particles' storage order
   FloatArray radii_;
   FloatArray masses_;
   PaddedArray<uint32_t> ids_;

@@ -41,6 +41,7 @@ class NeighborLists {
   // max_entries caps the total length of the rows; a list that would need more is an error
   // naming the count. Within the cap the storage grows as needed, within the memory budget.
   explicit NeighborLists(MemoryAccountant& accountant, size_t max_entries = SIZE_MAX);
+  NeighborLists() = default;  // empty lists that must be assigned before use
 
   size_t rows() const { return rows_; }
   size_t entries() const { return entries_; }  // the sum of the rows' lengths
@@ -64,7 +65,7 @@ class NeighborLists {
   PaddedArray<int32_t> indices_;  // capacity: what the rows may fill, plus one vector of slack
   size_t rows_ = 0;
   size_t entries_ = 0;
-  size_t max_entries_;
+  size_t max_entries_ = SIZE_MAX;
 };
 
 class NeighborGrid {

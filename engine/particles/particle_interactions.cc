@@ -39,6 +39,9 @@ Status ValidateGranular(const GranularConfig& config) {
   if (!FiniteNonNegative(contact.tangential_damping)) {
     return Bad("granular tangential_damping", "finite and >= 0", contact.tangential_damping);
   }
+  if (!(config.list_skin >= 0.0f && config.list_skin <= 1.0f)) {
+    return Bad("granular list_skin", "in [0, 1]", config.list_skin);
+  }
   return {};
 }
 
@@ -154,6 +157,10 @@ float InteractionRadius(const InteractionConfig& config) {
       break;
   }
   return 0.0f;
+}
+
+float ListRadius(const InteractionConfig& config) {
+  return InteractionRadius(config) * (1.0f + config.granular.list_skin);
 }
 
 }  // namespace swarm

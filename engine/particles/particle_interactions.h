@@ -1,15 +1,18 @@
 // Interacting particles: the part of a ParticleSystem's step that makes particles collide (DEM
 // granular contact), flow (Position Based Fluids) or flock (boids), on top of one neighbour grid.
 //
-// Each step the grid is rebuilt over the particles and the particles' storage is sorted into its
-// cell order (every per-particle array moves together; ids() maps each slot back to the particle's
-// index at creation), then the model's passes run over tiles of particles in parallel, reading
-// their neighbours from the whole arrays and writing only their own tile (kernels/
+// Each step (fluid, flock) or whenever a grain has moved half the contact lists' skin (granular:
+// GranularConfig::list_skin, so the substeps of stiff contacts reuse one grid and one set of
+// lists) the grid is rebuilt over the particles and the particles' storage is sorted into its
+// cell order (every per-particle array moves together; ids() maps each slot back to the
+// particle's index at creation). The model's passes run over tiles of particles in parallel,
+// reading their neighbours from the whole arrays and writing only their own tile (kernels/
 // particle_interactions.h). Interacting particles do not age or die: the emitter places them once
 // (or a lattice does), and the model moves them from then on.
 //
-// Determinism: the grid, the sort and every neighbour sum have a fixed order, so a run gives the
-// same bits on every SIMD target and thread count. Memory: all per-particle arrays are allocated
+// Determinism: the grid, the sort, the lists and every neighbour sum have a fixed order, and the
+// decision to rebuild depends on the positions alone, so a run gives the same bits on every SIMD
+// target and thread count. Memory: all per-particle arrays are allocated
 // at creation (category particles); steady-state steps allocate nothing.
 #pragma once
 
@@ -29,6 +32,11 @@ struct GranularConfig {
   float radius_max = 0.1f;
   float density = 1000.0f;  // kg/m^3: mass = density * 4/3 pi r^3
   GranularParams contact;
+  // The contact lists reach list_skin contact distances (twice radius_max) beyond the contact
+  // distance, and are rebuilt (grid, cell order, lists) once a grain has moved half that far since
+  // the last build: a wider skin lists more pairs, which every substep walks, and rebuilds less
+  // often. In [0, 1]; 0 rebuilds whenever anything moved.
+  float list_skin = 0.25f;
 };
 
 struct InteractionConfig {
@@ -55,9 +63,14 @@ Status ValidateInteraction(const InteractionConfig& config);
 // interactions.
 float InteractionRadius(const InteractionConfig& config);
 
+// The radius granular contact lists are built for: InteractionRadius (1 + granular.list_skin).
+float ListRadius(const InteractionConfig& config);
+
 // What the last step of an interacting system measured, for a HUD or a log.
 struct InteractionStats {
-  double neighbor_seconds = 0.0;     // grid build and the sort of the storage into cell order
+  double neighbor_seconds = 0.0;     // grid builds, the sort of the storage into cell order and
+                                     // (granular) the contact lists and their checks
+  int grid_builds = 0;               // in the last step
   double interaction_seconds = 0.0;  // the model's passes and the integration
   double average_neighbors = 0.0;    // particles within the interaction radius, per particle
 };

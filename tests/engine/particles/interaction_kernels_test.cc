@@ -20,6 +20,7 @@
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/kernels/particle_interactions.h"
+#include "swarm/particles/neighbor_blocks.h"
 #include "swarm/particles/neighbor_grid.h"
 
 namespace swarm {
@@ -27,11 +28,13 @@ namespace {
 
 using glm::dvec3;
 
-// Random particles sorted into a grid's cell order, as the engine keeps them.
+// Random particles sorted into a grid's cell order, as the engine keeps them, with neighbour lists
+// (granular contact) a quarter of the radius longer than it: the kernels must ignore the skin.
 struct Cloud {
   MemoryAccountant memory;
   ThreadPool pool{1};
   NeighborGrid grid{memory};
+  NeighborBlocks lists{memory};
   Vec4Buffer positions;  // sorted
   Vec4Buffer velocities;
   FloatArray radii;
@@ -53,7 +56,7 @@ struct Cloud {
       r[i] = 0.02f + 0.03f * unit(random);
       m[i] = 0.5f + unit(random);
     }
-    REQUIRE(grid.Build(p.view(), radius, pool).ok());
+    REQUIRE(grid.Build(p.view(), 1.25f * radius, pool).ok());
     positions = Vec4Buffer::Create(memory, n).value();
     velocities = Vec4Buffer::Create(memory, n).value();
     radii = FloatArray::Create(memory, n).value();
@@ -62,6 +65,7 @@ struct Cloud {
     grid.ReorderInto(std::as_const(v).view(), velocities.view(), pool);
     grid.ReorderInto(std::as_const(r).view(), radii.view(), pool);
     grid.ReorderInto(std::as_const(m).view(), masses.view(), pool);
+    REQUIRE(lists.Build(grid, 1.25f * radius, pool).ok());
   }
   SortedGrid Sorted() const { return {positions.view(), grid.bucket_start().data(), grid.cells()}; }
   dvec3 P(size_t i) const { return dvec3(positions.Get(i)); }
@@ -116,11 +120,10 @@ TEST_CASE("GranularForces equals the spring-dashpot formula summed in double") {
   FloatArray counts = FloatArray::Create(cloud.memory, cloud.count).value();
   test::ForEachTarget([&](const test::TargetUnderTest& target) {
     INFO("target " << target.name);
-    const SortedGrid sorted = cloud.Sorted();
-    // In two ranges, as threads split the work.
-    const size_t half = cloud.count / 2;
+    // In two ranges, as threads split the work (at a block boundary).
+    const size_t half = cloud.count / 2 / kBlockLanes * kBlockLanes;
     for (auto [begin, end] : {std::pair{size_t{0}, half}, std::pair{half, cloud.count}}) {
-      GranularForces(sorted, 0.1f, cloud.velocities.view(), cloud.radii.view(), cloud.masses.view(),
+      GranularForces(cloud.positions.view(), cloud.lists.view(), 0.1f, cloud.velocities.view(), cloud.radii.view(), cloud.masses.view(),
                      params, begin, end, forces.view(), counts.view());
     }
     for (size_t i = 0; i < cloud.count; ++i) {
