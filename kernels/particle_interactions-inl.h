@@ -249,284 +249,236 @@ HWY_INLINE void KernelTerms(D d, const FluidKernels& k, V distance_squared, V& w
   g = hn::Div(hn::Mul(hn::Set(d, k.spiky), hn::Mul(falloff, falloff)), distance);
 }
 
-struct FluidLambdaPass {
-  enum Field { kX, kY, kZ, kFieldCount };
-  enum Sum { kDensity, kGradient, kGradientSquares = kGradient + 3, kCount, kSums };
-  const float* HWY_RESTRICT position[3];
-  float* HWY_RESTRICT lambdas;
-  float* HWY_RESTRICT compliances;
-  float* HWY_RESTRICT densities;
-  float* HWY_RESTRICT counts;  // null: not counted
-  FluidKernels kernels;
-  const FluidParams* params;
-  LaneSums<kSums> sums;
-
-  void Scan(const CandidateFields<kFieldCount>& candidates, size_t s) {
-    const ScanTag d;
-    const auto one = hn::Set(d, 1.0f);
-    const auto zero = hn::Zero(d);
-    ForEachNearCandidate(
-        candidates, position[0][s], position[1][s], position[2][s], kernels.h_squared,
-        static_cast<int32_t>(s),
-        [&](size_t, size_t slot, auto near, auto dx, auto dy, auto dz, auto distance_squared)
-            HWY_ATTR {
-              hn::Vec<decltype(d)> w, g;
-              KernelTerms(d, kernels, distance_squared, w, g);
-              const auto apart = hn::And(near, hn::Gt(distance_squared, zero));
-              const auto gx = hn::Mul(g, dx);
-              const auto gy = hn::Mul(g, dy);
-              const auto gz = hn::Mul(g, dz);
-              sums.Add(d, kDensity, slot, near, w);
-              sums.Add(d, kGradient + 0, slot, apart, gx);
-              sums.Add(d, kGradient + 1, slot, apart, gy);
-              sums.Add(d, kGradient + 2, slot, apart, gz);
-              sums.Add(d, kGradientSquares, slot, apart,
-                       hn::Add(hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy)), hn::Mul(gz, gz)));
-              sums.Add(d, kCount, slot, near, one);
-            });
+// The loads of a fluid pass's particles: positions (the predicted ones) and the kernels' terms of
+// each listed neighbour within h. body(j, near, apart, dx, dy, dz, w, g) per row, where apart =
+// near and |d| > 0 (the gradient's lanes); rows with no neighbour within h are skipped.
+template <class D, class Body>
+HWY_INLINE void ForEachFluidNeighbor(D d, const FluidKernels& kernels,
+                                     const float* HWY_RESTRICT const (&position)[3],
+                                     const int32_t* HWY_RESTRICT row, size_t depth, hn::Vec<D> px,
+                                     hn::Vec<D> py, hn::Vec<D> pz, const Body& body) {
+  const hn::RebindToSigned<D> di;
+  const auto h_squared = hn::Set(d, kernels.h_squared);
+  const auto zero = hn::Zero(d);
+  for (size_t n = 0; n < depth; ++n) {
+    hn::Mask<decltype(di)> listed;
+    const auto j = NeighborIndices(di, row, n, listed);
+    hn::Vec<D> dx, dy, dz;
+    hn::Mask<D> near;
+    const auto distance_squared =
+        NeighborOffsets(d, position, j, listed, px, py, pz, h_squared, dx, dy, dz, near);
+    if (hn::AllFalse(d, near)) continue;  // list entries of the skin only
+    hn::Vec<D> w, g;
+    KernelTerms(d, kernels, distance_squared, w, g);
+    const auto apart = hn::And(near, hn::Gt(distance_squared, zero));
+    body(j, near, apart, dx, dy, dz, w, g);
   }
+}
 
-  void Finish(size_t s) {
-    const FluidParams& p = *params;
-    const float density = p.particle_mass * (kernels.W(0.0f) + sums.Total(kDensity));
-    const float excess = density / p.rest_density - 1.0f;
-    const float constraint = excess > 0.0f ? excess : 0.0f;
-    const float factor = p.particle_mass / p.rest_density;
-    const float gx = factor * sums.Total(kGradient + 0);
-    const float gy = factor * sums.Total(kGradient + 1);
-    const float gz = factor * sums.Total(kGradient + 2);
-    const float squares =
-        (gx * gx + gy * gy + gz * gz) + (factor * factor) * sums.Total(kGradientSquares);
-    const float compliance = 1.0f / (squares + p.relaxation);
-    lambdas[s] = -constraint * compliance;
-    compliances[s] = compliance;
-    densities[s] = density;
-    if (counts != nullptr) counts[s] = sums.Total(kCount);
-  }
-};
-
-inline void FluidLambdasImpl(const SortedGrid& grid, const FluidParams& params, size_t begin,
-                             size_t end, const FloatView& lambdas, const FloatView& compliances,
+inline void FluidLambdasImpl(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
+                             const FluidParams& p, size_t begin, size_t end,
+                             const FloatView& lambdas, const FloatView& compliances,
                              const FloatView& densities, const FloatView& neighbor_counts) {
-  FluidLambdaPass pass{{grid.points.x(), grid.points.y(), grid.points.z()},
-                       lambdas.data,
-                       compliances.data,
-                       densities.data,
-                       neighbor_counts.data,
-                       FluidKernels(params.kernel_radius),
-                       &params,
-                       {}};
-  const float* const sources[FluidLambdaPass::kFieldCount] = {pass.position[0], pass.position[1],
-                                                              pass.position[2]};
-  ForEachParticleByCell(grid, begin, end, sources, pass);
+  const ParticleTag d;
+  const FluidKernels kernels(p.kernel_radius);
+  const float* HWY_RESTRICT const position[3] = {predicted.x(), predicted.y(), predicted.z()};
+  const auto zero = hn::Zero(d);
+  const auto one = hn::Set(d, 1.0f);
+  const float volume = p.particle_mass / p.rest_density;
+  ForEachParticleVector(blocks, begin, end, [&](size_t s, auto store, const int32_t* row,
+                                                size_t depth) HWY_ATTR {
+    auto density = zero, count = zero, squares = zero;
+    auto gradient_x = zero, gradient_y = zero, gradient_z = zero;
+    ForEachFluidNeighbor(
+        d, kernels, position, row, depth, hn::LoadU(d, position[0] + s),
+        hn::LoadU(d, position[1] + s), hn::LoadU(d, position[2] + s),
+        [&](auto, auto near, auto apart, auto dx, auto dy, auto dz, auto w, auto g) HWY_ATTR {
+          const auto gx = hn::Mul(g, dx);
+          const auto gy = hn::Mul(g, dy);
+          const auto gz = hn::Mul(g, dz);
+          density = AddWhere(near, density, w);
+          gradient_x = AddWhere(apart, gradient_x, gx);
+          gradient_y = AddWhere(apart, gradient_y, gy);
+          gradient_z = AddWhere(apart, gradient_z, gz);
+          squares = AddWhere(apart, squares,
+                             hn::Add(hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy)), hn::Mul(gz, gz)));
+          count = AddWhere(near, count, one);
+        });
+    const auto rho = hn::Mul(hn::Set(d, p.particle_mass), hn::Add(hn::Set(d, kernels.W(0.0f)), density));
+    const auto excess = hn::Sub(hn::Div(rho, hn::Set(d, p.rest_density)), one);
+    const auto constraint = hn::IfThenElseZero(hn::Gt(excess, zero), excess);
+    const auto factor = hn::Set(d, volume);
+    const auto gx = hn::Mul(factor, gradient_x);
+    const auto gy = hn::Mul(factor, gradient_y);
+    const auto gz = hn::Mul(factor, gradient_z);
+    const auto total =
+        hn::Add(hn::Add(hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy)), hn::Mul(gz, gz)),
+                hn::Mul(hn::Set(d, volume * volume), squares));
+    const auto compliance = hn::Div(one, hn::Add(total, hn::Set(d, p.relaxation)));
+    store(hn::Mul(hn::Neg(constraint), compliance), d, lambdas.data + s);
+    store(compliance, d, compliances.data + s);
+    store(rho, d, densities.data + s);
+    if (neighbor_counts.data != nullptr) store(count, d, neighbor_counts.data + s);
+  });
 }
 
-struct FluidCorrectionPass {
-  enum Field { kX, kY, kZ, kLambda, kCompliance, kFieldCount };
-  const float* HWY_RESTRICT position[4];
-  const float* HWY_RESTRICT lambdas;
-  const float* HWY_RESTRICT compliances;
-  float* HWY_RESTRICT out[4];
-  FluidKernels kernels;
-  const FluidParams* params;
-  BoxParams box;
-  float pressure_reference;  // 1 / W(q h)
-  LaneSums<3> sums;
-
-  void Scan(const CandidateFields<kFieldCount>& candidates, size_t s) {
-    const ScanTag d;
-    const auto zero = hn::Zero(d);
-    const auto own_lambda = hn::Set(d, lambdas[s]);
-    const auto own_compliance = hn::Set(d, compliances[s]);
-    const auto half_strength = hn::Set(d, -0.5f * params->artificial_pressure);
-    const auto reference = hn::Set(d, pressure_reference);
-    const int exponent = static_cast<int>(params->pressure_exponent);
-    ForEachNearCandidate(
-        candidates, position[0][s], position[1][s], position[2][s], kernels.h_squared,
-        static_cast<int32_t>(s),
-        [&](size_t j, size_t slot, auto near, auto dx, auto dy, auto dz, auto distance_squared)
-            HWY_ATTR {
-              hn::Vec<decltype(d)> w, g;
-              KernelTerms(d, kernels, distance_squared, w, g);
-              const auto apart = hn::And(near, hn::Gt(distance_squared, zero));
-              // ratio^n by squaring (n = 4: two multiplications, not a chain of three).
-              const auto ratio = hn::Mul(w, reference);
-              auto power = hn::Set(d, 1.0f);
-              auto factor = ratio;
-              for (int e = exponent; e > 0; e >>= 1) {
-                if (e & 1) power = hn::Mul(power, factor);
-                if (e > 1) factor = hn::Mul(factor, factor);
-              }
-              // s_corr = -k (W / W(q h))^n, a constraint error like C, scaled by the pair's mean
-              // compliance as lambda is by its own.
-              const auto pair_compliance =
-                  hn::Add(own_compliance, hn::Load(d, candidates.field[kCompliance] + j));
-              const auto weight =
-                  hn::Add(hn::Add(own_lambda, hn::Load(d, candidates.field[kLambda] + j)),
-                          hn::Mul(hn::Mul(half_strength, power), pair_compliance));
-              const auto scale = hn::Mul(weight, g);
-              sums.Add(d, 0, slot, apart, hn::Mul(scale, dx));
-              sums.Add(d, 1, slot, apart, hn::Mul(scale, dy));
-              sums.Add(d, 2, slot, apart, hn::Mul(scale, dz));
-            });
-  }
-
-  void Finish(size_t s) {
+inline void FluidCorrectionsImpl(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
+                                 const ConstFloatView& lambdas, const ConstFloatView& compliances,
+                                 const FluidParams& p, const BoxParams& box, size_t begin,
+                                 size_t end, const Vec4View& corrected) {
+  const ParticleTag d;
+  const FluidKernels kernels(p.kernel_radius);
+  const float q = p.pressure_distance * p.kernel_radius;
+  const auto reference = hn::Set(d, 1.0f / kernels.W(q * q));
+  const float* HWY_RESTRICT const position[3] = {predicted.x(), predicted.y(), predicted.z()};
+  const auto zero = hn::Zero(d);
+  const auto half_strength = hn::Set(d, -0.5f * p.artificial_pressure);
+  const int exponent = static_cast<int>(p.pressure_exponent);
+  const auto factor = hn::Set(d, p.particle_mass / p.rest_density);
+  ForEachParticleVector(blocks, begin, end, [&](size_t s, auto store, const int32_t* row,
+                                                size_t depth) HWY_ATTR {
+    const auto own_lambda = hn::LoadU(d, lambdas.data + s);
+    const auto own_compliance = hn::LoadU(d, compliances.data + s);
+    const auto px = hn::LoadU(d, position[0] + s);
+    const auto py = hn::LoadU(d, position[1] + s);
+    const auto pz = hn::LoadU(d, position[2] + s);
+    auto sum_x = zero, sum_y = zero, sum_z = zero;
+    ForEachFluidNeighbor(
+        d, kernels, position, row, depth, px, py, pz,
+        [&](auto j, auto, auto apart, auto dx, auto dy, auto dz, auto w, auto g) HWY_ATTR {
+          // ratio^n by squaring (n = 4: two multiplications, not a chain of three).
+          const auto ratio = hn::Mul(w, reference);
+          auto power = hn::Set(d, 1.0f);
+          auto base = ratio;
+          for (int e = exponent; e > 0; e >>= 1) {
+            if (e & 1) power = hn::Mul(power, base);
+            if (e > 1) base = hn::Mul(base, base);
+          }
+          // s_corr = -k (W / W(q h))^n, a constraint error like C, scaled by the pair's mean
+          // compliance as lambda is by its own.
+          const auto pair_compliance =
+              hn::Add(own_compliance, hn::GatherIndex(d, compliances.data, j));
+          const auto weight =
+              hn::Add(hn::Add(own_lambda, hn::GatherIndex(d, lambdas.data, j)),
+                      hn::Mul(hn::Mul(half_strength, power), pair_compliance));
+          const auto scale = hn::Mul(weight, g);
+          sum_x = AddWhere(apart, sum_x, hn::Mul(scale, dx));
+          sum_y = AddWhere(apart, sum_y, hn::Mul(scale, dy));
+          sum_z = AddWhere(apart, sum_z, hn::Mul(scale, dz));
+        });
     // The gradient points at the neighbours: a negative weight (compression) moves away.
-    const float factor = params->particle_mass / params->rest_density;
-    for (size_t axis = 0; axis < 3; ++axis) {
-      float moved = position[axis][s] + factor * sums.Total(axis);
-      moved = moved < box.min[axis] ? box.min[axis] : moved;
-      moved = moved > box.max[axis] ? box.max[axis] : moved;
-      out[axis][s] = moved;
-    }
-    out[3][s] = position[3][s];
-  }
-};
-
-inline void FluidCorrectionsImpl(const SortedGrid& grid, const ConstFloatView& lambdas,
-                                 const ConstFloatView& compliances, const FluidParams& params,
-                                 const BoxParams& box, size_t begin, size_t end,
-                                 const Vec4View& corrected) {
-  const FluidKernels kernels(params.kernel_radius);
-  const float q = params.pressure_distance * params.kernel_radius;
-  FluidCorrectionPass pass{{grid.points.x(), grid.points.y(), grid.points.z(), grid.points.w()},
-                           lambdas.data,
-                           compliances.data,
-                           {corrected.x(), corrected.y(), corrected.z(), corrected.w()},
-                           kernels,
-                           &params,
-                           box,
-                           1.0f / kernels.W(q * q),
-                           {}};
-  const float* const sources[FluidCorrectionPass::kFieldCount] = {
-      pass.position[0], pass.position[1], pass.position[2], lambdas.data, compliances.data};
-  ForEachParticleByCell(grid, begin, end, sources, pass);
+    const auto moved = [&](auto own, auto sum, float low, float high) HWY_ATTR {
+      const auto at = hn::Add(own, hn::Mul(factor, sum));
+      const auto low_v = hn::Set(d, low);
+      const auto high_v = hn::Set(d, high);
+      const auto above_low = hn::IfThenElse(hn::Lt(at, low_v), low_v, at);
+      return hn::IfThenElse(hn::Gt(above_low, high_v), high_v, above_low);
+    };
+    store(moved(px, sum_x, box.min.x, box.max.x), d, corrected.x() + s);
+    store(moved(py, sum_y, box.min.y, box.max.y), d, corrected.y() + s);
+    store(moved(pz, sum_z, box.min.z, box.max.z), d, corrected.z() + s);
+    store(hn::LoadU(d, predicted.w() + s), d, corrected.w() + s);
+  });
 }
 
-struct FluidVorticityPass {
-  enum Field { kX, kY, kZ, kVx, kVy, kVz, kFieldCount };
-  const float* HWY_RESTRICT position[3];
-  const float* HWY_RESTRICT velocity[3];
-  float* HWY_RESTRICT out[4];
-  FluidKernels kernels;
-  float volume;  // m / rho_0: each neighbour's share of space
-  LaneSums<3> sums;
-
-  void Scan(const CandidateFields<kFieldCount>& candidates, size_t s) {
-    const ScanTag d;
-    const auto zero = hn::Zero(d);
-    const auto vx = hn::Set(d, velocity[0][s]);
-    const auto vy = hn::Set(d, velocity[1][s]);
-    const auto vz = hn::Set(d, velocity[2][s]);
-    ForEachNearCandidate(candidates, position[0][s], position[1][s], position[2][s],
-                         kernels.h_squared, static_cast<int32_t>(s),
-                         [&](size_t j, size_t slot, auto near, auto dx, auto dy, auto dz,
-                             auto distance_squared) HWY_ATTR {
-                           hn::Vec<decltype(d)> w, g;
-                           KernelTerms(d, kernels, distance_squared, w, g);
-                           const auto apart = hn::And(near, hn::Gt(distance_squared, zero));
-                           const auto gx = hn::Mul(g, dx);
-                           const auto gy = hn::Mul(g, dy);
-                           const auto gz = hn::Mul(g, dz);
-                           const auto ux = hn::Sub(hn::Load(d, candidates.field[kVx] + j), vx);
-                           const auto uy = hn::Sub(hn::Load(d, candidates.field[kVy] + j), vy);
-                           const auto uz = hn::Sub(hn::Load(d, candidates.field[kVz] + j), vz);
-                           sums.Add(d, 0, slot, apart, hn::Sub(hn::Mul(gy, uz), hn::Mul(gz, uy)));
-                           sums.Add(d, 1, slot, apart, hn::Sub(hn::Mul(gz, ux), hn::Mul(gx, uz)));
-                           sums.Add(d, 2, slot, apart, hn::Sub(hn::Mul(gx, uy), hn::Mul(gy, ux)));
-                         });
-  }
-
-  void Finish(size_t s) {
-    const float x = volume * sums.Total(0);
-    const float y = volume * sums.Total(1);
-    const float z = volume * sums.Total(2);
-    out[0][s] = x;
-    out[1][s] = y;
-    out[2][s] = z;
-    out[3][s] = std::sqrt(x * x + y * y + z * z);
-  }
-};
-
-inline void FluidVorticityImpl(const SortedGrid& grid, const ConstVec4View& velocities,
-                               const FluidParams& params, size_t begin, size_t end,
-                               const Vec4View& omega) {
-  FluidVorticityPass pass{{grid.points.x(), grid.points.y(), grid.points.z()},
-                          {velocities.x(), velocities.y(), velocities.z()},
-                          {omega.x(), omega.y(), omega.z(), omega.w()},
-                          FluidKernels(params.kernel_radius),
-                          params.particle_mass / params.rest_density,
-                          {}};
-  const float* const sources[FluidVorticityPass::kFieldCount] = {
-      pass.position[0], pass.position[1], pass.position[2],
-      pass.velocity[0], pass.velocity[1], pass.velocity[2]};
-  ForEachParticleByCell(grid, begin, end, sources, pass);
+inline void FluidVorticityImpl(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
+                               const ConstVec4View& velocities, const FluidParams& p,
+                               size_t begin, size_t end, const Vec4View& omega) {
+  const ParticleTag d;
+  const FluidKernels kernels(p.kernel_radius);
+  const float* HWY_RESTRICT const position[3] = {predicted.x(), predicted.y(), predicted.z()};
+  const float* HWY_RESTRICT const velocity[3] = {velocities.x(), velocities.y(), velocities.z()};
+  const auto zero = hn::Zero(d);
+  const auto volume = hn::Set(d, p.particle_mass / p.rest_density);
+  ForEachParticleVector(blocks, begin, end, [&](size_t s, auto store, const int32_t* row,
+                                                size_t depth) HWY_ATTR {
+    const auto vx = hn::LoadU(d, velocity[0] + s);
+    const auto vy = hn::LoadU(d, velocity[1] + s);
+    const auto vz = hn::LoadU(d, velocity[2] + s);
+    auto curl_x = zero, curl_y = zero, curl_z = zero;
+    ForEachFluidNeighbor(
+        d, kernels, position, row, depth, hn::LoadU(d, position[0] + s),
+        hn::LoadU(d, position[1] + s), hn::LoadU(d, position[2] + s),
+        [&](auto j, auto, auto apart, auto dx, auto dy, auto dz, auto, auto g) HWY_ATTR {
+          const auto gx = hn::Mul(g, dx);
+          const auto gy = hn::Mul(g, dy);
+          const auto gz = hn::Mul(g, dz);
+          const auto ux = hn::Sub(hn::GatherIndex(d, velocity[0], j), vx);
+          const auto uy = hn::Sub(hn::GatherIndex(d, velocity[1], j), vy);
+          const auto uz = hn::Sub(hn::GatherIndex(d, velocity[2], j), vz);
+          curl_x = AddWhere(apart, curl_x, hn::Sub(hn::Mul(gy, uz), hn::Mul(gz, uy)));
+          curl_y = AddWhere(apart, curl_y, hn::Sub(hn::Mul(gz, ux), hn::Mul(gx, uz)));
+          curl_z = AddWhere(apart, curl_z, hn::Sub(hn::Mul(gx, uy), hn::Mul(gy, ux)));
+        });
+    const auto x = hn::Mul(volume, curl_x);
+    const auto y = hn::Mul(volume, curl_y);
+    const auto z = hn::Mul(volume, curl_z);
+    store(x, d, omega.x() + s);
+    store(y, d, omega.y() + s);
+    store(z, d, omega.z() + s);
+    store(hn::Sqrt(hn::Add(hn::Add(hn::Mul(x, x), hn::Mul(y, y)), hn::Mul(z, z))), d,
+          omega.w() + s);
+  });
 }
 
-struct FluidViscosityPass {
-  enum Field { kX, kY, kZ, kVx, kVy, kVz, kVorticity, kFieldCount };
-  enum Sum { kViscous, kEta = 3, kSums = 6 };
-  const float* HWY_RESTRICT position[3];
-  const float* HWY_RESTRICT velocity[4];
-  const float* HWY_RESTRICT omega[4];
-  float* HWY_RESTRICT out[4];
-  FluidKernels kernels;
-  const FluidParams* params;
-  float dt;
-  LaneSums<kSums> sums;
-
-  void Scan(const CandidateFields<kFieldCount>& candidates, size_t s) {
-    const ScanTag d;
-    const auto zero = hn::Zero(d);
-    const auto vx = hn::Set(d, velocity[0][s]);
-    const auto vy = hn::Set(d, velocity[1][s]);
-    const auto vz = hn::Set(d, velocity[2][s]);
-    ForEachNearCandidate(
-        candidates, position[0][s], position[1][s], position[2][s], kernels.h_squared,
-        static_cast<int32_t>(s),
-        [&](size_t j, size_t slot, auto near, auto dx, auto dy, auto dz, auto distance_squared)
-            HWY_ATTR {
-              hn::Vec<decltype(d)> w, g;
-              KernelTerms(d, kernels, distance_squared, w, g);
-              const auto apart = hn::And(near, hn::Gt(distance_squared, zero));
-              sums.Add(d, kViscous + 0, slot, near,
-                       hn::Mul(hn::Sub(hn::Load(d, candidates.field[kVx] + j), vx), w));
-              sums.Add(d, kViscous + 1, slot, near,
-                       hn::Mul(hn::Sub(hn::Load(d, candidates.field[kVy] + j), vy), w));
-              sums.Add(d, kViscous + 2, slot, near,
-                       hn::Mul(hn::Sub(hn::Load(d, candidates.field[kVz] + j), vz), w));
-              const auto strength = hn::Mul(hn::Load(d, candidates.field[kVorticity] + j), g);
-              sums.Add(d, kEta + 0, slot, apart, hn::Mul(strength, dx));
-              sums.Add(d, kEta + 1, slot, apart, hn::Mul(strength, dy));
-              sums.Add(d, kEta + 2, slot, apart, hn::Mul(strength, dz));
-            });
-  }
-
-  void Finish(size_t s) {
-    const FluidParams& p = *params;
-    // eta points from the particle towards stronger vorticity (the gradient's direction here
-    // is towards the neighbours); N is its direction, or none.
-    const float ex = sums.Total(kEta + 0);
-    const float ey = sums.Total(kEta + 1);
-    const float ez = sums.Total(kEta + 2);
-    const float length = std::sqrt(ex * ex + ey * ey + ez * ez);
-    float nx = 0.0f, ny = 0.0f, nz = 0.0f;
-    if (length > 0.0f) {
-      nx = ex / length;
-      ny = ey / length;
-      nz = ez / length;
-    }
-    const float wx = omega[0][s], wy = omega[1][s], wz = omega[2][s];
-    const float confinement[3] = {ny * wz - nz * wy, nz * wx - nx * wz, nx * wy - ny * wx};
-    const float volume = p.particle_mass / p.rest_density;
-    for (size_t axis = 0; axis < 3; ++axis) {
-      out[axis][s] = (velocity[axis][s] + dt * (p.vorticity * confinement[axis])) +
-                     p.viscosity * (volume * sums.Total(kViscous + axis));
-    }
-    out[3][s] = velocity[3][s];
-  }
-};
+inline void FluidViscosityImpl(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
+                               const ConstVec4View& velocities, const ConstVec4View& omega,
+                               const FluidParams& p, float dt_seconds, size_t begin, size_t end,
+                               const Vec4View& new_velocities) {
+  const ParticleTag d;
+  const FluidKernels kernels(p.kernel_radius);
+  const float* HWY_RESTRICT const position[3] = {predicted.x(), predicted.y(), predicted.z()};
+  const float* HWY_RESTRICT const velocity[3] = {velocities.x(), velocities.y(), velocities.z()};
+  const auto zero = hn::Zero(d);
+  const auto volume = hn::Set(d, p.particle_mass / p.rest_density);
+  const auto dt = hn::Set(d, dt_seconds);
+  const auto vorticity = hn::Set(d, p.vorticity);
+  const auto viscosity = hn::Set(d, p.viscosity);
+  ForEachParticleVector(blocks, begin, end, [&](size_t s, auto store, const int32_t* row,
+                                                size_t depth) HWY_ATTR {
+    const auto vx = hn::LoadU(d, velocity[0] + s);
+    const auto vy = hn::LoadU(d, velocity[1] + s);
+    const auto vz = hn::LoadU(d, velocity[2] + s);
+    auto viscous_x = zero, viscous_y = zero, viscous_z = zero;
+    auto eta_x = zero, eta_y = zero, eta_z = zero;
+    ForEachFluidNeighbor(
+        d, kernels, position, row, depth, hn::LoadU(d, position[0] + s),
+        hn::LoadU(d, position[1] + s), hn::LoadU(d, position[2] + s),
+        [&](auto j, auto near, auto apart, auto dx, auto dy, auto dz, auto w, auto g) HWY_ATTR {
+          viscous_x = AddWhere(near, viscous_x,
+                               hn::Mul(hn::Sub(hn::GatherIndex(d, velocity[0], j), vx), w));
+          viscous_y = AddWhere(near, viscous_y,
+                               hn::Mul(hn::Sub(hn::GatherIndex(d, velocity[1], j), vy), w));
+          viscous_z = AddWhere(near, viscous_z,
+                               hn::Mul(hn::Sub(hn::GatherIndex(d, velocity[2], j), vz), w));
+          const auto strength = hn::Mul(hn::GatherIndex(d, omega.w(), j), g);
+          eta_x = AddWhere(apart, eta_x, hn::Mul(strength, dx));
+          eta_y = AddWhere(apart, eta_y, hn::Mul(strength, dy));
+          eta_z = AddWhere(apart, eta_z, hn::Mul(strength, dz));
+        });
+    // eta points from the particle towards stronger vorticity (the gradient's direction here is
+    // towards the neighbours); N is its direction, or none.
+    const auto length = hn::Sqrt(
+        hn::Add(hn::Add(hn::Mul(eta_x, eta_x), hn::Mul(eta_y, eta_y)), hn::Mul(eta_z, eta_z)));
+    const auto some = hn::Gt(length, zero);
+    const auto nx = hn::IfThenElseZero(some, hn::Div(eta_x, length));
+    const auto ny = hn::IfThenElseZero(some, hn::Div(eta_y, length));
+    const auto nz = hn::IfThenElseZero(some, hn::Div(eta_z, length));
+    const auto wx = hn::LoadU(d, omega.x() + s);
+    const auto wy = hn::LoadU(d, omega.y() + s);
+    const auto wz = hn::LoadU(d, omega.z() + s);
+    const auto confined = [&](auto own, auto a, auto b, auto c, auto e, auto viscous) HWY_ATTR {
+      // own + dt (eps (a c - b e)) + c_xsph (V viscous): confinement N x omega, one axis.
+      const auto confinement = hn::Sub(hn::Mul(a, c), hn::Mul(b, e));
+      return hn::Add(hn::Add(own, hn::Mul(dt, hn::Mul(vorticity, confinement))),
+                     hn::Mul(viscosity, hn::Mul(volume, viscous)));
+    };
+    store(confined(vx, ny, nz, wz, wy, viscous_x), d, new_velocities.x() + s);
+    store(confined(vy, nz, nx, wx, wz, viscous_y), d, new_velocities.y() + s);
+    store(confined(vz, nx, ny, wy, wx, viscous_z), d, new_velocities.z() + s);
+    store(hn::LoadU(d, velocities.w() + s), d, new_velocities.w() + s);
+  });
+}
 
 inline bool AnyMovedFartherImpl(const ConstVec4View& from, const ConstVec4View& to,
                                 float distance_squared) {
@@ -557,25 +509,6 @@ inline void PositionsToVelocitiesImpl(const ConstVec4View& old_positions,
       store(hn::Div(moved, dt), d, velocities.Lane(axis) + i);
     }
   });
-}
-
-inline void FluidViscosityImpl(const SortedGrid& grid, const ConstVec4View& velocities,
-                               const ConstVec4View& omega, const FluidParams& params,
-                               float dt_seconds, size_t begin, size_t end,
-                               const Vec4View& new_velocities) {
-  FluidViscosityPass pass{
-      {grid.points.x(), grid.points.y(), grid.points.z()},
-      {velocities.x(), velocities.y(), velocities.z(), velocities.w()},
-      {omega.x(), omega.y(), omega.z(), omega.w()},
-      {new_velocities.x(), new_velocities.y(), new_velocities.z(), new_velocities.w()},
-      FluidKernels(params.kernel_radius),
-      &params,
-      dt_seconds,
-      {}};
-  const float* const sources[FluidViscosityPass::kFieldCount] = {
-      pass.position[0], pass.position[1], pass.position[2], pass.velocity[0],
-      pass.velocity[1], pass.velocity[2], pass.omega[3]};
-  ForEachParticleByCell(grid, begin, end, sources, pass);
 }
 
 }  // namespace HWY_NAMESPACE

@@ -30,8 +30,8 @@ bool Covers(const SortedGrid& grid, size_t begin, size_t end) {
 }
 
 // Optional outputs are given with no data, or one entry per particle.
-bool OptionalCount(const FloatView& counts, const SortedGrid& grid) {
-  return counts.data == nullptr || counts.count == grid.points.count;
+bool OptionalCount(const FloatView& counts, size_t particles) {
+  return counts.data == nullptr || counts.count == particles;
 }
 
 // The lists cover the particles, and [begin, end) starts a block.
@@ -57,7 +57,7 @@ void GranularForces(const ConstVec4View& positions, const NeighborBlocksView& bl
                     size_t end, const Vec4View& forces, const FloatView& neighbor_counts) {
   SWARM_ASSERT(Covers(positions, blocks, begin, end) &&
                SameCount(positions, velocities, radii, masses, forces) &&
-               (neighbor_counts.data == nullptr || neighbor_counts.count == positions.count) && params.restitution > 0.0f &&
+               OptionalCount(neighbor_counts, positions.count) && params.restitution > 0.0f &&
                params.restitution <= 1.0f);
   HWY_DYNAMIC_DISPATCH(GranularForcesImpl)
   (positions, blocks, radius, velocities, radii, masses, params,
@@ -74,36 +74,40 @@ void SteerFlock(const SortedGrid& grid, const ConstVec4View& velocities, const F
                 float dt_seconds, size_t begin, size_t end, const Vec4View& new_velocities,
                 const FloatView& neighbor_counts) {
   SWARM_ASSERT(Covers(grid, begin, end) && SameCount(grid.points, velocities, new_velocities) &&
-               OptionalCount(neighbor_counts, grid));
+               OptionalCount(neighbor_counts, grid.points.count));
   HWY_DYNAMIC_DISPATCH(SteerFlockImpl)
   (grid, velocities, params, dt_seconds, begin, end, new_velocities, neighbor_counts);
 }
 
-void FluidLambdas(const SortedGrid& grid, const FluidParams& params, size_t begin, size_t end,
-                  const FloatView& lambdas, const FloatView& compliances,
-                  const FloatView& densities, const FloatView& neighbor_counts) {
-  SWARM_ASSERT(Covers(grid, begin, end) &&
-               SameCount(grid.points, lambdas, compliances, densities) &&
-               OptionalCount(neighbor_counts, grid) && params.kernel_radius > 0.0f);
+void FluidLambdas(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
+                  const FluidParams& params, size_t begin, size_t end, const FloatView& lambdas,
+                  const FloatView& compliances, const FloatView& densities,
+                  const FloatView& neighbor_counts) {
+  SWARM_ASSERT(Covers(predicted, blocks, begin, end) &&
+               SameCount(predicted, lambdas, compliances, densities) &&
+               OptionalCount(neighbor_counts, predicted.count) && params.kernel_radius > 0.0f);
   HWY_DYNAMIC_DISPATCH(FluidLambdasImpl)
-  (grid, params, begin, end, lambdas, compliances, densities, neighbor_counts);
+  (predicted, blocks, params, begin, end, lambdas, compliances, densities, neighbor_counts);
 }
 
-void FluidCorrections(const SortedGrid& grid, const ConstFloatView& lambdas,
-                      const ConstFloatView& compliances, const FluidParams& params,
-                      const BoxParams& box, size_t begin, size_t end, const Vec4View& corrected) {
-  SWARM_ASSERT(Covers(grid, begin, end) &&
-               SameCount(grid.points, lambdas, compliances, corrected) &&
+void FluidCorrections(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
+                      const ConstFloatView& lambdas, const ConstFloatView& compliances,
+                      const FluidParams& params, const BoxParams& box, size_t begin, size_t end,
+                      const Vec4View& corrected) {
+  SWARM_ASSERT(Covers(predicted, blocks, begin, end) &&
+               SameCount(predicted, lambdas, compliances, corrected) &&
                params.kernel_radius > 0.0f);
   HWY_DYNAMIC_DISPATCH(FluidCorrectionsImpl)
-  (grid, lambdas, compliances, params, box, begin, end, corrected);
+  (predicted, blocks, lambdas, compliances, params, box, begin, end, corrected);
 }
 
-void FluidVorticity(const SortedGrid& grid, const ConstVec4View& velocities,
-                    const FluidParams& params, size_t begin, size_t end, const Vec4View& omega) {
-  SWARM_ASSERT(Covers(grid, begin, end) && SameCount(grid.points, velocities, omega) &&
-               params.kernel_radius > 0.0f);
-  HWY_DYNAMIC_DISPATCH(FluidVorticityImpl)(grid, velocities, params, begin, end, omega);
+void FluidVorticity(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
+                    const ConstVec4View& velocities, const FluidParams& params, size_t begin,
+                    size_t end, const Vec4View& omega) {
+  SWARM_ASSERT(Covers(predicted, blocks, begin, end) &&
+               SameCount(predicted, velocities, omega) && params.kernel_radius > 0.0f);
+  HWY_DYNAMIC_DISPATCH(FluidVorticityImpl)
+  (predicted, blocks, velocities, params, begin, end, omega);
 }
 
 void PositionsToVelocities(const ConstVec4View& old_positions, const ConstVec4View& new_positions,
@@ -118,14 +122,15 @@ bool AnyMovedFarther(const ConstVec4View& from, const ConstVec4View& to, float d
   return HWY_DYNAMIC_DISPATCH(AnyMovedFartherImpl)(from, to, distance * distance);
 }
 
-void FluidViscosity(const SortedGrid& grid, const ConstVec4View& velocities,
-                    const ConstVec4View& omega, const FluidParams& params, float dt_seconds,
-                    size_t begin, size_t end, const Vec4View& new_velocities) {
-  SWARM_ASSERT(Covers(grid, begin, end) &&
-               SameCount(grid.points, velocities, omega, new_velocities) &&
+void FluidViscosity(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
+                    const ConstVec4View& velocities, const ConstVec4View& omega,
+                    const FluidParams& params, float dt_seconds, size_t begin, size_t end,
+                    const Vec4View& new_velocities) {
+  SWARM_ASSERT(Covers(predicted, blocks, begin, end) &&
+               SameCount(predicted, velocities, omega, new_velocities) &&
                params.kernel_radius > 0.0f);
   HWY_DYNAMIC_DISPATCH(FluidViscosityImpl)
-  (grid, velocities, omega, params, dt_seconds, begin, end, new_velocities);
+  (predicted, blocks, velocities, omega, params, dt_seconds, begin, end, new_velocities);
 }
 
 }  // namespace swarm

@@ -105,7 +105,7 @@ void SteerFlock(const SortedGrid& grid, const ConstVec4View& velocities, const F
 // viscosity, FluidViscosity); V = m / rho_0 is a particle's volume, which makes c and eps
 // independent of the particle size.
 struct FluidParams {
-  float kernel_radius = 0.1f;        // h, m (<= the grid's radius)
+  float kernel_radius = 0.1f;        // h, m (<= the lists' radius)
   float rest_density = 1000.0f;      // rho_0, kg/m^3
   float particle_mass = 1.0f;        // m, kg (rho_0 s^3 for particles s apart)
   float relaxation = 100.0f;         // constraint relaxation, 1/m^2 (CFM)
@@ -117,24 +117,28 @@ struct FluidParams {
   int iterations = 4;
 };
 // lambdas[s], compliances[s] and densities[s] (and neighbor_counts[s], if it has data) for s
-// in [begin, end) from the grid's points (the predicted positions).
-void FluidLambdas(const SortedGrid& grid, const FluidParams& params, size_t begin, size_t end,
+// in [begin, end) from the predicted positions.
+void FluidLambdas(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
+                  const FluidParams& params, size_t begin, size_t end,
                   const FloatView& lambdas, const FloatView& compliances,
                   const FloatView& densities, const FloatView& neighbor_counts);
-// corrected[s] = the grid's point s moved by its density correction and clamped to `box`
+// corrected[s] = predicted[s] moved by its density correction and clamped to `box`
 // (lane w copied), for s in [begin, end).
-void FluidCorrections(const SortedGrid& grid, const ConstFloatView& lambdas,
+void FluidCorrections(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
+                      const ConstFloatView& lambdas,
                       const ConstFloatView& compliances, const FluidParams& params,
                       const BoxParams& box, size_t begin, size_t end, const Vec4View& corrected);
 // omega[s] (x, y, z) = the vorticity at particle s, omega[s].w = |omega[s]|.
-void FluidVorticity(const SortedGrid& grid, const ConstVec4View& velocities,
+void FluidVorticity(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
+                    const ConstVec4View& velocities,
                     const FluidParams& params, size_t begin, size_t end, const Vec4View& omega);
 // velocities = (new_positions - old_positions) / dt, lanes x, y, z, for every particle.
 void PositionsToVelocities(const ConstVec4View& old_positions, const ConstVec4View& new_positions,
                            float dt_seconds, const Vec4View& velocities);
 // new_velocities[s] = velocities[s] with vorticity confinement and XSPH viscosity (lane w
 // copied).
-void FluidViscosity(const SortedGrid& grid, const ConstVec4View& velocities,
+void FluidViscosity(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
+                    const ConstVec4View& velocities,
                     const ConstVec4View& omega, const FluidParams& params, float dt_seconds,
                     size_t begin, size_t end, const Vec4View& new_velocities);
 

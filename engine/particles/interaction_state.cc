@@ -233,7 +233,10 @@ Status InteractionState::Step(const ParticleArrays& arrays, const InteractionCon
                          pool);  // the grid's error names the point
     }
     PredictFluid(arrays, params, pool);
+    // The neighbours of the predictions serve every iteration of the step (Macklin and Mueller's
+    // algorithm): a pair that closes in during the iterations joins at the next step.
     status = Rebuild(arrays, predicted_, InteractionRadius(config), pool);
+    if (status.ok()) status = lists_.Build(grid_, InteractionRadius(config), pool);
   } else {
     status = Rebuild(arrays, *arrays.positions, InteractionRadius(config), pool);
   }
@@ -283,25 +286,22 @@ void InteractionState::StepFluid(const ParticleArrays& arrays, const Interaction
                                  const InteractionStepParams& params, ThreadPool& pool) {
   const FluidParams& fluid = config.fluid;
   const size_t count = predicted_.size();
-  const auto grid_over = [&](const Vec4Buffer& points) {
-    const std::span<const uint32_t> start = grid_.bucket_start();
-    return SortedGrid{points.view(), start.data(), grid_.cells()};
-  };
+  const NeighborBlocksView lists = lists_.view();
   for (int iteration = 0; iteration < fluid.iterations; ++iteration) {
-    const SortedGrid sorted = grid_over(predicted_);
+    const ConstVec4View predicted = std::as_const(predicted_).view();
     const auto lambdas = [&](size_t begin, size_t n) {
-      FluidLambdas(sorted, fluid, begin, begin + n, lambdas_.view(), compliances_.view(),
+      FluidLambdas(predicted, lists, fluid, begin, begin + n, lambdas_.view(), compliances_.view(),
                    densities_.view(), neighbor_counts_.view());
     };
     RunFused(pool, count, ScanSchedule(params.schedule), lambdas);
     const auto correct = [&](size_t begin, size_t n) {
-      FluidCorrections(sorted, std::as_const(lambdas_).view(), std::as_const(compliances_).view(),
+      FluidCorrections(predicted, lists, std::as_const(lambdas_).view(), std::as_const(compliances_).view(),
                        fluid, params.box, begin, begin + n, spare_vec4_.view());
     };
     RunFused(pool, count, ScanSchedule(params.schedule), correct);
     std::swap(predicted_, spare_vec4_);
   }
-  const SortedGrid sorted = grid_over(predicted_);
+  const ConstVec4View predicted = std::as_const(predicted_).view();
   const Vec4View velocities = arrays.velocities->view();
   const auto velocity = [&](size_t begin, size_t n) {
     PositionsToVelocities(std::as_const(*arrays.positions).view().Slice(begin, n),
@@ -310,12 +310,12 @@ void InteractionState::StepFluid(const ParticleArrays& arrays, const Interaction
   };
   RunFused(pool, count, params.schedule, velocity);
   const auto vorticity = [&](size_t begin, size_t n) {
-    FluidVorticity(sorted, velocities, fluid, begin, begin + n, omega_.view());
+    FluidVorticity(predicted, lists, velocities, fluid, begin, begin + n, omega_.view());
   };
   // Without confinement omega stays as allocated: zero.
   if (fluid.vorticity > 0.0f) RunFused(pool, count, ScanSchedule(params.schedule), vorticity);
   const auto viscosity = [&](size_t begin, size_t n) {
-    FluidViscosity(sorted, velocities, std::as_const(omega_).view(), fluid, params.dt_seconds,
+    FluidViscosity(predicted, lists, velocities, std::as_const(omega_).view(), fluid, params.dt_seconds,
                    begin, begin + n, spare_vec4_.view());
   };
   RunFused(pool, count, ScanSchedule(params.schedule), viscosity);

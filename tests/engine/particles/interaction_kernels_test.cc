@@ -29,7 +29,8 @@ namespace {
 using glm::dvec3;
 
 // Random particles sorted into a grid's cell order, as the engine keeps them, with neighbour lists
-// (granular contact) a quarter of the radius longer than it: the kernels must ignore the skin.
+// (granular contact, fluids) a quarter of the radius longer than it: the kernels must ignore the
+// skin.
 struct Cloud {
   MemoryAccountant memory;
   ThreadPool pool{1};
@@ -241,8 +242,8 @@ TEST_CASE("FluidLambdas and FluidCorrections equal the PBF formulas evaluated in
   const BoxParams box{{-1.0f, -1.0f, -1.0f}, {2.0f, 2.0f, 2.0f}, 0.0f, 0.0f};
   test::ForEachTarget([&](const test::TargetUnderTest& target) {
     INFO("target " << target.name);
-    const SortedGrid sorted = cloud.Sorted();
-    FluidLambdas(sorted, params, 0, n, lambdas.view(), compliances.view(), densities.view(), {});
+    const ConstVec4View sorted = std::as_const(cloud.positions).view();
+    FluidLambdas(sorted, cloud.lists.view(), params, 0, n, lambdas.view(), compliances.view(), densities.view(), {});
     size_t active = 0;
     for (size_t i = 0; i < n; ++i) {
       RequireNear(densities[i], density[i], density[i], "density", i);
@@ -252,7 +253,7 @@ TEST_CASE("FluidLambdas and FluidCorrections equal the PBF formulas evaluated in
     }
     REQUIRE(active > n / 2);
     // The correction from the kernel's own multipliers (so that it is tested on its own).
-    FluidCorrections(sorted, lambdas.view(), compliances.view(), params, box, 0, n,
+    FluidCorrections(sorted, cloud.lists.view(), lambdas.view(), compliances.view(), params, box, 0, n,
                      corrected.view());
     const double q = params.pressure_distance * h;
     for (size_t i = 0; i < n; ++i) {
