@@ -22,6 +22,7 @@
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "swarm/kernels/loop-inl.h"
+#include "swarm/kernels/neighbor_blocks.h"
 #include "swarm/kernels/neighbor_grid.h"
 #include "swarm/kernels/row_prefetch.h"
 
@@ -467,6 +468,63 @@ HWY_INLINE size_t NeighborRows(const SortedGrid& sorted, float radius, size_t be
   (void)row_end;
   (void)counts;
   return total;
+}
+
+// The rows of NeighborRows written into the block layout of kernels/neighbor_blocks.h: each row
+// is found a chunk of candidates at a time (so any row fits the chunk's stage), then copied with
+// the blocks' stride of 16 and ended with -1 up to its block's depth.
+inline void ListNeighborBlockRowsImpl(const SortedGrid& sorted, float radius, size_t begin,
+                                      size_t end, const int64_t* HWY_RESTRICT block_start,
+                                      const uint32_t* HWY_RESTRICT block_depth,
+                                      int32_t* HWY_RESTRICT entries) {
+  const hn::ScalableTag<float> d;
+  const float* HWY_RESTRICT sx = sorted.points.x();
+  const float* HWY_RESTRICT sy = sorted.points.y();
+  const float* HWY_RESTRICT sz = sorted.points.z();
+  const float radius_squared = radius * radius;
+  const float* const sources[3] = {sx, sy, sz};
+  constexpr size_t kCapacity = CandidateFields<3>::kCapacity;
+  PointRun runs[kMaxRuns];
+  CandidateFields<3> buffer;
+  alignas(kAlignBytes) int32_t row[kCapacity + 2 * kPadElements<int32_t>];
+  uint32_t bucket = BucketOf(sorted, begin);
+  for (size_t s = begin; s < end;) {
+    const CellGroup group = GroupAt(sorted, s, end, &bucket);
+    const size_t run_count = CollectRuns(sorted, group.cell, runs);
+    const size_t total = RunPoints(runs, run_count);
+    const bool one_chunk = total <= kCapacity;
+    if (one_chunk) buffer.Fill(d, sources, sorted.points.count, runs, run_count, 0);
+    // The group's first candidate slot: its place in the run that holds it.
+    size_t slot = 0;
+    for (size_t r = 0; r < run_count; ++r) {
+      if (s < runs[r].end) {
+        slot += s - runs[r].begin;
+        break;
+      }
+      slot += runs[r].end - runs[r].begin;
+    }
+    for (; s < group.end; ++s, ++slot) {
+      int32_t* HWY_RESTRICT to = entries + block_start[s / kBlockLanes] + s % kBlockLanes;
+      size_t listed = 0;
+      for (size_t chunk = 0; chunk < total; chunk += kCapacity) {
+        if (!one_chunk) buffer.Fill(d, sources, sorted.points.count, runs, run_count, chunk);
+        // The point itself fails the distance test with x = +inf in its slot.
+        const bool own_chunk = slot >= chunk && slot < chunk + buffer.count;
+        float own_x = 0.0f;
+        if (own_chunk) {
+          own_x = buffer.field[0][slot - chunk];
+          buffer.field[0][slot - chunk] = std::numeric_limits<float>::infinity();
+        }
+        const size_t found =
+            ScanCandidates<true>(d, buffer, sx[s], sy[s], sz[s], radius_squared, row);
+        if (own_chunk) buffer.field[0][slot - chunk] = own_x;
+        for (size_t k = 0; k < found; ++k) to[(listed + k) * kBlockLanes] = row[k];
+        listed += found;
+      }
+      const size_t depth = block_depth[s / kBlockLanes];
+      for (; listed < depth; ++listed) to[listed * kBlockLanes] = -1;
+    }
+  }
 }
 
 inline size_t ListNeighborRowsImpl(const SortedGrid& sorted, float radius, size_t begin, size_t end,

@@ -18,6 +18,7 @@ HWY_EXPORT(ComputeCellBucketsImpl);
 HWY_EXPORT(GatherFloatsImpl);
 HWY_EXPORT(ListNeighborRowsImpl);
 HWY_EXPORT(CountNeighborRowsImpl);
+HWY_EXPORT(ListNeighborBlockRowsImpl);
 HWY_EXPORT(CollectInSphereImpl);
 HWY_EXPORT(CollectInBoxImpl);
 HWY_EXPORT(RowsToInputOrderImpl);
@@ -74,6 +75,15 @@ void CountNeighborRows(const SortedGrid& sorted, float radius, size_t begin, siz
                        uint32_t* counts) {
   SWARM_ASSERT(begin <= end && end <= sorted.points.count && ValidGrid(sorted.grid));
   HWY_DYNAMIC_DISPATCH(CountNeighborRowsImpl)(sorted, radius, begin, end, counts);
+}
+
+void ListNeighborBlockRows(const SortedGrid& sorted, float radius, size_t begin, size_t end,
+                           const int64_t* block_start, const uint32_t* block_depth,
+                           int32_t* entries) {
+  SWARM_ASSERT(begin <= end && end <= sorted.points.count && begin % kBlockLanes == 0 &&
+               ValidGrid(sorted.grid));
+  HWY_DYNAMIC_DISPATCH(ListNeighborBlockRowsImpl)
+  (sorted, radius, begin, end, block_start, block_depth, entries);
 }
 
 void RowsToInputOrder(const int64_t* row_begin, const int64_t* row_end, const int32_t* row_indices,

@@ -101,6 +101,14 @@ size_t ListNeighborRows(const SortedGrid& sorted, float radius, size_t begin, si
 void CountNeighborRows(const SortedGrid& sorted, float radius, size_t begin, size_t end,
                        uint32_t* counts);
 
+// The same rows in the block layout of kernels/neighbor_blocks.h, for sorted points [begin, end)
+// (begin a multiple of kBlockLanes): the k-th entry of row s at
+// entries[block_start[s / 16] + 16 k + s % 16], then -1 up to block_depth[s / 16], which must be
+// at least the row's length (CountNeighborRows).
+void ListNeighborBlockRows(const SortedGrid& sorted, float radius, size_t begin, size_t end,
+                           const int64_t* block_start, const uint32_t* block_depth,
+                           int32_t* entries);
+
 // Rows [begin, end) of sorted points moved to input order: row s (sorted index) holds sorted
 // indices row_indices[row_begin[s] .. row_end[s]); its entries become order[t] and are written,
 // ascending, to out[offsets[order[s]] ..). Rows are disjoint in `out`, so ranges of rows may be

@@ -48,65 +48,65 @@ inline void GranularForcesImpl(const ConstVec4View& positions, const NeighborBlo
   const auto beta = hn::Set(d, twice_damping_ratio);
   const auto mu = hn::Set(d, params.friction);
   const auto gamma = hn::Set(d, params.tangential_damping);
-  ForEachParticleVector(blocks, begin, end, [&](size_t s, auto store, const int32_t* row,
-                                                size_t depth) HWY_ATTR {
-    const auto px = hn::LoadU(d, position[0] + s);
-    const auto py = hn::LoadU(d, position[1] + s);
-    const auto pz = hn::LoadU(d, position[2] + s);
-    const auto own_vx = hn::LoadU(d, velocity[0] + s);
-    const auto own_vy = hn::LoadU(d, velocity[1] + s);
-    const auto own_vz = hn::LoadU(d, velocity[2] + s);
-    const auto own_radius = hn::LoadU(d, radii.data + s);
-    const auto own_mass = hn::LoadU(d, masses.data + s);
-    auto fx = zero, fy = zero, fz = zero, count = zero;
-    for (size_t n = 0; n < depth; ++n) {
-      hn::Mask<decltype(di)> listed;
-      const auto j = NeighborIndices(di, row, n, listed);
-      hn::Vec<decltype(d)> dx, dy, dz;
-      hn::Mask<decltype(d)> near;
-      const auto distance_squared =
-          NeighborOffsets(d, position, j, listed, px, py, pz, radius_squared, dx, dy, dz, near);
-      count = AddWhere(near, count, one);
-      const auto reach = hn::Add(own_radius, hn::GatherIndex(d, radii.data, j));
-      const auto touching =
-          hn::And(near, hn::And(hn::Lt(distance_squared, hn::Mul(reach, reach)),
-                                hn::Gt(distance_squared, zero)));
-      // Most listed pairs are near but not in contact: their lanes would be discarded below.
-      if (hn::AllFalse(d, touching)) continue;
-      const auto distance = hn::Sqrt(distance_squared);
-      // n points from the neighbour to the particle: -d / |d|.
-      const auto nx = hn::Div(hn::Neg(dx), distance);
-      const auto ny = hn::Div(hn::Neg(dy), distance);
-      const auto nz = hn::Div(hn::Neg(dz), distance);
-      const auto overlap = hn::Sub(reach, distance);
-      const auto rvx = hn::Sub(own_vx, hn::GatherIndex(d, velocity[0], j));
-      const auto rvy = hn::Sub(own_vy, hn::GatherIndex(d, velocity[1], j));
-      const auto rvz = hn::Sub(own_vz, hn::GatherIndex(d, velocity[2], j));
-      const auto vn = hn::Add(hn::Add(hn::Mul(rvx, nx), hn::Mul(rvy, ny)), hn::Mul(rvz, nz));
-      const auto other_mass = hn::GatherIndex(d, masses.data, j);
-      const auto effective_mass =
-          hn::Div(hn::Mul(own_mass, other_mass), hn::Add(own_mass, other_mass));
-      const auto damping = hn::Mul(beta, hn::Sqrt(hn::Mul(k, effective_mass)));
-      const auto normal = hn::Sub(hn::Mul(k, overlap), hn::Mul(damping, vn));
-      const auto tx = hn::Sub(rvx, hn::Mul(vn, nx));
-      const auto ty = hn::Sub(rvy, hn::Mul(vn, ny));
-      const auto tz = hn::Sub(rvz, hn::Mul(vn, nz));
-      const auto sliding =
-          hn::Sqrt(hn::Add(hn::Add(hn::Mul(tx, tx), hn::Mul(ty, ty)), hn::Mul(tz, tz)));
-      const auto coulomb = hn::Mul(mu, hn::Abs(normal));
-      const auto viscous = hn::Mul(gamma, hn::Mul(effective_mass, sliding));
-      // min(coulomb, viscous) / |v_t| by compare + select (Min's NaN rule differs by ISA).
-      const auto limited = hn::IfThenElse(hn::Lt(viscous, coulomb), viscous, coulomb);
-      const auto scale = hn::IfThenElse(hn::Gt(sliding, zero), hn::Div(limited, sliding), zero);
-      fx = AddWhere(touching, fx, hn::Sub(hn::Mul(normal, nx), hn::Mul(scale, tx)));
-      fy = AddWhere(touching, fy, hn::Sub(hn::Mul(normal, ny), hn::Mul(scale, ty)));
-      fz = AddWhere(touching, fz, hn::Sub(hn::Mul(normal, nz), hn::Mul(scale, tz)));
-    }
-    store(fx, d, forces.x() + s);
-    store(fy, d, forces.y() + s);
-    store(fz, d, forces.z() + s);
-    if (neighbor_counts.data != nullptr) store(count, d, neighbor_counts.data + s);
-  });
+  ForEachParticleVector(
+      blocks, begin, end, [&](size_t s, auto store, const int32_t* row, size_t depth) HWY_ATTR {
+        const auto px = hn::LoadU(d, position[0] + s);
+        const auto py = hn::LoadU(d, position[1] + s);
+        const auto pz = hn::LoadU(d, position[2] + s);
+        const auto own_vx = hn::LoadU(d, velocity[0] + s);
+        const auto own_vy = hn::LoadU(d, velocity[1] + s);
+        const auto own_vz = hn::LoadU(d, velocity[2] + s);
+        const auto own_radius = hn::LoadU(d, radii.data + s);
+        const auto own_mass = hn::LoadU(d, masses.data + s);
+        auto fx = zero, fy = zero, fz = zero, count = zero;
+        for (size_t n = 0; n < depth; ++n) {
+          hn::Mask<decltype(di)> listed;
+          const auto j = NeighborIndices(di, row, n, listed);
+          hn::Vec<decltype(d)> dx, dy, dz;
+          hn::Mask<decltype(d)> near;
+          const auto distance_squared =
+              NeighborOffsets(d, position, j, listed, px, py, pz, radius_squared, dx, dy, dz, near);
+          count = AddWhere(near, count, one);
+          const auto reach = hn::Add(own_radius, hn::GatherIndex(d, radii.data, j));
+          const auto touching =
+              hn::And(near, hn::And(hn::Lt(distance_squared, hn::Mul(reach, reach)),
+                                    hn::Gt(distance_squared, zero)));
+          // Most listed pairs are near but not in contact: their lanes would be discarded below.
+          if (hn::AllFalse(d, touching)) continue;
+          const auto distance = hn::Sqrt(distance_squared);
+          // n points from the neighbour to the particle: -d / |d|.
+          const auto nx = hn::Div(hn::Neg(dx), distance);
+          const auto ny = hn::Div(hn::Neg(dy), distance);
+          const auto nz = hn::Div(hn::Neg(dz), distance);
+          const auto overlap = hn::Sub(reach, distance);
+          const auto rvx = hn::Sub(own_vx, hn::GatherIndex(d, velocity[0], j));
+          const auto rvy = hn::Sub(own_vy, hn::GatherIndex(d, velocity[1], j));
+          const auto rvz = hn::Sub(own_vz, hn::GatherIndex(d, velocity[2], j));
+          const auto vn = hn::Add(hn::Add(hn::Mul(rvx, nx), hn::Mul(rvy, ny)), hn::Mul(rvz, nz));
+          const auto other_mass = hn::GatherIndex(d, masses.data, j);
+          const auto effective_mass =
+              hn::Div(hn::Mul(own_mass, other_mass), hn::Add(own_mass, other_mass));
+          const auto damping = hn::Mul(beta, hn::Sqrt(hn::Mul(k, effective_mass)));
+          const auto normal = hn::Sub(hn::Mul(k, overlap), hn::Mul(damping, vn));
+          const auto tx = hn::Sub(rvx, hn::Mul(vn, nx));
+          const auto ty = hn::Sub(rvy, hn::Mul(vn, ny));
+          const auto tz = hn::Sub(rvz, hn::Mul(vn, nz));
+          const auto sliding =
+              hn::Sqrt(hn::Add(hn::Add(hn::Mul(tx, tx), hn::Mul(ty, ty)), hn::Mul(tz, tz)));
+          const auto coulomb = hn::Mul(mu, hn::Abs(normal));
+          const auto viscous = hn::Mul(gamma, hn::Mul(effective_mass, sliding));
+          // min(coulomb, viscous) / |v_t| by compare + select (Min's NaN rule differs by ISA).
+          const auto limited = hn::IfThenElse(hn::Lt(viscous, coulomb), viscous, coulomb);
+          const auto scale = hn::IfThenElse(hn::Gt(sliding, zero), hn::Div(limited, sliding), zero);
+          fx = AddWhere(touching, fx, hn::Sub(hn::Mul(normal, nx), hn::Mul(scale, tx)));
+          fy = AddWhere(touching, fy, hn::Sub(hn::Mul(normal, ny), hn::Mul(scale, ty)));
+          fz = AddWhere(touching, fz, hn::Sub(hn::Mul(normal, nz), hn::Mul(scale, tz)));
+        }
+        store(fx, d, forces.x() + s);
+        store(fy, d, forces.y() + s);
+        store(fz, d, forces.z() + s);
+        if (neighbor_counts.data != nullptr) store(count, d, neighbor_counts.data + s);
+      });
 }
 
 inline void ApplyForcesImpl(const Vec4View& velocities, const ConstVec4View& forces,
@@ -285,41 +285,43 @@ inline void FluidLambdasImpl(const ConstVec4View& predicted, const NeighborBlock
   const auto zero = hn::Zero(d);
   const auto one = hn::Set(d, 1.0f);
   const float volume = p.particle_mass / p.rest_density;
-  ForEachParticleVector(blocks, begin, end, [&](size_t s, auto store, const int32_t* row,
-                                                size_t depth) HWY_ATTR {
-    auto density = zero, count = zero, squares = zero;
-    auto gradient_x = zero, gradient_y = zero, gradient_z = zero;
-    ForEachFluidNeighbor(
-        d, kernels, position, row, depth, hn::LoadU(d, position[0] + s),
-        hn::LoadU(d, position[1] + s), hn::LoadU(d, position[2] + s),
-        [&](auto, auto near, auto apart, auto dx, auto dy, auto dz, auto w, auto g) HWY_ATTR {
-          const auto gx = hn::Mul(g, dx);
-          const auto gy = hn::Mul(g, dy);
-          const auto gz = hn::Mul(g, dz);
-          density = AddWhere(near, density, w);
-          gradient_x = AddWhere(apart, gradient_x, gx);
-          gradient_y = AddWhere(apart, gradient_y, gy);
-          gradient_z = AddWhere(apart, gradient_z, gz);
-          squares = AddWhere(apart, squares,
-                             hn::Add(hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy)), hn::Mul(gz, gz)));
-          count = AddWhere(near, count, one);
-        });
-    const auto rho = hn::Mul(hn::Set(d, p.particle_mass), hn::Add(hn::Set(d, kernels.W(0.0f)), density));
-    const auto excess = hn::Sub(hn::Div(rho, hn::Set(d, p.rest_density)), one);
-    const auto constraint = hn::IfThenElseZero(hn::Gt(excess, zero), excess);
-    const auto factor = hn::Set(d, volume);
-    const auto gx = hn::Mul(factor, gradient_x);
-    const auto gy = hn::Mul(factor, gradient_y);
-    const auto gz = hn::Mul(factor, gradient_z);
-    const auto total =
-        hn::Add(hn::Add(hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy)), hn::Mul(gz, gz)),
-                hn::Mul(hn::Set(d, volume * volume), squares));
-    const auto compliance = hn::Div(one, hn::Add(total, hn::Set(d, p.relaxation)));
-    store(hn::Mul(hn::Neg(constraint), compliance), d, lambdas.data + s);
-    store(compliance, d, compliances.data + s);
-    store(rho, d, densities.data + s);
-    if (neighbor_counts.data != nullptr) store(count, d, neighbor_counts.data + s);
-  });
+  ForEachParticleVector(
+      blocks, begin, end, [&](size_t s, auto store, const int32_t* row, size_t depth) HWY_ATTR {
+        auto density = zero, count = zero, squares = zero;
+        auto gradient_x = zero, gradient_y = zero, gradient_z = zero;
+        ForEachFluidNeighbor(
+            d, kernels, position, row, depth, hn::LoadU(d, position[0] + s),
+            hn::LoadU(d, position[1] + s), hn::LoadU(d, position[2] + s),
+            [&](auto, auto near, auto apart, auto dx, auto dy, auto dz, auto w, auto g) HWY_ATTR {
+              const auto gx = hn::Mul(g, dx);
+              const auto gy = hn::Mul(g, dy);
+              const auto gz = hn::Mul(g, dz);
+              density = AddWhere(near, density, w);
+              gradient_x = AddWhere(apart, gradient_x, gx);
+              gradient_y = AddWhere(apart, gradient_y, gy);
+              gradient_z = AddWhere(apart, gradient_z, gz);
+              squares =
+                  AddWhere(apart, squares,
+                           hn::Add(hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy)), hn::Mul(gz, gz)));
+              count = AddWhere(near, count, one);
+            });
+        const auto rho =
+            hn::Mul(hn::Set(d, p.particle_mass), hn::Add(hn::Set(d, kernels.W(0.0f)), density));
+        const auto excess = hn::Sub(hn::Div(rho, hn::Set(d, p.rest_density)), one);
+        const auto constraint = hn::IfThenElseZero(hn::Gt(excess, zero), excess);
+        const auto factor = hn::Set(d, volume);
+        const auto gx = hn::Mul(factor, gradient_x);
+        const auto gy = hn::Mul(factor, gradient_y);
+        const auto gz = hn::Mul(factor, gradient_z);
+        const auto total =
+            hn::Add(hn::Add(hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy)), hn::Mul(gz, gz)),
+                    hn::Mul(hn::Set(d, volume * volume), squares));
+        const auto compliance = hn::Div(one, hn::Add(total, hn::Set(d, p.relaxation)));
+        store(hn::Mul(hn::Neg(constraint), compliance), d, lambdas.data + s);
+        store(compliance, d, compliances.data + s);
+        store(rho, d, densities.data + s);
+        if (neighbor_counts.data != nullptr) store(count, d, neighbor_counts.data + s);
+      });
 }
 
 inline void FluidCorrectionsImpl(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
@@ -335,90 +337,89 @@ inline void FluidCorrectionsImpl(const ConstVec4View& predicted, const NeighborB
   const auto half_strength = hn::Set(d, -0.5f * p.artificial_pressure);
   const int exponent = static_cast<int>(p.pressure_exponent);
   const auto factor = hn::Set(d, p.particle_mass / p.rest_density);
-  ForEachParticleVector(blocks, begin, end, [&](size_t s, auto store, const int32_t* row,
-                                                size_t depth) HWY_ATTR {
-    const auto own_lambda = hn::LoadU(d, lambdas.data + s);
-    const auto own_compliance = hn::LoadU(d, compliances.data + s);
-    const auto px = hn::LoadU(d, position[0] + s);
-    const auto py = hn::LoadU(d, position[1] + s);
-    const auto pz = hn::LoadU(d, position[2] + s);
-    auto sum_x = zero, sum_y = zero, sum_z = zero;
-    ForEachFluidNeighbor(
-        d, kernels, position, row, depth, px, py, pz,
-        [&](auto j, auto, auto apart, auto dx, auto dy, auto dz, auto w, auto g) HWY_ATTR {
-          // ratio^n by squaring (n = 4: two multiplications, not a chain of three).
-          const auto ratio = hn::Mul(w, reference);
-          auto power = hn::Set(d, 1.0f);
-          auto base = ratio;
-          for (int e = exponent; e > 0; e >>= 1) {
-            if (e & 1) power = hn::Mul(power, base);
-            if (e > 1) base = hn::Mul(base, base);
-          }
-          // s_corr = -k (W / W(q h))^n, a constraint error like C, scaled by the pair's mean
-          // compliance as lambda is by its own.
-          const auto pair_compliance =
-              hn::Add(own_compliance, hn::GatherIndex(d, compliances.data, j));
-          const auto weight =
-              hn::Add(hn::Add(own_lambda, hn::GatherIndex(d, lambdas.data, j)),
-                      hn::Mul(hn::Mul(half_strength, power), pair_compliance));
-          const auto scale = hn::Mul(weight, g);
-          sum_x = AddWhere(apart, sum_x, hn::Mul(scale, dx));
-          sum_y = AddWhere(apart, sum_y, hn::Mul(scale, dy));
-          sum_z = AddWhere(apart, sum_z, hn::Mul(scale, dz));
-        });
-    // The gradient points at the neighbours: a negative weight (compression) moves away.
-    const auto moved = [&](auto own, auto sum, float low, float high) HWY_ATTR {
-      const auto at = hn::Add(own, hn::Mul(factor, sum));
-      const auto low_v = hn::Set(d, low);
-      const auto high_v = hn::Set(d, high);
-      const auto above_low = hn::IfThenElse(hn::Lt(at, low_v), low_v, at);
-      return hn::IfThenElse(hn::Gt(above_low, high_v), high_v, above_low);
-    };
-    store(moved(px, sum_x, box.min.x, box.max.x), d, corrected.x() + s);
-    store(moved(py, sum_y, box.min.y, box.max.y), d, corrected.y() + s);
-    store(moved(pz, sum_z, box.min.z, box.max.z), d, corrected.z() + s);
-    store(hn::LoadU(d, predicted.w() + s), d, corrected.w() + s);
-  });
+  ForEachParticleVector(
+      blocks, begin, end, [&](size_t s, auto store, const int32_t* row, size_t depth) HWY_ATTR {
+        const auto own_lambda = hn::LoadU(d, lambdas.data + s);
+        const auto own_compliance = hn::LoadU(d, compliances.data + s);
+        const auto px = hn::LoadU(d, position[0] + s);
+        const auto py = hn::LoadU(d, position[1] + s);
+        const auto pz = hn::LoadU(d, position[2] + s);
+        auto sum_x = zero, sum_y = zero, sum_z = zero;
+        ForEachFluidNeighbor(
+            d, kernels, position, row, depth, px, py, pz,
+            [&](auto j, auto, auto apart, auto dx, auto dy, auto dz, auto w, auto g) HWY_ATTR {
+              // ratio^n by squaring (n = 4: two multiplications, not a chain of three).
+              const auto ratio = hn::Mul(w, reference);
+              auto power = hn::Set(d, 1.0f);
+              auto base = ratio;
+              for (int e = exponent; e > 0; e >>= 1) {
+                if (e & 1) power = hn::Mul(power, base);
+                if (e > 1) base = hn::Mul(base, base);
+              }
+              // s_corr = -k (W / W(q h))^n, a constraint error like C, scaled by the pair's mean
+              // compliance as lambda is by its own.
+              const auto pair_compliance =
+                  hn::Add(own_compliance, hn::GatherIndex(d, compliances.data, j));
+              const auto weight = hn::Add(hn::Add(own_lambda, hn::GatherIndex(d, lambdas.data, j)),
+                                          hn::Mul(hn::Mul(half_strength, power), pair_compliance));
+              const auto scale = hn::Mul(weight, g);
+              sum_x = AddWhere(apart, sum_x, hn::Mul(scale, dx));
+              sum_y = AddWhere(apart, sum_y, hn::Mul(scale, dy));
+              sum_z = AddWhere(apart, sum_z, hn::Mul(scale, dz));
+            });
+        // The gradient points at the neighbours: a negative weight (compression) moves away.
+        const auto moved = [&](auto own, auto sum, float low, float high) HWY_ATTR {
+          const auto at = hn::Add(own, hn::Mul(factor, sum));
+          const auto low_v = hn::Set(d, low);
+          const auto high_v = hn::Set(d, high);
+          const auto above_low = hn::IfThenElse(hn::Lt(at, low_v), low_v, at);
+          return hn::IfThenElse(hn::Gt(above_low, high_v), high_v, above_low);
+        };
+        store(moved(px, sum_x, box.min.x, box.max.x), d, corrected.x() + s);
+        store(moved(py, sum_y, box.min.y, box.max.y), d, corrected.y() + s);
+        store(moved(pz, sum_z, box.min.z, box.max.z), d, corrected.z() + s);
+        store(hn::LoadU(d, predicted.w() + s), d, corrected.w() + s);
+      });
 }
 
 inline void FluidVorticityImpl(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
-                               const ConstVec4View& velocities, const FluidParams& p,
-                               size_t begin, size_t end, const Vec4View& omega) {
+                               const ConstVec4View& velocities, const FluidParams& p, size_t begin,
+                               size_t end, const Vec4View& omega) {
   const ParticleTag d;
   const FluidKernels kernels(p.kernel_radius);
   const float* HWY_RESTRICT const position[3] = {predicted.x(), predicted.y(), predicted.z()};
   const float* HWY_RESTRICT const velocity[3] = {velocities.x(), velocities.y(), velocities.z()};
   const auto zero = hn::Zero(d);
   const auto volume = hn::Set(d, p.particle_mass / p.rest_density);
-  ForEachParticleVector(blocks, begin, end, [&](size_t s, auto store, const int32_t* row,
-                                                size_t depth) HWY_ATTR {
-    const auto vx = hn::LoadU(d, velocity[0] + s);
-    const auto vy = hn::LoadU(d, velocity[1] + s);
-    const auto vz = hn::LoadU(d, velocity[2] + s);
-    auto curl_x = zero, curl_y = zero, curl_z = zero;
-    ForEachFluidNeighbor(
-        d, kernels, position, row, depth, hn::LoadU(d, position[0] + s),
-        hn::LoadU(d, position[1] + s), hn::LoadU(d, position[2] + s),
-        [&](auto j, auto, auto apart, auto dx, auto dy, auto dz, auto, auto g) HWY_ATTR {
-          const auto gx = hn::Mul(g, dx);
-          const auto gy = hn::Mul(g, dy);
-          const auto gz = hn::Mul(g, dz);
-          const auto ux = hn::Sub(hn::GatherIndex(d, velocity[0], j), vx);
-          const auto uy = hn::Sub(hn::GatherIndex(d, velocity[1], j), vy);
-          const auto uz = hn::Sub(hn::GatherIndex(d, velocity[2], j), vz);
-          curl_x = AddWhere(apart, curl_x, hn::Sub(hn::Mul(gy, uz), hn::Mul(gz, uy)));
-          curl_y = AddWhere(apart, curl_y, hn::Sub(hn::Mul(gz, ux), hn::Mul(gx, uz)));
-          curl_z = AddWhere(apart, curl_z, hn::Sub(hn::Mul(gx, uy), hn::Mul(gy, ux)));
-        });
-    const auto x = hn::Mul(volume, curl_x);
-    const auto y = hn::Mul(volume, curl_y);
-    const auto z = hn::Mul(volume, curl_z);
-    store(x, d, omega.x() + s);
-    store(y, d, omega.y() + s);
-    store(z, d, omega.z() + s);
-    store(hn::Sqrt(hn::Add(hn::Add(hn::Mul(x, x), hn::Mul(y, y)), hn::Mul(z, z))), d,
-          omega.w() + s);
-  });
+  ForEachParticleVector(
+      blocks, begin, end, [&](size_t s, auto store, const int32_t* row, size_t depth) HWY_ATTR {
+        const auto vx = hn::LoadU(d, velocity[0] + s);
+        const auto vy = hn::LoadU(d, velocity[1] + s);
+        const auto vz = hn::LoadU(d, velocity[2] + s);
+        auto curl_x = zero, curl_y = zero, curl_z = zero;
+        ForEachFluidNeighbor(
+            d, kernels, position, row, depth, hn::LoadU(d, position[0] + s),
+            hn::LoadU(d, position[1] + s), hn::LoadU(d, position[2] + s),
+            [&](auto j, auto, auto apart, auto dx, auto dy, auto dz, auto, auto g) HWY_ATTR {
+              const auto gx = hn::Mul(g, dx);
+              const auto gy = hn::Mul(g, dy);
+              const auto gz = hn::Mul(g, dz);
+              const auto ux = hn::Sub(hn::GatherIndex(d, velocity[0], j), vx);
+              const auto uy = hn::Sub(hn::GatherIndex(d, velocity[1], j), vy);
+              const auto uz = hn::Sub(hn::GatherIndex(d, velocity[2], j), vz);
+              curl_x = AddWhere(apart, curl_x, hn::Sub(hn::Mul(gy, uz), hn::Mul(gz, uy)));
+              curl_y = AddWhere(apart, curl_y, hn::Sub(hn::Mul(gz, ux), hn::Mul(gx, uz)));
+              curl_z = AddWhere(apart, curl_z, hn::Sub(hn::Mul(gx, uy), hn::Mul(gy, ux)));
+            });
+        const auto x = hn::Mul(volume, curl_x);
+        const auto y = hn::Mul(volume, curl_y);
+        const auto z = hn::Mul(volume, curl_z);
+        store(x, d, omega.x() + s);
+        store(y, d, omega.y() + s);
+        store(z, d, omega.z() + s);
+        store(hn::Sqrt(hn::Add(hn::Add(hn::Mul(x, x), hn::Mul(y, y)), hn::Mul(z, z))), d,
+              omega.w() + s);
+      });
 }
 
 inline void FluidViscosityImpl(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
@@ -434,50 +435,50 @@ inline void FluidViscosityImpl(const ConstVec4View& predicted, const NeighborBlo
   const auto dt = hn::Set(d, dt_seconds);
   const auto vorticity = hn::Set(d, p.vorticity);
   const auto viscosity = hn::Set(d, p.viscosity);
-  ForEachParticleVector(blocks, begin, end, [&](size_t s, auto store, const int32_t* row,
-                                                size_t depth) HWY_ATTR {
-    const auto vx = hn::LoadU(d, velocity[0] + s);
-    const auto vy = hn::LoadU(d, velocity[1] + s);
-    const auto vz = hn::LoadU(d, velocity[2] + s);
-    auto viscous_x = zero, viscous_y = zero, viscous_z = zero;
-    auto eta_x = zero, eta_y = zero, eta_z = zero;
-    ForEachFluidNeighbor(
-        d, kernels, position, row, depth, hn::LoadU(d, position[0] + s),
-        hn::LoadU(d, position[1] + s), hn::LoadU(d, position[2] + s),
-        [&](auto j, auto near, auto apart, auto dx, auto dy, auto dz, auto w, auto g) HWY_ATTR {
-          viscous_x = AddWhere(near, viscous_x,
-                               hn::Mul(hn::Sub(hn::GatherIndex(d, velocity[0], j), vx), w));
-          viscous_y = AddWhere(near, viscous_y,
-                               hn::Mul(hn::Sub(hn::GatherIndex(d, velocity[1], j), vy), w));
-          viscous_z = AddWhere(near, viscous_z,
-                               hn::Mul(hn::Sub(hn::GatherIndex(d, velocity[2], j), vz), w));
-          const auto strength = hn::Mul(hn::GatherIndex(d, omega.w(), j), g);
-          eta_x = AddWhere(apart, eta_x, hn::Mul(strength, dx));
-          eta_y = AddWhere(apart, eta_y, hn::Mul(strength, dy));
-          eta_z = AddWhere(apart, eta_z, hn::Mul(strength, dz));
-        });
-    // eta points from the particle towards stronger vorticity (the gradient's direction here is
-    // towards the neighbours); N is its direction, or none.
-    const auto length = hn::Sqrt(
-        hn::Add(hn::Add(hn::Mul(eta_x, eta_x), hn::Mul(eta_y, eta_y)), hn::Mul(eta_z, eta_z)));
-    const auto some = hn::Gt(length, zero);
-    const auto nx = hn::IfThenElseZero(some, hn::Div(eta_x, length));
-    const auto ny = hn::IfThenElseZero(some, hn::Div(eta_y, length));
-    const auto nz = hn::IfThenElseZero(some, hn::Div(eta_z, length));
-    const auto wx = hn::LoadU(d, omega.x() + s);
-    const auto wy = hn::LoadU(d, omega.y() + s);
-    const auto wz = hn::LoadU(d, omega.z() + s);
-    const auto confined = [&](auto own, auto a, auto b, auto c, auto e, auto viscous) HWY_ATTR {
-      // own + dt (eps (a c - b e)) + c_xsph (V viscous): confinement N x omega, one axis.
-      const auto confinement = hn::Sub(hn::Mul(a, c), hn::Mul(b, e));
-      return hn::Add(hn::Add(own, hn::Mul(dt, hn::Mul(vorticity, confinement))),
-                     hn::Mul(viscosity, hn::Mul(volume, viscous)));
-    };
-    store(confined(vx, ny, nz, wz, wy, viscous_x), d, new_velocities.x() + s);
-    store(confined(vy, nz, nx, wx, wz, viscous_y), d, new_velocities.y() + s);
-    store(confined(vz, nx, ny, wy, wx, viscous_z), d, new_velocities.z() + s);
-    store(hn::LoadU(d, velocities.w() + s), d, new_velocities.w() + s);
-  });
+  ForEachParticleVector(
+      blocks, begin, end, [&](size_t s, auto store, const int32_t* row, size_t depth) HWY_ATTR {
+        const auto vx = hn::LoadU(d, velocity[0] + s);
+        const auto vy = hn::LoadU(d, velocity[1] + s);
+        const auto vz = hn::LoadU(d, velocity[2] + s);
+        auto viscous_x = zero, viscous_y = zero, viscous_z = zero;
+        auto eta_x = zero, eta_y = zero, eta_z = zero;
+        ForEachFluidNeighbor(
+            d, kernels, position, row, depth, hn::LoadU(d, position[0] + s),
+            hn::LoadU(d, position[1] + s), hn::LoadU(d, position[2] + s),
+            [&](auto j, auto near, auto apart, auto dx, auto dy, auto dz, auto w, auto g) HWY_ATTR {
+              viscous_x = AddWhere(near, viscous_x,
+                                   hn::Mul(hn::Sub(hn::GatherIndex(d, velocity[0], j), vx), w));
+              viscous_y = AddWhere(near, viscous_y,
+                                   hn::Mul(hn::Sub(hn::GatherIndex(d, velocity[1], j), vy), w));
+              viscous_z = AddWhere(near, viscous_z,
+                                   hn::Mul(hn::Sub(hn::GatherIndex(d, velocity[2], j), vz), w));
+              const auto strength = hn::Mul(hn::GatherIndex(d, omega.w(), j), g);
+              eta_x = AddWhere(apart, eta_x, hn::Mul(strength, dx));
+              eta_y = AddWhere(apart, eta_y, hn::Mul(strength, dy));
+              eta_z = AddWhere(apart, eta_z, hn::Mul(strength, dz));
+            });
+        // eta points from the particle towards stronger vorticity (the gradient's direction here is
+        // towards the neighbours); N is its direction, or none.
+        const auto length = hn::Sqrt(
+            hn::Add(hn::Add(hn::Mul(eta_x, eta_x), hn::Mul(eta_y, eta_y)), hn::Mul(eta_z, eta_z)));
+        const auto some = hn::Gt(length, zero);
+        const auto nx = hn::IfThenElseZero(some, hn::Div(eta_x, length));
+        const auto ny = hn::IfThenElseZero(some, hn::Div(eta_y, length));
+        const auto nz = hn::IfThenElseZero(some, hn::Div(eta_z, length));
+        const auto wx = hn::LoadU(d, omega.x() + s);
+        const auto wy = hn::LoadU(d, omega.y() + s);
+        const auto wz = hn::LoadU(d, omega.z() + s);
+        const auto confined = [&](auto own, auto a, auto b, auto c, auto e, auto viscous) HWY_ATTR {
+          // own + dt (eps (a c - b e)) + c_xsph (V viscous): confinement N x omega, one axis.
+          const auto confinement = hn::Sub(hn::Mul(a, c), hn::Mul(b, e));
+          return hn::Add(hn::Add(own, hn::Mul(dt, hn::Mul(vorticity, confinement))),
+                         hn::Mul(viscosity, hn::Mul(volume, viscous)));
+        };
+        store(confined(vx, ny, nz, wz, wy, viscous_x), d, new_velocities.x() + s);
+        store(confined(vy, nz, nx, wx, wz, viscous_y), d, new_velocities.y() + s);
+        store(confined(vz, nx, ny, wy, wx, viscous_z), d, new_velocities.z() + s);
+        store(hn::LoadU(d, velocities.w() + s), d, new_velocities.w() + s);
+      });
 }
 
 inline bool AnyMovedFartherImpl(const ConstVec4View& from, const ConstVec4View& to,

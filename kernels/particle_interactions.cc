@@ -104,8 +104,8 @@ void FluidCorrections(const ConstVec4View& predicted, const NeighborBlocksView& 
 void FluidVorticity(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
                     const ConstVec4View& velocities, const FluidParams& params, size_t begin,
                     size_t end, const Vec4View& omega) {
-  SWARM_ASSERT(Covers(predicted, blocks, begin, end) &&
-               SameCount(predicted, velocities, omega) && params.kernel_radius > 0.0f);
+  SWARM_ASSERT(Covers(predicted, blocks, begin, end) && SameCount(predicted, velocities, omega) &&
+               params.kernel_radius > 0.0f);
   HWY_DYNAMIC_DISPATCH(FluidVorticityImpl)
   (predicted, blocks, velocities, params, begin, end, omega);
 }

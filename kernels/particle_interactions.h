@@ -49,11 +49,12 @@ struct GranularParams {
 float TwiceDampingRatio(float restitution);
 // forces[s] (x, y, z; w untouched) = sum of the contact forces on particle s, and, if
 // neighbor_counts has data, neighbor_counts[s] = the particles within `radius`, for s in
-// [begin, end) (begin a multiple of kBlockLanes). radius (<= the lists') must be at least twice the largest particle radius.
-void GranularForces(const ConstVec4View& positions, const NeighborBlocksView& blocks, float radius, const ConstVec4View& velocities,
-                    const ConstFloatView& radii, const ConstFloatView& masses,
-                    const GranularParams& params, size_t begin, size_t end, const Vec4View& forces,
-                    const FloatView& neighbor_counts);
+// [begin, end) (begin a multiple of kBlockLanes). radius (<= the lists') must be at least twice the
+// largest particle radius.
+void GranularForces(const ConstVec4View& positions, const NeighborBlocksView& blocks, float radius,
+                    const ConstVec4View& velocities, const ConstFloatView& radii,
+                    const ConstFloatView& masses, const GranularParams& params, size_t begin,
+                    size_t end, const Vec4View& forces, const FloatView& neighbor_counts);
 
 // v += (f / m) dt for particles [0, count) (w untouched): the forces' step before IntegrateEuler.
 void ApplyForces(const Vec4View& velocities, const ConstVec4View& forces,
@@ -119,28 +120,28 @@ struct FluidParams {
 // lambdas[s], compliances[s] and densities[s] (and neighbor_counts[s], if it has data) for s
 // in [begin, end) from the predicted positions.
 void FluidLambdas(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
-                  const FluidParams& params, size_t begin, size_t end,
-                  const FloatView& lambdas, const FloatView& compliances,
-                  const FloatView& densities, const FloatView& neighbor_counts);
+                  const FluidParams& params, size_t begin, size_t end, const FloatView& lambdas,
+                  const FloatView& compliances, const FloatView& densities,
+                  const FloatView& neighbor_counts);
 // corrected[s] = predicted[s] moved by its density correction and clamped to `box`
 // (lane w copied), for s in [begin, end).
 void FluidCorrections(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
-                      const ConstFloatView& lambdas,
-                      const ConstFloatView& compliances, const FluidParams& params,
-                      const BoxParams& box, size_t begin, size_t end, const Vec4View& corrected);
+                      const ConstFloatView& lambdas, const ConstFloatView& compliances,
+                      const FluidParams& params, const BoxParams& box, size_t begin, size_t end,
+                      const Vec4View& corrected);
 // omega[s] (x, y, z) = the vorticity at particle s, omega[s].w = |omega[s]|.
 void FluidVorticity(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
-                    const ConstVec4View& velocities,
-                    const FluidParams& params, size_t begin, size_t end, const Vec4View& omega);
+                    const ConstVec4View& velocities, const FluidParams& params, size_t begin,
+                    size_t end, const Vec4View& omega);
 // velocities = (new_positions - old_positions) / dt, lanes x, y, z, for every particle.
 void PositionsToVelocities(const ConstVec4View& old_positions, const ConstVec4View& new_positions,
                            float dt_seconds, const Vec4View& velocities);
 // new_velocities[s] = velocities[s] with vorticity confinement and XSPH viscosity (lane w
 // copied).
 void FluidViscosity(const ConstVec4View& predicted, const NeighborBlocksView& blocks,
-                    const ConstVec4View& velocities,
-                    const ConstVec4View& omega, const FluidParams& params, float dt_seconds,
-                    size_t begin, size_t end, const Vec4View& new_velocities);
+                    const ConstVec4View& velocities, const ConstVec4View& omega,
+                    const FluidParams& params, float dt_seconds, size_t begin, size_t end,
+                    const Vec4View& new_velocities);
 
 // Whether some particle moved farther than `distance` from `from` to `to` (lanes x, y, z; a
 // non-finite displacement counts as farther): the test that neighbour lists with a skin of twice

@@ -295,8 +295,9 @@ void InteractionState::StepFluid(const ParticleArrays& arrays, const Interaction
     };
     RunFused(pool, count, ScanSchedule(params.schedule), lambdas);
     const auto correct = [&](size_t begin, size_t n) {
-      FluidCorrections(predicted, lists, std::as_const(lambdas_).view(), std::as_const(compliances_).view(),
-                       fluid, params.box, begin, begin + n, spare_vec4_.view());
+      FluidCorrections(predicted, lists, std::as_const(lambdas_).view(),
+                       std::as_const(compliances_).view(), fluid, params.box, begin, begin + n,
+                       spare_vec4_.view());
     };
     RunFused(pool, count, ScanSchedule(params.schedule), correct);
     std::swap(predicted_, spare_vec4_);
@@ -315,8 +316,8 @@ void InteractionState::StepFluid(const ParticleArrays& arrays, const Interaction
   // Without confinement omega stays as allocated: zero.
   if (fluid.vorticity > 0.0f) RunFused(pool, count, ScanSchedule(params.schedule), vorticity);
   const auto viscosity = [&](size_t begin, size_t n) {
-    FluidViscosity(predicted, lists, velocities, std::as_const(omega_).view(), fluid, params.dt_seconds,
-                   begin, begin + n, spare_vec4_.view());
+    FluidViscosity(predicted, lists, velocities, std::as_const(omega_).view(), fluid,
+                   params.dt_seconds, begin, begin + n, spare_vec4_.view());
   };
   RunFused(pool, count, ScanSchedule(params.schedule), viscosity);
   CopyInto(spare_vec4_, *arrays.velocities, pool);
@@ -332,8 +333,8 @@ void InteractionState::StepGranular(const ParticleArrays& arrays, const Interact
   const Vec4View forces = spare_vec4_.view();
   const FloatView masses = masses_.view();
   const auto contact = [&](size_t begin, size_t n) {
-    GranularForces(positions, lists, radius, velocities, radii_.view(), masses, config.granular.contact,
-                   begin, begin + n, forces, neighbor_counts_.view());
+    GranularForces(positions, lists, radius, velocities, radii_.view(), masses,
+                   config.granular.contact, begin, begin + n, forces, neighbor_counts_.view());
   };
   RunFused(pool, positions.count, ScanSchedule(params.schedule), contact);
   const EulerParams euler{params.gravity, params.drag_per_second, params.dt_seconds};

@@ -115,6 +115,7 @@ class NeighborGrid {
   MemoryAccountant* accountant() const { return accountant_; }
 
  private:
+  friend class NeighborBlocks;  // lists into its own layout from the sorted points
   Status ChooseCells(const PointBounds& bounds, float radius, CellGrid* cells) const;
   // A radius for lists and counts: finite, > 0 and at most the built one.
   Status CheckListRadius(float radius) const;

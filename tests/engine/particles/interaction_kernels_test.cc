@@ -124,8 +124,9 @@ TEST_CASE("GranularForces equals the spring-dashpot formula summed in double") {
     // In two ranges, as threads split the work (at a block boundary).
     const size_t half = cloud.count / 2 / kBlockLanes * kBlockLanes;
     for (auto [begin, end] : {std::pair{size_t{0}, half}, std::pair{half, cloud.count}}) {
-      GranularForces(cloud.positions.view(), cloud.lists.view(), 0.1f, cloud.velocities.view(), cloud.radii.view(), cloud.masses.view(),
-                     params, begin, end, forces.view(), counts.view());
+      GranularForces(cloud.positions.view(), cloud.lists.view(), 0.1f, cloud.velocities.view(),
+                     cloud.radii.view(), cloud.masses.view(), params, begin, end, forces.view(),
+                     counts.view());
     }
     for (size_t i = 0; i < cloud.count; ++i) {
       const glm::vec4 got = forces.Get(i);
@@ -243,7 +244,8 @@ TEST_CASE("FluidLambdas and FluidCorrections equal the PBF formulas evaluated in
   test::ForEachTarget([&](const test::TargetUnderTest& target) {
     INFO("target " << target.name);
     const ConstVec4View sorted = std::as_const(cloud.positions).view();
-    FluidLambdas(sorted, cloud.lists.view(), params, 0, n, lambdas.view(), compliances.view(), densities.view(), {});
+    FluidLambdas(sorted, cloud.lists.view(), params, 0, n, lambdas.view(), compliances.view(),
+                 densities.view(), {});
     size_t active = 0;
     for (size_t i = 0; i < n; ++i) {
       RequireNear(densities[i], density[i], density[i], "density", i);
@@ -253,8 +255,8 @@ TEST_CASE("FluidLambdas and FluidCorrections equal the PBF formulas evaluated in
     }
     REQUIRE(active > n / 2);
     // The correction from the kernel's own multipliers (so that it is tested on its own).
-    FluidCorrections(sorted, cloud.lists.view(), lambdas.view(), compliances.view(), params, box, 0, n,
-                     corrected.view());
+    FluidCorrections(sorted, cloud.lists.view(), lambdas.view(), compliances.view(), params, box, 0,
+                     n, corrected.view());
     const double q = params.pressure_distance * h;
     for (size_t i = 0; i < n; ++i) {
       dvec3 move(0.0);

@@ -1,9 +1,10 @@
-// Tests for engine/particles/neighbor_grid.h: neighbour lists equal a brute-force double-precision
-// reference (kernels/neighbor_grid_reference.h) on uniform, clustered, lattice, far-apart and tiny
-// point sets, under every SIMD target and 1-3 threads. Pairs whose distance is within a relative
-// 2^-20 of the radius may go either way (float32 distance test against a double reference) and
-// are the only differences allowed; the lattice sets place pairs at exactly the radius in
-// binary-exact coordinates, where float and double agree, so there none are allowed at all.
+// Tests for engine/particles/neighbor_grid.h and neighbor_blocks.h: neighbour lists (and blocks)
+// equal a brute-force double-precision reference (kernels/neighbor_grid_reference.h) on uniform,
+// clustered, lattice, far-apart and tiny point sets, under every SIMD target and 1-3 threads. Pairs
+// whose distance is within a relative 2^-20 of the radius may go either way (float32 distance test
+// against a double reference) and are the only differences allowed; the lattice sets place pairs at
+// exactly the radius in binary-exact coordinates, where float and double agree, so there none are
+// allowed at all.
 #include "swarm/particles/neighbor_grid.h"
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/kernels/neighbor_grid_reference.h"
+#include "swarm/particles/neighbor_blocks.h"
 
 namespace swarm {
 namespace {
@@ -190,6 +192,81 @@ TEST_CASE("neighbour lists equal the brute-force reference on every target and t
           const std::span<const int32_t> row = lists.Row(s);
           REQUIRE(std::is_sorted(row.begin(), row.end()));
           REQUIRE(counts[s] == row.size());
+        }
+      }
+    });
+  }
+}
+
+// The rows of a NeighborBlocks in input order, read back from its block layout, checking the
+// layout on the way: each block as deep as its longest row, rows ended by -1 only.
+void ReadBlocks(const NeighborGrid& grid, const NeighborBlocks& blocks,
+                std::vector<int64_t>& offsets, std::vector<int32_t>& indices) {
+  const NeighborBlocksView view = blocks.view();
+  const size_t count = grid.size();
+  REQUIRE(view.particles == count);
+  std::vector<std::vector<int32_t>> rows(count);
+  for (size_t b = 0; b < view.blocks(); ++b) {
+    REQUIRE(view.block_start[b + 1] - view.block_start[b] ==
+            int64_t{view.block_depth[b]} * int64_t{kBlockLanes});
+    size_t longest = 0;
+    for (size_t lane = 0; lane < kBlockLanes; ++lane) {
+      const size_t s = b * kBlockLanes + lane;
+      const int32_t* column = view.entries + view.block_start[b] + lane;
+      size_t length = 0;
+      while (length < view.block_depth[b] && column[length * kBlockLanes] >= 0) ++length;
+      for (size_t k = length; k < view.block_depth[b]; ++k) REQUIRE(column[k * kBlockLanes] == -1);
+      if (s >= count) {
+        REQUIRE(length == 0);
+        continue;
+      }
+      longest = std::max(longest, length);
+      for (size_t k = 0; k < length; ++k) {
+        const int32_t t = column[k * kBlockLanes];
+        REQUIRE(static_cast<size_t>(t) < count);
+        if (k > 0) REQUIRE(t > column[(k - 1) * kBlockLanes]);  // ascending sorted indices
+        rows[grid.order()[s]].push_back(static_cast<int32_t>(grid.order()[t]));
+      }
+    }
+    REQUIRE(longest == view.block_depth[b]);
+  }
+  offsets.assign(1, 0);
+  indices.clear();
+  size_t listed = 0;
+  for (std::vector<int32_t>& row : rows) {
+    std::sort(row.begin(), row.end());
+    indices.insert(indices.end(), row.begin(), row.end());
+    offsets.push_back(static_cast<int64_t>(indices.size()));
+    listed += row.size();
+  }
+  REQUIRE(listed == blocks.neighbors());
+}
+
+TEST_CASE("neighbour blocks hold the brute-force rows on every target and thread count") {
+  std::vector<PointSet> sets = PointSets();
+  // More points in one cell than a query buffers at once: rows are found in chunks.
+  sets.push_back(
+      {"1500 equal", std::vector<glm::vec3>(1500, glm::vec3(0.5f, -2.0f, 1.0f)), 0.3f, true});
+  for (const PointSet& set : sets) {
+    const reference::NeighborRows expected = reference::NeighborsWithin(set.points, set.radius);
+    const reference::NeighborRows expected_half =
+        reference::NeighborsWithin(set.points, set.radius * 0.5);
+    test::ForEachTarget([&](const test::TargetUnderTest& target) {
+      for (size_t threads = 1; threads <= 3; ++threads) {
+        INFO(set.name << ", target " << target.name << ", " << threads << " threads");
+        MemoryAccountant memory;
+        ThreadPool pool(threads);
+        const Vec4Buffer points = ToBuffer(memory, set.points);
+        NeighborGrid grid(memory);
+        REQUIRE(grid.Build(points.view(), set.radius, pool).ok());
+        NeighborBlocks blocks(memory);
+        for (const auto* want : {&expected, &expected_half}) {
+          const float radius = want == &expected ? set.radius : set.radius * 0.5f;
+          REQUIRE(blocks.Build(grid, radius, pool).ok());
+          std::vector<int64_t> offsets;
+          std::vector<int32_t> indices;
+          ReadBlocks(grid, blocks, offsets, indices);
+          RequireRowsMatch(set, radius, offsets, indices.data(), *want);
         }
       }
     });
@@ -401,15 +478,17 @@ TEST_CASE("bad radii, points and capacities are errors naming the problem") {
   }
 }
 
-TEST_CASE("steady-state rebuilds and lists allocate nothing") {
+TEST_CASE("steady-state rebuilds, lists and blocks allocate nothing") {
   const PointSet set = Uniform(20000, 0.05f, 17);
   MemoryAccountant memory;
   ThreadPool pool(2);
   Vec4Buffer points = ToBuffer(memory, set.points);
   NeighborGrid grid(memory);
   NeighborLists lists(memory);
+  NeighborBlocks blocks(memory);
   REQUIRE(grid.Build(points.view(), set.radius, pool).ok());
   REQUIRE(grid.ListNeighbors(set.radius, pool, lists).ok());
+  REQUIRE(blocks.Build(grid, set.radius, pool).ok());
   const uint64_t allocations = memory.Total().allocations;
   std::mt19937 random(1);
   std::uniform_real_distribution<float> jitter(-0.002f, 0.002f);
@@ -419,6 +498,7 @@ TEST_CASE("steady-state rebuilds and lists allocate nothing") {
     for (size_t i = 0; i < view.count; ++i) view.x()[i] += jitter(random);
     REQUIRE(grid.Build(points.view(), set.radius, pool).ok());
     REQUIRE(grid.ListNeighbors(set.radius, pool, lists).ok());
+    REQUIRE(blocks.Build(grid, set.radius, pool).ok());
   }
   REQUIRE(memory.Total().allocations == allocations);
 }
