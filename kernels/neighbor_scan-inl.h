@@ -7,7 +7,7 @@
 // order (ascending storage index), and its sum over them must not depend on the vector width. The
 // scan therefore keeps 16 partial sums, one per candidate slot modulo 16 ("virtual lanes"): a
 // vector of L candidates (L = 1, 4, 8 or 16: CappedTag<float, 16> on every target) adds into the
-// L partial sums of its slots (the lanes that are not neighbours add +0, which changes no sum),
+// L partial sums of its slots, selecting (not adding zero to) the lanes that are not neighbours,
 // and the 16 are combined by a fixed tree (LaneSums::Total). Every target performs the same
 // additions in the same order.
 
@@ -45,17 +45,11 @@ struct LaneSums {
   void Clear() { std::fill(&partial[0][0], &partial[0][0] + kQuantities * kVirtualLanes, 0.0f); }
   // Adds `term` of the lanes in `mask` to quantity q's partial sums of candidate slots
   // slot .. slot + L (slot is a multiple of L).
-  //
-  // The other lanes add +0, which leaves every partial sum as it was: a sum that starts at +0
-  // never becomes -0 (x + y rounds to -0 only if both are -0), and s + 0 = s for any other s,
-  // NaN included. Selecting the old value instead would be the same bits, but compilers turn
-  // that select into a masked store, which the next vector's load of the same sums cannot take
-  // from the store buffer: it waits for the store to reach the cache, once per quantity per
-  // vector.
   template <class D, class M, class V>
   HWY_INLINE void Add(D d, size_t q, size_t slot, M mask, V term) {
     float* HWY_RESTRICT sums = partial[q] + slot % kVirtualLanes;
-    hn::Store(hn::Add(hn::Load(d, sums), hn::IfThenElseZero(mask, term)), d, sums);
+    const auto old = hn::Load(d, sums);
+    hn::Store(hn::IfThenElse(mask, hn::Add(old, term), old), d, sums);
   }
   // The sum of quantity q: a fixed tree over the 16 partial sums.
   float Total(size_t q) const {

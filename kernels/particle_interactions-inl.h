@@ -481,21 +481,34 @@ inline void FluidViscosityImpl(const ConstVec4View& predicted, const NeighborBlo
       });
 }
 
-inline bool AnyMovedFartherImpl(const ConstVec4View& from, const ConstVec4View& to,
-                                float distance_squared) {
+inline DisplacementBounds FindDisplacementBoundsImpl(const ConstVec4View& from,
+                                                     const ConstVec4View& to) {
+  DisplacementBounds bounds;
+  if (to.count == 0) return bounds;
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
-  const auto limit = hn::Set(d, distance_squared);
-  for (size_t i = 0; i < to.count; i += lanes) {
-    const auto dx = hn::Sub(hn::LoadU(d, to.x() + i), hn::LoadU(d, from.x() + i));
-    const auto dy = hn::Sub(hn::LoadU(d, to.y() + i), hn::LoadU(d, from.y() + i));
-    const auto dz = hn::Sub(hn::LoadU(d, to.z() + i), hn::LoadU(d, from.z() + i));
-    const auto moved = hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
-    // Not within the limit: farther, or NaN.
-    const auto farther = hn::AndNot(hn::Le(moved, limit), hn::FirstN(d, to.count - i));
-    if (!hn::AllFalse(d, farther)) return true;
+  for (size_t axis = 0; axis < 3; ++axis) {
+    const float* HWY_RESTRICT a = from.Lane(axis);
+    const float* HWY_RESTRICT b = to.Lane(axis);
+    // Lanes past the count repeat the first displacement, which changes neither extreme.
+    const auto first = hn::Set(d, b[0] - a[0]);
+    auto low = first;
+    auto high = first;
+    auto finite = hn::IsFinite(first);
+    for (size_t i = 0; i < to.count; i += lanes) {
+      const auto moved = hn::IfThenElse(hn::FirstN(d, to.count - i),
+                                        hn::Sub(hn::LoadU(d, b + i), hn::LoadU(d, a + i)), first);
+      finite = hn::And(finite, hn::IsFinite(moved));
+      // Compare and select, not Min and Max (whose NaN rules differ by ISA); NaN is caught above.
+      low = hn::IfThenElse(hn::Lt(moved, low), moved, low);
+      high = hn::IfThenElse(hn::Gt(moved, high), moved, high);
+    }
+    bounds.finite = bounds.finite && hn::AllTrue(d, finite);
+    // low and high hold no NaN (selects never take one), where every target's Min and Max agree.
+    bounds.min[axis] = hn::GetLane(hn::MinOfLanes(d, low));
+    bounds.max[axis] = hn::GetLane(hn::MaxOfLanes(d, high));
   }
-  return false;
+  return bounds;
 }
 
 inline void PositionsToVelocitiesImpl(const ConstVec4View& old_positions,

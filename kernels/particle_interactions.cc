@@ -21,7 +21,7 @@ HWY_EXPORT(FluidCorrectionsImpl);
 HWY_EXPORT(FluidVorticityImpl);
 HWY_EXPORT(FluidViscosityImpl);
 HWY_EXPORT(PositionsToVelocitiesImpl);
-HWY_EXPORT(AnyMovedFartherImpl);
+HWY_EXPORT(FindDisplacementBoundsImpl);
 
 namespace {
 
@@ -117,9 +117,9 @@ void PositionsToVelocities(const ConstVec4View& old_positions, const ConstVec4Vi
   (old_positions, new_positions, dt_seconds, velocities);
 }
 
-bool AnyMovedFarther(const ConstVec4View& from, const ConstVec4View& to, float distance) {
+DisplacementBounds FindDisplacementBounds(const ConstVec4View& from, const ConstVec4View& to) {
   SWARM_ASSERT(SameCount(from, to));
-  return HWY_DYNAMIC_DISPATCH(AnyMovedFartherImpl)(from, to, distance * distance);
+  return HWY_DYNAMIC_DISPATCH(FindDisplacementBoundsImpl)(from, to);
 }
 
 void FluidViscosity(const ConstVec4View& predicted, const NeighborBlocksView& blocks,

@@ -18,6 +18,7 @@
 // References (double precision, brute force): kernels/particle_interactions_reference.h.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <glm/vec3.hpp>
 
@@ -143,9 +144,14 @@ void FluidViscosity(const ConstVec4View& predicted, const NeighborBlocksView& bl
                     const FluidParams& params, float dt_seconds, size_t begin, size_t end,
                     const Vec4View& new_velocities);
 
-// Whether some particle moved farther than `distance` from `from` to `to` (lanes x, y, z; a
-// non-finite displacement counts as farther): the test that neighbour lists with a skin of twice
-// `distance` are out of date.
-bool AnyMovedFarther(const ConstVec4View& from, const ConstVec4View& to, float distance);
+// The box of the particles' displacements from `from` to `to` (lanes x, y, z), and whether they
+// are all finite: how far neighbour lists of a skin have aged. Pairs drift apart or together by
+// at most the box's diagonal, however far the particles moved together.
+struct DisplacementBounds {
+  float min[3] = {HUGE_VALF, HUGE_VALF, HUGE_VALF};
+  float max[3] = {-HUGE_VALF, -HUGE_VALF, -HUGE_VALF};
+  bool finite = true;
+};
+DisplacementBounds FindDisplacementBounds(const ConstVec4View& from, const ConstVec4View& to);
 
 }  // namespace swarm

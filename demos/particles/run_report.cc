@@ -63,8 +63,9 @@ void PrintRunSummary(const FrameTimingLog& timings, const ParticleDemo& demo,
     const InteractionStats& stats = demo.system().interactions().stats();
     std::printf(
         "last substep: neighbours %.3f ms, interactions %.3f ms, %.1f neighbours per "
-        "particle\n",
-        stats.neighbor_seconds * 1e3, stats.interaction_seconds * 1e3, stats.average_neighbors);
+        "particle; %llu grid builds in all\n",
+        stats.neighbor_seconds * 1e3, stats.interaction_seconds * 1e3, stats.average_neighbors,
+        static_cast<unsigned long long>(stats.grid_builds));
   }
   std::printf("state hash %016llx after %llu steps\n",
               static_cast<unsigned long long>(demo.system().StateHash()),

@@ -1,8 +1,8 @@
 #include "swarm/particles/interaction_state.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
+#include <mutex>
 #include <utility>
 
 #include "swarm/kernels/integrate.h"
@@ -194,20 +194,33 @@ Status InteractionState::Rebuild(const ParticleArrays& arrays, const Vec4Buffer&
 Status InteractionState::UpdateLists(const ParticleArrays& arrays, const InteractionConfig& config,
                                      ThreadPool& pool) {
   const Vec4Buffer& at = *arrays.positions;
-  // Pairs within the contact distance r now were within r (1 + skin) at the last build if
-  // neither grain has moved more than r skin / 2; a little less is allowed for rounding.
-  const float allowed = 0.499f * config.granular.list_skin * InteractionRadius(config);
-  std::atomic<bool> moved{!listed_};
+  bool stale = !listed_;
   if (listed_) {
+    // A pair's distance has changed by at most the diagonal of the box of all displacements
+    // since the build (grains that fall together keep their lists): the lists hold every pair
+    // within the contact distance r while that diagonal is below the skin r list_skin (a little
+    // less, for rounding). Tiles' boxes merge exactly, in any order.
+    std::mutex merge;
+    DisplacementBounds all;
     RunFused(pool, at.size(), TileSchedule{}, [&](size_t begin, size_t n) {
-      if (!moved.load(std::memory_order_relaxed) &&
-          AnyMovedFarther(std::as_const(listed_at_).view().Slice(begin, n),
-                          at.view().Slice(begin, n), allowed)) {
-        moved.store(true, std::memory_order_relaxed);
+      const DisplacementBounds tile = FindDisplacementBounds(
+          std::as_const(listed_at_).view().Slice(begin, n), at.view().Slice(begin, n));
+      const std::lock_guard<std::mutex> lock(merge);
+      all.finite = all.finite && tile.finite;
+      for (size_t axis = 0; axis < 3; ++axis) {
+        all.min[axis] = std::min(all.min[axis], tile.min[axis]);
+        all.max[axis] = std::max(all.max[axis], tile.max[axis]);
       }
     });
+    double diagonal_squared = 0.0;
+    for (size_t axis = 0; axis < 3; ++axis) {
+      const double extent = static_cast<double>(all.max[axis]) - all.min[axis];
+      diagonal_squared += extent * extent;
+    }
+    const double skin = 0.998 * config.granular.list_skin * InteractionRadius(config);
+    stale = !all.finite || !(diagonal_squared <= skin * skin);
   }
-  if (!moved.load()) return {};
+  if (!stale) return {};
   const float radius = ListRadius(config);
   if (Status s = Rebuild(arrays, at, radius, pool); !s.ok()) return s;
   if (Status s = lists_.Build(grid_, radius, pool); !s.ok()) return s;
@@ -219,7 +232,6 @@ Status InteractionState::UpdateLists(const ParticleArrays& arrays, const Interac
 Status InteractionState::Step(const ParticleArrays& arrays, const InteractionConfig& config,
                               const InteractionStepParams& params, ThreadPool& pool) {
   const auto start = std::chrono::steady_clock::now();
-  stats_.grid_builds = 0;
   const bool fluid = config.kind == InteractionKind::kFluid;
   Status status;
   if (config.kind == InteractionKind::kGranular) {

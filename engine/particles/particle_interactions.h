@@ -70,7 +70,7 @@ float ListRadius(const InteractionConfig& config);
 struct InteractionStats {
   double neighbor_seconds = 0.0;     // grid builds, the sort of the storage into cell order and
                                      // (granular) the contact lists and their checks
-  int grid_builds = 0;               // in the last step
+  uint64_t grid_builds = 0;          // since the system was created (all substeps)
   double interaction_seconds = 0.0;  // the model's passes and the integration
   double average_neighbors = 0.0;    // particles within the interaction radius, per particle
 };
