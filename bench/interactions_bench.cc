@@ -7,7 +7,8 @@
 //   flock     250,000 boids with ~30 in view.
 // Each system is created once per N and stepped kWarmUpSteps times before timing, so the
 // particles have left their initial lattice (or random) layout; a timed step is the whole step:
-// the grid, the sort into cell order, the model's passes and the integration, per substep.
+// the grid, the sort into cell order and the neighbour lists (each step; granular: whenever the
+// grains have moved the lists' skin apart), the model's passes and the integration, per substep.
 // Counters: ms_per_step, particles_per_second, and in the table the bytes per particle of the
 // whole system (state, grid, model arrays) from its memory accountant.
 //

@@ -1,10 +1,10 @@
 // Interacting particles: the part of a ParticleSystem's step that makes particles collide (DEM
 // granular contact), flow (Position Based Fluids) or flock (boids), on top of one neighbour grid.
 //
-// Each step (fluid, flock) or whenever a grain has moved half the contact lists' skin (granular:
-// GranularConfig::list_skin, so the substeps of stiff contacts reuse one grid and one set of
-// lists) the grid is rebuilt over the particles and the particles' storage is sorted into its
-// cell order (every per-particle array moves together; ids() maps each slot back to the
+// Each step (fluid, flock) or whenever grains may have closed in by the contact lists' skin
+// (granular: GranularConfig::list_skin, so the substeps of stiff contacts reuse one grid and one
+// set of lists) the grid is rebuilt over the particles and the particles' storage is sorted into
+// its cell order (every per-particle array moves together; ids() maps each slot back to the
 // particle's index at creation). The model's passes run over tiles of particles in parallel,
 // reading their neighbours from the whole arrays and writing only their own tile (kernels/
 // particle_interactions.h). Interacting particles do not age or die: the emitter places them once
@@ -33,9 +33,10 @@ struct GranularConfig {
   float density = 1000.0f;  // kg/m^3: mass = density * 4/3 pi r^3
   GranularParams contact;
   // The contact lists reach list_skin contact distances (twice radius_max) beyond the contact
-  // distance, and are rebuilt (grid, cell order, lists) once a grain has moved half that far since
-  // the last build: a wider skin lists more pairs, which every substep walks, and rebuilds less
-  // often. In [0, 1]; 0 rebuilds whenever anything moved.
+  // distance, and are rebuilt (grid, cell order, lists) once the box of all grains'
+  // displacements since the last build has a diagonal of that skin: no pair can have closed in
+  // by more before. A wider skin lists more pairs, which every substep walks, and rebuilds less
+  // often. In [0, 1]; 0 rebuilds whenever grains moved relative to each other.
   float list_skin = 0.25f;
 };
 

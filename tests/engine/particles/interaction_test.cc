@@ -519,6 +519,10 @@ TEST_CASE("interacting systems refuse what they cannot do, with a message") {
   config.interaction.granular.radius_max = 0.05f;
   REQUIRE(ParticleSystem::Create(memory, 10, config).status().message() ==
           "granular radius_max must be finite and >= radius_min (0.1), got 0.05");
+  config = GranularConfigFor(0.1f, 1.0e3f, 0.5f);
+  config.interaction.granular.list_skin = -0.5f;
+  REQUIRE(ParticleSystem::Create(memory, 10, config).status().message() ==
+          "granular list_skin must be in [0, 1], got -0.5");
   // A NaN position placed by the caller stops the step with the particle named; nothing moves.
   const uint64_t hash = system->StateHash();
   system->mutable_positions().y()[37] = std::numeric_limits<float>::quiet_NaN();
