@@ -8,6 +8,7 @@
 // same memory from step to step. Running a batch allocates nothing.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -39,6 +40,15 @@ class ThreadPool {
         count,
         [](const void* context, size_t index) { (*static_cast<const Task*>(context))(index); },
         &task, max_threads);
+  }
+  // ParallelFor over ranges: task(begin, end) for [0, range), [range, 2 range), ... covering
+  // [0, count), each range an index of ParallelFor.
+  template <class Task>
+  void ParallelForRanges(size_t count, size_t range, const Task& task,
+                         size_t max_threads = SIZE_MAX) {
+    ParallelFor((count + range - 1) / range,
+                [&](size_t index) { task(index * range, std::min(count, (index + 1) * range)); },
+                max_threads);
   }
 
  private:

@@ -12,15 +12,6 @@ namespace {
 // Blocks per task of the parallel loops: a few thousand points each.
 constexpr size_t kBlocksPerTask = 256;
 
-template <class Task>
-void ForEachBlockRange(ThreadPool& pool, size_t blocks, const Task& task) {
-  const size_t tasks = (blocks + kBlocksPerTask - 1) / kBlocksPerTask;
-  pool.ParallelFor(tasks, [&](size_t t) {
-    const size_t begin = t * kBlocksPerTask;
-    task(begin, std::min(blocks, begin + kBlocksPerTask));
-  });
-}
-
 }  // namespace
 
 NeighborBlocks::NeighborBlocks(MemoryAccountant& accountant) : accountant_(&accountant) {
@@ -42,7 +33,7 @@ Status NeighborBlocks::Build(const NeighborGrid& grid, float radius, ThreadPool&
   if (Status s = block_start_.Resize(blocks + 1); !s.ok()) return s;
   const uint32_t* counts = counts_.view().data;
   uint32_t* depth = block_depth_.view().data;
-  ForEachBlockRange(pool, blocks, [&](size_t begin, size_t end) {
+  pool.ParallelForRanges(blocks, kBlocksPerTask, [&](size_t begin, size_t end) {
     for (size_t b = begin; b < end; ++b) {
       const uint32_t* first = counts + b * kBlockLanes;
       depth[b] = *std::max_element(first, counts + std::min(count, (b + 1) * kBlockLanes));
@@ -73,7 +64,7 @@ Status NeighborBlocks::Build(const NeighborGrid& grid, float radius, ThreadPool&
   if (Status s = entries_.Resize(needed); !s.ok()) return s;
   int32_t* entries = entries_.view().data;
   const SortedGrid sorted = grid.Sorted();
-  ForEachBlockRange(pool, blocks, [&](size_t begin, size_t end) {
+  pool.ParallelForRanges(blocks, kBlocksPerTask, [&](size_t begin, size_t end) {
     ListNeighborBlockRows(sorted, radius, begin * kBlockLanes, std::min(count, end * kBlockLanes),
                           start, depth, entries);
   });

@@ -32,11 +32,7 @@ constexpr size_t kRobotsPerBlock = 4096;
 
 template <class Body>
 void ForEachRobotBlock(ThreadPool& pool, size_t robots, const Body& body) {
-  const size_t blocks = (robots + kRobotsPerBlock - 1) / kRobotsPerBlock;
-  pool.ParallelFor(blocks, [&](size_t block) {
-    const size_t begin = block * kRobotsPerBlock;
-    body(begin, std::min(robots, begin + kRobotsPerBlock));
-  });
+  pool.ParallelForRanges(robots, kRobotsPerBlock, body);
 }
 
 bool IsUnlimited(float value) { return !std::isfinite(value) || std::fabs(value) >= 1e29f; }

@@ -98,6 +98,28 @@ TEST_CASE("The partition gives each thread its documented share of 1000 indices"
   CHECK(observed.order.at(std::this_thread::get_id()).back() == 332);
 }
 
+TEST_CASE("ParallelForRanges covers [0, count) once, in consecutive ranges") {
+  for (size_t threads : {1, 2, 3}) {
+    for (size_t count : {0, 1, 99, 100, 101, 1000}) {
+      INFO(threads << " threads, " << count << " indices");
+      ThreadPool pool(threads);
+      std::mutex mutex;
+      std::vector<std::pair<size_t, size_t>> ranges;
+      pool.ParallelForRanges(count, 100, [&](size_t begin, size_t end) {
+        std::lock_guard<std::mutex> lock(mutex);
+        ranges.emplace_back(begin, end);
+      });
+      std::sort(ranges.begin(), ranges.end());
+      // The expected ranges, written out: [0, 100), [100, 200), ..., the last one short.
+      std::vector<std::pair<size_t, size_t>> expected;
+      for (size_t begin = 0; begin < count; begin += 100) {
+        expected.emplace_back(begin, std::min(count, begin + 100));
+      }
+      CHECK(ranges == expected);
+    }
+  }
+}
+
 TEST_CASE("A pool is reusable across many calls") {
   for (size_t threads = 1; threads <= 4; ++threads) {
     INFO(threads << " threads");
