@@ -34,6 +34,7 @@
 // Reference implementations for tests: kernels/tensor_ops_reference.h.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -48,6 +49,67 @@ enum class ElementwiseOp : uint8_t { kAdd, kSub, kMul, kDiv, kMin, kMax };
 // input otherwise. Nothing past element count - 1 is read or written.
 void ElementwiseRow(ElementwiseOp op, const float* a, size_t a_step, const float* b, size_t b_step,
                     float* out, size_t count);
+
+// Rows shorter than this run ElementwiseShortRow and SumShortRow: below a vector or two, a plain
+// loop costs less than dispatching a SIMD kernel.
+inline constexpr size_t kShortRow = 16;
+
+// One element of ElementwiseRow in plain scalar code, with the same bits.
+inline float ElementwiseScalar(ElementwiseOp op, float a, float b) {
+  float result;
+  switch (op) {
+    case ElementwiseOp::kAdd:
+      result = a + b;
+      break;
+    case ElementwiseOp::kSub:
+      result = a - b;
+      break;
+    case ElementwiseOp::kMul:
+      result = a * b;
+      break;
+    case ElementwiseOp::kDiv:
+      result = a / b;
+      break;
+    case ElementwiseOp::kMin:
+      // The smaller, -0 below +0 (equal nonzero values have the same bits); NaN below.
+      result = b < a || (b == a && std::signbit(b)) ? b : a;
+      break;
+    case ElementwiseOp::kMax:
+      result = b > a || (b == a && !std::signbit(b)) ? b : a;
+      break;
+    default:
+      result = a;
+  }
+  // An arithmetic result is NaN whenever an operand is; min and max must look at both.
+  const bool nan = op == ElementwiseOp::kMin || op == ElementwiseOp::kMax
+                       ? std::isnan(a) || std::isnan(b)
+                       : std::isnan(result);
+  return nan ? std::numeric_limits<float>::quiet_NaN() : result;
+}
+
+// ElementwiseRow of contiguous a, b and out (out may be a or b) in plain scalar code, for short
+// rows; the same bits.
+inline void ElementwiseShortRow(ElementwiseOp op, const float* a, const float* b, float* out,
+                                size_t count) {
+  // One loop per operation, so the loop body has no switch.
+  const auto each = [&](auto element) {
+    for (size_t i = 0; i < count; ++i) out[i] = element(a[i], b[i]);
+  };
+  switch (op) {
+    case ElementwiseOp::kAdd:
+      return each([](float x, float y) { return ElementwiseScalar(ElementwiseOp::kAdd, x, y); });
+    case ElementwiseOp::kSub:
+      return each([](float x, float y) { return ElementwiseScalar(ElementwiseOp::kSub, x, y); });
+    case ElementwiseOp::kMul:
+      return each([](float x, float y) { return ElementwiseScalar(ElementwiseOp::kMul, x, y); });
+    case ElementwiseOp::kDiv:
+      return each([](float x, float y) { return ElementwiseScalar(ElementwiseOp::kDiv, x, y); });
+    case ElementwiseOp::kMin:
+      return each([](float x, float y) { return ElementwiseScalar(ElementwiseOp::kMin, x, y); });
+    case ElementwiseOp::kMax:
+      return each([](float x, float y) { return ElementwiseScalar(ElementwiseOp::kMax, x, y); });
+  }
+}
 
 // The same operation with any strides (in elements, may be negative or zero), one element at a
 // time, for rows that no SIMD load can cover. Same results per element as ElementwiseRow.
@@ -92,6 +154,21 @@ void AccumulateSumStrided(const float* row, ptrdiff_t stride, size_t count, SumL
 // The pairwise tree over the accumulators. A state that saw nothing gives +0.0; a NaN result is
 // the quiet NaN.
 double FinishSum(const SumLanes& state);
+
+// AccumulateSum of `count` <= kReduceLanes floats into a fresh state, then FinishSum, in plain
+// scalar code: each element is its own accumulator (-0.0 + x = x exactly) and the tree's adds of
+// accumulators still at -0.0 are left out (exact identities), so the bits are the same.
+inline double SumShortRow(const float* row, size_t count) {
+  if (count == 0) return 0.0;
+  double lanes[kReduceLanes];
+  for (size_t k = 0; k < count; ++k) lanes[k] = static_cast<double>(row[k]);
+  size_t live = count;  // lanes[live..] hold -0.0
+  for (size_t width = kReduceLanes / 2; width >= 1; width /= 2) {
+    for (size_t i = 0; i < width && i + width < live; ++i) lanes[i] += lanes[i + width];
+    if (live > width) live = width;
+  }
+  return std::isnan(lanes[0]) ? std::numeric_limits<double>::quiet_NaN() : lanes[0];
+}
 
 // Min / max accumulation of contiguous and strided rows; the state must come from ForMin() for
 // the Min functions and from ForMax() for the Max functions.

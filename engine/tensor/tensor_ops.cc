@@ -82,6 +82,41 @@ RowPlan<kOperands> MakePlan(std::array<Axis<kOperands>, kMaxTensorRank> axes, si
 
 float* MutableFloats(const TensorView& view) { return static_cast<float*>(view.data()); }
 
+// --- the fast path ---
+//
+// Views that are f32, C-contiguous and of one shape need no plan: the whole call is one row. The
+// checks below accept exactly the calls the general path would accept and run as one row, so
+// every error still comes from the general path, with its message.
+
+// The element count of an f32 C-contiguous view (TensorView::IsContiguous), or -1.
+int64_t ContiguousF32Count(const TensorView& view) {
+  if (view.dtype() != DType::kF32) return -1;
+  int64_t count = 1;
+  for (size_t axis = view.rank(); axis-- > 0;) {
+    const int64_t extent = view.shape(axis);
+    if (extent == 0) return 0;
+    if (extent != 1 && view.stride(axis) != count) return -1;
+    count *= extent;
+  }
+  return count;
+}
+
+bool SameShape(const TensorView& x, const TensorView& y) {
+  if (x.rank() != y.rank()) return false;
+  for (size_t axis = 0; axis < x.rank(); ++axis) {
+    if (x.shape(axis) != y.shape(axis)) return false;
+  }
+  return true;
+}
+
+// Input `in` may feed `out` (both contiguous, `count` elements): the very same elements, or
+// none of them.
+bool InPlaceOrApart(const TensorView& in, const TensorView& out, int64_t count) {
+  const auto* a = static_cast<const float*>(in.data());
+  const auto* o = static_cast<const float*>(out.data());
+  return a == o || a + count <= o || o + count <= a;
+}
+
 // --- elementwise ---
 
 ElementwiseOp KernelOp(BinaryOp op) {
@@ -221,6 +256,22 @@ double ReducePlan(ReduceOp op, const RowPlan<1>& plan, int64_t count) {
 }
 
 Result<double> ReduceWhole(ReduceOp op, const TensorView& view) {
+  // Fast path: a contiguous view is one row in memory order, its canonical traversal.
+  if (const int64_t count = ContiguousF32Count(view); count > 0) {
+    const auto* row = static_cast<const float*>(view.data());
+    const auto n = static_cast<size_t>(count);
+    if (op == ReduceOp::kSum || op == ReduceOp::kMean) {
+      double sum;
+      if (n <= kReduceLanes) {
+        sum = SumShortRow(row, n);
+      } else {
+        SumLanes state;
+        AccumulateSum(row, n, state);
+        sum = FinishSum(state);
+      }
+      return op == ReduceOp::kSum ? sum : sum / static_cast<double>(count);
+    }
+  }
   const char* name = ReduceOpName(op);
   if (Status s = CheckDType(view, DType::kF32, name); !s.ok()) return s;
   if (view.empty()) {
@@ -266,6 +317,20 @@ const char* ReduceOpName(ReduceOp op) {
 }
 
 Status Elementwise(BinaryOp op, const TensorView& a, const TensorView& b, const TensorView& out) {
+  // Fast path: one shape, all contiguous f32, out writable and either an input itself or apart
+  // from it (contiguous views of one shape at one address are the very same view).
+  if (const int64_t count = ContiguousF32Count(out);
+      count >= 0 && !out.read_only() && SameShape(a, out) && SameShape(b, out) &&
+      ContiguousF32Count(a) == count && ContiguousF32Count(b) == count &&
+      InPlaceOrApart(a, out, count) && InPlaceOrApart(b, out, count)) {
+    const auto n = static_cast<size_t>(count);
+    if (n < kShortRow) {
+      ElementwiseShortRow(KernelOp(op), MutableFloats(a), MutableFloats(b), MutableFloats(out), n);
+    } else {
+      ElementwiseRow(KernelOp(op), MutableFloats(a), 1, MutableFloats(b), 1, MutableFloats(out), n);
+    }
+    return {};
+  }
   const std::string name = BinaryOpName(op);
   if (Status s = CheckDType(a, DType::kF32, name + " operand a"); !s.ok()) return s;
   if (Status s = CheckDType(b, DType::kF32, name + " operand b"); !s.ok()) return s;

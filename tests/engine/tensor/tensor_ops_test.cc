@@ -300,6 +300,105 @@ TEST_CASE("Elementwise results have the same bits on every SIMD target") {
   }
 }
 
+TEST_CASE("Contiguous operands of one shape give the reference's bits at every short length") {
+  // Such calls skip the plan (one row; plain scalar code below kShortRow elements): every op and
+  // every length around the short-row and vector boundaries, in place and apart, with NaN, +-0,
+  // +-inf among the values, against the scalar reference, on every target.
+  MemoryAccountant memory;
+  std::mt19937 rng(21);
+  for (int64_t n = 0; n <= 70; ++n) {
+    const int64_t shape[] = {n};
+    Laid a = RandomLayout(memory, shape, rng, true);
+    Laid b = RandomLayout(memory, shape, rng, true);
+    FillRandom(a.view, rng, 0.2);
+    FillRandom(b.view, rng, 0.2);
+    const auto* pa = static_cast<const float*>(a.view.data());
+    const auto* pb = static_cast<const float*>(b.view.data());
+    for (const BinaryOp op : kOps) {
+      std::vector<float> want(static_cast<size_t>(n));
+      reference::ElementwiseRow(KernelOp(op), pa, 1, pb, 1, want.data(), want.size());
+      ForEachTarget([&](const TargetUnderTest& target) {
+        INFO("n " << n << ", " << BinaryOpName(op) << ", target " << target.name);
+        Laid out = RandomLayout(memory, shape, rng, true);
+        REQUIRE(Elementwise(op, a.view, b.view, out.view).ok());
+        REQUIRE(BitsOf(CValues(out.view)) == BitsOf(want));
+        // In place into b: a copy of b is the out.
+        Laid in_place = RandomLayout(memory, shape, rng, true);
+        if (n > 0) std::copy_n(pb, n, static_cast<float*>(in_place.view.data()));
+        REQUIRE(Elementwise(op, a.view, in_place.view, in_place.view).ok());
+        REQUIRE(BitsOf(CValues(in_place.view)) == BitsOf(want));
+      });
+    }
+    // Every pair of special values, one element at a time (the scalar path) and all at once.
+    if (n == 0) {
+      const float values[] = {0.0f,
+                              -0.0f,
+                              std::numeric_limits<float>::infinity(),
+                              -std::numeric_limits<float>::infinity(),
+                              std::numeric_limits<float>::quiet_NaN(),
+                              1.5f,
+                              -2.25f};
+      std::vector<float> xs, ys;
+      for (const float x : values) {
+        for (const float y : values) {
+          xs.push_back(x);
+          ys.push_back(y);
+        }
+      }
+      const int64_t pairs_shape[] = {static_cast<int64_t>(xs.size())};
+      const int64_t one[] = {1};
+      for (const BinaryOp op : kOps) {
+        std::vector<float> want(xs.size()), got(xs.size());
+        reference::ElementwiseRow(KernelOp(op), xs.data(), 1, ys.data(), 1, want.data(),
+                                  want.size());
+        ForEachTarget([&](const TargetUnderTest& target) {
+          INFO(BinaryOpName(op) << ", target " << target.name);
+          for (size_t i = 0; i < xs.size(); ++i) {
+            REQUIRE(Elementwise(op, TensorView::Contiguous(&xs[i], DType::kF32, one).value(),
+                                TensorView::Contiguous(&ys[i], DType::kF32, one).value(),
+                                TensorView::Contiguous(&got[i], DType::kF32, one).value())
+                        .ok());
+          }
+          REQUIRE(BitsOf(got) == BitsOf(want));
+          REQUIRE(Elementwise(op,
+                              TensorView::Contiguous(xs.data(), DType::kF32, pairs_shape).value(),
+                              TensorView::Contiguous(ys.data(), DType::kF32, pairs_shape).value(),
+                              TensorView::Contiguous(got.data(), DType::kF32, pairs_shape).value())
+                      .ok());
+          REQUIRE(BitsOf(got) == BitsOf(want));
+        });
+      }
+    }
+    // Sums and means: the reference's order of accumulation, bit for bit.
+    ForEachTarget([&](const TargetUnderTest& target) {
+      INFO("n " << n << ", target " << target.name);
+      REQUIRE(Bits(Sum(a.view).value()) == Bits(reference::Sum(pa, static_cast<size_t>(n))));
+      if (n > 0) {
+        REQUIRE(Bits(Mean(a.view).value()) ==
+                Bits(reference::Sum(pa, static_cast<size_t>(n)) / static_cast<double>(n)));
+      }
+    });
+  }
+}
+
+TEST_CASE("Contiguous operands that only look alike still get the general checks") {
+  // Views the fast path must turn down: the general path's errors, word for word.
+  MemoryAccountant memory;
+  Tensor storage = Tensor::Create(memory, DType::kF32, {9}).value();
+  float* data = static_cast<float*>(storage.view().data());
+  std::fill_n(data, 9, 1.0f);
+  const int64_t shape[] = {8};
+  const TensorView first = TensorView::Contiguous(data, DType::kF32, shape).value();
+  const TensorView shifted = TensorView::Contiguous(data + 1, DType::kF32, shape).value();
+  REQUIRE_THAT(Add(first, first, shifted).message(), Contains("overlaps operand a"));
+  REQUIRE_THAT(Add(first, shifted, first).message(), Contains("overlaps operand b"));
+  REQUIRE_THAT(Add(first, first, first.ReadOnly()).message(), Contains("read-only"));
+  const int64_t other_shape[] = {2, 4};
+  const TensorView reshaped = TensorView::Contiguous(data, DType::kF32, other_shape).value();
+  REQUIRE_THAT(Add(first, first, reshaped).message(), Contains("broadcast to shape [8]"));
+  REQUIRE(Add(reshaped, reshaped, reshaped).ok());  // the same view: in place
+}
+
 // --- reductions ---
 
 TEST_CASE("Sum follows the documented order so transposed and reversed and Fortran views agree") {

@@ -1,0 +1,201 @@
+// swarm-bench-tensor-calls: what one tensor call costs at every size, next to the plain loop a
+// user would write over the same floats (bench/tensor_calls_peers.h: -O2, and -O3
+// -march=native), in one binary so every ratio comes from one run. The question is the call's
+// overhead (validation, planning, dispatch): at 3 elements a loop takes a couple of
+// nanoseconds.
+//
+// Workloads, contiguous f32[N] tensors, N = 1, 3, 16, 100, 1e3, 1e4, 1e6:
+//   swarm_sum   Sum(view) (the deterministic double-lane sum, engine/tensor/tensor_ops.h)
+//   swarm_add   Add(a, b, out)
+//   plain_sum_o2, plain_sum_native   float s = 0; s += x[i] (a sequential float sum)
+//   plain_add_o2, plain_add_native   out[i] = a[i] + b[i]
+// Every result is checked before timing. The table gives ns per call, best of the rounds.
+//
+//   swarm-bench-tensor-calls --rounds=3 --min-time=0.1 --simd=auto
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <utility>
+
+#include "bench/bench_common.h"
+#include "bench/best_round_reporter.h"
+#include "bench/tensor_calls_peers.h"
+#include "swarm/core/flags.h"
+#include "swarm/core/memory.h"
+#include "swarm/core/simd.h"
+#include "swarm/tensor/tensor.h"
+#include "swarm/tensor/tensor_ops.h"
+
+namespace swarm::bench {
+namespace {
+
+constexpr const char* kProgram = "swarm-bench-tensor-calls";
+constexpr uint64_t kCounts[] = {1, 3, 16, 100, 1'000, 10'000, 1'000'000};
+constexpr const char* kRuns[] = {"swarm_sum", "plain_sum_o2", "plain_sum_native",
+                                 "swarm_add", "plain_add_o2", "plain_add_native"};
+
+struct Options {
+  RoundOptions rounds;
+  std::string simd = "auto";
+};
+
+[[noreturn]] void Die(const std::string& message) { Fail(kProgram, message); }
+template <typename T>
+T Check(Result<T> result) {
+  if (!result.ok()) Die(result.status().message());
+  return std::move(result).value();
+}
+void Check(const Status& status) {
+  if (!status.ok()) Die(status.message());
+}
+
+// a, b and out, f32[N] each.
+class Workspace {
+ public:
+  explicit Workspace(size_t count)
+      : count_(count),
+        a_(Make(count, 1)),
+        b_(Make(count, 2)),
+        out_(Make(count, 3)) {}
+  size_t count() const { return count_; }
+  TensorView a() { return a_.view(); }
+  TensorView b() { return b_.view(); }
+  TensorView out() { return out_.view(); }
+  const float* a_data() { return static_cast<const float*>(a_.view().data()); }
+  const float* b_data() { return static_cast<const float*>(b_.view().data()); }
+  float* out_data() { return static_cast<float*>(out_.view().data()); }
+
+ private:
+  Tensor Make(size_t count, uint32_t salt) {
+    Tensor tensor = Check(Tensor::Create(memory_, DType::kF32, {static_cast<int64_t>(count)}));
+    auto* data = static_cast<float*>(tensor.view().data());
+    for (size_t i = 0; i < count; ++i) data[i] = Pattern(i, salt);
+    return tensor;
+  }
+  size_t count_;
+  MemoryAccountant memory_;
+  Tensor a_, b_, out_;
+};
+
+// Checks every workload once at this N: the sums against long double, the adds element by
+// element.
+void CheckResults(Workspace& workspace) {
+  const size_t n = workspace.count();
+  long double exact = 0.0L;
+  for (size_t i = 0; i < n; ++i) exact += workspace.a_data()[i];
+  const double sum = Check(Sum(workspace.a()));
+  if (std::abs(sum - static_cast<double>(exact)) > 1e-9 * static_cast<double>(n)) {
+    Die("Sum is wrong at N = " + std::to_string(n));
+  }
+  for (const auto plain : {PlainSumO2, PlainSumNative}) {
+    if (std::abs(plain(workspace.a_data(), n) - static_cast<double>(exact)) >
+        1e-3 * static_cast<double>(n)) {
+      Die("a plain sum is wrong at N = " + std::to_string(n));
+    }
+  }
+  using Adder = void (*)(Workspace&);
+  const Adder adders[] = {
+      [](Workspace& w) { Check(Add(w.a(), w.b(), w.out())); },
+      [](Workspace& w) { PlainAddO2(w.a_data(), w.b_data(), w.out_data(), w.count()); },
+      [](Workspace& w) { PlainAddNative(w.a_data(), w.b_data(), w.out_data(), w.count()); }};
+  for (const Adder add : adders) {
+    for (size_t i = 0; i < n; ++i) workspace.out_data()[i] = -1.0f;
+    add(workspace);
+    for (size_t i = 0; i < n; ++i) {
+      if (workspace.out_data()[i] != workspace.a_data()[i] + workspace.b_data()[i]) {
+        Die("an add is wrong at element " + std::to_string(i) + " of " + std::to_string(n));
+      }
+    }
+  }
+}
+
+Workspace& WorkspaceAt(benchmark::State& state) {
+  static std::unique_ptr<Workspace> workspace;
+  const auto count = static_cast<size_t>(state.range(0));
+  if (!workspace || workspace->count() != count) {
+    workspace.reset();
+    workspace = std::make_unique<Workspace>(count);
+    CheckResults(*workspace);
+  }
+  return *workspace;
+}
+
+void RegisterAll(const Options& options) {
+  for (const uint64_t count : kCounts) {
+    const Plan plan = PlanFor(options.rounds, count, UINT64_MAX, UINT64_MAX);
+    for (uint64_t round = 0; round < plan.rounds; ++round) {
+      Register("swarm_sum", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        const TensorView view = w.a();
+        TimePasses(state, [&] { benchmark::DoNotOptimize(Sum(view).value()); });
+      });
+      Register("plain_sum_o2", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        TimePasses(state, [&] { benchmark::DoNotOptimize(PlainSumO2(w.a_data(), w.count())); });
+      });
+      Register("plain_sum_native", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        TimePasses(state,
+                   [&] { benchmark::DoNotOptimize(PlainSumNative(w.a_data(), w.count())); });
+      });
+      Register("swarm_add", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        const TensorView a = w.a(), b = w.b(), out = w.out();
+        TimePasses(state, [&] { benchmark::DoNotOptimize(Add(a, b, out).ok()); });
+      });
+      Register("plain_add_o2", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        TimePasses(state, [&] { PlainAddO2(w.a_data(), w.b_data(), w.out_data(), w.count()); });
+      });
+      Register("plain_add_native", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        TimePasses(state,
+                   [&] { PlainAddNative(w.a_data(), w.b_data(), w.out_data(), w.count()); });
+      });
+    }
+  }
+}
+
+void PrintTable(const std::map<RunKey, double>& best) {
+  std::printf("\n%s: best round, SIMD %s; ns per call\n", kProgram,
+              ActiveSimdTarget().name.c_str());
+  std::printf("%9s", "N");
+  for (const char* run : kRuns) std::printf(" %17s", run);
+  std::printf(" %10s %10s\n", "sum/O2", "add/O2");
+  for (const uint64_t count : kCounts) {
+    std::printf("%9llu", static_cast<unsigned long long>(count));
+    double ns[6] = {};
+    for (size_t r = 0; r < 6; ++r) {
+      const auto it = best.find({kRuns[r], count, 1});
+      ns[r] = it == best.end() ? 0.0 : it->second * 1e9;
+      std::printf(" %17.1f", ns[r]);
+    }
+    // swarm's time over the -O2 loop's: below 1 is faster than the loop.
+    std::printf(" %10.2f %10.2f\n", ns[1] > 0 ? ns[0] / ns[1] : 0.0,
+                ns[4] > 0 ? ns[3] / ns[4] : 0.0);
+  }
+}
+
+}  // namespace
+}  // namespace swarm::bench
+
+int main(int argc, char** argv) {
+  swarm::bench::Options options;
+  swarm::FlagSet flags(swarm::bench::kProgram,
+                       "The cost of one tensor call (Sum, Add) at every size next to a plain "
+                       "loop. Also accepts Google Benchmark's --benchmark_* flags.");
+  flags.AddCount("rounds", &options.rounds.rounds, 1, 100, "interleaved rounds");
+  flags.AddNumber("min-time", &options.rounds.min_time_seconds, 0.001, 60.0,
+                  "minimum timed seconds per run");
+  flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar");
+  swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
+  swarm::bench::RegisterAll(options);
+  swarm::bench::BestRoundReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  swarm::bench::PrintTable(reporter.best);
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,17 @@
+// The plain loops a user would write instead of a tensor call, compiled twice: at -O2
+// (tensor_calls_peers_o2.cc) and at -O3 -march=native (tensor_calls_peers_native.cc), each in its
+// own translation unit so that neither the call nor the loop is folded into the benchmark.
+#pragma once
+
+#include <cstddef>
+
+namespace swarm::bench {
+
+// float s = 0; for (x : values) s += x;
+float PlainSumO2(const float* values, size_t count);
+float PlainSumNative(const float* values, size_t count);
+// out[i] = a[i] + b[i]
+void PlainAddO2(const float* a, const float* b, float* out, size_t count);
+void PlainAddNative(const float* a, const float* b, float* out, size_t count);
+
+}  // namespace swarm::bench
