@@ -7,6 +7,8 @@
 // Workloads, contiguous f32[N] tensors, N = 1, 3, 16, 100, 1e3, 1e4, 1e6:
 //   swarm_sum   Sum(view) (the deterministic double-lane sum, engine/tensor/tensor_ops.h)
 //   swarm_add   Add(a, b, out)
+//   prepared_sum, prepared_add   the same prepared once (PreparedSum, PreparedElementwise), run
+//               per call
 //   plain_sum_o2, plain_sum_native   float s = 0; s += x[i] (a sequential float sum)
 //   plain_add_o2, plain_add_native   out[i] = a[i] + b[i]
 // Every result is checked before timing. The table gives ns per call, best of the rounds.
@@ -34,8 +36,9 @@ namespace {
 
 constexpr const char* kProgram = "swarm-bench-tensor-calls";
 constexpr uint64_t kCounts[] = {1, 3, 16, 100, 1'000, 10'000, 1'000'000};
-constexpr const char* kRuns[] = {"swarm_sum", "plain_sum_o2", "plain_sum_native",
-                                 "swarm_add", "plain_add_o2", "plain_add_native"};
+constexpr const char* kRuns[] = {"swarm_sum", "prepared_sum", "plain_sum_o2", "plain_sum_native",
+                                 "swarm_add", "prepared_add", "plain_add_o2", "plain_add_native"};
+constexpr size_t kRunCount = sizeof(kRuns) / sizeof(kRuns[0]);
 
 struct Options {
   RoundOptions rounds;
@@ -56,10 +59,7 @@ void Check(const Status& status) {
 class Workspace {
  public:
   explicit Workspace(size_t count)
-      : count_(count),
-        a_(Make(count, 1)),
-        b_(Make(count, 2)),
-        out_(Make(count, 3)) {}
+      : count_(count), a_(Make(count, 1)), b_(Make(count, 2)), out_(Make(count, 3)) {}
   size_t count() const { return count_; }
   TensorView a() { return a_.view(); }
   TensorView b() { return b_.view(); }
@@ -132,19 +132,29 @@ void RegisterAll(const Options& options) {
         const TensorView view = w.a();
         TimePasses(state, [&] { benchmark::DoNotOptimize(Sum(view).value()); });
       });
+      Register("prepared_sum", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        const PreparedSum sum = Check(PreparedSum::Prepare(w.a()));
+        TimePasses(state, [&] { benchmark::DoNotOptimize(sum.Run()); });
+      });
       Register("plain_sum_o2", count, 1, round, plan, [](benchmark::State& state) {
         Workspace& w = WorkspaceAt(state);
         TimePasses(state, [&] { benchmark::DoNotOptimize(PlainSumO2(w.a_data(), w.count())); });
       });
       Register("plain_sum_native", count, 1, round, plan, [](benchmark::State& state) {
         Workspace& w = WorkspaceAt(state);
-        TimePasses(state,
-                   [&] { benchmark::DoNotOptimize(PlainSumNative(w.a_data(), w.count())); });
+        TimePasses(state, [&] { benchmark::DoNotOptimize(PlainSumNative(w.a_data(), w.count())); });
       });
       Register("swarm_add", count, 1, round, plan, [](benchmark::State& state) {
         Workspace& w = WorkspaceAt(state);
         const TensorView a = w.a(), b = w.b(), out = w.out();
         TimePasses(state, [&] { benchmark::DoNotOptimize(Add(a, b, out).ok()); });
+      });
+      Register("prepared_add", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        const PreparedElementwise add =
+            Check(PreparedElementwise::Prepare(BinaryOp::kAdd, w.a(), w.b(), w.out()));
+        TimePasses(state, [&] { add.Run(); });
       });
       Register("plain_add_o2", count, 1, round, plan, [](benchmark::State& state) {
         Workspace& w = WorkspaceAt(state);
@@ -152,8 +162,7 @@ void RegisterAll(const Options& options) {
       });
       Register("plain_add_native", count, 1, round, plan, [](benchmark::State& state) {
         Workspace& w = WorkspaceAt(state);
-        TimePasses(state,
-                   [&] { PlainAddNative(w.a_data(), w.b_data(), w.out_data(), w.count()); });
+        TimePasses(state, [&] { PlainAddNative(w.a_data(), w.b_data(), w.out_data(), w.count()); });
       });
     }
   }
@@ -163,19 +172,21 @@ void PrintTable(const std::map<RunKey, double>& best) {
   std::printf("\n%s: best round, SIMD %s; ns per call\n", kProgram,
               ActiveSimdTarget().name.c_str());
   std::printf("%9s", "N");
-  for (const char* run : kRuns) std::printf(" %17s", run);
-  std::printf(" %10s %10s\n", "sum/O2", "add/O2");
+  for (const char* run : kRuns) std::printf(" %16s", run);
+  std::printf(" %8s %8s %8s %8s\n", "sum/O2", "prep/O2", "add/O2", "prep/O2");
   for (const uint64_t count : kCounts) {
     std::printf("%9llu", static_cast<unsigned long long>(count));
-    double ns[6] = {};
-    for (size_t r = 0; r < 6; ++r) {
+    double ns[kRunCount] = {};
+    for (size_t r = 0; r < kRunCount; ++r) {
       const auto it = best.find({kRuns[r], count, 1});
       ns[r] = it == best.end() ? 0.0 : it->second * 1e9;
-      std::printf(" %17.1f", ns[r]);
+      std::printf(" %16.1f", ns[r]);
     }
-    // swarm's time over the -O2 loop's: below 1 is faster than the loop.
-    std::printf(" %10.2f %10.2f\n", ns[1] > 0 ? ns[0] / ns[1] : 0.0,
-                ns[4] > 0 ? ns[3] / ns[4] : 0.0);
+    // swarm's times over the -O2 loop's: below 1 is faster than the loop.
+    const auto ratio = [&](size_t run, size_t loop) {
+      return ns[loop] > 0 ? ns[run] / ns[loop] : 0.0;
+    };
+    std::printf(" %8.2f %8.2f %8.2f %8.2f\n", ratio(0, 2), ratio(1, 2), ratio(4, 6), ratio(5, 6));
   }
 }
 

@@ -1,4 +1,5 @@
-// The plain loops of bench/tensor_calls_peers.h, built with -O3 -march=native (bench/CMakeLists.txt).
+// The plain loops of bench/tensor_calls_peers.h, built with -O3 -march=native
+// (bench/CMakeLists.txt).
 #include "bench/tensor_calls_peers.h"
 
 namespace swarm::bench {

@@ -119,6 +119,14 @@ bool InPlaceOrApart(const TensorView& in, const TensorView& out, int64_t count) 
 
 // --- elementwise ---
 
+// PreparedElementwise converts by value: the two enums list the operations in one order.
+static_assert(static_cast<int>(BinaryOp::kAdd) == static_cast<int>(ElementwiseOp::kAdd) &&
+              static_cast<int>(BinaryOp::kSub) == static_cast<int>(ElementwiseOp::kSub) &&
+              static_cast<int>(BinaryOp::kMul) == static_cast<int>(ElementwiseOp::kMul) &&
+              static_cast<int>(BinaryOp::kDiv) == static_cast<int>(ElementwiseOp::kDiv) &&
+              static_cast<int>(BinaryOp::kMin) == static_cast<int>(ElementwiseOp::kMin) &&
+              static_cast<int>(BinaryOp::kMax) == static_cast<int>(ElementwiseOp::kMax));
+
 ElementwiseOp KernelOp(BinaryOp op) {
   switch (op) {
     case BinaryOp::kAdd:
@@ -149,6 +157,37 @@ bool KernelStrides(const std::array<int64_t, 3>& s) {
   return s[kOut] == 1 && (s[kA] == 0 || s[kA] == 1) && (s[kB] == 0 || s[kB] == 1);
 }
 bool KernelAxis(const Axis<3>& axis) { return KernelStrides(axis.strides); }
+
+// numpy broadcasting of a and b: the result's shape and the inputs' strides on it (0 where an
+// input has extent 1). bad_axis < rank names the first axis whose extents clash.
+struct Broadcast {
+  size_t rank = 0;
+  std::array<int64_t, kMaxTensorRank> shape{};
+  std::array<std::array<int64_t, kMaxTensorRank>, 3> strides{};  // out (left to fill), a, b
+  size_t bad_axis = kMaxTensorRank;
+  int64_t a_extent = 1, b_extent = 1;  // at bad_axis
+
+  Broadcast(const TensorView& a, const TensorView& b) : rank(std::max(a.rank(), b.rank())) {
+    bad_axis = rank;
+    // Result axis `axis` is axis axis - (rank - a.rank()) of a, if that is >= 0.
+    for (size_t axis = 0; axis < rank; ++axis) {
+      const bool in_a = axis + a.rank() >= rank;
+      const bool in_b = axis + b.rank() >= rank;
+      const int64_t a_at = in_a ? a.shape(axis + a.rank() - rank) : 1;
+      const int64_t b_at = in_b ? b.shape(axis + b.rank() - rank) : 1;
+      if (a_at != b_at && a_at != 1 && b_at != 1) {
+        bad_axis = axis;
+        a_extent = a_at;
+        b_extent = b_at;
+        return;
+      }
+      shape[axis] = a_at == 1 ? b_at : a_at;
+      strides[kA][axis] = a_at == 1 ? 0 : a.stride(axis + a.rank() - rank);
+      strides[kB][axis] = b_at == 1 ? 0 : b.stride(axis + b.rank() - rank);
+    }
+  }
+  std::span<const int64_t> shape_span() const { return {shape.data(), rank}; }
+};
 
 // The walk documented in engine/tensor/tensor_ops.h: axes of extent 1 dropped; axes where out steps
 // backwards walked forwards instead (element results do not depend on the order); axes nested by
@@ -255,20 +294,32 @@ double ReducePlan(ReduceOp op, const RowPlan<1>& plan, int64_t count) {
   return 0.0;
 }
 
+}  // namespace
+
+double SumContiguous(const float* row, size_t count) {
+  if (count <= kReduceLanes) return SumShortRow(row, count);
+  SumLanes state;
+  AccumulateSum(row, count, state);
+  return FinishSum(state);
+}
+
+void RunContiguous(ElementwiseOp op, const float* a, const float* b, float* out, size_t count) {
+  if (count < kShortRow) {
+    ElementwiseShortRow(op, a, b, out, count);
+  } else {
+    ElementwiseRow(op, a, 1, b, 1, out, count);
+  }
+}
+
+namespace {
+
 Result<double> ReduceWhole(ReduceOp op, const TensorView& view) {
   // Fast path: a contiguous view is one row in memory order, its canonical traversal.
   if (const int64_t count = ContiguousF32Count(view); count > 0) {
     const auto* row = static_cast<const float*>(view.data());
     const auto n = static_cast<size_t>(count);
     if (op == ReduceOp::kSum || op == ReduceOp::kMean) {
-      double sum;
-      if (n <= kReduceLanes) {
-        sum = SumShortRow(row, n);
-      } else {
-        SumLanes state;
-        AccumulateSum(row, n, state);
-        sum = FinishSum(state);
-      }
+      const double sum = SumContiguous(row, n);
       return op == ReduceOp::kSum ? sum : sum / static_cast<double>(count);
     }
   }
@@ -280,6 +331,87 @@ Result<double> ReduceWhole(ReduceOp op, const TensorView& view) {
                            " view is empty (the " + name + " of no elements is undefined)");
   }
   return ReducePlan(op, CanonicalPlan(view), view.size());
+}
+
+// The fast path's element count of `out`, or -1 when the call needs the general path.
+int64_t FastElementwiseCount(const TensorView& a, const TensorView& b, const TensorView& out) {
+  const int64_t count = ContiguousF32Count(out);
+  if (count >= 0 && !out.read_only() && SameShape(a, out) && SameShape(b, out) &&
+      ContiguousF32Count(a) == count && ContiguousF32Count(b) == count &&
+      InPlaceOrApart(a, out, count) && InPlaceOrApart(b, out, count)) {
+    return count;
+  }
+  return -1;
+}
+
+// Every precondition of Elementwise, with its message.
+Status CheckElementwise(BinaryOp op, const TensorView& a, const TensorView& b,
+                        const TensorView& out) {
+  const std::string name = BinaryOpName(op);
+  if (Status s = CheckDType(a, DType::kF32, name + " operand a"); !s.ok()) return s;
+  if (Status s = CheckDType(b, DType::kF32, name + " operand b"); !s.ok()) return s;
+  if (Status s = CheckDType(out, DType::kF32, name + " out"); !s.ok()) return s;
+  const Broadcast broadcast(a, b);
+  if (broadcast.bad_axis < broadcast.rank) {
+    const size_t axis = broadcast.bad_axis;
+    const size_t a_axis = axis + a.rank() - broadcast.rank;
+    const size_t b_axis = axis + b.rank() - broadcast.rank;
+    return InvalidArgument(name + ": cannot broadcast a " + a.TypeString() + " with b " +
+                           b.TypeString() + ": on axis " + std::to_string(axis) +
+                           " of the result a has extent " + std::to_string(broadcast.a_extent) +
+                           " (its axis " + std::to_string(a_axis) + ") and b has extent " +
+                           std::to_string(broadcast.b_extent) + " (its axis " +
+                           std::to_string(b_axis) + "); extents must be equal or 1");
+  }
+  const std::span<const int64_t> result_shape = broadcast.shape_span();
+  if (!std::equal(out.shape().begin(), out.shape().end(), result_shape.begin(),
+                  result_shape.end())) {
+    return InvalidArgument(name + ": out is " + out.TypeString() + " but a " + a.TypeString() +
+                           " and b " + b.TypeString() + " broadcast to shape " +
+                           ShapeString(result_shape));
+  }
+  if (out.read_only()) {
+    return InvalidArgument(name + ": out " + out.TypeString() + " is a read-only view");
+  }
+  if (MayOverlapItself(out)) {
+    return InvalidArgument(name + ": out " + out.TypeString() + " with strides " +
+                           ShapeString(out.strides()) +
+                           " has elements that overlap each other (e.g. a broadcast view)");
+  }
+  const TensorView* inputs[] = {&a, &b};
+  const char* roles[] = {"a", "b"};
+  for (int k = 0; k < 2; ++k) {
+    if (!SameView(*inputs[k], out) && ViewsOverlap(*inputs[k], out)) {
+      return InvalidArgument(name + ": out " + out.TypeString() + " overlaps operand " + roles[k] +
+                             " " + inputs[k]->TypeString() +
+                             " in memory without being the very same view (in place); write "
+                             "into separate memory or into that operand itself");
+    }
+  }
+  return {};
+}
+
+// Elementwise on operands that passed CheckElementwise: the plan, then its rows.
+void RunElementwise(BinaryOp op, const TensorView& a, const TensorView& b, const TensorView& out) {
+  if (out.empty()) return;
+  Broadcast broadcast(a, b);
+  for (size_t axis = 0; axis < broadcast.rank; ++axis) {
+    broadcast.strides[kOut][axis] = out.stride(axis);
+  }
+  const RowPlan<3> plan = ElementwisePlan(broadcast.shape_span(), broadcast.strides,
+                                          {MutableFloats(out), MutableFloats(a), MutableFloats(b)});
+  const ElementwiseOp kernel_op = KernelOp(op);
+  const auto extent = static_cast<size_t>(plan.inner_extent);
+  const auto& s = plan.inner_stride;
+  const bool kernel = KernelStrides(s);
+  plan.ForEachRow([&](const std::array<float*, 3>& row) {
+    if (kernel) {
+      ElementwiseRow(kernel_op, row[kA], static_cast<size_t>(s[kA]), row[kB],
+                     static_cast<size_t>(s[kB]), row[kOut], extent);
+    } else {
+      ElementwiseRowStrided(kernel_op, row[kA], s[kA], row[kB], s[kB], row[kOut], s[kOut], extent);
+    }
+  });
 }
 
 }  // namespace
@@ -317,91 +449,47 @@ const char* ReduceOpName(ReduceOp op) {
 }
 
 Status Elementwise(BinaryOp op, const TensorView& a, const TensorView& b, const TensorView& out) {
-  // Fast path: one shape, all contiguous f32, out writable and either an input itself or apart
-  // from it (contiguous views of one shape at one address are the very same view).
-  if (const int64_t count = ContiguousF32Count(out);
-      count >= 0 && !out.read_only() && SameShape(a, out) && SameShape(b, out) &&
-      ContiguousF32Count(a) == count && ContiguousF32Count(b) == count &&
-      InPlaceOrApart(a, out, count) && InPlaceOrApart(b, out, count)) {
-    const auto n = static_cast<size_t>(count);
-    if (n < kShortRow) {
-      ElementwiseShortRow(KernelOp(op), MutableFloats(a), MutableFloats(b), MutableFloats(out), n);
-    } else {
-      ElementwiseRow(KernelOp(op), MutableFloats(a), 1, MutableFloats(b), 1, MutableFloats(out), n);
-    }
+  if (const int64_t count = FastElementwiseCount(a, b, out); count >= 0) {
+    RunContiguous(KernelOp(op), MutableFloats(a), MutableFloats(b), MutableFloats(out),
+                  static_cast<size_t>(count));
     return {};
   }
-  const std::string name = BinaryOpName(op);
-  if (Status s = CheckDType(a, DType::kF32, name + " operand a"); !s.ok()) return s;
-  if (Status s = CheckDType(b, DType::kF32, name + " operand b"); !s.ok()) return s;
-  if (Status s = CheckDType(out, DType::kF32, name + " out"); !s.ok()) return s;
-
-  // Broadcast: result axis `axis` is axis axis - (rank - a.rank()) of a, if that is >= 0.
-  const size_t rank = std::max(a.rank(), b.rank());
-  std::array<int64_t, kMaxTensorRank> shape{};
-  std::array<std::array<int64_t, kMaxTensorRank>, 3> strides{};
-  for (size_t axis = 0; axis < rank; ++axis) {
-    const bool in_a = axis + a.rank() >= rank;
-    const bool in_b = axis + b.rank() >= rank;
-    const size_t a_axis = axis + a.rank() - rank;
-    const size_t b_axis = axis + b.rank() - rank;
-    const int64_t a_extent = in_a ? a.shape(a_axis) : 1;
-    const int64_t b_extent = in_b ? b.shape(b_axis) : 1;
-    if (a_extent != b_extent && a_extent != 1 && b_extent != 1) {
-      return InvalidArgument(name + ": cannot broadcast a " + a.TypeString() + " with b " +
-                             b.TypeString() + ": on axis " + std::to_string(axis) +
-                             " of the result a has extent " + std::to_string(a_extent) +
-                             " (its axis " + std::to_string(a_axis) + ") and b has extent " +
-                             std::to_string(b_extent) + " (its axis " + std::to_string(b_axis) +
-                             "); extents must be equal or 1");
-    }
-    shape[axis] = a_extent == 1 ? b_extent : a_extent;
-    strides[kA][axis] = a_extent == 1 ? 0 : a.stride(a_axis);
-    strides[kB][axis] = b_extent == 1 ? 0 : b.stride(b_axis);
-  }
-  const std::span<const int64_t> result_shape(shape.data(), rank);
-  if (!std::equal(out.shape().begin(), out.shape().end(), result_shape.begin(),
-                  result_shape.end())) {
-    return InvalidArgument(name + ": out is " + out.TypeString() + " but a " + a.TypeString() +
-                           " and b " + b.TypeString() + " broadcast to shape " +
-                           ShapeString(result_shape));
-  }
-  if (out.read_only()) {
-    return InvalidArgument(name + ": out " + out.TypeString() + " is a read-only view");
-  }
-  if (MayOverlapItself(out)) {
-    return InvalidArgument(name + ": out " + out.TypeString() + " with strides " +
-                           ShapeString(out.strides()) +
-                           " has elements that overlap each other (e.g. a broadcast view)");
-  }
-  const TensorView* inputs[] = {&a, &b};
-  const char* roles[] = {"a", "b"};
-  for (int k = 0; k < 2; ++k) {
-    if (!SameView(*inputs[k], out) && ViewsOverlap(*inputs[k], out)) {
-      return InvalidArgument(name + ": out " + out.TypeString() + " overlaps operand " + roles[k] +
-                             " " + inputs[k]->TypeString() +
-                             " in memory without being the very same view (in place); write "
-                             "into separate memory or into that operand itself");
-    }
-  }
-  if (out.empty()) return {};
-
-  for (size_t axis = 0; axis < rank; ++axis) strides[kOut][axis] = out.stride(axis);
-  const RowPlan<3> plan = ElementwisePlan(result_shape, strides,
-                                          {MutableFloats(out), MutableFloats(a), MutableFloats(b)});
-  const ElementwiseOp kernel_op = KernelOp(op);
-  const auto extent = static_cast<size_t>(plan.inner_extent);
-  const auto& s = plan.inner_stride;
-  const bool kernel = KernelStrides(s);
-  plan.ForEachRow([&](const std::array<float*, 3>& row) {
-    if (kernel) {
-      ElementwiseRow(kernel_op, row[kA], static_cast<size_t>(s[kA]), row[kB],
-                     static_cast<size_t>(s[kB]), row[kOut], extent);
-    } else {
-      ElementwiseRowStrided(kernel_op, row[kA], s[kA], row[kB], s[kB], row[kOut], s[kOut], extent);
-    }
-  });
+  if (Status s = CheckElementwise(op, a, b, out); !s.ok()) return s;
+  RunElementwise(op, a, b, out);
   return {};
+}
+
+Result<PreparedElementwise> PreparedElementwise::Prepare(BinaryOp op, const TensorView& a,
+                                                         const TensorView& b,
+                                                         const TensorView& out) {
+  PreparedElementwise prepared;
+  prepared.op_ = op;
+  prepared.a_ = a;
+  prepared.b_ = b;
+  prepared.out_ = out;
+  if (const int64_t count = FastElementwiseCount(a, b, out); count >= 0) {
+    prepared.count_ = count;
+    return prepared;
+  }
+  if (Status s = CheckElementwise(op, a, b, out); !s.ok()) return s;
+  return prepared;
+}
+
+void PreparedElementwise::RunGeneral() const { RunElementwise(op_, a_, b_, out_); }
+
+Result<PreparedSum> PreparedSum::Prepare(const TensorView& view) {
+  if (Status s = CheckDType(view, DType::kF32, "Sum"); !s.ok()) return s;
+  PreparedSum prepared;
+  prepared.view_ = view;
+  prepared.count_ = ContiguousF32Count(view);
+  return prepared;
+}
+
+double PreparedSum::RunGeneral() const {
+  if (count_ > 0)
+    return SumContiguous(static_cast<const float*>(view_.data()), static_cast<size_t>(count_));
+  if (view_.empty()) return 0.0;
+  return ReducePlan(ReduceOp::kSum, CanonicalPlan(view_), view_.size());
 }
 
 Result<double> Sum(const TensorView& view) { return ReduceWhole(ReduceOp::kSum, view); }

@@ -47,6 +47,7 @@
 #include <cstdint>
 
 #include "swarm/core/status.h"
+#include "swarm/kernels/tensor_ops.h"
 #include "swarm/tensor/tensor.h"
 
 namespace swarm {
@@ -82,6 +83,65 @@ inline Status Min(const TensorView& a, const TensorView& b, const TensorView& ou
 inline Status Max(const TensorView& a, const TensorView& b, const TensorView& out) {
   return Elementwise(BinaryOp::kMax, a, b, out);
 }
+
+// The one-row paths shared by the calls and the prepared operations: the sum of `count`
+// contiguous floats (the reduction order above), and ElementwiseRow of contiguous operands.
+double SumContiguous(const float* row, size_t count);
+void RunContiguous(ElementwiseOp op, const float* a, const float* b, float* out, size_t count);
+
+// Calls on f32 C-contiguous views of one shape (out writable, and in place or apart from each
+// input) skip the plan: the call is one row, run by plain scalar code below kShortRow elements
+// and by the SIMD row kernel above, with the same bits either way. Whole-view sums of contiguous
+// views do the same. Any other call is checked and planned as above.
+//
+// An operation checked once and run many times, for callers that repeat it on the same views
+// (every frame, every step): Prepare makes every check of the call and keeps the views; Run
+// repeats the operation on their current values, with no check and, for contiguous views, no
+// call into the library but the kernel's. The caller keeps the memory alive and unchanged in
+// layout while it runs the prepared operation.
+//
+//   Result<PreparedElementwise> step = PreparedElementwise::Prepare(BinaryOp::kAdd, p, v, p);
+//   for (...) step->Run();                                   // p += v
+class PreparedElementwise {
+ public:
+  // The errors of Elementwise, for the same views.
+  static Result<PreparedElementwise> Prepare(BinaryOp op, const TensorView& a, const TensorView& b,
+                                             const TensorView& out);
+  void Run() const {
+    if (count_ >= 0) {
+      RunContiguous(KernelOp(), static_cast<const float*>(a_.data()),
+                    static_cast<const float*>(b_.data()), static_cast<float*>(out_.data()),
+                    static_cast<size_t>(count_));
+    } else {
+      RunGeneral();
+    }
+  }
+
+ private:
+  ElementwiseOp KernelOp() const { return static_cast<ElementwiseOp>(op_); }
+  void RunGeneral() const;
+  BinaryOp op_ = BinaryOp::kAdd;
+  TensorView a_, b_, out_;
+  int64_t count_ = -1;  // >= 0: contiguous operands of this many elements
+};
+
+// Sum(view), prepared (as PreparedElementwise).
+class PreparedSum {
+ public:
+  // The errors of Sum, for the same view.
+  static Result<PreparedSum> Prepare(const TensorView& view);
+  double Run() const {
+    if (count_ >= 0 && count_ <= static_cast<int64_t>(kReduceLanes)) {
+      return SumShortRow(static_cast<const float*>(view_.data()), static_cast<size_t>(count_));
+    }
+    return RunGeneral();
+  }
+
+ private:
+  double RunGeneral() const;
+  TensorView view_;
+  int64_t count_ = -1;  // >= 0: a contiguous view of this many elements
+};
 
 // Whole-view reductions of an f32 view of any shape and strides, in the order documented above.
 // Sum of an empty view is +0.0; Mean, Min and Max of an empty view are errors.

@@ -399,6 +399,49 @@ TEST_CASE("Contiguous operands that only look alike still get the general checks
   REQUIRE(Add(reshaped, reshaped, reshaped).ok());  // the same view: in place
 }
 
+TEST_CASE("Prepared operations give the calls' bits and errors, run after run") {
+  MemoryAccountant memory;
+  std::mt19937 rng(22);
+  for (int trial = 0; trial < 60; ++trial) {
+    // Contiguous and short, contiguous and long, and random layouts with broadcasting.
+    const bool contiguous = trial % 3 != 2;
+    const int64_t n = trial % 3 == 0 ? trial % 17 : 20 + trial;
+    std::vector<int64_t> shape = contiguous ? std::vector<int64_t>{n} : RandomShape(rng, 3, 6);
+    std::vector<int64_t> b_shape = shape;
+    if (!contiguous && !b_shape.empty()) b_shape[0] = 1;  // broadcast along the first axis
+    Laid a = RandomLayout(memory, shape, rng, contiguous);
+    Laid b = RandomLayout(memory, b_shape, rng, contiguous);
+    Laid out = RandomLayout(memory, shape, rng, contiguous);
+    Laid expected = RandomLayout(memory, shape, rng, true);
+    const BinaryOp op = kOps[trial % 6];
+    INFO("trial " << trial << ", " << BinaryOpName(op) << " of " << a.view.TypeString());
+    Result<PreparedElementwise> prepared =
+        PreparedElementwise::Prepare(op, a.view, b.view, out.view);
+    REQUIRE(prepared.ok());
+    Result<PreparedSum> sum = PreparedSum::Prepare(a.view);
+    REQUIRE(sum.ok());
+    for (int run = 0; run < 3; ++run) {  // new values each run: Run reads them afresh
+      FillRandom(a.view, rng, 0.1);
+      FillRandom(b.view, rng, 0.1);
+      prepared->Run();
+      REQUIRE(Elementwise(op, a.view, b.view, expected.view).ok());
+      REQUIRE(BitsOf(CValues(out.view)) == BitsOf(CValues(expected.view)));
+      REQUIRE(Bits(sum->Run()) == Bits(Sum(a.view).value()));
+    }
+  }
+  // The same errors as the calls.
+  Tensor storage = Tensor::Create(memory, DType::kF32, {9}).value();
+  float* data = static_cast<float*>(storage.view().data());
+  const int64_t shape[] = {8};
+  const TensorView first = TensorView::Contiguous(data, DType::kF32, shape).value();
+  const TensorView shifted = TensorView::Contiguous(data + 1, DType::kF32, shape).value();
+  REQUIRE(PreparedElementwise::Prepare(BinaryOp::kMul, first, shifted, first).status().message() ==
+          Mul(first, shifted, first).message());
+  Tensor ints = Tensor::Create(memory, DType::kS32, {8}).value();
+  REQUIRE(PreparedSum::Prepare(ints.view()).status().message() ==
+          Sum(ints.view()).status().message());
+}
+
 // --- reductions ---
 
 TEST_CASE("Sum follows the documented order so transposed and reversed and Fortran views agree") {
