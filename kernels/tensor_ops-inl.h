@@ -229,6 +229,35 @@ inline void AccumulateSumImpl(const float* row, size_t count, SumLanes& state) {
   state.count += count;
 }
 
+// AccumulateSum of a whole row into a fresh state, then FinishSum, in one call: the
+// accumulators stay in one local array from the first element to the tree, whose levels of at
+// least a vector of doubles are vector adds (the same pairs, so the same bits).
+inline double SumRowImpl(const float* row, size_t count) {
+  const AccumulatorTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> df;
+  const size_t lanes = hn::Lanes(dd);
+  HWY_ALIGN double sums[kReduceLanes];
+  for (size_t k = 0; k < kReduceLanes; k += lanes) hn::Store(hn::Set(dd, -0.0), dd, sums + k);
+  size_t i = 0;
+  for (; i + kReduceLanes <= count; i += kReduceLanes) {
+    for (size_t k = 0; k < kReduceLanes; k += lanes) {
+      const auto values = hn::PromoteTo(dd, hn::LoadU(df, row + i + k));
+      hn::Store(hn::Add(hn::Load(dd, sums + k), values), dd, sums + k);
+    }
+  }
+  for (size_t k = 0; i < count; ++i, ++k) sums[k] += static_cast<double>(row[i]);
+  for (size_t width = kReduceLanes / 2; width >= 1; width /= 2) {
+    if (width >= lanes) {
+      for (size_t k = 0; k < width; k += lanes) {
+        hn::Store(hn::Add(hn::Load(dd, sums + k), hn::Load(dd, sums + k + width)), dd, sums + k);
+      }
+    } else {
+      for (size_t k = 0; k < width; ++k) sums[k] += sums[k + width];
+    }
+  }
+  return sums[0];
+}
+
 inline void AccumulateSumStridedImpl(const float* row, ptrdiff_t stride, size_t count,
                                      SumLanes& state) {
   size_t lane = state.count % kReduceLanes;

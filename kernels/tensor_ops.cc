@@ -18,6 +18,7 @@ namespace swarm {
 HWY_EXPORT(ElementwiseRowImpl);
 HWY_EXPORT(ElementwiseRowStridedImpl);
 HWY_EXPORT(AccumulateSumImpl);
+HWY_EXPORT(SumRowImpl);
 HWY_EXPORT(AccumulateSumStridedImpl);
 HWY_EXPORT(AccumulateMinImpl);
 HWY_EXPORT(AccumulateMaxImpl);
@@ -61,6 +62,13 @@ void AccumulateSum(const float* row, size_t count, SumLanes& state) {
 void AccumulateSumStrided(const float* row, ptrdiff_t stride, size_t count, SumLanes& state) {
   SWARM_ASSERT(count == 0 || row != nullptr);
   HWY_DYNAMIC_DISPATCH(AccumulateSumStridedImpl)(row, stride, count, state);
+}
+
+double SumRow(const float* row, size_t count) {
+  if (count == 0) return 0.0;
+  SWARM_ASSERT(row != nullptr);
+  const double sum = HWY_DYNAMIC_DISPATCH(SumRowImpl)(row, count);
+  return std::isnan(sum) ? std::numeric_limits<double>::quiet_NaN() : sum;
 }
 
 double FinishSum(const SumLanes& state) {

@@ -38,6 +38,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 namespace swarm {
 
@@ -154,20 +155,43 @@ void AccumulateSumStrided(const float* row, ptrdiff_t stride, size_t count, SumL
 // The pairwise tree over the accumulators. A state that saw nothing gives +0.0; a NaN result is
 // the quiet NaN.
 double FinishSum(const SumLanes& state);
+// AccumulateSum of the `count` contiguous floats at `row` into a fresh state, then FinishSum, in
+// one call (the same bits, less work per call).
+double SumRow(const float* row, size_t count);
+
+namespace short_sum {
+
+// Accumulator i of a fresh sum state of the first N floats of `row` after the tree's levels down
+// to width W (levels 16, 8, ..., W; kReduceLanes for none): element i (or -0.0 past N) plus what
+// each level added to it. Accumulators past N hold -0.0 at every level, and x + -0.0 = x exactly,
+// so those adds are left out: what remains is each add the kernels make with an element in it.
+template <size_t N, size_t I, size_t W>
+inline double Accumulator(const float* row) {
+  if constexpr (W == kReduceLanes) {
+    return static_cast<double>(row[I]);
+  } else if constexpr (I + W >= N) {
+    return Accumulator<N, I, 2 * W>(row);
+  } else {
+    return Accumulator<N, I, 2 * W>(row) + Accumulator<N, I + W, 2 * W>(row);
+  }
+}
+
+template <size_t... kCounts>
+inline double Dispatch(const float* row, size_t count, std::index_sequence<kCounts...>) {
+  double sum = 0.0;
+  // The sum of a count known at compile time: the tree written out, no loops.
+  ((count == kCounts + 1 ? (sum = Accumulator<kCounts + 1, 0, 1>(row), true) : false) || ...);
+  return sum;
+}
+
+}  // namespace short_sum
 
 // AccumulateSum of `count` <= kReduceLanes floats into a fresh state, then FinishSum, in plain
-// scalar code: each element is its own accumulator (-0.0 + x = x exactly) and the tree's adds of
-// accumulators still at -0.0 are left out (exact identities), so the bits are the same.
+// scalar code with the same bits (see short_sum::Accumulator).
 inline double SumShortRow(const float* row, size_t count) {
   if (count == 0) return 0.0;
-  double lanes[kReduceLanes];
-  for (size_t k = 0; k < count; ++k) lanes[k] = static_cast<double>(row[k]);
-  size_t live = count;  // lanes[live..] hold -0.0
-  for (size_t width = kReduceLanes / 2; width >= 1; width /= 2) {
-    for (size_t i = 0; i < width && i + width < live; ++i) lanes[i] += lanes[i + width];
-    if (live > width) live = width;
-  }
-  return std::isnan(lanes[0]) ? std::numeric_limits<double>::quiet_NaN() : lanes[0];
+  const double sum = short_sum::Dispatch(row, count, std::make_index_sequence<kReduceLanes>());
+  return std::isnan(sum) ? std::numeric_limits<double>::quiet_NaN() : sum;
 }
 
 // Min / max accumulation of contiguous and strided rows; the state must come from ForMin() for

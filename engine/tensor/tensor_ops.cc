@@ -297,10 +297,7 @@ double ReducePlan(ReduceOp op, const RowPlan<1>& plan, int64_t count) {
 }  // namespace
 
 double SumContiguous(const float* row, size_t count) {
-  if (count <= kReduceLanes) return SumShortRow(row, count);
-  SumLanes state;
-  AccumulateSum(row, count, state);
-  return FinishSum(state);
+  return count <= kReduceLanes ? SumShortRow(row, count) : SumRow(row, count);
 }
 
 void RunContiguous(ElementwiseOp op, const float* a, const float* b, float* out, size_t count) {

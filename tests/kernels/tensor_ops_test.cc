@@ -318,6 +318,29 @@ TEST_CASE("AccumulateSum matches the reference bit for bit and long double withi
   });
 }
 
+TEST_CASE("SumRow and SumShortRow give a fresh state's AccumulateSum and FinishSum bits") {
+  std::vector<size_t> sizes(std::begin(kSizes), std::end(kSizes));
+  for (size_t count = 0; count <= 70; ++count) sizes.push_back(count);
+  sizes.push_back(100'003);
+  ForEachTarget([&](const TargetUnderTest& target) {
+    INFO("target " << target.name);
+    for (const size_t count : sizes) {
+      for (const double specials : {0.0, 0.05}) {
+        INFO("count " << count << ", specials " << specials);
+        const std::vector<float> values = Random(count, 31 + count, specials);
+        const auto exact = Exact(values);
+        const uint64_t want = Bits(reference::Sum(values.data(), count));
+        REQUIRE(Bits(SumRow(exact.get(), count)) == want);
+        if (count <= kReduceLanes) REQUIRE(Bits(SumShortRow(exact.get(), count)) == want);
+      }
+    }
+    // -0 sums stay -0 on both paths.
+    const std::vector<float> zeros(20, -0.0f);
+    REQUIRE(Bits(SumShortRow(zeros.data(), zeros.size())) == Bits(-0.0));
+    REQUIRE(Bits(SumRow(zeros.data(), zeros.size())) == Bits(-0.0));
+  });
+}
+
 TEST_CASE("Sums of special values follow IEEE addition on every target") {
   const float inf = std::numeric_limits<float>::infinity();
   const double nan_bits = std::numeric_limits<double>::quiet_NaN();
