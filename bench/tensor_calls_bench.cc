@@ -4,13 +4,17 @@
 // overhead (validation, planning, dispatch): at 3 elements a loop takes a couple of
 // nanoseconds.
 //
-// Workloads, contiguous f32[N] tensors, N = 1, 3, 16, 100, 1e3, 1e4, 1e6:
+// Workloads, contiguous f32[N] tensors, N = 1, 3, 16, 100, 1e3, 1e4, 1e6, 1e7:
 //   swarm_sum   Sum(view) (the deterministic double-lane sum, engine/tensor/tensor_ops.h)
 //   swarm_add   Add(a, b, out)
 //   prepared_sum, prepared_add   the same prepared once (PreparedSum, PreparedElementwise), run
 //               per call
 //   plain_sum_o2, plain_sum_native   float s = 0; s += x[i] (a sequential float sum)
 //   plain_add_o2, plain_add_native   out[i] = a[i] + b[i]
+//   swarm_chain       Evaluate(out, (a - b) * c + d): fused, one pass (tensor_expression.h)
+//   swarm_chain_ops   the same as three calls, Sub, Mul and Add, through a temporary
+//   plain_chain_o2, plain_chain_native   out[i] = (a[i] - b[i]) * c[i] + d[i] (the -O2 loop
+//                     without FMA contraction would round the same; -march=native may fuse)
 // Every result is checked before timing. The table gives ns per call, best of the rounds.
 //
 //   swarm-bench-tensor-calls --rounds=3 --min-time=0.1 --simd=auto
@@ -29,16 +33,19 @@
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
 #include "swarm/tensor/tensor.h"
+#include "swarm/tensor/tensor_expression.h"
 #include "swarm/tensor/tensor_ops.h"
 
 namespace swarm::bench {
 namespace {
 
 constexpr const char* kProgram = "swarm-bench-tensor-calls";
-constexpr uint64_t kCounts[] = {1, 3, 16, 100, 1'000, 10'000, 1'000'000};
+constexpr uint64_t kCounts[] = {1, 3, 16, 100, 1'000, 10'000, 1'000'000, 10'000'000};
 constexpr const char* kRuns[] = {"swarm_sum", "prepared_sum", "plain_sum_o2", "plain_sum_native",
                                  "swarm_add", "prepared_add", "plain_add_o2", "plain_add_native"};
 constexpr size_t kRunCount = sizeof(kRuns) / sizeof(kRuns[0]);
+constexpr const char* kChainRuns[] = {"swarm_chain", "swarm_chain_ops", "plain_chain_o2",
+                                      "plain_chain_native"};
 
 struct Options {
   RoundOptions rounds;
@@ -59,11 +66,22 @@ void Check(const Status& status) {
 class Workspace {
  public:
   explicit Workspace(size_t count)
-      : count_(count), a_(Make(count, 1)), b_(Make(count, 2)), out_(Make(count, 3)) {}
+      : count_(count),
+        a_(Make(count, 1)),
+        b_(Make(count, 2)),
+        c_(Make(count, 5)),
+        d_(Make(count, 6)),
+        out_(Make(count, 3)),
+        temporary_(Make(count, 4)) {}
   size_t count() const { return count_; }
   TensorView a() { return a_.view(); }
   TensorView b() { return b_.view(); }
+  TensorView c() { return c_.view(); }
+  TensorView d() { return d_.view(); }
   TensorView out() { return out_.view(); }
+  TensorView temporary() { return temporary_.view(); }
+  const float* c_data() { return static_cast<const float*>(c_.view().data()); }
+  const float* d_data() { return static_cast<const float*>(d_.view().data()); }
   const float* a_data() { return static_cast<const float*>(a_.view().data()); }
   const float* b_data() { return static_cast<const float*>(b_.view().data()); }
   float* out_data() { return static_cast<float*>(out_.view().data()); }
@@ -77,7 +95,7 @@ class Workspace {
   }
   size_t count_;
   MemoryAccountant memory_;
-  Tensor a_, b_, out_;
+  Tensor a_, b_, c_, d_, out_, temporary_;
 };
 
 // Checks every workload once at this N: the sums against long double, the adds element by
@@ -94,6 +112,21 @@ void CheckResults(Workspace& workspace) {
     if (std::abs(plain(workspace.a_data(), n) - static_cast<double>(exact)) >
         1e-3 * static_cast<double>(n)) {
       Die("a plain sum is wrong at N = " + std::to_string(n));
+    }
+  }
+  for (const auto chain :
+       {+[](Workspace& w) { Check(Evaluate(w.out(), (w.a() - w.b()) * w.c() + w.d())); },
+        +[](Workspace& w) {
+          Check(Sub(w.a(), w.b(), w.temporary()));
+          Check(Mul(w.temporary(), w.c(), w.temporary()));
+          Check(Add(w.temporary(), w.d(), w.out()));
+        }}) {
+    chain(workspace);
+    for (size_t i = 0; i < n; ++i) {
+      const float* a = workspace.a_data();
+      const float want =
+          (a[i] - workspace.b_data()[i]) * workspace.c_data()[i] + workspace.d_data()[i];
+      if (workspace.out_data()[i] != want) Die("a chain is wrong at element " + std::to_string(i));
     }
   }
   using Adder = void (*)(Workspace&);
@@ -156,6 +189,33 @@ void RegisterAll(const Options& options) {
             Check(PreparedElementwise::Prepare(BinaryOp::kAdd, w.a(), w.b(), w.out()));
         TimePasses(state, [&] { add.Run(); });
       });
+      Register("swarm_chain", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        const TensorView a = w.a(), b = w.b(), c = w.c(), d = w.d(), out = w.out();
+        TimePasses(state, [&] { benchmark::DoNotOptimize(Evaluate(out, (a - b) * c + d).ok()); });
+      });
+      Register("swarm_chain_ops", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        const TensorView a = w.a(), b = w.b(), c = w.c(), d = w.d(), out = w.out();
+        const TensorView t = w.temporary();
+        TimePasses(state, [&] {
+          benchmark::DoNotOptimize(Sub(a, b, t).ok());
+          benchmark::DoNotOptimize(Mul(t, c, t).ok());
+          benchmark::DoNotOptimize(Add(t, d, out).ok());
+        });
+      });
+      Register("plain_chain_o2", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        TimePasses(state, [&] {
+          PlainChainO2(w.a_data(), w.b_data(), w.c_data(), w.d_data(), w.out_data(), w.count());
+        });
+      });
+      Register("plain_chain_native", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        TimePasses(state, [&] {
+          PlainChainNative(w.a_data(), w.b_data(), w.c_data(), w.d_data(), w.out_data(), w.count());
+        });
+      });
       Register("plain_add_o2", count, 1, round, plan, [](benchmark::State& state) {
         Workspace& w = WorkspaceAt(state);
         TimePasses(state, [&] { PlainAddO2(w.a_data(), w.b_data(), w.out_data(), w.count()); });
@@ -187,6 +247,22 @@ void PrintTable(const std::map<RunKey, double>& best) {
       return ns[loop] > 0 ? ns[run] / ns[loop] : 0.0;
     };
     std::printf(" %8.2f %8.2f %8.2f %8.2f\n", ratio(0, 2), ratio(1, 2), ratio(4, 6), ratio(5, 6));
+  }
+  std::printf("\n(a - b) * c + d, ns per call, and GB/s at 20 B per element for the fused one\n");
+  std::printf("%9s", "N");
+  for (const char* run : kChainRuns) std::printf(" %18s", run);
+  std::printf(" %10s %10s %10s\n", "ops/fused", "O2/fused", "GB/s");
+  for (const uint64_t count : kCounts) {
+    double ns[4] = {};
+    std::printf("%9llu", static_cast<unsigned long long>(count));
+    for (size_t r = 0; r < 4; ++r) {
+      const auto it = best.find({kChainRuns[r], count, 1});
+      ns[r] = it == best.end() ? 0.0 : it->second * 1e9;
+      std::printf(" %18.1f", ns[r]);
+    }
+    std::printf(" %10.2f %10.2f %10.2f\n", ns[0] > 0 ? ns[1] / ns[0] : 0.0,
+                ns[0] > 0 ? ns[2] / ns[0] : 0.0,
+                ns[0] > 0 ? 20.0 * static_cast<double>(count) / ns[0] : 0.0);
   }
 }
 

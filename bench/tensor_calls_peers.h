@@ -13,5 +13,10 @@ float PlainSumNative(const float* values, size_t count);
 // out[i] = a[i] + b[i]
 void PlainAddO2(const float* a, const float* b, float* out, size_t count);
 void PlainAddNative(const float* a, const float* b, float* out, size_t count);
+// out[i] = (a[i] - b[i]) * c[i] + d[i]
+void PlainChainO2(const float* a, const float* b, const float* c, const float* d, float* out,
+                  size_t count);
+void PlainChainNative(const float* a, const float* b, const float* c, const float* d, float* out,
+                      size_t count);
 
 }  // namespace swarm::bench

@@ -14,4 +14,9 @@ void PlainAddNative(const float* a, const float* b, float* out, size_t count) {
   for (size_t i = 0; i < count; ++i) out[i] = a[i] + b[i];
 }
 
+void PlainChainNative(const float* a, const float* b, const float* c, const float* d, float* out,
+                      size_t count) {
+  for (size_t i = 0; i < count; ++i) out[i] = (a[i] - b[i]) * c[i] + d[i];
+}
+
 }  // namespace swarm::bench

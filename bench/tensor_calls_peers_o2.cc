@@ -13,4 +13,9 @@ void PlainAddO2(const float* a, const float* b, float* out, size_t count) {
   for (size_t i = 0; i < count; ++i) out[i] = a[i] + b[i];
 }
 
+void PlainChainO2(const float* a, const float* b, const float* c, const float* d, float* out,
+                  size_t count) {
+  for (size_t i = 0; i < count; ++i) out[i] = (a[i] - b[i]) * c[i] + d[i];
+}
+
 }  // namespace swarm::bench

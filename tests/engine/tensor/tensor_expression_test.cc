@@ -1,0 +1,232 @@
+// Fused expressions (engine/tensor/tensor_expression.h) against the same operations evaluated one
+// by one with Elementwise into C-contiguous temporaries: bit for bit, on random shapes,
+// broadcasts and layouts (transposed, reversed, gapped), with NaN, +-0 and +-inf among the
+// values, under every SIMD target and 1-3 threads; and against double precision within a stated
+// tolerance, so that both cannot be wrong together.
+#include "swarm/tensor/tensor_expression.h"
+
+#include <bit>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "support/for_each_target.h"
+#include "swarm/core/memory.h"
+#include "swarm/core/thread_pool.h"
+#include "swarm/tensor/tensor.h"
+#include "swarm/tensor/tensor_copy.h"
+#include "swarm/tensor/tensor_ops.h"
+
+namespace swarm {
+namespace {
+
+using Catch::Matchers::Contains;
+using test::ForEachTarget;
+using test::TargetUnderTest;
+
+// A view of `shape` with a random layout over its own storage: each axis stepped by 1, 2 or -1,
+// and the axes transposed half the time (or C-contiguous when `plain`).
+struct Operand {
+  Tensor storage;
+  TensorView view;
+};
+
+Operand MakeOperand(MemoryAccountant& memory, const std::vector<int64_t>& shape,
+                    std::mt19937& rng, bool plain) {
+  std::vector<int64_t> storage_shape = shape;
+  std::vector<AxisSlice> slices(shape.size());
+  const bool transpose = !plain && shape.size() > 1 && rng() % 2 == 0;
+  if (transpose) std::reverse(storage_shape.begin(), storage_shape.end());
+  for (size_t axis = 0; axis < shape.size(); ++axis) {
+    const int64_t step = plain ? 1 : std::array<int64_t, 3>{1, 2, -1}[rng() % 3];
+    storage_shape[axis] *= std::abs(step);
+    slices[axis].step = step;
+    slices[axis].start_omitted = true;
+  }
+  Tensor storage = Tensor::Create(memory, DType::kF32, storage_shape).value();
+  TensorView view = storage.view().Sliced(slices).value();
+  if (transpose) view = view.Transposed();
+  REQUIRE(std::equal(view.shape().begin(), view.shape().end(), shape.begin(), shape.end()));
+  return {std::move(storage), view};
+}
+
+void Fill(const TensorView& view, std::mt19937& rng, double specials) {
+  std::uniform_real_distribution<float> value(-4.0f, 4.0f);
+  std::uniform_real_distribution<double> coin(0.0, 1.0);
+  const float special[] = {0.0f, -0.0f, std::numeric_limits<float>::infinity(),
+                           -std::numeric_limits<float>::infinity(),
+                           std::numeric_limits<float>::quiet_NaN()};
+  ForEachIndex(view.shape(), [&](const int64_t* index) {
+    *reinterpret_cast<float*>(view.ElementAddress(index)) =
+        coin(rng) < specials ? special[rng() % 5] : value(rng);
+  });
+}
+
+std::vector<uint32_t> Bits(const TensorView& view) {
+  std::vector<uint32_t> bits;
+  ForEachIndex(view.shape(), [&](const int64_t* index) {
+    bits.push_back(std::bit_cast<uint32_t>(*reinterpret_cast<float*>(view.ElementAddress(index))));
+  });
+  return bits;
+}
+
+// A random shape of rank 1-3 and a broadcast partner: some axes 1, sometimes fewer axes.
+std::vector<int64_t> RandomShape(std::mt19937& rng) {
+  std::vector<int64_t> shape(1 + rng() % 3);
+  for (int64_t& extent : shape) extent = 1 + static_cast<int64_t>(rng() % 23);
+  return shape;
+}
+std::vector<int64_t> BroadcastPartner(const std::vector<int64_t>& shape, std::mt19937& rng) {
+  std::vector<int64_t> partner(shape.begin() + static_cast<ptrdiff_t>(rng() % shape.size()),
+                               shape.end());
+  for (int64_t& extent : partner) {
+    if (rng() % 3 == 0) extent = 1;
+  }
+  return partner;
+}
+
+TEST_CASE("Fused expressions equal the operations one by one, bit for bit") {
+  MemoryAccountant memory;
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::vector<int64_t> shape = RandomShape(rng);
+    Operand a = MakeOperand(memory, shape, rng, trial % 4 == 0);
+    Operand b = MakeOperand(memory, BroadcastPartner(shape, rng), rng, trial % 4 == 0);
+    Operand c = MakeOperand(memory, BroadcastPartner(shape, rng), rng, false);
+    Operand d = MakeOperand(memory, shape, rng, trial % 2 == 0);
+    for (const Operand* operand : {&a, &b, &c, &d}) Fill(operand->view, rng, 0.05);
+    INFO("trial " << trial << ": a " << a.view.TypeString() << ", b " << b.view.TypeString()
+                  << ", c " << c.view.TypeString());
+    // The operations one by one, into C-contiguous temporaries of the full shape.
+    const auto temporary = [&] { return Tensor::Create(memory, DType::kF32, shape).value(); };
+    Tensor t1 = temporary(), t2 = temporary(), want = temporary(), want2 = temporary();
+    const float two[] = {2.0f};
+    const TensorView two_view = TensorView::Contiguous(const_cast<float*>(two), DType::kF32,
+                                                       std::span<const int64_t>())
+                                    .value();
+    REQUIRE(Sub(a.view, b.view, t1.view()).ok());
+    REQUIRE(Mul(t1.view(), c.view, t2.view()).ok());
+    REQUIRE(Add(t2.view(), two_view, want.view()).ok());
+    // Maximum(a, d) / (b - 0.5) - c
+    Tensor u1 = temporary(), u2 = temporary();
+    const float half[] = {0.5f};
+    const TensorView half_view = TensorView::Contiguous(const_cast<float*>(half), DType::kF32,
+                                                        std::span<const int64_t>())
+                                     .value();
+    Tensor b_minus = Tensor::Create(memory, DType::kF32, b.view.shape()).value();
+    REQUIRE(Sub(b.view, half_view, b_minus.view()).ok());
+    REQUIRE(Max(a.view, d.view, u1.view()).ok());
+    REQUIRE(Div(u1.view(), b_minus.view(), u2.view()).ok());
+    REQUIRE(Sub(u2.view(), c.view, want2.view()).ok());
+    const double want_sum = Sum(want.view()).value();
+    for (size_t threads = 1; threads <= 3; ++threads) {
+      ThreadPool pool(threads);
+      ForEachTarget([&](const TargetUnderTest& target) {
+        INFO("target " << target.name << ", " << threads << " threads");
+        Operand out = MakeOperand(memory, shape, rng, trial % 3 == 0);
+        REQUIRE(Evaluate(out.view, (a.view - b.view) * c.view + 2.0f, &pool).ok());
+        REQUIRE(Bits(out.view) == Bits(want.view()));
+        REQUIRE(Evaluate(out.view, Maximum(a.view, d.view) / (b.view - 0.5f) - c.view, &pool)
+                    .ok());
+        REQUIRE(Bits(out.view) == Bits(want2.view()));
+        const double sum = Sum((a.view - b.view) * c.view + 2.0f).value();
+        REQUIRE(std::bit_cast<uint64_t>(sum) == std::bit_cast<uint64_t>(want_sum));
+      });
+    }
+  }
+}
+
+TEST_CASE("Fused expressions agree with double precision to a few float ulps") {
+  // Values away from 0 and each operation's result rounded once: the float result of
+  // (a - b) * c + d is within 4 ulps of the double one for these magnitudes.
+  MemoryAccountant memory;
+  std::mt19937 rng(6);
+  const std::vector<int64_t> shape = {37, 41};
+  Operand a = MakeOperand(memory, shape, rng, true);
+  Operand b = MakeOperand(memory, {41}, rng, true);
+  Operand c = MakeOperand(memory, {37, 1}, rng, true);
+  Operand d = MakeOperand(memory, shape, rng, false);
+  std::uniform_real_distribution<float> value(1.0f, 2.0f);
+  for (const Operand* operand : {&a, &b, &c, &d}) {
+    ForEachIndex(operand->view.shape(), [&](const int64_t* index) {
+      *reinterpret_cast<float*>(operand->view.ElementAddress(index)) = value(rng);
+    });
+  }
+  Tensor out = Tensor::Create(memory, DType::kF32, shape).value();
+  REQUIRE(Evaluate(out.view(), (a.view - 3.0f * b.view) * c.view + d.view).ok());
+  double total = 0.0;
+  for (int64_t i = 0; i < 37; ++i) {
+    for (int64_t j = 0; j < 41; ++j) {
+      const auto at = [&](const TensorView& v, std::initializer_list<int64_t> index) {
+        return static_cast<double>(v.At<float>(std::vector<int64_t>(index)).value());
+      };
+      const double exact =
+          (at(a.view, {i, j}) - 3.0 * at(b.view, {j})) * at(c.view, {i, 0}) + at(d.view, {i, j});
+      const double got = at(out.view(), {i, j});
+      REQUIRE(std::abs(got - exact) <= 4.0 * 0x1p-23 * std::max(8.0, std::abs(exact)));
+      total += exact;
+    }
+  }
+  const double sum = Sum((a.view - 3.0f * b.view) * c.view + d.view).value();
+  REQUIRE(std::abs(sum - total) <= 1e-6 * 37 * 41 * 8.0);
+}
+
+TEST_CASE("Fused expressions work in place and on empty shapes") {
+  MemoryAccountant memory;
+  std::mt19937 rng(7);
+  Operand a = MakeOperand(memory, {3, 700}, rng, false);
+  Operand b = MakeOperand(memory, {700}, rng, true);
+  Fill(a.view, rng, 0.02);
+  Fill(b.view, rng, 0.02);
+  Tensor want = Tensor::Create(memory, DType::kF32, {3, 700}).value();
+  Tensor t = Tensor::Create(memory, DType::kF32, {3, 700}).value();
+  REQUIRE(Mul(a.view, b.view, t.view()).ok());
+  const float one[] = {1.0f};
+  REQUIRE(Add(t.view(),
+              TensorView::Contiguous(const_cast<float*>(one), DType::kF32,
+                                     std::span<const int64_t>())
+                  .value(),
+              want.view())
+              .ok());
+  REQUIRE(Evaluate(a.view, a.view * b.view + 1.0f).ok());  // a = a * b + 1
+  REQUIRE(Bits(a.view) == Bits(want.view()));
+  Operand empty = MakeOperand(memory, {4, 0}, rng, true);
+  REQUIRE(Evaluate(empty.view, empty.view * 2.0f).ok());
+  REQUIRE(Sum(empty.view * 2.0f - empty.view).value() == 0.0);
+}
+
+TEST_CASE("Fused expressions refuse bad operands, naming them, and write nothing") {
+  MemoryAccountant memory;
+  Tensor a = Tensor::Create(memory, DType::kF32, {4, 3}).value();
+  Tensor b = Tensor::Create(memory, DType::kF32, {5}).value();
+  Tensor ints = Tensor::Create(memory, DType::kS32, {3}).value();
+  Tensor out = Tensor::Create(memory, DType::kF32, {4, 3}).value();
+  static_cast<float*>(out.view().data())[0] = 42.0f;
+  REQUIRE_THAT(Evaluate(out.view(), a.view() + b.view()).message(),
+               Contains("cannot broadcast view 0 of the expression (f32[4][3]) with view 1 of "
+                        "the expression (f32[5]): on axis 1 of the result their extents are 3 "
+                        "and 5"));
+  REQUIRE_THAT(Evaluate(out.view(), a.view() * ints.view()).message(),
+               Contains("view 1 of the expression"));
+  REQUIRE_THAT(Evaluate(b.view(), a.view() * 2.0f).message(),
+               Contains("out is f32[5] but the expression's views broadcast to shape [4, 3]"));
+  REQUIRE_THAT(Evaluate(out.view().ReadOnly(), a.view() * 2.0f).message(), Contains("read-only"));
+  const TensorView shifted = a.view().Sliced({{1, 4}}).value();
+  const TensorView head = a.view().Sliced({{0, 3}}).value();
+  REQUIRE_THAT(Evaluate(head, shifted * 2.0f).message(),
+               Contains("overlaps view 0 of the expression"));
+  // An expression of more operations than a program holds.
+  auto long_chain = a.view() + 1.0f;
+  ExpressionProgram program = Record(long_chain);
+  for (int i = 0; i < 40; ++i) program.result = program.AddStep(BinaryOp::kAdd, program.result, {});
+  REQUIRE_THAT(EvaluateProgram(out.view(), program).message(),
+               Contains("41 operations; at most 16 and 32 are allowed"));
+  REQUIRE(static_cast<float*>(out.view().data())[0] == 42.0f);  // nothing written
+  REQUIRE_THAT(Sum(a.view() * ints.view()).status().message(), Contains("view 1"));
+}
+
+}  // namespace
+}  // namespace swarm
