@@ -1,7 +1,10 @@
 // C API: elementwise arithmetic and reductions on f32 tensor views (engine/tensor/tensor_ops.h).
 #include <string>
+#include <vector>
 
 #include "swarm/c_api/c_api_internal.h"
+#include "swarm/tensor/tensor_expression.h"
+#include "swarm/tensor/tensor_expression_text.h"
 #include "swarm/tensor/tensor_ops.h"
 
 namespace swarm::c_api {
@@ -33,14 +36,37 @@ swarm_status Store(const char* function, Result<T> value, double* out) {
   return SWARM_OK;
 }
 
+// The program of a C caller's expression over its named tensors.
+swarm_status ParseFor(const char* function, const char* expression, const char* const* names,
+                      const swarm_tensor* tensors, size_t count,
+                      Result<ExpressionProgram>* program) {
+  if (expression == nullptr) return NullArgument(function, "expression");
+  if (count > 0 && names == nullptr) return NullArgument(function, "names");
+  if (count > 0 && tensors == nullptr) return NullArgument(function, "tensors");
+  std::vector<NamedView> views;
+  for (size_t i = 0; i < count; ++i) {
+    if (names[i] == nullptr)
+      return NullArgument(function, ("names[" + std::to_string(i) + "]").c_str());
+    if (tensors[i] == nullptr) {
+      return NullArgument(function, ("tensors[" + std::to_string(i) + "]").c_str());
+    }
+    views.push_back({names[i], &tensors[i]->view});
+  }
+  *program = ParseExpression(expression, views);
+  if (!program->ok()) return Report(function, program->status());
+  return SWARM_OK;
+}
+
 }  // namespace
 }  // namespace swarm::c_api
 
 using swarm::BinaryOp;
+using swarm::ExpressionProgram;
 using swarm::ReduceOp;
 using swarm::Result;
 using swarm::c_api::Guarded;
 using swarm::c_api::NullArgument;
+using swarm::c_api::ParseFor;
 using swarm::c_api::Report;
 using swarm::c_api::Store;
 using swarm::c_api::ToOp;
@@ -57,6 +83,34 @@ swarm_status swarm_elementwise(swarm_binary_op op, swarm_tensor a, swarm_tensor 
     if (b == nullptr) return NullArgument(kFunction, "b");
     if (out == nullptr) return NullArgument(kFunction, "out");
     return Report(kFunction, swarm::Elementwise(checked.value(), a->view, b->view, out->view));
+  });
+}
+
+swarm_status swarm_evaluate(const char* expression, const char* const* names,
+                            const swarm_tensor* tensors, size_t count, swarm_tensor out) {
+  constexpr const char* kFunction = "swarm_evaluate";
+  return Guarded(kFunction, [&]() -> swarm_status {
+    if (out == nullptr) return NullArgument(kFunction, "out");
+    Result<ExpressionProgram> program = swarm::InvalidArgument("not parsed");
+    if (swarm_status s = ParseFor(kFunction, expression, names, tensors, count, &program);
+        s != SWARM_OK) {
+      return s;
+    }
+    return Report(kFunction, swarm::EvaluateProgram(out->view, program.value()));
+  });
+}
+
+swarm_status swarm_evaluate_sum(const char* expression, const char* const* names,
+                                const swarm_tensor* tensors, size_t count, double* out) {
+  constexpr const char* kFunction = "swarm_evaluate_sum";
+  return Guarded(kFunction, [&]() -> swarm_status {
+    if (out == nullptr) return NullArgument(kFunction, "out");
+    Result<ExpressionProgram> program = swarm::InvalidArgument("not parsed");
+    if (swarm_status s = ParseFor(kFunction, expression, names, tensors, count, &program);
+        s != SWARM_OK) {
+      return s;
+    }
+    return Store(kFunction, swarm::SumProgram(program.value()), out);
   });
 }
 

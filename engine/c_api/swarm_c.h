@@ -255,6 +255,18 @@ typedef enum swarm_binary_op {
 swarm_status swarm_elementwise(swarm_binary_op op, swarm_tensor a, swarm_tensor b,
                                swarm_tensor out);
 
+/* Fused expressions written as text, numexpr-style (engine/tensor/tensor_expression_text.h):
+ * "(a - b) * c + 2" with + - * /, unary minus, parentheses, numbers, minimum(x, y) and
+ * maximum(x, y) (also min, max) over the f32 tensors names[i] = tensors[i] (i < count),
+ * broadcast like numpy. The expression is parsed once and run one tile at a time: no full-size
+ * temporary, the same bits as the operations one by one. Errors name the token and position. */
+swarm_status swarm_evaluate(const char* expression, const char* const* names,
+                            const swarm_tensor* tensors, size_t count, swarm_tensor out);
+/* The sum of the expression's elements in C order of the broadcast shape (as
+ * swarm_tensor_reduce_all's sum of the evaluated result), without storing them. */
+swarm_status swarm_evaluate_sum(const char* expression, const char* const* names,
+                                const swarm_tensor* tensors, size_t count, double* out);
+
 typedef enum swarm_reduce_op {
   SWARM_REDUCE_SUM = 0,
   SWARM_REDUCE_MEAN = 1,

@@ -29,7 +29,7 @@ struct Layout {
   std::array<std::array<int64_t, kMaxTensorRank>, kMaxExpressionViews> strides{};
   std::array<bool, kMaxExpressionViews> dense{};  // strides are the shape's C-order strides
   int64_t count = 1;
-  size_t tile = kTile;  // elements per tile
+  size_t tile = kTile;                                      // elements per tile
   std::array<size_t, kMaxExpressionViews> copy_register{};  // of the views not read in place
 };
 
@@ -72,8 +72,8 @@ Status Check(const ExpressionProgram& program, const TensorView* out, const char
       if (here == 1 || here == extent) continue;
       if (extent != 1) {
         return InvalidArgument(std::string(what) + ": cannot broadcast " +
-                               ViewName(from, *program.views[from]) + " with " +
-                               ViewName(v, view) + ": on axis " + std::to_string(axis) +
+                               ViewName(from, *program.views[from]) + " with " + ViewName(v, view) +
+                               ": on axis " + std::to_string(axis) +
                                " of the result their extents are " + std::to_string(extent) +
                                " and " + std::to_string(here) + "; extents must be equal or 1");
       }
@@ -106,8 +106,7 @@ Status Check(const ExpressionProgram& program, const TensorView* out, const char
   if (out->dtype() != DType::kF32) return CheckDType(*out, DType::kF32, std::string(what) + " out");
   if (!std::equal(out->shape().begin(), out->shape().end(), shape.begin(), shape.end())) {
     return InvalidArgument(std::string(what) + ": out is " + out->TypeString() +
-                           " but the expression's views broadcast to shape " +
-                           ShapeString(shape));
+                           " but the expression's views broadcast to shape " + ShapeString(shape));
   }
   if (out->read_only()) {
     return InvalidArgument(std::string(what) + ": out " + out->TypeString() +
@@ -221,8 +220,7 @@ void StoreTile(const TensorView& out, const Layout& layout,
 
 }  // namespace
 
-Status EvaluateProgram(const TensorView& out, const ExpressionProgram& program,
-                       ThreadPool* pool) {
+Status EvaluateProgram(const TensorView& out, const ExpressionProgram& program, ThreadPool* pool) {
   Layout layout;
   if (Status s = Check(program, &out, "Evaluate", layout); !s.ok()) return s;
   if (layout.count == 0) return {};
@@ -243,8 +241,8 @@ Status EvaluateProgram(const TensorView& out, const ExpressionProgram& program,
     Scratch scratch;  // one thread's, on its stack, reused tile after tile
     for (size_t t = first; t < last; ++t) {
       const auto begin = static_cast<int64_t>(t * tile);
-      const auto n = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(tile),
-                                                           layout.count - begin));
+      const auto n =
+          static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(tile), layout.count - begin));
       float* into = direct ? static_cast<float*>(out.data()) + begin : nullptr;
       size_t step;
       const float* result = RunTile(program, layout, begin, n, scratch, into, &step);

@@ -18,11 +18,11 @@
 // bits are identical to that on every SIMD target and thread count (no FMA contraction, no
 // reassociation). Sum adds the elements in C order of the broadcast shape, exactly as Sum of the
 // result evaluated into a C-contiguous tensor does (engine/tensor/tensor_ops.h's order), so it too
-// equals the op-by-op sum bit for bit. Errors, with nothing written: a view that is not f32 (named by its position in the
-// expression, counting from 0, left to right), shapes that do not broadcast (the axis and
-// extents), out's shape, a read-only out, out overlapping a view of the expression without being
-// that very view (in place is allowed), an expression of more than kMaxExpressionViews views or
-// kMaxExpressionSteps operations.
+// equals the op-by-op sum bit for bit. Errors, with nothing written: a view that is not f32 (named
+// by its position in the expression, counting from 0, left to right), shapes that do not broadcast
+// (the axis and extents), out's shape, a read-only out, out overlapping a view of the expression
+// without being that very view (in place is allowed), an expression of more than
+// kMaxExpressionViews views or kMaxExpressionSteps operations.
 #pragma once
 
 #include <concepts>
@@ -47,7 +47,7 @@ inline constexpr size_t kMaxExpressionSteps = 32;
 struct ExpressionProgram {
   struct Operand {
     enum class Kind : uint8_t { kView, kConstant, kStep } kind = Kind::kConstant;
-    uint8_t index = 0;     // of the view or the step
+    uint8_t index = 0;  // of the view or the step
     float constant = 0.0f;
   };
   struct Step {
@@ -114,14 +114,13 @@ struct IsNode<Binary<L, R>> : std::true_type {};
 
 // What may stand in an expression: a node, a view or a number.
 template <class T>
-concept Term = IsNode<std::remove_cvref_t<T>>::value ||
-               std::same_as<std::remove_cvref_t<T>, TensorView> ||
-               std::is_arithmetic_v<std::remove_cvref_t<T>>;
+concept Term =
+    IsNode<std::remove_cvref_t<T>>::value || std::same_as<std::remove_cvref_t<T>, TensorView> ||
+    std::is_arithmetic_v<std::remove_cvref_t<T>>;
 // Operators apply when at least one side is a node or a view (two numbers stay numbers).
 template <class A, class B>
 concept Operands = Term<A> && Term<B> &&
-                   !(std::is_arithmetic_v<std::remove_cvref_t<A>> &&
-                     std::is_arithmetic_v<std::remove_cvref_t<B>>);
+    !(std::is_arithmetic_v<std::remove_cvref_t<A>> && std::is_arithmetic_v<std::remove_cvref_t<B>>);
 
 template <class T>
 auto AsNode(const T& term) {
@@ -142,41 +141,28 @@ auto Make(BinaryOp op, const A& a, const B& b) {
 }  // namespace expression
 
 template <class A, class B>
-  requires expression::Operands<A, B>
-auto operator+(const A& a, const B& b) {
-  return expression::Make(BinaryOp::kAdd, a, b);
-}
+requires expression::Operands<A, B>
+auto operator+(const A& a, const B& b) { return expression::Make(BinaryOp::kAdd, a, b); }
 template <class A, class B>
-  requires expression::Operands<A, B>
-auto operator-(const A& a, const B& b) {
-  return expression::Make(BinaryOp::kSub, a, b);
-}
+requires expression::Operands<A, B>
+auto operator-(const A& a, const B& b) { return expression::Make(BinaryOp::kSub, a, b); }
 template <class A, class B>
-  requires expression::Operands<A, B>
-auto operator*(const A& a, const B& b) {
-  return expression::Make(BinaryOp::kMul, a, b);
-}
+requires expression::Operands<A, B>
+auto operator*(const A& a, const B& b) { return expression::Make(BinaryOp::kMul, a, b); }
 template <class A, class B>
-  requires expression::Operands<A, B>
-auto operator/(const A& a, const B& b) {
-  return expression::Make(BinaryOp::kDiv, a, b);
-}
+requires expression::Operands<A, B>
+auto operator/(const A& a, const B& b) { return expression::Make(BinaryOp::kDiv, a, b); }
 // Elementwise min and max (Elementwise's kMin / kMax: NaN if either is NaN, -0 below +0).
 template <class A, class B>
-  requires expression::Operands<A, B>
-auto Minimum(const A& a, const B& b) {
-  return expression::Make(BinaryOp::kMin, a, b);
-}
+requires expression::Operands<A, B>
+auto Minimum(const A& a, const B& b) { return expression::Make(BinaryOp::kMin, a, b); }
 template <class A, class B>
-  requires expression::Operands<A, B>
-auto Maximum(const A& a, const B& b) {
-  return expression::Make(BinaryOp::kMax, a, b);
-}
+requires expression::Operands<A, B>
+auto Maximum(const A& a, const B& b) { return expression::Make(BinaryOp::kMax, a, b); }
 
 // The program of any term; it points at the term's views (keep the term alive while it runs).
 template <class T>
-  requires expression::Term<T>
-ExpressionProgram Record(const T& term) {
+requires expression::Term<T> ExpressionProgram Record(const T& term) {
   ExpressionProgram program;
   if constexpr (std::same_as<T, TensorView>) {
     program.result = program.AddView(term);
@@ -195,8 +181,8 @@ Status EvaluateProgram(const TensorView& out, const ExpressionProgram& program,
 Result<double> SumProgram(const ExpressionProgram& program);
 
 template <class T>
-  requires expression::Term<T> && (!std::is_arithmetic_v<T>)
-Status Evaluate(const TensorView& out, const T& term, ThreadPool* pool = nullptr) {
+requires expression::Term<T> &&(!std::is_arithmetic_v<T>)Status
+    Evaluate(const TensorView& out, const T& term, ThreadPool* pool = nullptr) {
   return EvaluateProgram(out, Record(term), pool);
 }
 

@@ -281,6 +281,12 @@ _SIGNATURES = {
     "swarm_tensor_from_dlpack": (ctypes.c_int, [_P, ctypes.c_bool, ctypes.POINTER(_P)]),
     "swarm_dlpack_delete": (None, [_P]),
     "swarm_elementwise": (ctypes.c_int, [ctypes.c_int, _P, _P, _P]),
+    "swarm_evaluate": (
+        ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(_P),
+                       ctypes.c_size_t, _P]),
+    "swarm_evaluate_sum": (
+        ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(_P),
+                       ctypes.c_size_t, ctypes.POINTER(ctypes.c_double)]),
     "swarm_tensor_reduce_all": (
         ctypes.c_int, [ctypes.c_int, _P, ctypes.POINTER(ctypes.c_double)]),
     "swarm_tensor_reduce": (ctypes.c_int, [ctypes.c_int, _P, ctypes.c_size_t, _P]),
@@ -368,6 +374,47 @@ class Library:
         """out = a op b (op: "add", "sub", "mul", "div", "min", "max"; f32, numpy broadcasting)."""
         self._call("swarm_elementwise", _BINARY_OPS[op], a._handle, b._handle, out._handle)
         return out
+
+    def _operands(self, operands):
+        """(names, handles, keep-alive tensors) of named numpy arrays or Tensors, viewed in place."""
+        names, handles, tensors = [], [], []
+        for name, value in operands.items():
+            tensor = value if isinstance(value, Tensor) else self.from_dlpack(
+                np.asarray(value), read_only=True)
+            names.append(name.encode())
+            handles.append(tensor._handle)
+            tensors.append(tensor)
+        return ((ctypes.c_char_p * len(names))(*names), (_P * len(handles))(*handles), tensors)
+
+    def evaluate(self, expression, out=None, **operands):
+        """out = the expression over the named float32 operands (numpy arrays, viewed in place,
+        or Tensors), e.g. evaluate("(a - b) * c + 2", a=a, b=b, c=c): one pass, no temporaries,
+        numpy broadcasting. out: a writable float32 numpy array or Tensor of the broadcast shape,
+        or None for a new numpy array. Returns out."""
+        if out is None:
+            shapes = [np.shape(value) if not isinstance(value, Tensor) else value.numpy().shape
+                      for value in operands.values()]
+            try:
+                shape = np.broadcast_shapes(*shapes)
+            except ValueError:
+                raise SwarmError("invalid argument",
+                                 f"evaluate: cannot broadcast the operands' shapes "
+                                 f"{', '.join(f'{n} {list(s)}' for n, s in zip(operands, shapes))}"
+                                 ) from None
+            out = np.empty(shape, dtype=np.float32)
+        target = out if isinstance(out, Tensor) else self.from_dlpack(out)
+        names, handles, keep = self._operands(operands)
+        self._call("swarm_evaluate", expression.encode(), names, handles, len(keep),
+                   target._handle)
+        return out
+
+    def evaluate_sum(self, expression, **operands):
+        """The sum (double) of the expression's elements, fused: nothing is stored."""
+        names, handles, keep = self._operands(operands)
+        total = ctypes.c_double()
+        self._call("swarm_evaluate_sum", expression.encode(), names, handles, len(keep),
+                   ctypes.byref(total))
+        return total.value
 
     def reduce(self, op, tensor, axis, out):
         """Reduces `tensor` along `axis` into `out` (op: "sum", "mean", "min", "max")."""
@@ -464,6 +511,15 @@ class Context(_Handle):
         buffer = self.tensor(array.shape, array.dtype)
         np.copyto(buffer.numpy(), array, casting="no" if array.dtype.isnative else "equiv")
         return buffer
+
+    def evaluate(self, expression, out=None, **operands):
+        """Library.evaluate: a fused expression over named float32 arrays, e.g.
+        ctx.evaluate("(a - b) * c + 2", a=a, b=b, c=c, out=out)."""
+        return self._lib.evaluate(expression, out, **operands)
+
+    def evaluate_sum(self, expression, **operands):
+        """Library.evaluate_sum: the fused sum of an expression's elements."""
+        return self._lib.evaluate_sum(expression, **operands)
 
     def gaussian_blur(self, src, dst, ksize=5, sigma=1.0):
         """cv::GaussianBlur of an image (or image batch) buffer into another, border reflect-101."""

@@ -105,6 +105,48 @@ TEST_CASE("elementwise ops broadcast like numpy and match scalar arithmetic exac
   unchanged();
 }
 
+TEST_CASE("swarm_evaluate runs a text expression as the ops one by one, and names errors") {
+  ContextPtr context = MakeContext();
+  BufferPtr a = MakeTensorBuffer(context.get(), SWARM_F32, {3, 4});
+  BufferPtr b = MakeTensorBuffer(context.get(), SWARM_F32, {4});
+  BufferPtr out = MakeTensorBuffer(context.get(), SWARM_F32, {3, 4});
+  TensorPtr a_view = ViewOf(a.get());
+  TensorPtr b_view = ViewOf(b.get());
+  TensorPtr out_view = ViewOf(out.get());
+  Fill2d(a_view.get(), [](int64_t i, int64_t j) { return 0.5f * float(i * 4 + j) - 2.0f; });
+  auto* row = static_cast<float*>(Info(b_view.get()).data);
+  for (int j = 0; j < 4; ++j) row[j] = float(j) - 1.5f;
+  const char* names[] = {"a", "b"};
+  const swarm_tensor tensors[] = {a_view.get(), b_view.get()};
+  REQUIRE(swarm_evaluate("(a - b) * a + 2", names, tensors, 2, out_view.get()) == SWARM_OK);
+  const swarm_tensor_info a_info = Info(a_view.get());
+  const swarm_tensor_info out_info = Info(out_view.get());
+  double total = 0.0;
+  for (int64_t i = 0; i < 3; ++i) {
+    for (int64_t j = 0; j < 4; ++j) {
+      const float x = *ElementOf<float>(a_info, {i, j});
+      const float want = (x - row[j]) * x + 2.0f;  // one float rounding per operation
+      CHECK(*ElementOf<float>(out_info, {i, j}) == want);
+      total += want;
+    }
+  }
+  double sum = 0.0;
+  REQUIRE(swarm_evaluate_sum("(a - b) * a + 2", names, tensors, 2, &sum) == SWARM_OK);
+  CHECK(sum == Approx(total).epsilon(1e-12));
+  Fill2d(out_view.get(), [](int64_t, int64_t) { return 42.0f; });
+  CHECK(swarm_evaluate("a + c", names, tensors, 2, out_view.get()) == SWARM_INVALID_ARGUMENT);
+  CHECK(LastError() ==
+        "swarm_evaluate: expression \"a + c\": unknown name 'c' (names given: a, b) at "
+        "position 4");
+  CHECK(swarm_evaluate(nullptr, names, tensors, 2, out_view.get()) == SWARM_INVALID_ARGUMENT);
+  CHECK_THAT(LastError(), Contains("expression"));
+  const swarm_tensor missing[] = {a_view.get(), nullptr};
+  CHECK(swarm_evaluate("a", names, missing, 2, out_view.get()) == SWARM_INVALID_ARGUMENT);
+  CHECK_THAT(LastError(), Contains("tensors[1]"));
+  CHECK(swarm_evaluate_sum("a * b", names, tensors, 2, nullptr) == SWARM_INVALID_ARGUMENT);
+  CHECK(*ElementOf<float>(out_info, {0, 0}) == 42.0f);  // nothing written by the failures
+}
+
 TEST_CASE("reductions match a double-precision scalar loop") {
   ContextPtr context = MakeContext();
   BufferPtr buffer = MakeTensorBuffer(context.get(), SWARM_F32, {37, 5});

@@ -18,6 +18,7 @@
 #include "swarm/core/thread_pool.h"
 #include "swarm/tensor/tensor.h"
 #include "swarm/tensor/tensor_copy.h"
+#include "swarm/tensor/tensor_expression_text.h"
 #include "swarm/tensor/tensor_ops.h"
 
 namespace swarm {
@@ -34,8 +35,8 @@ struct Operand {
   TensorView view;
 };
 
-Operand MakeOperand(MemoryAccountant& memory, const std::vector<int64_t>& shape,
-                    std::mt19937& rng, bool plain) {
+Operand MakeOperand(MemoryAccountant& memory, const std::vector<int64_t>& shape, std::mt19937& rng,
+                    bool plain) {
   std::vector<int64_t> storage_shape = shape;
   std::vector<AxisSlice> slices(shape.size());
   const bool transpose = !plain && shape.size() > 1 && rng() % 2 == 0;
@@ -104,18 +105,18 @@ TEST_CASE("Fused expressions equal the operations one by one, bit for bit") {
     const auto temporary = [&] { return Tensor::Create(memory, DType::kF32, shape).value(); };
     Tensor t1 = temporary(), t2 = temporary(), want = temporary(), want2 = temporary();
     const float two[] = {2.0f};
-    const TensorView two_view = TensorView::Contiguous(const_cast<float*>(two), DType::kF32,
-                                                       std::span<const int64_t>())
-                                    .value();
+    const TensorView two_view =
+        TensorView::Contiguous(const_cast<float*>(two), DType::kF32, std::span<const int64_t>())
+            .value();
     REQUIRE(Sub(a.view, b.view, t1.view()).ok());
     REQUIRE(Mul(t1.view(), c.view, t2.view()).ok());
     REQUIRE(Add(t2.view(), two_view, want.view()).ok());
     // Maximum(a, d) / (b - 0.5) - c
     Tensor u1 = temporary(), u2 = temporary();
     const float half[] = {0.5f};
-    const TensorView half_view = TensorView::Contiguous(const_cast<float*>(half), DType::kF32,
-                                                        std::span<const int64_t>())
-                                     .value();
+    const TensorView half_view =
+        TensorView::Contiguous(const_cast<float*>(half), DType::kF32, std::span<const int64_t>())
+            .value();
     Tensor b_minus = Tensor::Create(memory, DType::kF32, b.view.shape()).value();
     REQUIRE(Sub(b.view, half_view, b_minus.view()).ok());
     REQUIRE(Max(a.view, d.view, u1.view()).ok());
@@ -129,8 +130,7 @@ TEST_CASE("Fused expressions equal the operations one by one, bit for bit") {
         Operand out = MakeOperand(memory, shape, rng, trial % 3 == 0);
         REQUIRE(Evaluate(out.view, (a.view - b.view) * c.view + 2.0f, &pool).ok());
         REQUIRE(Bits(out.view) == Bits(want.view()));
-        REQUIRE(Evaluate(out.view, Maximum(a.view, d.view) / (b.view - 0.5f) - c.view, &pool)
-                    .ok());
+        REQUIRE(Evaluate(out.view, Maximum(a.view, d.view) / (b.view - 0.5f) - c.view, &pool).ok());
         REQUIRE(Bits(out.view) == Bits(want2.view()));
         const double sum = Sum((a.view - b.view) * c.view + 2.0f).value();
         REQUIRE(std::bit_cast<uint64_t>(sum) == std::bit_cast<uint64_t>(want_sum));
@@ -185,12 +185,12 @@ TEST_CASE("Fused expressions work in place and on empty shapes") {
   Tensor t = Tensor::Create(memory, DType::kF32, {3, 700}).value();
   REQUIRE(Mul(a.view, b.view, t.view()).ok());
   const float one[] = {1.0f};
-  REQUIRE(Add(t.view(),
-              TensorView::Contiguous(const_cast<float*>(one), DType::kF32,
-                                     std::span<const int64_t>())
-                  .value(),
-              want.view())
-              .ok());
+  REQUIRE(
+      Add(t.view(),
+          TensorView::Contiguous(const_cast<float*>(one), DType::kF32, std::span<const int64_t>())
+              .value(),
+          want.view())
+          .ok());
   REQUIRE(Evaluate(a.view, a.view * b.view + 1.0f).ok());  // a = a * b + 1
   REQUIRE(Bits(a.view) == Bits(want.view()));
   Operand empty = MakeOperand(memory, {4, 0}, rng, true);
@@ -226,6 +226,72 @@ TEST_CASE("Fused expressions refuse bad operands, naming them, and write nothing
                Contains("41 operations; at most 16 and 32 are allowed"));
   REQUIRE(static_cast<float*>(out.view().data())[0] == 42.0f);  // nothing written
   REQUIRE_THAT(Sum(a.view() * ints.view()).status().message(), Contains("view 1"));
+}
+
+TEST_CASE("Text expressions run as the same expressions written in C++, bit for bit") {
+  MemoryAccountant memory;
+  std::mt19937 rng(8);
+  const std::vector<int64_t> shape = {9, 300};
+  Operand a = MakeOperand(memory, shape, rng, false);
+  Operand b = MakeOperand(memory, {300}, rng, true);
+  Operand c = MakeOperand(memory, {9, 1}, rng, false);
+  for (const Operand* operand : {&a, &b, &c}) Fill(operand->view, rng, 0.05);
+  const NamedView views[] = {{"a", &a.view}, {"b", &b.view}, {"c_2", &c.view}};
+  Operand want = MakeOperand(memory, shape, rng, true);
+  Operand got = MakeOperand(memory, shape, rng, false);
+  const auto same = [&](const char* text, const auto& expression) {
+    INFO(text);
+    Result<ExpressionProgram> program = ParseExpression(text, views);
+    REQUIRE(program.ok());
+    REQUIRE(EvaluateProgram(got.view, program.value()).ok());
+    REQUIRE(Evaluate(want.view, expression).ok());
+    REQUIRE(Bits(got.view) == Bits(want.view));
+    REQUIRE(std::bit_cast<uint64_t>(SumProgram(program.value()).value()) ==
+            std::bit_cast<uint64_t>(Sum(expression).value()));
+  };
+  const TensorView& av = a.view;
+  const TensorView& bv = b.view;
+  const TensorView& cv = c.view;
+  same("(a - b) * c_2 + 2", (av - bv) * cv + 2.0f);
+  same("a - b * c_2 / 0.5", av - bv * cv / 0.5f);  // precedence
+  same("a - b - c_2", (av - bv) - cv);             // left to right
+  same("  -a*-b + +c_2 ", (-1.0f * av) * (-1.0f * bv) + cv);
+  same("maximum(a, 0) / minimum(b, c_2) - max(a,b)*min(1e-3,b) + .5",
+       Maximum(av, 0.0f) / Minimum(bv, cv) - Maximum(av, bv) * Minimum(1e-3f, bv) + 0.5f);
+  same("a * max(2, 3.0)", av * 3.0f);  // an operation of two numbers is one too
+  same("(a - b) * (a - b)", (av - bv) * (av - bv));
+  // A name used twice is one view of the program.
+  REQUIRE(ParseExpression("(a - b) * (a - b)", views).value().view_count == 2);
+}
+
+TEST_CASE("Text expressions name the token and position of every error") {
+  MemoryAccountant memory;
+  Tensor a = Tensor::Create(memory, DType::kF32, {3}).value();
+  const TensorView view = a.view();
+  const NamedView views[] = {{"a", &view}, {"b", &view}};
+  const auto message = [&](const char* text) {
+    Result<ExpressionProgram> program = ParseExpression(text, views);
+    REQUIRE_FALSE(program.ok());
+    return program.status().message();
+  };
+  REQUIRE(message("a + q") ==
+          "expression \"a + q\": unknown name 'q' (names given: a, b) at position 4");
+  REQUIRE(message("(a - b") ==
+          "expression \"(a - b\": expected ')' but the expression ended at position 6");
+  REQUIRE(message("a b") == "expression \"a b\": unexpected 'b' at position 2");
+  REQUIRE(message("a * ") == "expression \"a * \": the expression ended too soon at position 4");
+  REQUIRE(message("a $ 2") == "expression \"a $ 2\": unexpected '$' at position 2");
+  REQUIRE(message("1.2.3 * a") ==
+          "expression \"1.2.3 * a\": malformed number '1.2.3' at position 0");
+  REQUIRE(message("sin(a)") ==
+          "expression \"sin(a)\": unknown function 'sin' (functions: "
+          "minimum, maximum, min, max) at position 0");
+  REQUIRE(message("max(a b)") ==
+          "expression \"max(a b)\": expected ',' but found 'b' at position 6");
+  REQUIRE(message("   ") == "expression \"   \": the expression is empty at position 0");
+  std::string long_text = "a";
+  for (int i = 0; i < 40; ++i) long_text += " + 1";
+  REQUIRE_THAT(message(long_text.c_str()), Contains("40 operations; at most 16 and 32"));
 }
 
 }  // namespace

@@ -1,0 +1,209 @@
+#include "swarm/tensor/tensor_expression_text.h"
+
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <string>
+#include <system_error>
+
+namespace swarm {
+namespace {
+
+using Operand = ExpressionProgram::Operand;
+
+bool NameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool NamePart(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool Digit(char c) { return std::isdigit(static_cast<unsigned char>(c)); }
+
+// A recursive-descent parser over the grammar of the header, appending to one program.
+class Parser {
+ public:
+  Parser(std::string_view text, std::span<const NamedView> views) : text_(text), views_(views) {}
+
+  Result<ExpressionProgram> Parse() {
+    SkipSpaces();
+    if (position_ == text_.size()) return Error("the expression is empty", 0);
+    Result<Operand> result = Sum();
+    if (!result.ok()) return result.status();
+    SkipSpaces();
+    if (position_ != text_.size()) return Unexpected();
+    if (program_.views_wanted > kMaxExpressionViews ||
+        program_.steps_wanted > kMaxExpressionSteps) {
+      return Error("the expression has " + std::to_string(program_.views_wanted) +
+                       " views and " + std::to_string(program_.steps_wanted) +
+                       " operations; at most " + std::to_string(kMaxExpressionViews) + " and " +
+                       std::to_string(kMaxExpressionSteps) + " are allowed",
+                   0);
+    }
+    program_.result = result.value();
+    return program_;
+  }
+
+ private:
+  Result<Operand> Sum() {
+    Result<Operand> left = Product();
+    if (!left.ok()) return left;
+    while (true) {
+      SkipSpaces();
+      const char c = Peek();
+      if (c != '+' && c != '-') return left;
+      ++position_;
+      Result<Operand> right = Product();
+      if (!right.ok()) return right;
+      left = program_.AddStep(c == '+' ? BinaryOp::kAdd : BinaryOp::kSub, left.value(),
+                              right.value());
+    }
+  }
+
+  Result<Operand> Product() {
+    Result<Operand> left = Unary();
+    if (!left.ok()) return left;
+    while (true) {
+      SkipSpaces();
+      const char c = Peek();
+      if (c != '*' && c != '/') return left;
+      ++position_;
+      Result<Operand> right = Unary();
+      if (!right.ok()) return right;
+      left = program_.AddStep(c == '*' ? BinaryOp::kMul : BinaryOp::kDiv, left.value(),
+                              right.value());
+    }
+  }
+
+  Result<Operand> Unary() {
+    SkipSpaces();
+    const char c = Peek();
+    if (c == '-' || c == '+') {
+      ++position_;
+      Result<Operand> operand = Unary();
+      if (!operand.ok() || c == '+') return operand;
+      return program_.AddStep(BinaryOp::kMul, Constant(-1.0f), operand.value());
+    }
+    return Primary();
+  }
+
+  Result<Operand> Primary() {
+    SkipSpaces();
+    const size_t start = position_;
+    const char c = Peek();
+    if (c == '(') {
+      ++position_;
+      Result<Operand> inner = Sum();
+      if (!inner.ok()) return inner;
+      if (Status s = Expect(')'); !s.ok()) return s;
+      return inner;
+    }
+    if (Digit(c) || c == '.') return Number();
+    if (!NameStart(c)) return Unexpected();
+    while (position_ < text_.size() && NamePart(text_[position_])) ++position_;
+    const std::string_view name = text_.substr(start, position_ - start);
+    SkipSpaces();
+    if (Peek() == '(') {
+      BinaryOp op;
+      if (name == "minimum" || name == "min") {
+        op = BinaryOp::kMin;
+      } else if (name == "maximum" || name == "max") {
+        op = BinaryOp::kMax;
+      } else {
+        return Error("unknown function '" + std::string(name) +
+                         "' (functions: minimum, maximum, min, max)",
+                     start);
+      }
+      ++position_;
+      Result<Operand> a = Sum();
+      if (!a.ok()) return a;
+      if (Status s = Expect(','); !s.ok()) return s;
+      Result<Operand> b = Sum();
+      if (!b.ok()) return b;
+      if (Status s = Expect(')'); !s.ok()) return s;
+      return program_.AddStep(op, a.value(), b.value());
+    }
+    for (size_t v = 0; v < views_.size(); ++v) {
+      if (views_[v].name != name) continue;
+      // A name used again is the same view of the program.
+      if (bound_[v] < 0) bound_[v] = static_cast<int>(program_.AddView(*views_[v].view).index);
+      return Operand{Operand::Kind::kView, static_cast<uint8_t>(bound_[v]), 0.0f};
+    }
+    std::string known;
+    for (const NamedView& view : views_) known += (known.empty() ? "" : ", ") + std::string(view.name);
+    return Error("unknown name '" + std::string(name) + "' (names given: " +
+                     (known.empty() ? "none" : known) + ")",
+                 start);
+  }
+
+  Result<Operand> Number() {
+    const size_t start = position_;
+    while (position_ < text_.size() && (Digit(text_[position_]) || text_[position_] == '.')) {
+      ++position_;
+    }
+    if (position_ < text_.size() && (text_[position_] == 'e' || text_[position_] == 'E')) {
+      ++position_;
+      if (position_ < text_.size() && (text_[position_] == '+' || text_[position_] == '-')) {
+        ++position_;
+      }
+      while (position_ < text_.size() && Digit(text_[position_])) ++position_;
+    }
+    const std::string_view token = text_.substr(start, position_ - start);
+    float value = 0.0f;
+    const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), value);
+    if (error != std::errc() || end != token.data() + token.size()) {
+      return Error("malformed number '" + std::string(token) + "'", start);
+    }
+    return Constant(value);
+  }
+
+  static Operand Constant(float value) { return {Operand::Kind::kConstant, 0, value}; }
+
+  Status Expect(char wanted) {
+    SkipSpaces();
+    if (Peek() == wanted) {
+      ++position_;
+      return {};
+    }
+    if (position_ == text_.size()) {
+      return Error(std::string("expected '") + wanted + "' but the expression ended", position_);
+    }
+    return Error(std::string("expected '") + wanted + "' but found '" + text_[position_] + "'",
+                 position_);
+  }
+
+  Status Unexpected() {
+    if (position_ == text_.size()) return Error("the expression ended too soon", position_);
+    return Error(std::string("unexpected '") + text_[position_] + "'", position_);
+  }
+
+  Status Error(const std::string& what, size_t at) const {
+    return InvalidArgument("expression \"" + std::string(text_) + "\": " + what +
+                           " at position " + std::to_string(at));
+  }
+
+  char Peek() const { return position_ < text_.size() ? text_[position_] : '\0'; }
+  void SkipSpaces() {
+    while (position_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[position_]))) {
+      ++position_;
+    }
+  }
+
+  std::string_view text_;
+  std::span<const NamedView> views_;
+  size_t position_ = 0;
+  ExpressionProgram program_;
+  std::array<int, 64> bound_ = [] {
+    std::array<int, 64> unbound;
+    unbound.fill(-1);
+    return unbound;
+  }();
+};
+
+}  // namespace
+
+Result<ExpressionProgram> ParseExpression(std::string_view text,
+                                          std::span<const NamedView> views) {
+  if (views.size() > 64) {
+    return InvalidArgument("expression \"" + std::string(text) + "\": " +
+                           std::to_string(views.size()) + " names given, at most 64");
+  }
+  return Parser(text, views).Parse();
+}
+
+}  // namespace swarm

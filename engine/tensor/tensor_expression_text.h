@@ -1,0 +1,42 @@
+// Expressions written as text, numexpr-style, for the C API and Python:
+//
+//   const NamedView views[] = {{"a", &a}, {"b", &b}, {"c", &c}};
+//   Result<ExpressionProgram> program = ParseExpression("(a - b) * c + 2", views);
+//   if (program.ok()) Status s = EvaluateProgram(out, program.value());
+//
+// The text is parsed once into the program Evaluate runs (engine/tensor/tensor_expression.h), so
+// it runs exactly as the same expression written in C++ does: one pass per tile, the same bits as
+// the operations one by one. Grammar (usual precedence, left to right; spaces anywhere between
+// tokens):
+//   sum      := product (('+' | '-') product)*
+//   product  := unary (('*' | '/') unary)*
+//   unary    := ('-' | '+') unary | primary          -x is (-1) * x: the same bits as negation
+//   primary  := number | name | '(' sum ')' | function '(' sum ',' sum ')'
+//   function := minimum | maximum | min | max         (Elementwise's min and max)
+//   number   := digits with an optional '.', fraction and exponent ("2", "0.5", "1e-3", ".5"),
+//               rounded to the nearest float
+//   name     := a letter or '_', then letters, digits or '_': one of the views given
+// Errors name the problem, the token and its position (counting from 0): an unknown name (and the
+// names given), an unexpected or missing token, a malformed number, an empty expression, more
+// views or operations than a program holds.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "swarm/core/status.h"
+#include "swarm/tensor/tensor.h"
+#include "swarm/tensor/tensor_expression.h"
+
+namespace swarm {
+
+struct NamedView {
+  std::string_view name;
+  const TensorView* view;
+};
+
+// The program of `text` over `views` (each name once; a name used twice is one view of the
+// program). The program points at the views, which must outlive it.
+Result<ExpressionProgram> ParseExpression(std::string_view text, std::span<const NamedView> views);
+
+}  // namespace swarm
