@@ -13,6 +13,8 @@
 //   plain_add_o2, plain_add_native   out[i] = a[i] + b[i]
 //   swarm_chain       Evaluate(out, (a - b) * c + d): fused, one pass (tensor_expression.h)
 //   swarm_chain_ops   the same as three calls, Sub, Mul and Add, through a temporary
+//   eigen_sum, eigen_add, eigen_chain   Eigen 3.4 ArrayXf expressions on Map'd memory, -O3
+//                     -march=native (when libeigen3-dev is installed)
 //   plain_chain_o2, plain_chain_native   out[i] = (a[i] - b[i]) * c[i] + d[i] (the -O2 loop
 //                     without FMA contraction would round the same; -march=native may fuse)
 // Every result is checked before timing. The table gives ns per call, best of the rounds.
@@ -41,11 +43,12 @@ namespace {
 
 constexpr const char* kProgram = "swarm-bench-tensor-calls";
 constexpr uint64_t kCounts[] = {1, 3, 16, 100, 1'000, 10'000, 1'000'000, 10'000'000};
-constexpr const char* kRuns[] = {"swarm_sum", "prepared_sum", "plain_sum_o2", "plain_sum_native",
-                                 "swarm_add", "prepared_add", "plain_add_o2", "plain_add_native"};
+constexpr const char* kRuns[] = {
+    "swarm_sum", "prepared_sum", "plain_sum_o2", "plain_sum_native", "eigen_sum",
+    "swarm_add", "prepared_add", "plain_add_o2", "plain_add_native", "eigen_add"};
 constexpr size_t kRunCount = sizeof(kRuns) / sizeof(kRuns[0]);
 constexpr const char* kChainRuns[] = {"swarm_chain", "swarm_chain_ops", "plain_chain_o2",
-                                      "plain_chain_native"};
+                                      "plain_chain_native", "eigen_chain"};
 
 struct Options {
   RoundOptions rounds;
@@ -216,6 +219,22 @@ void RegisterAll(const Options& options) {
           PlainChainNative(w.a_data(), w.b_data(), w.c_data(), w.d_data(), w.out_data(), w.count());
         });
       });
+#if SWARM_BENCH_EIGEN
+      Register("eigen_sum", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        TimePasses(state, [&] { benchmark::DoNotOptimize(EigenSum(w.a_data(), w.count())); });
+      });
+      Register("eigen_add", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        TimePasses(state, [&] { EigenAdd(w.a_data(), w.b_data(), w.out_data(), w.count()); });
+      });
+      Register("eigen_chain", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        TimePasses(state, [&] {
+          EigenChain(w.a_data(), w.b_data(), w.c_data(), w.d_data(), w.out_data(), w.count());
+        });
+      });
+#endif
       Register("plain_add_o2", count, 1, round, plan, [](benchmark::State& state) {
         Workspace& w = WorkspaceAt(state);
         TimePasses(state, [&] { PlainAddO2(w.a_data(), w.b_data(), w.out_data(), w.count()); });
@@ -233,7 +252,8 @@ void PrintTable(const std::map<RunKey, double>& best) {
               ActiveSimdTarget().name.c_str());
   std::printf("%9s", "N");
   for (const char* run : kRuns) std::printf(" %16s", run);
-  std::printf(" %8s %8s %8s %8s\n", "sum/O2", "prep/O2", "add/O2", "prep/O2");
+  std::printf(" %8s %8s %8s %8s %9s %9s\n", "sum/O2", "prep/O2", "add/O2", "prep/O2", "sum/Eig",
+              "add/Eig");
   for (const uint64_t count : kCounts) {
     std::printf("%9llu", static_cast<unsigned long long>(count));
     double ns[kRunCount] = {};
@@ -246,22 +266,24 @@ void PrintTable(const std::map<RunKey, double>& best) {
     const auto ratio = [&](size_t run, size_t loop) {
       return ns[loop] > 0 ? ns[run] / ns[loop] : 0.0;
     };
-    std::printf(" %8.2f %8.2f %8.2f %8.2f\n", ratio(0, 2), ratio(1, 2), ratio(4, 6), ratio(5, 6));
+    // Indices in kRuns: sums 0-4, adds 5-9.
+    std::printf(" %8.2f %8.2f %8.2f %8.2f %9.2f %9.2f\n", ratio(0, 2), ratio(1, 2), ratio(5, 7),
+                ratio(6, 7), ratio(1, 4), ratio(6, 9));
   }
   std::printf("\n(a - b) * c + d, ns per call, and GB/s at 20 B per element for the fused one\n");
   std::printf("%9s", "N");
   for (const char* run : kChainRuns) std::printf(" %18s", run);
-  std::printf(" %10s %10s %10s\n", "ops/fused", "O2/fused", "GB/s");
+  std::printf(" %10s %10s %10s %10s\n", "ops/fused", "O2/fused", "Eig/fused", "GB/s");
   for (const uint64_t count : kCounts) {
-    double ns[4] = {};
+    double ns[5] = {};
     std::printf("%9llu", static_cast<unsigned long long>(count));
-    for (size_t r = 0; r < 4; ++r) {
+    for (size_t r = 0; r < 5; ++r) {
       const auto it = best.find({kChainRuns[r], count, 1});
       ns[r] = it == best.end() ? 0.0 : it->second * 1e9;
       std::printf(" %18.1f", ns[r]);
     }
-    std::printf(" %10.2f %10.2f %10.2f\n", ns[0] > 0 ? ns[1] / ns[0] : 0.0,
-                ns[0] > 0 ? ns[2] / ns[0] : 0.0,
+    const auto over_fused = [&](size_t r) { return ns[0] > 0 ? ns[r] / ns[0] : 0.0; };
+    std::printf(" %10.2f %10.2f %10.2f %10.2f\n", over_fused(1), over_fused(2), over_fused(4),
                 ns[0] > 0 ? 20.0 * static_cast<double>(count) / ns[0] : 0.0);
   }
 }

@@ -19,4 +19,11 @@ void PlainChainO2(const float* a, const float* b, const float* c, const float* d
 void PlainChainNative(const float* a, const float* b, const float* c, const float* d, float* out,
                       size_t count);
 
+// Eigen 3.4 ArrayXf expressions over the same memory (tensor_calls_peers_eigen.cc), when Debian's
+// libeigen3-dev is installed (SWARM_BENCH_EIGEN).
+float EigenSum(const float* values, size_t count);
+void EigenAdd(const float* a, const float* b, float* out, size_t count);
+void EigenChain(const float* a, const float* b, const float* c, const float* d, float* out,
+                size_t count);
+
 }  // namespace swarm::bench

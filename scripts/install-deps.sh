@@ -20,6 +20,7 @@ packages=(build-essential make cmake ccache pkg-config clang-format
           liborocos-kdl-dev libkdl-parser-dev  # Orocos KDL: robot dynamics tests' second reference
           libbenchmark-dev python3-matplotlib  # the benchmarks and their charts
           libnanoflann-dev  # the neighbour benchmark's k-d tree peer
+          libeigen3-dev python3-numexpr  # the tensor expression benchmark's peers
           libmujoco-dev)  # MuJoCo's mj_kinematics, the robot benchmark's peer
 if [[ $# -gt 1 || ( $# -eq 1 && "$1" != "--bench" && "$1" != "--arm64" ) ]]; then
   echo "install-deps.sh: unknown arguments '$*' (only --bench or --arm64)" >&2

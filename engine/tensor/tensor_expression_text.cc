@@ -29,9 +29,9 @@ class Parser {
     if (position_ != text_.size()) return Unexpected();
     if (program_.views_wanted > kMaxExpressionViews ||
         program_.steps_wanted > kMaxExpressionSteps) {
-      return Error("the expression has " + std::to_string(program_.views_wanted) +
-                       " views and " + std::to_string(program_.steps_wanted) +
-                       " operations; at most " + std::to_string(kMaxExpressionViews) + " and " +
+      return Error("the expression has " + std::to_string(program_.views_wanted) + " views and " +
+                       std::to_string(program_.steps_wanted) + " operations; at most " +
+                       std::to_string(kMaxExpressionViews) + " and " +
                        std::to_string(kMaxExpressionSteps) + " are allowed",
                    0);
     }
@@ -50,8 +50,8 @@ class Parser {
       ++position_;
       Result<Operand> right = Product();
       if (!right.ok()) return right;
-      left = program_.AddStep(c == '+' ? BinaryOp::kAdd : BinaryOp::kSub, left.value(),
-                              right.value());
+      left =
+          program_.AddStep(c == '+' ? BinaryOp::kAdd : BinaryOp::kSub, left.value(), right.value());
     }
   }
 
@@ -65,8 +65,8 @@ class Parser {
       ++position_;
       Result<Operand> right = Unary();
       if (!right.ok()) return right;
-      left = program_.AddStep(c == '*' ? BinaryOp::kMul : BinaryOp::kDiv, left.value(),
-                              right.value());
+      left =
+          program_.AddStep(c == '*' ? BinaryOp::kMul : BinaryOp::kDiv, left.value(), right.value());
     }
   }
 
@@ -105,9 +105,9 @@ class Parser {
       } else if (name == "maximum" || name == "max") {
         op = BinaryOp::kMax;
       } else {
-        return Error("unknown function '" + std::string(name) +
-                         "' (functions: minimum, maximum, min, max)",
-                     start);
+        return Error(
+            "unknown function '" + std::string(name) + "' (functions: minimum, maximum, min, max)",
+            start);
       }
       ++position_;
       Result<Operand> a = Sum();
@@ -125,9 +125,10 @@ class Parser {
       return Operand{Operand::Kind::kView, static_cast<uint8_t>(bound_[v]), 0.0f};
     }
     std::string known;
-    for (const NamedView& view : views_) known += (known.empty() ? "" : ", ") + std::string(view.name);
-    return Error("unknown name '" + std::string(name) + "' (names given: " +
-                     (known.empty() ? "none" : known) + ")",
+    for (const NamedView& view : views_)
+      known += (known.empty() ? "" : ", ") + std::string(view.name);
+    return Error("unknown name '" + std::string(name) +
+                     "' (names given: " + (known.empty() ? "none" : known) + ")",
                  start);
   }
 
@@ -173,8 +174,8 @@ class Parser {
   }
 
   Status Error(const std::string& what, size_t at) const {
-    return InvalidArgument("expression \"" + std::string(text_) + "\": " + what +
-                           " at position " + std::to_string(at));
+    return InvalidArgument("expression \"" + std::string(text_) + "\": " + what + " at position " +
+                           std::to_string(at));
   }
 
   char Peek() const { return position_ < text_.size() ? text_[position_] : '\0'; }
@@ -197,11 +198,10 @@ class Parser {
 
 }  // namespace
 
-Result<ExpressionProgram> ParseExpression(std::string_view text,
-                                          std::span<const NamedView> views) {
+Result<ExpressionProgram> ParseExpression(std::string_view text, std::span<const NamedView> views) {
   if (views.size() > 64) {
-    return InvalidArgument("expression \"" + std::string(text) + "\": " +
-                           std::to_string(views.size()) + " names given, at most 64");
+    return InvalidArgument("expression \"" + std::string(text) +
+                           "\": " + std::to_string(views.size()) + " names given, at most 64");
   }
   return Parser(text, views).Parse();
 }
