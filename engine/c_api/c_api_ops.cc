@@ -86,17 +86,20 @@ swarm_status swarm_elementwise(swarm_binary_op op, swarm_tensor a, swarm_tensor 
   });
 }
 
-swarm_status swarm_evaluate(const char* expression, const char* const* names,
+swarm_status swarm_evaluate(swarm_context context, const char* expression, const char* const* names,
                             const swarm_tensor* tensors, size_t count, swarm_tensor out) {
   constexpr const char* kFunction = "swarm_evaluate";
   return Guarded(kFunction, [&]() -> swarm_status {
+    if (context == nullptr) return NullArgument(kFunction, "context");
     if (out == nullptr) return NullArgument(kFunction, "out");
     Result<ExpressionProgram> program = swarm::InvalidArgument("not parsed");
     if (swarm_status s = ParseFor(kFunction, expression, names, tensors, count, &program);
         s != SWARM_OK) {
       return s;
     }
-    return Report(kFunction, swarm::EvaluateProgram(out->view, program.value()));
+    swarm::c_api::ContextState& state = *context->state;
+    std::lock_guard<std::mutex> lock(state.kernel_mutex);  // the pool runs one batch at a time
+    return Report(kFunction, swarm::EvaluateProgram(out->view, program.value(), &state.pool));
   });
 }
 

@@ -258,9 +258,10 @@ swarm_status swarm_elementwise(swarm_binary_op op, swarm_tensor a, swarm_tensor 
 /* Fused expressions written as text, numexpr-style (engine/tensor/tensor_expression_text.h):
  * "(a - b) * c + 2" with + - * /, unary minus, parentheses, numbers, minimum(x, y) and
  * maximum(x, y) (also min, max) over the f32 tensors names[i] = tensors[i] (i < count),
- * broadcast like numpy. The expression is parsed once and run one tile at a time: no full-size
- * temporary, the same bits as the operations one by one. Errors name the token and position. */
-swarm_status swarm_evaluate(const char* expression, const char* const* names,
+ * broadcast like numpy. The expression is parsed once and run one tile at a time on the
+ * context's threads: no full-size temporary, the same bits as the operations one by one (on any
+ * thread count). Errors name the token and position. */
+swarm_status swarm_evaluate(swarm_context context, const char* expression, const char* const* names,
                             const swarm_tensor* tensors, size_t count, swarm_tensor out);
 /* The sum of the expression's elements in C order of the broadcast shape (as
  * swarm_tensor_reduce_all's sum of the evaluated result), without storing them. */

@@ -282,7 +282,7 @@ _SIGNATURES = {
     "swarm_dlpack_delete": (None, [_P]),
     "swarm_elementwise": (ctypes.c_int, [ctypes.c_int, _P, _P, _P]),
     "swarm_evaluate": (
-        ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(_P),
+        ctypes.c_int, [_P, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(_P),
                        ctypes.c_size_t, _P]),
     "swarm_evaluate_sum": (
         ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(_P),
@@ -386,11 +386,14 @@ class Library:
             tensors.append(tensor)
         return ((ctypes.c_char_p * len(names))(*names), (_P * len(handles))(*handles), tensors)
 
-    def evaluate(self, expression, out=None, **operands):
+    def evaluate(self, expression, out=None, context=None, **operands):
         """out = the expression over the named float32 operands (numpy arrays, viewed in place,
         or Tensors), e.g. evaluate("(a - b) * c + 2", a=a, b=b, c=c): one pass, no temporaries,
-        numpy broadcasting. out: a writable float32 numpy array or Tensor of the broadcast shape,
-        or None for a new numpy array. Returns out."""
+        numpy broadcasting, on the threads of `context` (a Context; None: a one-thread context
+        of this call). out: a writable float32 numpy array or Tensor of the broadcast shape, or
+        None for a new numpy array. Returns out."""
+        if context is None:
+            context = self.context()
         if out is None:
             shapes = [np.shape(value) if not isinstance(value, Tensor) else value.numpy().shape
                       for value in operands.values()]
@@ -404,8 +407,8 @@ class Library:
             out = np.empty(shape, dtype=np.float32)
         target = out if isinstance(out, Tensor) else self.from_dlpack(out)
         names, handles, keep = self._operands(operands)
-        self._call("swarm_evaluate", expression.encode(), names, handles, len(keep),
-                   target._handle)
+        self._call("swarm_evaluate", context._handle, expression.encode(), names, handles,
+                   len(keep), target._handle)
         return out
 
     def evaluate_sum(self, expression, **operands):
@@ -515,7 +518,7 @@ class Context(_Handle):
     def evaluate(self, expression, out=None, **operands):
         """Library.evaluate: a fused expression over named float32 arrays, e.g.
         ctx.evaluate("(a - b) * c + 2", a=a, b=b, c=c, out=out)."""
-        return self._lib.evaluate(expression, out, **operands)
+        return self._lib.evaluate(expression, out, self, **operands)
 
     def evaluate_sum(self, expression, **operands):
         """Library.evaluate_sum: the fused sum of an expression's elements."""

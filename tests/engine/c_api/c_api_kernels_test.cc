@@ -118,7 +118,8 @@ TEST_CASE("swarm_evaluate runs a text expression as the ops one by one, and name
   for (int j = 0; j < 4; ++j) row[j] = float(j) - 1.5f;
   const char* names[] = {"a", "b"};
   const swarm_tensor tensors[] = {a_view.get(), b_view.get()};
-  REQUIRE(swarm_evaluate("(a - b) * a + 2", names, tensors, 2, out_view.get()) == SWARM_OK);
+  REQUIRE(swarm_evaluate(context.get(), "(a - b) * a + 2", names, tensors, 2, out_view.get()) ==
+          SWARM_OK);
   const swarm_tensor_info a_info = Info(a_view.get());
   const swarm_tensor_info out_info = Info(out_view.get());
   double total = 0.0;
@@ -134,14 +135,19 @@ TEST_CASE("swarm_evaluate runs a text expression as the ops one by one, and name
   REQUIRE(swarm_evaluate_sum("(a - b) * a + 2", names, tensors, 2, &sum) == SWARM_OK);
   CHECK(sum == Approx(total).epsilon(1e-12));
   Fill2d(out_view.get(), [](int64_t, int64_t) { return 42.0f; });
-  CHECK(swarm_evaluate("a + c", names, tensors, 2, out_view.get()) == SWARM_INVALID_ARGUMENT);
+  CHECK(swarm_evaluate(context.get(), "a + c", names, tensors, 2, out_view.get()) ==
+        SWARM_INVALID_ARGUMENT);
   CHECK(LastError() ==
         "swarm_evaluate: expression \"a + c\": unknown name 'c' (names given: a, b) at "
         "position 4");
-  CHECK(swarm_evaluate(nullptr, names, tensors, 2, out_view.get()) == SWARM_INVALID_ARGUMENT);
+  CHECK(swarm_evaluate(context.get(), nullptr, names, tensors, 2, out_view.get()) ==
+        SWARM_INVALID_ARGUMENT);
   CHECK_THAT(LastError(), Contains("expression"));
+  CHECK(swarm_evaluate(nullptr, "a", names, tensors, 2, out_view.get()) == SWARM_INVALID_ARGUMENT);
+  CHECK(LastError() == "swarm_evaluate: context is null");
   const swarm_tensor missing[] = {a_view.get(), nullptr};
-  CHECK(swarm_evaluate("a", names, missing, 2, out_view.get()) == SWARM_INVALID_ARGUMENT);
+  CHECK(swarm_evaluate(context.get(), "a", names, missing, 2, out_view.get()) ==
+        SWARM_INVALID_ARGUMENT);
   CHECK_THAT(LastError(), Contains("tensors[1]"));
   CHECK(swarm_evaluate_sum("a * b", names, tensors, 2, nullptr) == SWARM_INVALID_ARGUMENT);
   CHECK(*ElementOf<float>(out_info, {0, 0}) == 42.0f);  // nothing written by the failures
