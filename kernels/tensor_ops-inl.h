@@ -159,6 +159,44 @@ inline void ElementwiseRowImpl(ElementwiseOp op, const float* a, size_t a_step, 
   }
 }
 
+template <UnaryOp kOp, class D>
+HWY_INLINE hn::Vec<D> ApplyUnary(D d, hn::Vec<D> a) {
+  hn::Vec<D> result;
+  if constexpr (kOp == UnaryOp::kNeg) result = hn::Neg(a);
+  if constexpr (kOp == UnaryOp::kAbs) result = hn::Abs(a);
+  if constexpr (kOp == UnaryOp::kSqrt) result = hn::Sqrt(a);
+  return hn::IfThenElse(hn::IsNaN(result), hn::Set(d, std::numeric_limits<float>::quiet_NaN()),
+                        result);
+}
+
+template <UnaryOp kOp>
+HWY_INLINE void UnaryLoop(const float* a, float* out, size_t count) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + lanes <= count; i += lanes) {
+    hn::StoreU(ApplyUnary<kOp>(d, hn::LoadU(d, a + i)), d, out + i);
+  }
+  if (i == count) return;
+  // The last partial vector through a stack copy, as ElementwiseLoop does.
+  const size_t rest = count - i;
+  HWY_ALIGN float tail[hn::MaxLanes(decltype(d)())] = {};
+  std::memcpy(tail, a + i, rest * sizeof(float));
+  hn::Store(ApplyUnary<kOp>(d, hn::Load(d, tail)), d, tail);
+  std::memcpy(out + i, tail, rest * sizeof(float));
+}
+
+inline void UnaryRowImpl(UnaryOp op, const float* a, float* out, size_t count) {
+  switch (op) {
+    case UnaryOp::kNeg:
+      return UnaryLoop<UnaryOp::kNeg>(a, out, count);
+    case UnaryOp::kAbs:
+      return UnaryLoop<UnaryOp::kAbs>(a, out, count);
+    case UnaryOp::kSqrt:
+      return UnaryLoop<UnaryOp::kSqrt>(a, out, count);
+  }
+}
+
 template <ElementwiseOp kOp>
 HWY_INLINE void StridedLoop(const float* a, ptrdiff_t a_stride, const float* b, ptrdiff_t b_stride,
                             float* out, ptrdiff_t out_stride, size_t count) {

@@ -17,6 +17,7 @@ namespace swarm {
 
 HWY_EXPORT(ElementwiseRowImpl);
 HWY_EXPORT(ElementwiseRowStridedImpl);
+HWY_EXPORT(UnaryRowImpl);
 HWY_EXPORT(AccumulateSumImpl);
 HWY_EXPORT(SumRowImpl);
 HWY_EXPORT(AccumulateSumStridedImpl);
@@ -52,6 +53,12 @@ void ElementwiseRowStrided(ElementwiseOp op, const float* a, ptrdiff_t a_stride,
   SWARM_ASSERT(count == 0 || (a != nullptr && b != nullptr && out != nullptr));
   HWY_DYNAMIC_DISPATCH(ElementwiseRowStridedImpl)
   (op, a, a_stride, b, b_stride, out, out_stride, count);
+}
+
+void UnaryRow(UnaryOp op, const float* a, float* out, size_t count) {
+  SWARM_ASSERT(count == 0 || (a != nullptr && out != nullptr));
+  if (count == 0) return;
+  HWY_DYNAMIC_DISPATCH(UnaryRowImpl)(op, a, out, count);
 }
 
 void AccumulateSum(const float* row, size_t count, SumLanes& state) {

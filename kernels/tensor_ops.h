@@ -51,6 +51,13 @@ enum class ElementwiseOp : uint8_t { kAdd, kSub, kMul, kDiv, kMin, kMax };
 void ElementwiseRow(ElementwiseOp op, const float* a, size_t a_step, const float* b, size_t b_step,
                     float* out, size_t count);
 
+// Unary operations (fused expressions, engine/tensor/tensor_expression.h): negation and absolute
+// value change the sign bit only; sqrt is the correctly rounded IEEE square root (sqrt(-0) = -0,
+// a negative operand gives NaN). Every NaN result is the quiet NaN, as above.
+enum class UnaryOp : uint8_t { kNeg, kAbs, kSqrt };
+// out[i] = op(a[i]) for i in [0, count); out may be a; nothing past count is read or written.
+void UnaryRow(UnaryOp op, const float* a, float* out, size_t count);
+
 // Rows shorter than this run ElementwiseShortRow and SumShortRow: below a vector or two, a plain
 // loop costs less than dispatching a SIMD kernel.
 inline constexpr size_t kShortRow = 16;

@@ -49,6 +49,22 @@ float Elementwise(ElementwiseOp op, float a, float b) {
   return std::isnan(result) ? nan : result;
 }
 
+float Unary(UnaryOp op, float a) {
+  float result = a;
+  switch (op) {
+    case UnaryOp::kNeg:
+      result = -a;
+      break;
+    case UnaryOp::kAbs:
+      result = std::fabs(a);
+      break;
+    case UnaryOp::kSqrt:
+      result = std::sqrt(a);
+      break;
+  }
+  return std::isnan(result) ? std::numeric_limits<float>::quiet_NaN() : result;
+}
+
 void ElementwiseRow(ElementwiseOp op, const float* a, ptrdiff_t a_step, const float* b,
                     ptrdiff_t b_step, float* out, size_t count) {
   for (size_t i = 0; i < count; ++i) {

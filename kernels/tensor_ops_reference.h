@@ -8,6 +8,8 @@
 
 namespace swarm::reference {
 
+// One element of UnaryRow.
+float Unary(UnaryOp op, float a);
 // One element of ElementwiseRow.
 float Elementwise(ElementwiseOp op, float a, float b);
 // out[i] = a[i * a_step] op b[i * b_step]; any steps.

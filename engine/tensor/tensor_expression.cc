@@ -150,6 +150,13 @@ void ForEachOffset(const Layout& layout, const std::array<int64_t, kMaxTensorRan
   }
 }
 
+// A unary operation on one number, with UnaryRow's bits.
+float UnaryScalar(UnaryOp op, float value) {
+  float result;
+  UnaryRow(op, &value, &result, 1);
+  return result;
+}
+
 // A thread's scratch area for the registers of its tiles.
 struct Scratch {
   alignas(64) float floats[kScratchFloats];
@@ -196,7 +203,16 @@ const float* RunTile(const ExpressionProgram& program, const Layout& layout, int
     // before it is written.
     const bool last = s + 1 == program.step_count && into != nullptr;
     float* target = last ? into : scratch.Register(s, layout);
-    ElementwiseRow(static_cast<ElementwiseOp>(instruction.op), a, a_step, b, b_step, target, n);
+    if (instruction.is_unary) {
+      if (a_step == 0) {  // of a number: one value for the whole tile
+        const float value = UnaryScalar(instruction.unary, *a);
+        std::fill_n(target, n, value);
+      } else {
+        UnaryRow(instruction.unary, a, target, n);
+      }
+    } else {
+      ElementwiseRow(static_cast<ElementwiseOp>(instruction.op), a, a_step, b, b_step, target, n);
+    }
     if (last) {
       *step = 1;
       return into;

@@ -6,7 +6,8 @@
 //   Result<double> r = Sum((a - b) * (a - b));                // a reduction fused at the end
 //
 // Operands are TensorViews, floats and expressions; + - * / and Minimum / Maximum combine them
-// (the operations of Elementwise, engine/tensor/tensor_ops.h). Writing an expression records it
+// (the operations of Elementwise, engine/tensor/tensor_ops.h), and unary -, Abs and Sqrt apply to
+// them (UnaryRow, kernels/tensor_ops.h). Writing an expression records it
 // (C++ expression templates); Evaluate and Sum turn the record into a small program and run it a
 // tile of 512 elements at a time: each tile's operands are loaded (or read in place), every
 // operation runs over the tile with the SIMD row kernels of Elementwise, and the tile's result is
@@ -50,9 +51,12 @@ struct ExpressionProgram {
     uint8_t index = 0;  // of the view or the step
     float constant = 0.0f;
   };
+  // op(a, b), or unary(a) when `unary` is set.
   struct Step {
-    BinaryOp op;
+    BinaryOp op = BinaryOp::kAdd;
     Operand a, b;
+    bool is_unary = false;
+    UnaryOp unary = UnaryOp::kNeg;
   };
   const TensorView* views[kMaxExpressionViews];
   Step steps[kMaxExpressionSteps];
@@ -69,8 +73,24 @@ struct ExpressionProgram {
     return operand;
   }
   Operand AddStep(BinaryOp op, Operand a, Operand b) {
+    Step step;
+    step.op = op;
+    step.a = a;
+    step.b = b;
+    return Add(step);
+  }
+  Operand AddUnary(UnaryOp op, Operand a) {
+    Step step;
+    step.a = a;
+    step.is_unary = true;
+    step.unary = op;
+    return Add(step);
+  }
+
+ private:
+  Operand Add(const Step& step) {
     Operand operand{Operand::Kind::kStep, static_cast<uint8_t>(step_count), 0.0f};
-    if (step_count < kMaxExpressionSteps) steps[step_count++] = {op, a, b};
+    if (step_count < kMaxExpressionSteps) steps[step_count++] = step;
     ++steps_wanted;
     return operand;
   }
@@ -103,8 +123,19 @@ struct Binary {
   }
 };
 
+template <class Child>
+struct Unary {
+  UnaryOp op;
+  Child child;
+  ExpressionProgram::Operand AppendTo(ExpressionProgram& program) const {
+    return program.AddUnary(op, child.AppendTo(program));
+  }
+};
+
 template <class T>
 struct IsNode : std::false_type {};
+template <class C>
+struct IsNode<Unary<C>> : std::true_type {};
 template <>
 struct IsNode<View> : std::true_type {};
 template <>
@@ -160,6 +191,23 @@ template <class A, class B>
 requires expression::Operands<A, B>
 auto Maximum(const A& a, const B& b) { return expression::Make(BinaryOp::kMax, a, b); }
 
+// Negation, absolute value and square root of a node or a view (UnaryRow's definitions: the
+// sign bit alone for the first two, IEEE sqrt, NaN canonical).
+template <class A>
+requires expression::Term<A> &&(!std::is_arithmetic_v<std::remove_cvref_t<A>>)auto operator-(
+    const A& a) {
+  return expression::Unary<decltype(expression::AsNode(a))>{UnaryOp::kNeg, expression::AsNode(a)};
+}
+template <class A>
+requires expression::Term<A> &&(!std::is_arithmetic_v<std::remove_cvref_t<A>>)auto Abs(const A& a) {
+  return expression::Unary<decltype(expression::AsNode(a))>{UnaryOp::kAbs, expression::AsNode(a)};
+}
+template <class A>
+requires expression::Term<A> &&
+    (!std::is_arithmetic_v<std::remove_cvref_t<A>>)auto Sqrt(const A& a) {
+  return expression::Unary<decltype(expression::AsNode(a))>{UnaryOp::kSqrt, expression::AsNode(a)};
+}
+
 // The program of any term; it points at the term's views (keep the term alive while it runs).
 template <class T>
 requires expression::Term<T> ExpressionProgram Record(const T& term) {
@@ -188,6 +236,10 @@ requires expression::Term<T> &&(!std::is_arithmetic_v<T>)Status
 
 template <class L, class R>
 Result<double> Sum(const expression::Binary<L, R>& term) {
+  return SumProgram(Record(term));
+}
+template <class C>
+Result<double> Sum(const expression::Unary<C>& term) {
   return SumProgram(Record(term));
 }
 

@@ -77,7 +77,7 @@ class Parser {
       ++position_;
       Result<Operand> operand = Unary();
       if (!operand.ok() || c == '+') return operand;
-      return program_.AddStep(BinaryOp::kMul, Constant(-1.0f), operand.value());
+      return program_.AddUnary(UnaryOp::kNeg, operand.value());
     }
     return Primary();
   }
@@ -99,15 +99,22 @@ class Parser {
     const std::string_view name = text_.substr(start, position_ - start);
     SkipSpaces();
     if (Peek() == '(') {
+      if (name == "sqrt" || name == "abs") {
+        ++position_;
+        Result<Operand> a = Sum();
+        if (!a.ok()) return a;
+        if (Status s = Expect(')'); !s.ok()) return s;
+        return program_.AddUnary(name == "sqrt" ? UnaryOp::kSqrt : UnaryOp::kAbs, a.value());
+      }
       BinaryOp op;
       if (name == "minimum" || name == "min") {
         op = BinaryOp::kMin;
       } else if (name == "maximum" || name == "max") {
         op = BinaryOp::kMax;
       } else {
-        return Error(
-            "unknown function '" + std::string(name) + "' (functions: minimum, maximum, min, max)",
-            start);
+        return Error("unknown function '" + std::string(name) +
+                         "' (functions: minimum, maximum, min, max, abs, sqrt)",
+                     start);
       }
       ++position_;
       Result<Operand> a = Sum();

@@ -10,8 +10,9 @@
 // tokens):
 //   sum      := product (('+' | '-') product)*
 //   product  := unary (('*' | '/') unary)*
-//   unary    := ('-' | '+') unary | primary          -x is (-1) * x: the same bits as negation
+//   unary    := ('-' | '+') unary | primary          (negation: the sign bit)
 //   primary  := number | name | '(' sum ')' | function '(' sum ',' sum ')'
+//               | ('abs' | 'sqrt') '(' sum ')'       (UnaryRow's abs and IEEE sqrt)
 //   function := minimum | maximum | min | max         (Elementwise's min and max)
 //   number   := digits with an optional '.', fraction and exponent ("2", "0.5", "1e-3", ".5"),
 //               rounded to the nearest float

@@ -128,6 +128,39 @@ TEST_CASE("ElementwiseRow matches the reference bit for bit on every target") {
   });
 }
 
+TEST_CASE("UnaryRow matches the reference bit for bit on every target, in place too") {
+  const float specials[] = {0.0f,
+                            -0.0f,
+                            1.0f,
+                            -1.0f,
+                            2.0f,
+                            -4.5f,
+                            std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN(),
+                            std::bit_cast<float>(0xffc05678u),
+                            1e-40f,
+                            -1e-40f};
+  ForEachTarget([&](const TargetUnderTest& target) {
+    INFO("target " << target.name);
+    for (const UnaryOp op : {UnaryOp::kNeg, UnaryOp::kAbs, UnaryOp::kSqrt}) {
+      for (const size_t count : kSizes) {
+        INFO("op " << static_cast<int>(op) << ", count " << count);
+        std::vector<float> values = Random(count, 41 + count, 0.1);
+        for (size_t i = 0; i < count && i < std::size(specials); ++i) values[i] = specials[i];
+        std::vector<float> out(count + 1, 7.0f);  // one guard element past the row
+        UnaryRow(op, values.data(), out.data(), count);
+        for (size_t i = 0; i < count; ++i) {
+          REQUIRE(Bits(out[i]) == Bits(reference::Unary(op, values[i])));
+        }
+        REQUIRE(out[count] == 7.0f);
+        UnaryRow(op, values.data(), values.data(), count);  // in place
+        for (size_t i = 0; i < count; ++i) REQUIRE(Bits(values[i]) == Bits(out[i]));
+      }
+    }
+  });
+}
+
 TEST_CASE("ElementwiseRow writes nothing outside the row") {
   constexpr size_t kGuard = 64;
   const float sentinel = std::bit_cast<float>(0x7f81dead);

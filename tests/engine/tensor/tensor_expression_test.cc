@@ -139,6 +139,39 @@ TEST_CASE("Fused expressions equal the operations one by one, bit for bit") {
   }
 }
 
+TEST_CASE("Unary operations in expressions equal UnaryRow one by one, bit for bit") {
+  MemoryAccountant memory;
+  std::mt19937 rng(10);
+  for (int trial = 0; trial < 10; ++trial) {
+    const std::vector<int64_t> shape = RandomShape(rng);
+    Operand a = MakeOperand(memory, shape, rng, trial % 2 == 0);
+    Operand b = MakeOperand(memory, BroadcastPartner(shape, rng), rng, false);
+    Operand c = MakeOperand(memory, shape, rng, true);
+    for (const Operand* operand : {&a, &b, &c}) Fill(operand->view, rng, 0.1);
+    INFO("trial " << trial << ", a " << a.view.TypeString());
+    // sqrt(|a - b|) * -c, one operation at a time into C-contiguous temporaries.
+    const auto temporary = [&] { return Tensor::Create(memory, DType::kF32, shape).value(); };
+    Tensor t = temporary(), u = temporary(), want = temporary();
+    REQUIRE(Sub(a.view, b.view, t.view()).ok());
+    const auto n = static_cast<size_t>(t.view().size());
+    float* pt = static_cast<float*>(t.view().data());
+    float* pu = static_cast<float*>(u.view().data());
+    UnaryRow(UnaryOp::kAbs, pt, pt, n);
+    UnaryRow(UnaryOp::kSqrt, pt, pt, n);
+    UnaryRow(UnaryOp::kNeg, static_cast<const float*>(c.view.data()), pu, n);
+    REQUIRE(Mul(t.view(), u.view(), want.view()).ok());
+    const double want_sum = Sum(want.view()).value();
+    ForEachTarget([&](const TargetUnderTest& target) {
+      INFO("target " << target.name);
+      Operand out = MakeOperand(memory, shape, rng, false);
+      REQUIRE(Evaluate(out.view, Sqrt(Abs(a.view - b.view)) * -c.view).ok());
+      REQUIRE(Bits(out.view) == Bits(want.view()));
+      REQUIRE(std::bit_cast<uint64_t>(Sum(Sqrt(Abs(a.view - b.view)) * -c.view).value()) ==
+              std::bit_cast<uint64_t>(want_sum));
+    });
+  }
+}
+
 TEST_CASE("Fused expressions agree with double precision to a few float ulps") {
   // Values away from 0 and each operation's result rounded once: the float result of
   // (a - b) * c + d is within 4 ulps of the double one for these magnitudes.
@@ -255,7 +288,8 @@ TEST_CASE("Text expressions run as the same expressions written in C++, bit for 
   same("(a - b) * c_2 + 2", (av - bv) * cv + 2.0f);
   same("a - b * c_2 / 0.5", av - bv * cv / 0.5f);  // precedence
   same("a - b - c_2", (av - bv) - cv);             // left to right
-  same("  -a*-b + +c_2 ", (-1.0f * av) * (-1.0f * bv) + cv);
+  same("  -a*-b + +c_2 ", (-av) * (-bv) + cv);
+  same("sqrt(abs(a - b)) * -c_2 + abs(-2)", Sqrt(Abs(av - bv)) * (-cv) + 2.0f);
   same("maximum(a, 0) / minimum(b, c_2) - max(a,b)*min(1e-3,b) + .5",
        Maximum(av, 0.0f) / Minimum(bv, cv) - Maximum(av, bv) * Minimum(1e-3f, bv) + 0.5f);
   same("a * max(2, 3.0)", av * 3.0f);  // an operation of two numbers is one too
@@ -285,7 +319,7 @@ TEST_CASE("Text expressions name the token and position of every error") {
           "expression \"1.2.3 * a\": malformed number '1.2.3' at position 0");
   REQUIRE(message("sin(a)") ==
           "expression \"sin(a)\": unknown function 'sin' (functions: "
-          "minimum, maximum, min, max) at position 0");
+          "minimum, maximum, min, max, abs, sqrt) at position 0");
   REQUIRE(message("max(a b)") ==
           "expression \"max(a b)\": expected ',' but found 'b' at position 6");
   REQUIRE(message("   ") == "expression \"   \": the expression is empty at position 0");
