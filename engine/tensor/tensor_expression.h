@@ -51,7 +51,7 @@ struct ExpressionProgram {
     uint8_t index = 0;  // of the view or the step
     float constant = 0.0f;
   };
-  // op(a, b), or unary(a) when `unary` is set.
+  // op(a, b), or unary(a) when is_unary is set.
   struct Step {
     BinaryOp op = BinaryOp::kAdd;
     Operand a, b;
