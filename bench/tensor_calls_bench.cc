@@ -4,7 +4,7 @@
 // overhead (validation, planning, dispatch): at 3 elements a loop takes a couple of
 // nanoseconds.
 //
-// Workloads, contiguous f32[N] tensors, N = 1, 3, 16, 100, 1e3, 1e4, 1e6, 1e7:
+// Workloads, contiguous f32[N] tensors, N = 1, 3, 16, 100, 1e3, 1e4, 1e6, 1e7, 1e8:
 //   swarm_sum   Sum(view) (the deterministic double-lane sum, engine/tensor/tensor_ops.h)
 //   swarm_add   Add(a, b, out)
 //   prepared_sum, prepared_add   the same prepared once (PreparedSum, PreparedElementwise), run
@@ -42,7 +42,7 @@ namespace swarm::bench {
 namespace {
 
 constexpr const char* kProgram = "swarm-bench-tensor-calls";
-constexpr uint64_t kCounts[] = {1, 3, 16, 100, 1'000, 10'000, 1'000'000, 10'000'000};
+constexpr uint64_t kCounts[] = {1, 3, 16, 100, 1'000, 10'000, 1'000'000, 10'000'000, 100'000'000};
 constexpr const char* kRuns[] = {
     "swarm_sum", "prepared_sum", "plain_sum_o2", "plain_sum_native", "eigen_sum",
     "swarm_add", "prepared_add", "plain_add_o2", "plain_add_native", "eigen_add"};
