@@ -69,41 +69,6 @@ HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> a, hn::Vec<D> b) {
   }
 }
 
-// The scalar form of the same definitions, for strided rows.
-inline uint32_t BitsOf(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  return bits;
-}
-inline float FloatOf(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, sizeof(value));
-  return value;
-}
-// Min / max of numbers (no NaN) with -0 below +0.
-inline float ScalarMin(float a, float b) {
-  if (a == b) return FloatOf(BitsOf(a) | BitsOf(b));
-  return b < a ? b : a;
-}
-inline float ScalarMax(float a, float b) {
-  if (a == b) return FloatOf(BitsOf(a) & BitsOf(b));
-  return b > a ? b : a;
-}
-
-template <ElementwiseOp kOp>
-HWY_INLINE float ApplyScalar(float a, float b) {
-  float result;
-  if constexpr (kOp == ElementwiseOp::kAdd) result = a + b;
-  if constexpr (kOp == ElementwiseOp::kSub) result = a - b;
-  if constexpr (kOp == ElementwiseOp::kMul) result = a * b;
-  if constexpr (kOp == ElementwiseOp::kDiv) result = a / b;
-  if constexpr (kOp == ElementwiseOp::kMin || kOp == ElementwiseOp::kMax) {
-    if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<float>::quiet_NaN();
-    result = kOp == ElementwiseOp::kMin ? ScalarMin(a, b) : ScalarMax(a, b);
-  }
-  return std::isnan(result) ? std::numeric_limits<float>::quiet_NaN() : result;
-}
-
 // kABroadcast / kBBroadcast: the input is one scalar (step 0) rather than a row (step 1).
 template <ElementwiseOp kOp, bool kABroadcast, bool kBBroadcast>
 HWY_INLINE void ElementwiseLoop(const float* a, const float* b, float* out, size_t count) {
@@ -202,7 +167,7 @@ HWY_INLINE void StridedLoop(const float* a, ptrdiff_t a_stride, const float* b, 
                             float* out, ptrdiff_t out_stride, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     const auto at = static_cast<ptrdiff_t>(i);
-    out[at * out_stride] = ApplyScalar<kOp>(a[at * a_stride], b[at * b_stride]);
+    out[at * out_stride] = ElementwiseScalar(kOp, a[at * a_stride], b[at * b_stride]);
   }
 }
 

@@ -107,13 +107,13 @@ void AccumulateMaxStrided(const float* row, ptrdiff_t stride, size_t count, Extr
 float FinishMin(const ExtremumLanes& state) {
   SWARM_ASSERT(state.count > 0);
   if (state.saw_nan) return std::numeric_limits<float>::quiet_NaN();
-  return Tree(state.lanes, [](float a, float b) { return HWY_STATIC_DISPATCH(ScalarMin)(a, b); });
+  return Tree(state.lanes, [](float a, float b) { return ScalarMin(a, b); });
 }
 
 float FinishMax(const ExtremumLanes& state) {
   SWARM_ASSERT(state.count > 0);
   if (state.saw_nan) return std::numeric_limits<float>::quiet_NaN();
-  return Tree(state.lanes, [](float a, float b) { return HWY_STATIC_DISPATCH(ScalarMax)(a, b); });
+  return Tree(state.lanes, [](float a, float b) { return ScalarMax(a, b); });
 }
 
 }  // namespace swarm

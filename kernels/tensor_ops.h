@@ -34,6 +34,7 @@
 // Reference implementations for tests: kernels/tensor_ops_reference.h.
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -62,13 +63,26 @@ void UnaryRow(UnaryOp op, const float* a, float* out, size_t count);
 // loop costs less than dispatching a SIMD kernel.
 inline constexpr size_t kShortRow = 16;
 
-// One element of ElementwiseRow in plain scalar code, with the same bits.
+// Min / max of numbers (no NaN) with -0 below +0: for equal operands the OR of the bits keeps a
+// sign bit that either has (their other bits are equal), the AND keeps it only if both have it.
+inline float ScalarMin(float a, float b) {
+  if (a == b) return std::bit_cast<float>(std::bit_cast<uint32_t>(a) | std::bit_cast<uint32_t>(b));
+  return b < a ? b : a;
+}
+inline float ScalarMax(float a, float b) {
+  if (a == b) return std::bit_cast<float>(std::bit_cast<uint32_t>(a) & std::bit_cast<uint32_t>(b));
+  return b > a ? b : a;
+}
+
+// One element of ElementwiseRow in plain scalar code, with the same bits: the strided rows and
+// the short rows run it.
 inline float ElementwiseScalar(ElementwiseOp op, float a, float b) {
+  if (op == ElementwiseOp::kMin || op == ElementwiseOp::kMax) {
+    if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<float>::quiet_NaN();
+    return op == ElementwiseOp::kMin ? ScalarMin(a, b) : ScalarMax(a, b);
+  }
   float result;
   switch (op) {
-    case ElementwiseOp::kAdd:
-      result = a + b;
-      break;
     case ElementwiseOp::kSub:
       result = a - b;
       break;
@@ -78,21 +92,11 @@ inline float ElementwiseScalar(ElementwiseOp op, float a, float b) {
     case ElementwiseOp::kDiv:
       result = a / b;
       break;
-    case ElementwiseOp::kMin:
-      // The smaller, -0 below +0 (equal nonzero values have the same bits); NaN below.
-      result = b < a || (b == a && std::signbit(b)) ? b : a;
-      break;
-    case ElementwiseOp::kMax:
-      result = b > a || (b == a && !std::signbit(b)) ? b : a;
-      break;
     default:
-      result = a;
+      result = a + b;
   }
-  // An arithmetic result is NaN whenever an operand is; min and max must look at both.
-  const bool nan = op == ElementwiseOp::kMin || op == ElementwiseOp::kMax
-                       ? std::isnan(a) || std::isnan(b)
-                       : std::isnan(result);
-  return nan ? std::numeric_limits<float>::quiet_NaN() : result;
+  // An arithmetic result is NaN whenever an operand is.
+  return std::isnan(result) ? std::numeric_limits<float>::quiet_NaN() : result;
 }
 
 // ElementwiseRow of contiguous a, b and out (out may be a or b) in plain scalar code, for short
