@@ -284,6 +284,17 @@ struct CandidateFields {
   }
 };
 
+// The candidate slot of sorted point s (one of the runs' points): the points of the runs before
+// the one that holds it, plus its place in that run.
+inline size_t CandidateSlot(const PointRun* runs, size_t run_count, size_t s) {
+  size_t slot = 0;
+  for (size_t r = 0; r < run_count; ++r) {
+    if (s < runs[r].end) return slot + (s - runs[r].begin);
+    slot += runs[r].end - runs[r].begin;
+  }
+  return slot;
+}
+
 // The neighbours of the point at (px, py, pz) among the buffered candidates; with kWrite their
 // indices are stored from out[0], whole vectors (the stage has room for a full buffer's).
 template <bool kWrite, class D>
@@ -418,15 +429,7 @@ HWY_INLINE size_t NeighborRows(const SortedGrid& sorted, float radius, size_t be
     const size_t run_count = CollectRuns(sorted, group.cell, runs);
     const bool buffered = RunPoints(runs, run_count) <= CandidateFields<3>::kCapacity;
     if (buffered) buffer.Fill(d, sources, sorted.points.count, runs, run_count, 0);
-    // The group's first buffer slot: its place in the run that holds it.
-    size_t slot = 0;
-    for (size_t r = 0; r < run_count; ++r) {
-      if (s < runs[r].end) {
-        slot += s - runs[r].begin;
-        break;
-      }
-      slot += runs[r].end - runs[r].begin;
-    }
+    size_t slot = CandidateSlot(runs, run_count, s);
     for (; s < group.end; ++s, ++slot) {
       writing = writing && total <= capacity;
       size_t found;
@@ -494,15 +497,7 @@ inline void ListNeighborBlockRowsImpl(const SortedGrid& sorted, float radius, si
     const size_t total = RunPoints(runs, run_count);
     const bool one_chunk = total <= kCapacity;
     if (one_chunk) buffer.Fill(d, sources, sorted.points.count, runs, run_count, 0);
-    // The group's first candidate slot: its place in the run that holds it.
-    size_t slot = 0;
-    for (size_t r = 0; r < run_count; ++r) {
-      if (s < runs[r].end) {
-        slot += s - runs[r].begin;
-        break;
-      }
-      slot += runs[r].end - runs[r].begin;
-    }
+    size_t slot = CandidateSlot(runs, run_count, s);
     for (; s < group.end; ++s, ++slot) {
       int32_t* HWY_RESTRICT to = entries + block_start[s / kBlockLanes] + s % kBlockLanes;
       size_t listed = 0;
