@@ -41,32 +41,26 @@ class Parser {
 
  private:
   Result<Operand> Sum() {
-    Result<Operand> left = Product();
-    if (!left.ok()) return left;
-    while (true) {
-      SkipSpaces();
-      const char c = Peek();
-      if (c != '+' && c != '-') return left;
-      ++position_;
-      Result<Operand> right = Product();
-      if (!right.ok()) return right;
-      left =
-          program_.AddStep(c == '+' ? BinaryOp::kAdd : BinaryOp::kSub, left.value(), right.value());
-    }
+    return LeftToRight([this] { return Product(); }, '+', BinaryOp::kAdd, '-', BinaryOp::kSub);
+  }
+  Result<Operand> Product() {
+    return LeftToRight([this] { return Unary(); }, '*', BinaryOp::kMul, '/', BinaryOp::kDiv);
   }
 
-  Result<Operand> Product() {
-    Result<Operand> left = Unary();
+  // operand ((first | second) operand)*, applied left to right; next() parses an operand.
+  template <class Next>
+  Result<Operand> LeftToRight(const Next& next, char first, BinaryOp first_op, char second,
+                              BinaryOp second_op) {
+    Result<Operand> left = next();
     if (!left.ok()) return left;
     while (true) {
       SkipSpaces();
       const char c = Peek();
-      if (c != '*' && c != '/') return left;
+      if (c != first && c != second) return left;
       ++position_;
-      Result<Operand> right = Unary();
+      Result<Operand> right = next();
       if (!right.ok()) return right;
-      left =
-          program_.AddStep(c == '*' ? BinaryOp::kMul : BinaryOp::kDiv, left.value(), right.value());
+      left = program_.AddStep(c == first ? first_op : second_op, left.value(), right.value());
     }
   }
 
