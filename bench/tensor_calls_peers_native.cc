@@ -1,22 +1,19 @@
-// The plain loops of bench/tensor_calls_peers.h, built with -O3 -march=native
+// The plain loops of bench/tensor_calls_loops.h, built with -O3 -march=native
 // (bench/CMakeLists.txt).
+#include "bench/tensor_calls_loops.h"
 #include "bench/tensor_calls_peers.h"
 
 namespace swarm::bench {
 
-float PlainSumNative(const float* values, size_t count) {
-  float sum = 0.0f;
-  for (size_t i = 0; i < count; ++i) sum += values[i];
-  return sum;
-}
+float PlainSumNative(const float* values, size_t count) { return PlainSum(values, count); }
 
 void PlainAddNative(const float* a, const float* b, float* out, size_t count) {
-  for (size_t i = 0; i < count; ++i) out[i] = a[i] + b[i];
+  PlainAdd(a, b, out, count);
 }
 
 void PlainChainNative(const float* a, const float* b, const float* c, const float* d, float* out,
                       size_t count) {
-  for (size_t i = 0; i < count; ++i) out[i] = (a[i] - b[i]) * c[i] + d[i];
+  PlainChain(a, b, c, d, out, count);
 }
 
 }  // namespace swarm::bench
