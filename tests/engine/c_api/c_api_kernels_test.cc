@@ -27,7 +27,8 @@ void Fill2d(swarm_tensor tensor, F&& f) {
   }
 }
 
-TEST_CASE("elementwise ops broadcast like numpy and match scalar arithmetic exactly") {
+// a f32[3][4] (values 0.5 (4i + j) - 2), a row b f32[4] (j - 1.5) and an out f32[3][4].
+struct RowOperands {
   ContextPtr context = MakeContext();
   BufferPtr a = MakeTensorBuffer(context.get(), SWARM_F32, {3, 4});
   BufferPtr b = MakeTensorBuffer(context.get(), SWARM_F32, {4});
@@ -35,9 +36,21 @@ TEST_CASE("elementwise ops broadcast like numpy and match scalar arithmetic exac
   TensorPtr a_view = ViewOf(a.get());
   TensorPtr b_view = ViewOf(b.get());
   TensorPtr out_view = ViewOf(out.get());
-  Fill2d(a_view.get(), [](int64_t i, int64_t j) { return 0.5f * float(i * 4 + j) - 2.0f; });
-  auto* row = static_cast<float*>(Info(b_view.get()).data);
-  for (int j = 0; j < 4; ++j) row[j] = float(j) - 1.5f;
+  float* row = static_cast<float*>(Info(b_view.get()).data);
+
+  RowOperands() {
+    Fill2d(a_view.get(), [](int64_t i, int64_t j) { return 0.5f * float(i * 4 + j) - 2.0f; });
+    for (int j = 0; j < 4; ++j) row[j] = float(j) - 1.5f;
+  }
+};
+
+TEST_CASE("elementwise ops broadcast like numpy and match scalar arithmetic exactly") {
+  RowOperands operands;
+  const TensorPtr& a_view = operands.a_view;
+  const TensorPtr& b_view = operands.b_view;
+  const TensorPtr& out_view = operands.out_view;
+  const ContextPtr& context = operands.context;
+  const float* row = operands.row;
 
   auto reference = [](swarm_binary_op op, float x, float y) {
     switch (op) {
@@ -106,16 +119,12 @@ TEST_CASE("elementwise ops broadcast like numpy and match scalar arithmetic exac
 }
 
 TEST_CASE("swarm_evaluate runs a text expression as the ops one by one, and names errors") {
-  ContextPtr context = MakeContext();
-  BufferPtr a = MakeTensorBuffer(context.get(), SWARM_F32, {3, 4});
-  BufferPtr b = MakeTensorBuffer(context.get(), SWARM_F32, {4});
-  BufferPtr out = MakeTensorBuffer(context.get(), SWARM_F32, {3, 4});
-  TensorPtr a_view = ViewOf(a.get());
-  TensorPtr b_view = ViewOf(b.get());
-  TensorPtr out_view = ViewOf(out.get());
-  Fill2d(a_view.get(), [](int64_t i, int64_t j) { return 0.5f * float(i * 4 + j) - 2.0f; });
-  auto* row = static_cast<float*>(Info(b_view.get()).data);
-  for (int j = 0; j < 4; ++j) row[j] = float(j) - 1.5f;
+  RowOperands operands;
+  const TensorPtr& a_view = operands.a_view;
+  const TensorPtr& b_view = operands.b_view;
+  const TensorPtr& out_view = operands.out_view;
+  const ContextPtr& context = operands.context;
+  const float* row = operands.row;
   const char* names[] = {"a", "b"};
   const swarm_tensor tensors[] = {a_view.get(), b_view.get()};
   REQUIRE(swarm_evaluate(context.get(), "(a - b) * a + 2", names, tensors, 2, out_view.get()) ==
