@@ -156,8 +156,12 @@ void RequireRowsMatch(const PointSet& set, double radius, const std::vector<int6
   REQUIRE(borderline <= 2);
 }
 
-TEST_CASE("neighbour lists equal the brute-force reference on every target and thread count") {
-  for (const PointSet& set : PointSets()) {
+// For every set, SIMD target and 1-3 threads: check(set, grid, pool, memory, expected,
+// expected_half) on a grid built for the set's radius, with the brute-force rows within that
+// radius and within half of it.
+template <class Check>
+void ForEachGridCase(const std::vector<PointSet>& sets, const Check& check) {
+  for (const PointSet& set : sets) {
     const reference::NeighborRows expected = reference::NeighborsWithin(set.points, set.radius);
     const reference::NeighborRows expected_half =
         reference::NeighborsWithin(set.points, set.radius * 0.5);
@@ -169,33 +173,41 @@ TEST_CASE("neighbour lists equal the brute-force reference on every target and t
         const Vec4Buffer points = ToBuffer(memory, set.points);
         NeighborGrid grid(memory);
         REQUIRE(grid.Build(points.view(), set.radius, pool).ok());
-        // Sets spread thinly over their bounds hash their cells; compact ones get a dense grid.
-        if (set.name == "far apart" || set.name == "clustered") REQUIRE(grid.hashed());
-        if (set.name == "uniform" || set.name == "lattice on cell edges") REQUIRE(!grid.hashed());
-        NeighborLists lists(memory);
-        PaddedArray<int64_t> offsets = PaddedArray<int64_t>::Create(memory, 0).value();
-        PaddedArray<int32_t> indices = PaddedArray<int32_t>::Create(memory, 0).value();
-        // The full radius, then half of it on the same grid.
-        for (const auto* want : {&expected, &expected_half}) {
-          const float radius = want == &expected ? set.radius : set.radius * 0.5f;
-          REQUIRE(grid.ListNeighbors(radius, pool, lists).ok());
-          REQUIRE(lists.rows() == set.points.size());
-          REQUIRE(NeighborRowsInInputOrder(grid, lists, pool, offsets, indices).ok());
-          const std::vector<int64_t> offset_list(offsets.span().begin(), offsets.span().end());
-          RequireRowsMatch(set, radius, offset_list, indices.view().data, *want);
-          REQUIRE(static_cast<size_t>(offset_list.back()) == lists.entries());
-        }
-        // Sorted rows are ascending sorted indices, and the counts agree with them.
-        std::vector<uint32_t> counts(grid.size());
-        REQUIRE(grid.CountNeighbors(set.radius * 0.5f, pool, counts).ok());
-        for (size_t s = 0; s < grid.size(); ++s) {
-          const std::span<const int32_t> row = lists.Row(s);
-          REQUIRE(std::is_sorted(row.begin(), row.end()));
-          REQUIRE(counts[s] == row.size());
-        }
+        check(set, grid, pool, memory, expected, expected_half);
       }
     });
   }
+}
+
+TEST_CASE("neighbour lists equal the brute-force reference on every target and thread count") {
+  ForEachGridCase(PointSets(), [](const PointSet& set, const NeighborGrid& grid, ThreadPool& pool,
+                                  MemoryAccountant& memory, const reference::NeighborRows& expected,
+                                  const reference::NeighborRows& expected_half) {
+    // Sets spread thinly over their bounds hash their cells; compact ones get a dense grid.
+    if (set.name == "far apart" || set.name == "clustered") REQUIRE(grid.hashed());
+    if (set.name == "uniform" || set.name == "lattice on cell edges") REQUIRE(!grid.hashed());
+    NeighborLists lists(memory);
+    PaddedArray<int64_t> offsets = PaddedArray<int64_t>::Create(memory, 0).value();
+    PaddedArray<int32_t> indices = PaddedArray<int32_t>::Create(memory, 0).value();
+    // The full radius, then half of it on the same grid.
+    for (const auto* want : {&expected, &expected_half}) {
+      const float radius = want == &expected ? set.radius : set.radius * 0.5f;
+      REQUIRE(grid.ListNeighbors(radius, pool, lists).ok());
+      REQUIRE(lists.rows() == set.points.size());
+      REQUIRE(NeighborRowsInInputOrder(grid, lists, pool, offsets, indices).ok());
+      const std::vector<int64_t> offset_list(offsets.span().begin(), offsets.span().end());
+      RequireRowsMatch(set, radius, offset_list, indices.view().data, *want);
+      REQUIRE(static_cast<size_t>(offset_list.back()) == lists.entries());
+    }
+    // Sorted rows are ascending sorted indices, and the counts agree with them.
+    std::vector<uint32_t> counts(grid.size());
+    REQUIRE(grid.CountNeighbors(set.radius * 0.5f, pool, counts).ok());
+    for (size_t s = 0; s < grid.size(); ++s) {
+      const std::span<const int32_t> row = lists.Row(s);
+      REQUIRE(std::is_sorted(row.begin(), row.end()));
+      REQUIRE(counts[s] == row.size());
+    }
+  });
 }
 
 // The rows of a NeighborBlocks in input order, read back from its block layout, checking the
@@ -247,30 +259,19 @@ TEST_CASE("neighbour blocks hold the brute-force rows on every target and thread
   // More points in one cell than a query buffers at once: rows are found in chunks.
   sets.push_back(
       {"1500 equal", std::vector<glm::vec3>(1500, glm::vec3(0.5f, -2.0f, 1.0f)), 0.3f, true});
-  for (const PointSet& set : sets) {
-    const reference::NeighborRows expected = reference::NeighborsWithin(set.points, set.radius);
-    const reference::NeighborRows expected_half =
-        reference::NeighborsWithin(set.points, set.radius * 0.5);
-    test::ForEachTarget([&](const test::TargetUnderTest& target) {
-      for (size_t threads = 1; threads <= 3; ++threads) {
-        INFO(set.name << ", target " << target.name << ", " << threads << " threads");
-        MemoryAccountant memory;
-        ThreadPool pool(threads);
-        const Vec4Buffer points = ToBuffer(memory, set.points);
-        NeighborGrid grid(memory);
-        REQUIRE(grid.Build(points.view(), set.radius, pool).ok());
-        NeighborBlocks blocks(memory);
-        for (const auto* want : {&expected, &expected_half}) {
-          const float radius = want == &expected ? set.radius : set.radius * 0.5f;
-          REQUIRE(blocks.Build(grid, radius, pool).ok());
-          std::vector<int64_t> offsets;
-          std::vector<int32_t> indices;
-          ReadBlocks(grid, blocks, offsets, indices);
-          RequireRowsMatch(set, radius, offsets, indices.data(), *want);
-        }
-      }
-    });
-  }
+  ForEachGridCase(sets, [](const PointSet& set, const NeighborGrid& grid, ThreadPool& pool,
+                           MemoryAccountant& memory, const reference::NeighborRows& expected,
+                           const reference::NeighborRows& expected_half) {
+    NeighborBlocks blocks(memory);
+    for (const auto* want : {&expected, &expected_half}) {
+      const float radius = want == &expected ? set.radius : set.radius * 0.5f;
+      REQUIRE(blocks.Build(grid, radius, pool).ok());
+      std::vector<int64_t> offsets;
+      std::vector<int32_t> indices;
+      ReadBlocks(grid, blocks, offsets, indices);
+      RequireRowsMatch(set, radius, offsets, indices.data(), *want);
+    }
+  });
 }
 
 TEST_CASE("neighbour rows match their golden values on every target") {
