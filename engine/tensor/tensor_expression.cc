@@ -43,6 +43,17 @@ std::string ViewName(size_t index, const TensorView& view) {
   return "view " + std::to_string(index) + " of the expression (" + view.TypeString() + ")";
 }
 
+// Whether `strides` on the layout's shape are its C-order strides (axes of extent 1 aside): the
+// elements of a tile are then consecutive in memory.
+bool Dense(const Layout& layout, const std::array<int64_t, kMaxTensorRank>& strides) {
+  int64_t dense_stride = 1;
+  for (size_t axis = layout.rank; axis-- > 0;) {
+    if (layout.shape[axis] != 1 && strides[axis] != dense_stride) return false;
+    dense_stride *= layout.shape[axis];
+  }
+  return true;
+}
+
 // Every check of Evaluate (out given) or Sum (out null), and the layout.
 Status Check(const ExpressionProgram& program, const TensorView* out, const char* what,
              Layout& layout) {
@@ -86,16 +97,12 @@ Status Check(const ExpressionProgram& program, const TensorView* out, const char
   const std::span<const int64_t> shape(layout.shape.data(), layout.rank);
   for (size_t v = 0; v < program.view_count; ++v) {
     const TensorView& view = *program.views[v];
-    int64_t dense_stride = 1;
-    layout.dense[v] = true;
-    for (size_t axis = layout.rank; axis-- > 0;) {
+    for (size_t axis = 0; axis < layout.rank; ++axis) {
       const bool in_view = axis + view.rank() >= layout.rank;
       const size_t view_axis = axis + view.rank() - layout.rank;
-      const int64_t stride = in_view && view.shape(view_axis) != 1 ? view.stride(view_axis) : 0;
-      layout.strides[v][axis] = stride;
-      if (layout.shape[axis] != 1 && stride != dense_stride) layout.dense[v] = false;
-      dense_stride *= layout.shape[axis];
+      layout.strides[v][axis] = in_view && view.shape(view_axis) != 1 ? view.stride(view_axis) : 0;
     }
+    layout.dense[v] = Dense(layout, layout.strides[v]);
   }
   size_t registers = program.step_count;
   for (size_t v = 0; v < program.view_count; ++v) {
@@ -241,13 +248,8 @@ Status EvaluateProgram(const TensorView& out, const ExpressionProgram& program, 
   if (Status s = Check(program, &out, "Evaluate", layout); !s.ok()) return s;
   if (layout.count == 0) return {};
   std::array<int64_t, kMaxTensorRank> out_strides{};
-  bool out_dense = true;
-  int64_t dense_stride = 1;
-  for (size_t axis = layout.rank; axis-- > 0;) {
-    out_strides[axis] = out.stride(axis);
-    if (layout.shape[axis] != 1 && out_strides[axis] != dense_stride) out_dense = false;
-    dense_stride *= layout.shape[axis];
-  }
+  for (size_t axis = 0; axis < layout.rank; ++axis) out_strides[axis] = out.stride(axis);
+  const bool out_dense = Dense(layout, out_strides);
   // The last step writes into out when out is C-contiguous and the result is that step.
   const bool direct = out_dense && program.result.kind == Operand::Kind::kStep;
   const size_t tile = layout.tile;
