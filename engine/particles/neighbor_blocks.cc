@@ -1,9 +1,7 @@
 #include "swarm/particles/neighbor_blocks.h"
 
 #include <algorithm>
-#include <string>
 
-#include "swarm/core/text.h"
 #include "swarm/kernels/neighbor_grid.h"
 
 namespace swarm {
@@ -50,16 +48,11 @@ Status NeighborBlocks::Build(const NeighborGrid& grid, float radius, ThreadPool&
   for (size_t s = 0; s < count; ++s) listed += counts[s];
   const size_t needed = static_cast<size_t>(total);
   if (entries_.capacity() < needed) {
-    // The old blocks are freed first, so old and new never coexist.
-    entries_ = PaddedArray<int32_t>();
-    const size_t wanted = needed + needed / 8;
-    Result<PaddedArray<int32_t>> grown = PaddedArray<int32_t>::Create(*accountant_, wanted);
-    if (!grown.ok()) {
-      const Status& s = grown.status();
-      return Status(s.code(), "neighbour lists need " + std::to_string(needed) + " entries (" +
-                                  FormatBytes(wanted * sizeof(int32_t)) + "): " + s.message());
+    if (Status s =
+            NeighborGrid::ReplaceEntries(*accountant_, entries_, needed, needed + needed / 8);
+        !s.ok()) {
+      return s;
     }
-    entries_ = std::move(grown).value();
   }
   if (Status s = entries_.Resize(needed); !s.ok()) return s;
   int32_t* entries = entries_.view().data;

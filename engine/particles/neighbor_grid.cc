@@ -73,6 +73,20 @@ Status ReserveWithHeadroom(PaddedArray<T>& array, size_t count) {
 
 }  // namespace
 
+Status NeighborGrid::ReplaceEntries(MemoryAccountant& accountant, PaddedArray<int32_t>& entries,
+                                    size_t needed, size_t wanted) {
+  // The old entries are not kept: they are freed first, so old and new never coexist.
+  entries = PaddedArray<int32_t>();
+  Result<PaddedArray<int32_t>> grown = PaddedArray<int32_t>::Create(accountant, wanted);
+  if (!grown.ok()) {
+    const Status& s = grown.status();
+    return Status(s.code(), "neighbour lists need " + std::to_string(needed) + " entries (" +
+                                FormatBytes(wanted * sizeof(int32_t)) + "): " + s.message());
+  }
+  entries = std::move(grown).value();
+  return {};
+}
+
 NeighborLists::NeighborLists(MemoryAccountant& accountant, size_t max_entries)
     : max_entries_(max_entries) {
   row_begin_ = PaddedArray<int64_t>::Create(accountant, 0).value();
@@ -246,16 +260,8 @@ Status NeighborGrid::ListNeighbors(float radius, ThreadPool& pool, NeighborLists
     // Room for the counted rows, each segment rounded up to a vector, plus an eighth to spare.
     const size_t wanted = total + total / 8 + (threads + 1) * kPadElements<int32_t>;
     if (lists.indices_.capacity() < wanted) {
-      // The old rows are not kept: they are freed first, so old and new never coexist.
-      lists.indices_ = PaddedArray<int32_t>();
       lists.rows_ = lists.entries_ = 0;
-      Result<PaddedArray<int32_t>> grown = PaddedArray<int32_t>::Create(*accountant_, wanted);
-      if (!grown.ok()) {
-        const Status& s = grown.status();
-        return Status(s.code(), "neighbour lists need " + std::to_string(total) + " entries (" +
-                                    FormatBytes(wanted * sizeof(int32_t)) + "): " + s.message());
-      }
-      lists.indices_ = std::move(grown).value();
+      if (Status s = ReplaceEntries(*accountant_, lists.indices_, total, wanted); !s.ok()) return s;
     }
     const size_t spare = (usable() - total) / threads;
     segment_start[0] = 0;

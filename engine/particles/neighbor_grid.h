@@ -116,6 +116,10 @@ class NeighborGrid {
 
  private:
   friend class NeighborBlocks;  // lists into its own layout from the sorted points
+  // Replaces `entries` (freed first) by `wanted` entries for lists that need `needed`; the error
+  // names both and the budget's verdict.
+  static Status ReplaceEntries(MemoryAccountant& accountant, PaddedArray<int32_t>& entries,
+                               size_t needed, size_t wanted);
   Status ChooseCells(const PointBounds& bounds, float radius, CellGrid* cells) const;
   // A radius for lists and counts: finite, > 0 and at most the built one.
   Status CheckListRadius(float radius) const;
