@@ -31,6 +31,7 @@
 #define SWARM_KERNELS_TENSOR_OPS_INL_H_
 #endif
 
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +39,7 @@
 #include <limits>
 
 #include "hwy/highway.h"
+#include "swarm/kernels/small_floats-inl.h"
 #include "swarm/kernels/tensor_ops.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -51,15 +53,32 @@ namespace hn = hwy::HWY_NAMESPACE;
 // either has (their other bits are equal), the AND of max keeps it only if both have it.
 // NaN results become the one quiet NaN (IEEE leaves the payload open, x86 takes an operand's by
 // position, and compilers may swap the operands of commutative operations).
+// Comparisons are ordered (false with a NaN) except != , which is the negation of ==; "not zero"
+// is the negation of == 0, so NaN is true. Each gives 1.0f or 0.0f.
 template <ElementwiseOp kOp, class D>
 HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> a, hn::Vec<D> b) {
   const auto nan = hn::Set(d, std::numeric_limits<float>::quiet_NaN());
+  const auto one = hn::Set(d, 1.0f);
+  const auto zero = hn::Zero(d);
+  if constexpr (kOp == ElementwiseOp::kLess) return hn::IfThenElseZero(hn::Lt(a, b), one);
+  if constexpr (kOp == ElementwiseOp::kLessEqual) return hn::IfThenElseZero(hn::Le(a, b), one);
+  if constexpr (kOp == ElementwiseOp::kGreater) return hn::IfThenElseZero(hn::Gt(a, b), one);
+  if constexpr (kOp == ElementwiseOp::kGreaterEqual) return hn::IfThenElseZero(hn::Ge(a, b), one);
+  if constexpr (kOp == ElementwiseOp::kEqual) return hn::IfThenElseZero(hn::Eq(a, b), one);
+  if constexpr (kOp == ElementwiseOp::kNotEqual) return hn::IfThenZeroElse(hn::Eq(a, b), one);
+  if constexpr (kOp == ElementwiseOp::kAnd) {
+    return hn::IfThenZeroElse(hn::Or(hn::Eq(a, zero), hn::Eq(b, zero)), one);
+  }
+  if constexpr (kOp == ElementwiseOp::kOr) {
+    return hn::IfThenZeroElse(hn::And(hn::Eq(a, zero), hn::Eq(b, zero)), one);
+  }
   if constexpr (kOp == ElementwiseOp::kMin || kOp == ElementwiseOp::kMax) {
     const auto ordered = kOp == ElementwiseOp::kMin
                              ? hn::IfThenElse(hn::Eq(a, b), hn::Or(a, b), hn::Min(a, b))
                              : hn::IfThenElse(hn::Eq(a, b), hn::And(a, b), hn::Max(a, b));
     return hn::IfThenElse(hn::Or(hn::IsNaN(a), hn::IsNaN(b)), nan, ordered);
-  } else {
+  } else if constexpr (kOp == ElementwiseOp::kAdd || kOp == ElementwiseOp::kSub ||
+                       kOp == ElementwiseOp::kMul || kOp == ElementwiseOp::kDiv) {
     hn::Vec<D> result;
     if constexpr (kOp == ElementwiseOp::kAdd) result = hn::Add(a, b);
     if constexpr (kOp == ElementwiseOp::kSub) result = hn::Sub(a, b);
@@ -108,30 +127,31 @@ HWY_INLINE void ElementwiseSteps(const float* a, size_t a_step, const float* b, 
 inline void ElementwiseRowImpl(ElementwiseOp op, const float* a, size_t a_step, const float* b,
                                size_t b_step, float* out, size_t count) {
   if (count == 0) return;
-  switch (op) {
-    case ElementwiseOp::kAdd:
-      return ElementwiseSteps<ElementwiseOp::kAdd>(a, a_step, b, b_step, out, count);
-    case ElementwiseOp::kSub:
-      return ElementwiseSteps<ElementwiseOp::kSub>(a, a_step, b, b_step, out, count);
-    case ElementwiseOp::kMul:
-      return ElementwiseSteps<ElementwiseOp::kMul>(a, a_step, b, b_step, out, count);
-    case ElementwiseOp::kDiv:
-      return ElementwiseSteps<ElementwiseOp::kDiv>(a, a_step, b, b_step, out, count);
-    case ElementwiseOp::kMin:
-      return ElementwiseSteps<ElementwiseOp::kMin>(a, a_step, b, b_step, out, count);
-    case ElementwiseOp::kMax:
-      return ElementwiseSteps<ElementwiseOp::kMax>(a, a_step, b, b_step, out, count);
-  }
+  VisitElementwiseOp(op, [&](auto kOp) {
+    ElementwiseSteps<decltype(kOp)::value>(a, a_step, b, b_step, out, count);
+  });
 }
 
 template <UnaryOp kOp, class D>
 HWY_INLINE hn::Vec<D> ApplyUnary(D d, hn::Vec<D> a) {
-  hn::Vec<D> result;
-  if constexpr (kOp == UnaryOp::kNeg) result = hn::Neg(a);
-  if constexpr (kOp == UnaryOp::kAbs) result = hn::Abs(a);
-  if constexpr (kOp == UnaryOp::kSqrt) result = hn::Sqrt(a);
-  return hn::IfThenElse(hn::IsNaN(result), hn::Set(d, std::numeric_limits<float>::quiet_NaN()),
-                        result);
+  const auto one = hn::Set(d, 1.0f);
+  const auto zero = hn::Zero(d);
+  if constexpr (kOp == UnaryOp::kNot) return hn::IfThenElseZero(hn::Eq(a, zero), one);
+  if constexpr (kOp == UnaryOp::kToBool) return hn::IfThenZeroElse(hn::Eq(a, zero), one);
+  if constexpr (kOp == UnaryOp::kRoundF16) return WidenF16Bits(d, NarrowF16Bits(d, a));
+  if constexpr (kOp == UnaryOp::kRoundBF16) return WidenBF16Bits(d, NarrowBF16Bits(d, a));
+  if constexpr (kOp == UnaryOp::kIntegerPart) {
+    // + 0 turns a -0 integer part into +0, as a cast to an integer and back does.
+    return hn::IfThenZeroElse(hn::IsNaN(a), hn::Add(hn::Trunc(a), zero));
+  }
+  if constexpr (kOp == UnaryOp::kNeg || kOp == UnaryOp::kAbs || kOp == UnaryOp::kSqrt) {
+    hn::Vec<D> result;
+    if constexpr (kOp == UnaryOp::kNeg) result = hn::Neg(a);
+    if constexpr (kOp == UnaryOp::kAbs) result = hn::Abs(a);
+    if constexpr (kOp == UnaryOp::kSqrt) result = hn::Sqrt(a);
+    return hn::IfThenElse(hn::IsNaN(result), hn::Set(d, std::numeric_limits<float>::quiet_NaN()),
+                          result);
+  }
 }
 
 template <UnaryOp kOp>
@@ -159,6 +179,190 @@ inline void UnaryRowImpl(UnaryOp op, const float* a, float* out, size_t count) {
       return UnaryLoop<UnaryOp::kAbs>(a, out, count);
     case UnaryOp::kSqrt:
       return UnaryLoop<UnaryOp::kSqrt>(a, out, count);
+    case UnaryOp::kNot:
+      return UnaryLoop<UnaryOp::kNot>(a, out, count);
+    case UnaryOp::kRoundF16:
+      return UnaryLoop<UnaryOp::kRoundF16>(a, out, count);
+    case UnaryOp::kRoundBF16:
+      return UnaryLoop<UnaryOp::kRoundBF16>(a, out, count);
+    case UnaryOp::kToBool:
+      return UnaryLoop<UnaryOp::kToBool>(a, out, count);
+    case UnaryOp::kIntegerPart:
+      return UnaryLoop<UnaryOp::kIntegerPart>(a, out, count);
+  }
+}
+
+// --- select ---
+
+// kMaskScalar, kAScalar, kBScalar: that input is one broadcast value rather than a row.
+template <bool kMaskScalar, bool kAScalar, bool kBScalar>
+HWY_INLINE void SelectLoop(const float* mask, const float* a, const float* b, float* out,
+                           size_t count) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  const auto zero = hn::Zero(d);
+  const auto mask_scalar = hn::Set(d, *mask);  // callers guarantee count >= 1
+  const auto a_scalar = hn::Set(d, *a);
+  const auto b_scalar = hn::Set(d, *b);
+  // A blend moves bits (no arithmetic), so a NaN operand keeps its payload as numpy's where does.
+  const auto select = [&](auto vm, auto va, auto vb) {
+    return hn::IfThenElse(hn::Eq(vm, zero), vb, va);
+  };
+  size_t i = 0;
+  for (; i + lanes <= count; i += lanes) {
+    const auto vm = kMaskScalar ? mask_scalar : hn::LoadU(d, mask + i);
+    const auto va = kAScalar ? a_scalar : hn::LoadU(d, a + i);
+    const auto vb = kBScalar ? b_scalar : hn::LoadU(d, b + i);
+    hn::StoreU(select(vm, va, vb), d, out + i);
+  }
+  if (i == count) return;
+  const size_t rest = count - i;
+  constexpr size_t kMaxLanes = hn::MaxLanes(decltype(d)());
+  HWY_ALIGN float tail_mask[kMaxLanes] = {};
+  HWY_ALIGN float tail_a[kMaxLanes] = {};
+  HWY_ALIGN float tail_b[kMaxLanes] = {};
+  if (!kMaskScalar) std::memcpy(tail_mask, mask + i, rest * sizeof(float));
+  if (!kAScalar) std::memcpy(tail_a, a + i, rest * sizeof(float));
+  if (!kBScalar) std::memcpy(tail_b, b + i, rest * sizeof(float));
+  const auto vm = kMaskScalar ? mask_scalar : hn::Load(d, tail_mask);
+  const auto va = kAScalar ? a_scalar : hn::Load(d, tail_a);
+  const auto vb = kBScalar ? b_scalar : hn::Load(d, tail_b);
+  hn::Store(select(vm, va, vb), d, tail_a);
+  std::memcpy(out + i, tail_a, rest * sizeof(float));
+}
+
+inline void SelectRowImpl(const float* mask, size_t mask_step, const float* a, size_t a_step,
+                          const float* b, size_t b_step, float* out, size_t count) {
+  const int steps = (mask_step == 0 ? 4 : 0) | (a_step == 0 ? 2 : 0) | (b_step == 0 ? 1 : 0);
+  switch (steps) {
+    case 0:
+      return SelectLoop<false, false, false>(mask, a, b, out, count);
+    case 1:
+      return SelectLoop<false, false, true>(mask, a, b, out, count);
+    case 2:
+      return SelectLoop<false, true, false>(mask, a, b, out, count);
+    case 3:
+      return SelectLoop<false, true, true>(mask, a, b, out, count);
+    case 4:
+      return SelectLoop<true, false, false>(mask, a, b, out, count);
+    case 5:
+      return SelectLoop<true, false, true>(mask, a, b, out, count);
+    case 6:
+      return SelectLoop<true, true, false>(mask, a, b, out, count);
+    default:
+      return SelectLoop<true, true, true>(mask, a, b, out, count);
+  }
+}
+
+// --- widening and narrowing rows ---
+
+// One vector of f32 from `lanes` elements of the storage type at `in` (whole vectors only).
+template <StorageType kType, class DF>
+HWY_INLINE hn::Vec<DF> WidenVector(DF df, const void* in) {
+  const hn::RebindToSigned<DF> di;
+  if constexpr (kType == StorageType::kF16 || kType == StorageType::kBF16) {
+    const hn::Rebind<uint16_t, DF> d16;
+    const auto bits =
+        hn::BitCast(di, hn::PromoteTo(hn::RebindToUnsigned<DF>(),
+                                      hn::LoadU(d16, static_cast<const uint16_t*>(in))));
+    return kType == StorageType::kF16 ? WidenF16Bits(df, bits) : WidenBF16Bits(df, bits);
+  } else {
+    const hn::Rebind<uint8_t, DF> d8;
+    const auto bytes = hn::PromoteTo(di, hn::LoadU(d8, static_cast<const uint8_t*>(in)));
+    if constexpr (kType == StorageType::kU8) return hn::ConvertTo(df, bytes);
+    return hn::IfThenZeroElse(hn::RebindMask(df, hn::Eq(bytes, hn::Zero(di))), hn::Set(df, 1.0f));
+  }
+}
+
+template <StorageType kType, class DF>
+HWY_INLINE void NarrowVector(DF df, hn::Vec<DF> value, void* out) {
+  const hn::RebindToSigned<DF> di;
+  if constexpr (kType == StorageType::kF16 || kType == StorageType::kBF16) {
+    const auto bits =
+        kType == StorageType::kF16 ? NarrowF16Bits(df, value) : NarrowBF16Bits(df, value);
+    const hn::Rebind<uint16_t, DF> d16;
+    hn::StoreU(hn::DemoteTo(d16, bits), d16, static_cast<uint16_t*>(out));
+  } else {
+    const hn::Rebind<uint8_t, DF> d8;
+    hn::Vec<decltype(di)> integers;
+    if constexpr (kType == StorageType::kBool) {
+      integers =
+          hn::IfThenZeroElse(hn::RebindMask(di, hn::Eq(value, hn::Zero(df))), hn::Set(di, 1));
+    } else {
+      // NaN to 0, then clamp and truncate: in range, the conversion cannot overflow.
+      const auto clean = hn::IfThenZeroElse(hn::IsNaN(value), value);
+      const auto clamped = hn::Min(hn::Max(clean, hn::Zero(df)), hn::Set(df, 255.0f));
+      integers = hn::ConvertTo(di, clamped);
+    }
+    hn::StoreU(hn::DemoteTo(d8, integers), d8, static_cast<uint8_t*>(out));
+  }
+}
+
+constexpr size_t StorageBytes(StorageType type) {
+  return type == StorageType::kF16 || type == StorageType::kBF16 ? 2 : 1;
+}
+
+template <StorageType kType>
+HWY_INLINE void WidenLoop(const void* in, float* out, size_t count) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  constexpr size_t kBytes = StorageBytes(kType);
+  const auto* bytes = static_cast<const uint8_t*>(in);
+  size_t i = 0;
+  for (; i + lanes <= count; i += lanes)
+    hn::StoreU(WidenVector<kType>(d, bytes + i * kBytes), d, out + i);
+  if (i == count) return;
+  const size_t rest = count - i;
+  constexpr size_t kMaxLanes = hn::MaxLanes(decltype(d)());
+  HWY_ALIGN uint8_t tail_in[kMaxLanes * kBytes] = {};
+  HWY_ALIGN float tail_out[kMaxLanes];
+  std::memcpy(tail_in, bytes + i * kBytes, rest * kBytes);
+  hn::Store(WidenVector<kType>(d, tail_in), d, tail_out);
+  std::memcpy(out + i, tail_out, rest * sizeof(float));
+}
+
+template <StorageType kType>
+HWY_INLINE void NarrowLoop(const float* in, void* out, size_t count) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  constexpr size_t kBytes = StorageBytes(kType);
+  auto* bytes = static_cast<uint8_t*>(out);
+  size_t i = 0;
+  for (; i + lanes <= count; i += lanes)
+    NarrowVector<kType>(d, hn::LoadU(d, in + i), bytes + i * kBytes);
+  if (i == count) return;
+  const size_t rest = count - i;
+  constexpr size_t kMaxLanes = hn::MaxLanes(decltype(d)());
+  HWY_ALIGN float tail_in[kMaxLanes] = {};
+  HWY_ALIGN uint8_t tail_out[kMaxLanes * kBytes];
+  std::memcpy(tail_in, in + i, rest * sizeof(float));
+  NarrowVector<kType>(d, hn::Load(d, tail_in), tail_out);
+  std::memcpy(bytes + i * kBytes, tail_out, rest * kBytes);
+}
+
+inline void WidenRowImpl(StorageType from, const void* in, float* out, size_t count) {
+  switch (from) {
+    case StorageType::kF16:
+      return WidenLoop<StorageType::kF16>(in, out, count);
+    case StorageType::kBF16:
+      return WidenLoop<StorageType::kBF16>(in, out, count);
+    case StorageType::kBool:
+      return WidenLoop<StorageType::kBool>(in, out, count);
+    case StorageType::kU8:
+      return WidenLoop<StorageType::kU8>(in, out, count);
+  }
+}
+
+inline void NarrowRowImpl(StorageType to, const float* in, void* out, size_t count) {
+  switch (to) {
+    case StorageType::kF16:
+      return NarrowLoop<StorageType::kF16>(in, out, count);
+    case StorageType::kBF16:
+      return NarrowLoop<StorageType::kBF16>(in, out, count);
+    case StorageType::kBool:
+      return NarrowLoop<StorageType::kBool>(in, out, count);
+    case StorageType::kU8:
+      return NarrowLoop<StorageType::kU8>(in, out, count);
   }
 }
 
@@ -174,20 +378,9 @@ HWY_INLINE void StridedLoop(const float* a, ptrdiff_t a_stride, const float* b, 
 inline void ElementwiseRowStridedImpl(ElementwiseOp op, const float* a, ptrdiff_t a_stride,
                                       const float* b, ptrdiff_t b_stride, float* out,
                                       ptrdiff_t out_stride, size_t count) {
-  switch (op) {
-    case ElementwiseOp::kAdd:
-      return StridedLoop<ElementwiseOp::kAdd>(a, a_stride, b, b_stride, out, out_stride, count);
-    case ElementwiseOp::kSub:
-      return StridedLoop<ElementwiseOp::kSub>(a, a_stride, b, b_stride, out, out_stride, count);
-    case ElementwiseOp::kMul:
-      return StridedLoop<ElementwiseOp::kMul>(a, a_stride, b, b_stride, out, out_stride, count);
-    case ElementwiseOp::kDiv:
-      return StridedLoop<ElementwiseOp::kDiv>(a, a_stride, b, b_stride, out, out_stride, count);
-    case ElementwiseOp::kMin:
-      return StridedLoop<ElementwiseOp::kMin>(a, a_stride, b, b_stride, out, out_stride, count);
-    case ElementwiseOp::kMax:
-      return StridedLoop<ElementwiseOp::kMax>(a, a_stride, b, b_stride, out, out_stride, count);
-  }
+  VisitElementwiseOp(op, [&](auto kOp) {
+    StridedLoop<decltype(kOp)::value>(a, a_stride, b, b_stride, out, out_stride, count);
+  });
 }
 
 // --- sum ---

@@ -18,6 +18,9 @@ namespace swarm {
 HWY_EXPORT(ElementwiseRowImpl);
 HWY_EXPORT(ElementwiseRowStridedImpl);
 HWY_EXPORT(UnaryRowImpl);
+HWY_EXPORT(SelectRowImpl);
+HWY_EXPORT(WidenRowImpl);
+HWY_EXPORT(NarrowRowImpl);
 HWY_EXPORT(AccumulateSumImpl);
 HWY_EXPORT(SumRowImpl);
 HWY_EXPORT(AccumulateSumStridedImpl);
@@ -59,6 +62,26 @@ void UnaryRow(UnaryOp op, const float* a, float* out, size_t count) {
   SWARM_ASSERT(count == 0 || (a != nullptr && out != nullptr));
   if (count == 0) return;
   HWY_DYNAMIC_DISPATCH(UnaryRowImpl)(op, a, out, count);
+}
+
+void SelectRow(const float* mask, size_t mask_step, const float* a, size_t a_step, const float* b,
+               size_t b_step, float* out, size_t count) {
+  SWARM_ASSERT(mask_step <= 1 && a_step <= 1 && b_step <= 1);
+  SWARM_ASSERT(count == 0 || (mask != nullptr && a != nullptr && b != nullptr && out != nullptr));
+  if (count == 0) return;
+  HWY_DYNAMIC_DISPATCH(SelectRowImpl)(mask, mask_step, a, a_step, b, b_step, out, count);
+}
+
+void WidenRow(StorageType from, const void* in, float* out, size_t count) {
+  SWARM_ASSERT(count == 0 || (in != nullptr && out != nullptr));
+  if (count == 0) return;
+  HWY_DYNAMIC_DISPATCH(WidenRowImpl)(from, in, out, count);
+}
+
+void NarrowRow(StorageType to, const float* in, void* out, size_t count) {
+  SWARM_ASSERT(count == 0 || (in != nullptr && out != nullptr));
+  if (count == 0) return;
+  HWY_DYNAMIC_DISPATCH(NarrowRowImpl)(to, in, out, count);
 }
 
 void AccumulateSum(const float* row, size_t count, SumLanes& state) {

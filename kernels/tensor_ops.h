@@ -10,7 +10,10 @@
 // correctly rounded IEEE operation; min(a, b) and max(a, b) are the smaller and larger value with
 // -0 ordered below +0, so min(-0, +0) = -0 and max(-0, +0) = +0 in either argument order (IEEE
 // 754-2019 minimum / maximum), and NaN if either operand is NaN (like numpy's np.minimum and
-// np.maximum). Every NaN result is the quiet NaN std::numeric_limits<float>::quiet_NaN()
+// np.maximum). Comparisons (<, <=, >, >=, ==, !=) give 1.0f when true and 0.0f when false: false
+// with a NaN operand, except != which is true; -0 == +0. Logical and / or treat an operand as true
+// when it is not zero (NaN is true, as numpy's bool(nan)) and give 1.0f or 0.0f.
+// Every NaN result is the quiet NaN std::numeric_limits<float>::quiet_NaN()
 // (0x7fc00000): IEEE leaves a NaN result's payload open, x86 takes an operand's by position and
 // compilers may swap the operands of commutative operations, so only a fixed NaN is portable.
 //
@@ -39,11 +42,66 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <utility>
 
 namespace swarm {
 
-enum class ElementwiseOp : uint8_t { kAdd, kSub, kMul, kDiv, kMin, kMax };
+enum class ElementwiseOp : uint8_t {
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMin,
+  kMax,
+  kLess,
+  kLessEqual,
+  kGreater,
+  kGreaterEqual,
+  kEqual,
+  kNotEqual,
+  kAnd,
+  kOr,
+};
+inline constexpr size_t kElementwiseOpCount = 14;
+
+// Calls f(std::integral_constant<ElementwiseOp, op>{}): one instantiation per operation, so loops
+// over a row run one operation with no switch inside.
+template <class F>
+inline decltype(auto) VisitElementwiseOp(ElementwiseOp op, F&& f) {
+  using Op = ElementwiseOp;
+  switch (op) {
+    case Op::kAdd:
+      return f(std::integral_constant<Op, Op::kAdd>{});
+    case Op::kSub:
+      return f(std::integral_constant<Op, Op::kSub>{});
+    case Op::kMul:
+      return f(std::integral_constant<Op, Op::kMul>{});
+    case Op::kDiv:
+      return f(std::integral_constant<Op, Op::kDiv>{});
+    case Op::kMin:
+      return f(std::integral_constant<Op, Op::kMin>{});
+    case Op::kMax:
+      return f(std::integral_constant<Op, Op::kMax>{});
+    case Op::kLess:
+      return f(std::integral_constant<Op, Op::kLess>{});
+    case Op::kLessEqual:
+      return f(std::integral_constant<Op, Op::kLessEqual>{});
+    case Op::kGreater:
+      return f(std::integral_constant<Op, Op::kGreater>{});
+    case Op::kGreaterEqual:
+      return f(std::integral_constant<Op, Op::kGreaterEqual>{});
+    case Op::kEqual:
+      return f(std::integral_constant<Op, Op::kEqual>{});
+    case Op::kNotEqual:
+      return f(std::integral_constant<Op, Op::kNotEqual>{});
+    case Op::kAnd:
+      return f(std::integral_constant<Op, Op::kAnd>{});
+    case Op::kOr:
+      return f(std::integral_constant<Op, Op::kOr>{});
+  }
+  return f(std::integral_constant<Op, Op::kAdd>{});
+}
 
 // out[i] = a[i * a_step] op b[i * b_step] for i in [0, count).
 // Preconditions: a_step and b_step are 0 (a broadcast scalar) or 1 (contiguous); out holds
@@ -54,10 +112,44 @@ void ElementwiseRow(ElementwiseOp op, const float* a, size_t a_step, const float
 
 // Unary operations (fused expressions, engine/tensor/tensor_expression.h): negation and absolute
 // value change the sign bit only; sqrt is the correctly rounded IEEE square root (sqrt(-0) = -0,
-// a negative operand gives NaN). Every NaN result is the quiet NaN, as above.
-enum class UnaryOp : uint8_t { kNeg, kAbs, kSqrt };
+// a negative operand gives NaN); not is 1.0f for zero (either sign) and 0.0f otherwise (NaN is
+// true, so not NaN is 0). The rest are the casts of an f32 value and back, with CopyInto's and
+// small_floats.h's definitions: to f16 and to bf16 round to the nearest value of that type (ties
+// to even, overflow to infinity); to bool gives 1.0f for any value but zero; the integer part
+// truncates toward zero with +0 for -0 results and 0 for NaN (the integer casts clamp it to
+// their range afterwards). Every NaN result is the quiet NaN, as above.
+enum class UnaryOp : uint8_t {
+  kNeg,
+  kAbs,
+  kSqrt,
+  kNot,
+  kRoundF16,
+  kRoundBF16,
+  kToBool,
+  kIntegerPart
+};
+inline constexpr size_t kUnaryOpCount = 8;
 // out[i] = op(a[i]) for i in [0, count); out may be a; nothing past count is read or written.
 void UnaryRow(UnaryOp op, const float* a, float* out, size_t count);
+
+// out[i] = mask[i * mask_step] != 0 ? a[i * a_step] : b[i * b_step] (numpy's where; a NaN mask
+// element is not zero, so it selects a). The selected floats are copied bit for bit. Steps are 0
+// (a broadcast scalar) or 1; out may be exactly any input whose step is 1, and overlaps no input
+// otherwise.
+void SelectRow(const float* mask, size_t mask_step, const float* a, size_t a_step, const float* b,
+               size_t b_step, float* out, size_t count);
+
+// Storage types that rows widen to f32 from and narrow from f32 to (fused expressions and
+// conversions of whole rows), with the bits of swarm/kernels/small_floats.h: f16 and bf16 as
+// there; bool widens to 1.0f (any byte but zero) or 0.0f and narrows to 1 (any value but zero,
+// NaN included) or 0; u8 widens exactly and narrows as CopyInto casts (truncation toward zero,
+// clamped to [0, 255], NaN to 0).
+enum class StorageType : uint8_t { kF16, kBF16, kBool, kU8 };
+// out[i] = in[i] as f32; `in` holds `count` elements of the type (2 bytes for f16 and bf16, 1
+// otherwise), any alignment of its element size.
+void WidenRow(StorageType from, const void* in, float* out, size_t count);
+// out[i] = in[i] narrowed to the type.
+void NarrowRow(StorageType to, const float* in, void* out, size_t count);
 
 // Rows shorter than this run ElementwiseShortRow and SumShortRow: below a vector or two, a plain
 // loop costs less than dispatching a SIMD kernel.
@@ -77,6 +169,27 @@ inline float ScalarMax(float a, float b) {
 // One element of ElementwiseRow in plain scalar code, with the same bits: the strided rows and
 // the short rows run it.
 inline float ElementwiseScalar(ElementwiseOp op, float a, float b) {
+  const auto truth = [](bool value) { return value ? 1.0f : 0.0f; };
+  switch (op) {
+    case ElementwiseOp::kLess:
+      return truth(a < b);
+    case ElementwiseOp::kLessEqual:
+      return truth(a <= b);
+    case ElementwiseOp::kGreater:
+      return truth(a > b);
+    case ElementwiseOp::kGreaterEqual:
+      return truth(a >= b);
+    case ElementwiseOp::kEqual:
+      return truth(a == b);
+    case ElementwiseOp::kNotEqual:
+      return truth(!(a == b));
+    case ElementwiseOp::kAnd:
+      return truth(!(a == 0.0f) && !(b == 0.0f));
+    case ElementwiseOp::kOr:
+      return truth(!(a == 0.0f) || !(b == 0.0f));
+    default:
+      break;
+  }
   if (op == ElementwiseOp::kMin || op == ElementwiseOp::kMax) {
     if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<float>::quiet_NaN();
     return op == ElementwiseOp::kMin ? ScalarMin(a, b) : ScalarMax(a, b);
@@ -104,23 +217,9 @@ inline float ElementwiseScalar(ElementwiseOp op, float a, float b) {
 inline void ElementwiseShortRow(ElementwiseOp op, const float* a, const float* b, float* out,
                                 size_t count) {
   // One loop per operation, so the loop body has no switch.
-  const auto each = [&](auto element) {
-    for (size_t i = 0; i < count; ++i) out[i] = element(a[i], b[i]);
-  };
-  switch (op) {
-    case ElementwiseOp::kAdd:
-      return each([](float x, float y) { return ElementwiseScalar(ElementwiseOp::kAdd, x, y); });
-    case ElementwiseOp::kSub:
-      return each([](float x, float y) { return ElementwiseScalar(ElementwiseOp::kSub, x, y); });
-    case ElementwiseOp::kMul:
-      return each([](float x, float y) { return ElementwiseScalar(ElementwiseOp::kMul, x, y); });
-    case ElementwiseOp::kDiv:
-      return each([](float x, float y) { return ElementwiseScalar(ElementwiseOp::kDiv, x, y); });
-    case ElementwiseOp::kMin:
-      return each([](float x, float y) { return ElementwiseScalar(ElementwiseOp::kMin, x, y); });
-    case ElementwiseOp::kMax:
-      return each([](float x, float y) { return ElementwiseScalar(ElementwiseOp::kMax, x, y); });
-  }
+  VisitElementwiseOp(op, [&](auto kOp) {
+    for (size_t i = 0; i < count; ++i) out[i] = ElementwiseScalar(kOp, a[i], b[i]);
+  });
 }
 
 // The same operation with any strides (in elements, may be negative or zero), one element at a

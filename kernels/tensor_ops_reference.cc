@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "swarm/kernels/assert.h"
+#include "swarm/kernels/small_floats.h"
 
 namespace swarm::reference {
 namespace {
@@ -13,6 +14,9 @@ bool Before(float a, float b) {
   if (a == 0.0f && b == 0.0f) return std::signbit(a) && !std::signbit(b);
   return a < b;
 }
+
+// numpy's bool(x): anything but +-0 (NaN included) is true.
+bool Truth(float a) { return std::isnan(a) || std::fabs(a) > 0.0f; }
 
 bool AnyNan(const float* values, size_t count) {
   for (size_t i = 0; i < count; ++i) {
@@ -45,6 +49,23 @@ float Elementwise(ElementwiseOp op, float a, float b) {
     case ElementwiseOp::kMax:
       if (!std::isnan(a) && !std::isnan(b)) result = Before(a, b) ? b : a;
       break;
+    // std::isless and friends are IEEE's quiet ordered comparisons: false with a NaN.
+    case ElementwiseOp::kLess:
+      return std::isless(a, b) ? 1.0f : 0.0f;
+    case ElementwiseOp::kLessEqual:
+      return std::islessequal(a, b) ? 1.0f : 0.0f;
+    case ElementwiseOp::kGreater:
+      return std::isgreater(a, b) ? 1.0f : 0.0f;
+    case ElementwiseOp::kGreaterEqual:
+      return std::isgreaterequal(a, b) ? 1.0f : 0.0f;
+    case ElementwiseOp::kEqual:
+      return std::islessgreater(a, b) || std::isunordered(a, b) ? 0.0f : 1.0f;
+    case ElementwiseOp::kNotEqual:
+      return std::islessgreater(a, b) || std::isunordered(a, b) ? 1.0f : 0.0f;
+    case ElementwiseOp::kAnd:
+      return Truth(a) && Truth(b) ? 1.0f : 0.0f;
+    case ElementwiseOp::kOr:
+      return Truth(a) || Truth(b) ? 1.0f : 0.0f;
   }
   return std::isnan(result) ? nan : result;
 }
@@ -61,6 +82,19 @@ float Unary(UnaryOp op, float a) {
     case UnaryOp::kSqrt:
       result = std::sqrt(a);
       break;
+    case UnaryOp::kNot:
+      return Truth(a) ? 0.0f : 1.0f;
+    case UnaryOp::kToBool:
+      return Truth(a) ? 1.0f : 0.0f;
+    case UnaryOp::kRoundF16:
+      return ToFloat(ToFloat16(a));
+    case UnaryOp::kRoundBF16:
+      return ToFloat(ToBFloat16(a));
+    case UnaryOp::kIntegerPart:
+      // What a cast to an unbounded integer and back gives: no -0, and NaN as 0.
+      if (std::isnan(a)) return 0.0f;
+      if (std::trunc(a) == 0.0f) return 0.0f;
+      return std::trunc(a);
   }
   return std::isnan(result) ? std::numeric_limits<float>::quiet_NaN() : result;
 }

@@ -25,7 +25,7 @@ static_assert(static_cast<int>(ErrorCode::kInvalidArgument) == SWARM_INVALID_ARG
 static_assert(static_cast<int>(ErrorCode::kOverBudget) == SWARM_OVER_BUDGET);
 static_assert(static_cast<int>(ErrorCode::kOutOfMemory) == SWARM_OUT_OF_MEMORY);
 static_assert(static_cast<int>(ErrorCode::kUnavailable) == SWARM_UNAVAILABLE);
-static_assert(static_cast<int>(DType::kC128) == SWARM_C128 && kDTypeCount == SWARM_C128 + 1);
+static_assert(static_cast<int>(DType::kBool) == SWARM_BOOL && kDTypeCount == SWARM_BOOL + 1);
 static_assert(kMaxTensorRank == SWARM_MAX_RANK);
 
 // More threads than any machine swarm targets has cores; a larger request is a mistake.

@@ -12,7 +12,9 @@ namespace {
 
 static_assert(static_cast<int>(BinaryOp::kAdd) == SWARM_OP_ADD &&
               static_cast<int>(BinaryOp::kDiv) == SWARM_OP_DIV &&
-              static_cast<int>(BinaryOp::kMax) == SWARM_OP_MAX);
+              static_cast<int>(BinaryOp::kMax) == SWARM_OP_MAX &&
+              static_cast<int>(BinaryOp::kLess) == SWARM_OP_LESS &&
+              static_cast<int>(BinaryOp::kOr) == SWARM_OP_OR);
 static_assert(static_cast<int>(ReduceOp::kSum) == SWARM_REDUCE_SUM &&
               static_cast<int>(ReduceOp::kMin) == SWARM_REDUCE_MIN &&
               static_cast<int>(ReduceOp::kMax) == SWARM_REDUCE_MAX);
@@ -77,7 +79,7 @@ swarm_status swarm_elementwise(swarm_binary_op op, swarm_tensor a, swarm_tensor 
                                swarm_tensor out) {
   constexpr const char* kFunction = "swarm_elementwise";
   return Guarded(kFunction, [&]() -> swarm_status {
-    Result<BinaryOp> checked = ToOp(op, BinaryOp::kMax);
+    Result<BinaryOp> checked = ToOp(op, BinaryOp::kOr);
     if (!checked.ok()) return Report(kFunction, checked.status());
     if (a == nullptr) return NullArgument(kFunction, "a");
     if (b == nullptr) return NullArgument(kFunction, "b");

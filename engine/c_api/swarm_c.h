@@ -71,6 +71,9 @@ typedef enum swarm_dtype {
   SWARM_U64 = 9,
   SWARM_C64 = 10, /* complex float: two f32, real first */
   SWARM_C128 = 11,
+  SWARM_F16 = 12,  /* IEEE binary16 */
+  SWARM_BF16 = 13, /* bfloat16: the upper 16 bits of an f32 */
+  SWARM_BOOL = 14, /* one byte; not zero is true */
 } swarm_dtype;
 
 /* Bytes per element; 0 for a value outside the enum. */
@@ -249,6 +252,16 @@ typedef enum swarm_binary_op {
   SWARM_OP_DIV = 3,
   SWARM_OP_MIN = 4,
   SWARM_OP_MAX = 5,
+  /* Comparisons and logic give 1.0 (true) or 0.0; ordered (false with NaN) except NOT_EQUAL;
+   * AND / OR take any value but +-0 (NaN included) as true. */
+  SWARM_OP_LESS = 6,
+  SWARM_OP_LESS_EQUAL = 7,
+  SWARM_OP_GREATER = 8,
+  SWARM_OP_GREATER_EQUAL = 9,
+  SWARM_OP_EQUAL = 10,
+  SWARM_OP_NOT_EQUAL = 11,
+  SWARM_OP_AND = 12,
+  SWARM_OP_OR = 13,
 } swarm_binary_op;
 
 /* out = a op b with numpy broadcasting of a and b to out's shape; out writable. */

@@ -24,12 +24,22 @@ void DeleteExportBlock(DLManagedTensor* managed) {
   delete static_cast<ExportBlock*>(managed->manager_ctx);
 }
 
+// DLPack 0.8's code for booleans (one byte each); Debian's header (DLPack 0.6) predates it.
+constexpr uint8_t kDLBoolCode = 6;
+
 DLDataType DlpackDType(DType dtype) {
   uint8_t code = kDLFloat;
   switch (dtype) {
     case DType::kF32:
     case DType::kF64:
+    case DType::kF16:
       code = kDLFloat;
+      break;
+    case DType::kBF16:
+      code = kDLBfloat;
+      break;
+    case DType::kBool:
+      code = kDLBoolCode;
       break;
     case DType::kS8:
     case DType::kS16:
@@ -65,6 +75,8 @@ const char* DlpackCodeName(uint8_t code) {
       return "bfloat";
     case kDLComplex:
       return "complex";
+    case kDLBoolCode:
+      return "bool";
     default:
       return "unknown code";
   }
@@ -84,8 +96,8 @@ Result<DType> SwarmDType(const DLDataType& dl) {
     if (candidate.code == dl.code && candidate.bits == dl.bits) return dtype;
   }
   return InvalidArgument("ImportDlpack: dtype " + described +
-                         " is not supported (expected float 32/64, int or uint 8/16/32/64, "
-                         "complex 64/128)");
+                         " is not supported (expected float 16/32/64, bfloat 16, int or uint "
+                         "8/16/32/64, complex 64/128, bool 8)");
 }
 
 const char* DeviceName(DLDeviceType type) {

@@ -25,8 +25,9 @@ namespace swarm {
 
 // Describes `view` as a DLManagedTensor on kDLCPU: data is the address of element [0, ..., 0]
 // (byte_offset 0, as numpy and PyTorch export CPU tensors), strides are the view's, in elements,
-// always explicit and possibly zero or negative; dtypes map to kDLFloat, kDLInt, kDLUInt or
-// kDLComplex with bits 8 * DTypeSize and lanes 1.
+// always explicit and possibly zero or negative; dtypes map to kDLFloat (f16, f32, f64), kDLBfloat
+// (bf16), kDLInt, kDLUInt, kDLComplex or DLPack 0.8's kDLBool (code 6, for bool) with bits
+// 8 * DTypeSize and lanes 1.
 //
 // Lifetime: the elements are not copied, so they must stay valid until the consumer calls the
 // deleter: either the caller guarantees that, or it passes the owner as `keep_alive` (a

@@ -167,6 +167,10 @@ Result<Tensor> LoadNpy(MemoryAccountant& accountant, const std::string& path,
 
 Status SaveNpy(const TensorView& tensor, const std::string& path) {
   const std::string context = FileContext(path);
+  if (!HasNpyDescr(tensor.dtype())) {
+    return InvalidArgument(context + "numpy has no " + DTypeName(tensor.dtype()) + " dtype, so a " +
+                           tensor.TypeString() + " cannot be saved as .npy (Copy it to f32 first)");
+  }
   const std::string header = NpyHeaderBytes(tensor.dtype(), tensor.shape());
   Result<OutputFile> file = OutputFile::Create(path);
   if (!file.ok()) return WithContext(context, file.status());

@@ -72,9 +72,11 @@ Result<Tensor> ParseNpy(MemoryAccountant& accountant, std::span<const std::byte>
 Result<Tensor> LoadNpy(MemoryAccountant& accountant, const std::string& path,
                        MemoryCategory category = MemoryCategory::kTensors);
 
-// The header bytes (magic through the '\n') numpy writes for `dtype` and `shape` (extents >= 0,
-// as every TensorView has) in C order: version 1.0 unless the header needs more than 65535 bytes,
-// padded so the data starts at a multiple of 64 bytes.
+// Whether numpy has `dtype` (every dtype but bf16).
+bool HasNpyDescr(DType dtype);
+// The header bytes (magic through the '\n') numpy writes for `dtype` (HasNpyDescr) and `shape`
+// (extents >= 0, as every TensorView has) in C order: version 1.0 unless the header needs more than
+// 65535 bytes, padded so the data starts at a multiple of 64 bytes.
 std::string NpyHeaderBytes(DType dtype, std::span<const int64_t> shape);
 
 // Writes the elements of `tensor` (any strides: negative, zero, transposed) in C order as a .npy

@@ -33,12 +33,25 @@ struct DescrName {
   std::string_view type_code;  // numpy's kind letter and item size, without the byte order
 };
 constexpr DescrName kDescrs[] = {
-    {DType::kF32, "f4"}, {DType::kF64, "f8"}, {DType::kS8, "i1"},  {DType::kS16, "i2"},
-    {DType::kS32, "i4"}, {DType::kS64, "i8"}, {DType::kU8, "u1"},  {DType::kU16, "u2"},
-    {DType::kU32, "u4"}, {DType::kU64, "u8"}, {DType::kC64, "c8"}, {DType::kC128, "c16"},
+    {DType::kF32, "f4"}, {DType::kF64, "f8"},  {DType::kS8, "i1"},  {DType::kS16, "i2"},
+    {DType::kS32, "i4"}, {DType::kS64, "i8"},  {DType::kU8, "u1"},  {DType::kU16, "u2"},
+    {DType::kU32, "u4"}, {DType::kU64, "u8"},  {DType::kC64, "c8"}, {DType::kC128, "c16"},
+    {DType::kF16, "f2"}, {DType::kBool, "b1"},
 };
 constexpr std::string_view kSupportedDescrs =
-    "'<f4', '<f8', '|i1', '<i2', '<i4', '<i8', '|u1', '<u2', '<u4', '<u8', '<c8' or '<c16'";
+    "'<f4', '<f8', '|i1', '<i2', '<i4', '<i8', '|u1', '<u2', '<u4', '<u8', '<c8', '<c16', '<f2' "
+    "or '|b1'";
+
+}  // namespace
+
+bool HasNpyDescr(DType dtype) {
+  for (const DescrName& entry : kDescrs) {
+    if (entry.dtype == dtype) return true;
+  }
+  return false;
+}
+
+namespace {
 
 // numpy's dtype.str: '|' for one-byte types, '<' otherwise.
 std::string NpyDescr(DType dtype) {

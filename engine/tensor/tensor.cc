@@ -96,6 +96,12 @@ const char* DTypeName(DType dtype) {
       return "c64";
     case DType::kC128:
       return "c128";
+    case DType::kF16:
+      return "f16";
+    case DType::kBF16:
+      return "bf16";
+    case DType::kBool:
+      return "bool";
   }
   return "?";
 }
@@ -106,8 +112,8 @@ Result<DType> ParseDType(std::string_view name) {
     if (name == DTypeName(dtype)) return dtype;
   }
   return InvalidArgument("unknown dtype '" + std::string(name) +
-                         "' (expected f32, f64, s8, s16, s32, s64, u8, u16, u32, u64, c64 or "
-                         "c128)");
+                         "' (expected f32, f64, s8, s16, s32, s64, u8, u16, u32, u64, c64, "
+                         "c128, f16, bf16 or bool)");
 }
 
 std::string ShapeString(std::span<const int64_t> shape) {

@@ -27,10 +27,13 @@
 
 #include "swarm/core/memory.h"
 #include "swarm/core/status.h"
+#include "swarm/kernels/small_floats.h"
 
 namespace swarm {
 
-// Element types, named as Nx names them (f32, s64, c64...). c64 is std::complex<float>.
+// Element types, named as Nx names them (f32, s64, c64...). c64 is std::complex<float>; f16, bf16
+// and bool are stored as Float16, BFloat16 and Bool (swarm/kernels/small_floats.h) and computed
+// with as f32.
 enum class DType : uint8_t {
   kF32,
   kF64,
@@ -44,8 +47,11 @@ enum class DType : uint8_t {
   kU64,
   kC64,
   kC128,
+  kF16,
+  kBF16,
+  kBool,
 };
-inline constexpr size_t kDTypeCount = 12;
+inline constexpr size_t kDTypeCount = 15;
 
 size_t DTypeSize(DType dtype);
 // "f32", "s64", "c64", ...
@@ -103,6 +109,18 @@ template <>
 constexpr DType DTypeOf<std::complex<double>>() {
   return DType::kC128;
 }
+template <>
+constexpr DType DTypeOf<Float16>() {
+  return DType::kF16;
+}
+template <>
+constexpr DType DTypeOf<BFloat16>() {
+  return DType::kBF16;
+}
+template <>
+constexpr DType DTypeOf<Bool>() {
+  return DType::kBool;
+}
 
 // Calls f(T{}) with the C++ type of `dtype` (a generic lambda picks it up with decltype).
 template <typename F>
@@ -132,6 +150,12 @@ decltype(auto) VisitDType(DType dtype, F&& f) {
       return f(std::complex<float>{});
     case DType::kC128:
       return f(std::complex<double>{});
+    case DType::kF16:
+      return f(Float16{});
+    case DType::kBF16:
+      return f(BFloat16{});
+    case DType::kBool:
+      return f(Bool{});
   }
   SWARM_ASSERT(false);
   return f(float{});

@@ -40,9 +40,41 @@ To CastReal(From value) {
   }
 }
 
+// Float16, BFloat16 and Bool take part as the value they hold (Float16 and BFloat16 as f32, Bool
+// as 0 or 1), and are made from a value as their conversions define (small_floats.h): rounded
+// once from the source value (a double holds every other real source exactly, except 64-bit
+// integers beyond 2^53, which round to the nearest double first).
+template <typename T>
+constexpr bool kIsSmall =
+    std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16> || std::is_same_v<T, Bool>;
+
+template <typename To, typename From>
+To Cast(From value);
+
+template <typename To, typename From>
+To CastSmall(From value) {
+  if constexpr (kIsSmall<From>) {
+    if constexpr (std::is_same_v<From, Bool>) {
+      return Cast<To>(static_cast<uint8_t>(value.byte != 0 ? 1 : 0));
+    } else {
+      return Cast<To>(ToFloat(value));
+    }
+  } else if constexpr (IsComplex<From>::value) {
+    return CastSmall<To>(value.real());
+  } else if constexpr (std::is_same_v<To, Float16>) {
+    return ToFloat16(static_cast<double>(value));
+  } else if constexpr (std::is_same_v<To, BFloat16>) {
+    return ToBFloat16(static_cast<double>(value));
+  } else {
+    return ToBool(static_cast<double>(value));
+  }
+}
+
 template <typename To, typename From>
 To Cast(From value) {
-  if constexpr (IsComplex<To>::value && IsComplex<From>::value) {
+  if constexpr (kIsSmall<To> || kIsSmall<From>) {
+    return CastSmall<To>(value);
+  } else if constexpr (IsComplex<To>::value && IsComplex<From>::value) {
     using Part = typename To::value_type;
     return To(CastReal<Part>(value.real()), CastReal<Part>(value.imag()));
   } else if constexpr (IsComplex<To>::value) {

@@ -3,7 +3,8 @@
 // Casts follow C++ conversion where it is defined and saturate where it is not, so that no input
 // is undefined behaviour: float -> integer truncates toward zero, clamps to the target's range
 // and maps NaN to 0; integer -> integer wraps modulo 2^bits (as numpy's astype); complex -> real
-// keeps the real part; real -> complex has a zero imaginary part.
+// keeps the real part; real -> complex has a zero imaginary part; f16 and bf16 round to nearest
+// (ties to even) and bool is "not zero" (swarm/kernels/small_floats.h).
 #pragma once
 
 #include "swarm/core/memory.h"

@@ -33,7 +33,12 @@ template <typename T>
 void AppendValue(std::string& out, const std::byte* element) {
   T value;
   std::memcpy(&value, element, sizeof(T));
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (std::is_same_v<T, Bool>) {
+    out += value.byte != 0 ? "true" : "false";
+  } else if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) {
+    // The shortest text of the f32 value, which reads back to the same f16 or bf16.
+    AppendFloat(out, ToFloat(value));
+  } else if constexpr (std::is_floating_point_v<T>) {
     AppendFloat(out, value);
   } else if constexpr (std::is_integral_v<T>) {
     out += std::to_string(value);

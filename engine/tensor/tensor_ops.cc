@@ -119,31 +119,17 @@ bool InPlaceOrApart(const TensorView& in, const TensorView& out, int64_t count) 
 
 // --- elementwise ---
 
-// PreparedElementwise converts by value: the two enums list the operations in one order.
+// The two enums list the operations in one order (kernels/tensor_ops.h's).
 static_assert(static_cast<int>(BinaryOp::kAdd) == static_cast<int>(ElementwiseOp::kAdd) &&
-              static_cast<int>(BinaryOp::kSub) == static_cast<int>(ElementwiseOp::kSub) &&
-              static_cast<int>(BinaryOp::kMul) == static_cast<int>(ElementwiseOp::kMul) &&
-              static_cast<int>(BinaryOp::kDiv) == static_cast<int>(ElementwiseOp::kDiv) &&
-              static_cast<int>(BinaryOp::kMin) == static_cast<int>(ElementwiseOp::kMin) &&
-              static_cast<int>(BinaryOp::kMax) == static_cast<int>(ElementwiseOp::kMax));
+              static_cast<int>(BinaryOp::kMax) == static_cast<int>(ElementwiseOp::kMax) &&
+              static_cast<int>(BinaryOp::kLess) == static_cast<int>(ElementwiseOp::kLess) &&
+              static_cast<int>(BinaryOp::kEqual) == static_cast<int>(ElementwiseOp::kEqual) &&
+              static_cast<int>(BinaryOp::kOr) == static_cast<int>(ElementwiseOp::kOr) &&
+              kBinaryOpCount == kElementwiseOpCount);
 
 ElementwiseOp KernelOp(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kAdd:
-      return ElementwiseOp::kAdd;
-    case BinaryOp::kSub:
-      return ElementwiseOp::kSub;
-    case BinaryOp::kMul:
-      return ElementwiseOp::kMul;
-    case BinaryOp::kDiv:
-      return ElementwiseOp::kDiv;
-    case BinaryOp::kMin:
-      return ElementwiseOp::kMin;
-    case BinaryOp::kMax:
-      return ElementwiseOp::kMax;
-  }
-  SWARM_ASSERT(false);
-  return ElementwiseOp::kAdd;
+  SWARM_ASSERT(static_cast<size_t>(op) < kBinaryOpCount);
+  return static_cast<ElementwiseOp>(op);
 }
 
 // Operand order in elementwise plans.
@@ -427,6 +413,22 @@ const char* BinaryOpName(BinaryOp op) {
       return "Min";
     case BinaryOp::kMax:
       return "Max";
+    case BinaryOp::kLess:
+      return "Less";
+    case BinaryOp::kLessEqual:
+      return "LessEqual";
+    case BinaryOp::kGreater:
+      return "Greater";
+    case BinaryOp::kGreaterEqual:
+      return "GreaterEqual";
+    case BinaryOp::kEqual:
+      return "Equal";
+    case BinaryOp::kNotEqual:
+      return "NotEqual";
+    case BinaryOp::kAnd:
+      return "And";
+    case BinaryOp::kOr:
+      return "Or";
   }
   return "?";
 }

@@ -52,7 +52,25 @@
 
 namespace swarm {
 
-enum class BinaryOp : uint8_t { kAdd, kSub, kMul, kDiv, kMin, kMax };
+// The operations of ElementwiseRow (kernels/tensor_ops.h), in its order: arithmetic, min / max,
+// then comparisons and logic, which give 1.0f or 0.0f.
+enum class BinaryOp : uint8_t {
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMin,
+  kMax,
+  kLess,
+  kLessEqual,
+  kGreater,
+  kGreaterEqual,
+  kEqual,
+  kNotEqual,
+  kAnd,
+  kOr,
+};
+inline constexpr size_t kBinaryOpCount = kElementwiseOpCount;
 // "Add", "Sub", ..., as error messages name the operation.
 const char* BinaryOpName(BinaryOp op);
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "support/for_each_target.h"
+#include "swarm/kernels/small_floats.h"
 #include "swarm/kernels/tensor_ops_reference.h"
 
 namespace swarm {
@@ -31,25 +32,20 @@ using test::TargetUnderTest;
 // its neighbours, and a large row with a ragged end.
 const size_t kSizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 1007};
 
-constexpr ElementwiseOp kOps[] = {ElementwiseOp::kAdd, ElementwiseOp::kSub, ElementwiseOp::kMul,
-                                  ElementwiseOp::kDiv, ElementwiseOp::kMin, ElementwiseOp::kMax};
+constexpr ElementwiseOp kOps[] = {
+    ElementwiseOp::kAdd,          ElementwiseOp::kSub,       ElementwiseOp::kMul,
+    ElementwiseOp::kDiv,          ElementwiseOp::kMin,       ElementwiseOp::kMax,
+    ElementwiseOp::kLess,         ElementwiseOp::kLessEqual, ElementwiseOp::kGreater,
+    ElementwiseOp::kGreaterEqual, ElementwiseOp::kEqual,     ElementwiseOp::kNotEqual,
+    ElementwiseOp::kAnd,          ElementwiseOp::kOr};
+static_assert(std::size(kOps) == kElementwiseOpCount);
 
 const char* Name(ElementwiseOp op) {
-  switch (op) {
-    case ElementwiseOp::kAdd:
-      return "add";
-    case ElementwiseOp::kSub:
-      return "sub";
-    case ElementwiseOp::kMul:
-      return "mul";
-    case ElementwiseOp::kDiv:
-      return "div";
-    case ElementwiseOp::kMin:
-      return "min";
-    case ElementwiseOp::kMax:
-      return "max";
-  }
-  return "?";
+  constexpr const char* kNames[] = {"add",   "sub",       "mul",        "div",     "min",
+                                    "max",   "less",      "less_equal", "greater", "greater_equal",
+                                    "equal", "not_equal", "and",        "or"};
+  static_assert(std::size(kNames) == kElementwiseOpCount);
+  return kNames[static_cast<size_t>(op)];
 }
 
 uint32_t Bits(float value) { return std::bit_cast<uint32_t>(value); }
@@ -143,7 +139,8 @@ TEST_CASE("UnaryRow matches the reference bit for bit on every target, in place 
                             -1e-40f};
   ForEachTarget([&](const TargetUnderTest& target) {
     INFO("target " << target.name);
-    for (const UnaryOp op : {UnaryOp::kNeg, UnaryOp::kAbs, UnaryOp::kSqrt}) {
+    for (size_t op_index = 0; op_index < kUnaryOpCount; ++op_index) {
+      const auto op = static_cast<UnaryOp>(op_index);
       for (const size_t count : kSizes) {
         INFO("op " << static_cast<int>(op) << ", count " << count);
         std::vector<float> values = Random(count, 41 + count, 0.1);
@@ -159,6 +156,208 @@ TEST_CASE("UnaryRow matches the reference bit for bit on every target, in place 
       }
     }
   });
+}
+
+TEST_CASE("Comparisons and logic give 1 or 0 for every pair of special values on every target") {
+  // Every pair, so equal operands (+0 and -0, infinities, NaN with itself) are all met.
+  std::vector<float> a, b;
+  for (const float x : kSpecials) {
+    for (const float y : kSpecials) {
+      a.push_back(x);
+      b.push_back(y);
+    }
+  }
+  ForEachTarget([&](const TargetUnderTest& target) {
+    INFO("target " << target.name);
+    for (const ElementwiseOp op : kOps) {
+      INFO(Name(op));
+      std::vector<float> out(a.size()), want(a.size());
+      ElementwiseRow(op, a.data(), 1, b.data(), 1, out.data(), a.size());
+      reference::ElementwiseRow(op, a.data(), 1, b.data(), 1, want.data(), a.size());
+      RequireSameBits(out.data(), want.data(), a.size());
+      std::vector<float> short_out(a.size());
+      ElementwiseShortRow(op, a.data(), b.data(), short_out.data(), a.size());
+      RequireSameBits(short_out.data(), want.data(), a.size());
+    }
+  });
+  // The reference itself, on the cases that define the semantics.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK(reference::Elementwise(ElementwiseOp::kEqual, -0.0f, 0.0f) == 1.0f);
+  CHECK(reference::Elementwise(ElementwiseOp::kNotEqual, nan, nan) == 1.0f);
+  CHECK(reference::Elementwise(ElementwiseOp::kLessEqual, nan, 1.0f) == 0.0f);
+  CHECK(reference::Elementwise(ElementwiseOp::kAnd, nan, -1.0f) == 1.0f);
+  CHECK(reference::Elementwise(ElementwiseOp::kOr, -0.0f, 0.0f) == 0.0f);
+}
+
+TEST_CASE("SelectRow copies the chosen operand's bits for every mix of rows and scalars") {
+  ForEachTarget([&](const TargetUnderTest& target) {
+    INFO("target " << target.name);
+    for (const size_t count : kSizes) {
+      for (int steps = 0; steps < 8; ++steps) {
+        const size_t mask_step = (steps & 4) != 0 ? 0 : 1;
+        const size_t a_step = (steps & 2) != 0 ? 0 : 1;
+        const size_t b_step = (steps & 1) != 0 ? 0 : 1;
+        INFO("count " << count << " steps " << mask_step << a_step << b_step);
+        const auto length = [&](size_t step) { return step == 1 ? count : (count > 0 ? 1 : 0); };
+        // Masks of zeros (either sign), NaN and ordinary numbers.
+        std::vector<float> mask = Random(length(mask_step), 9 + count, 0.5);
+        for (size_t i = 0; i < mask.size(); i += 3) mask[i] = i % 2 == 0 ? 0.0f : -0.0f;
+        const std::vector<float> a = Random(length(a_step), 10 + count, 0.3);
+        const std::vector<float> b = Random(length(b_step), 11 + count, 0.3);
+        const auto exact_mask = Exact(mask), exact_a = Exact(a), exact_b = Exact(b);
+        auto out = std::make_unique<float[]>(count);
+        SelectRow(exact_mask.get(), mask_step, exact_a.get(), a_step, exact_b.get(), b_step,
+                  out.get(), count);
+        for (size_t i = 0; i < count; ++i) {
+          const float m = mask[i * mask_step];
+          const float want = !(m == 0.0f) ? a[i * a_step] : b[i * b_step];
+          REQUIRE(Bits(out[i]) == Bits(want));
+        }
+        if (a_step == 1 && count > 0) {  // in place over a
+          auto in_a = Exact(a);
+          SelectRow(exact_mask.get(), mask_step, in_a.get(), 1, exact_b.get(), b_step, in_a.get(),
+                    count);
+          RequireSameBits(in_a.get(), out.get(), count);
+        }
+      }
+    }
+  });
+}
+
+// Every f16 and bf16 bit pattern, the f32 values at and around every f16 midpoint (ties, and one
+// f32 ulp either side), and random f32 bit patterns (NaN payloads, subnormals, huge values).
+std::vector<float> NarrowingCases() {
+  std::vector<float> values;
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+    const float f16 = ToFloat(Float16{static_cast<uint16_t>(bits)});
+    const float next = ToFloat(Float16{static_cast<uint16_t>(bits + 1)});
+    values.push_back(f16);
+    values.push_back(std::bit_cast<float>(bits << 16));  // every bf16
+    if (std::isfinite(f16) && std::isfinite(next) && (bits & 0x7fff) != 0x7bff) {
+      const float middle = static_cast<float>((static_cast<double>(f16) + next) / 2);
+      values.push_back(middle);
+      values.push_back(std::nextafter(middle, 0.0f));
+      values.push_back(std::nextafter(middle, std::numeric_limits<float>::infinity()));
+    }
+  }
+  for (const float edge :
+       {65504.0f, 65519.996f, 65520.0f, 65536.0f, 3.3895314e38f, std::numeric_limits<float>::max(),
+        5.9604645e-8f, 2.9802322e-8f, 2.9802326e-8f, 6.1035156e-5f}) {
+    values.push_back(edge);
+    values.push_back(-edge);
+  }
+  std::mt19937 rng(77);
+  for (int i = 0; i < 200000; ++i)
+    values.push_back(std::bit_cast<float>(static_cast<uint32_t>(rng())));
+  return values;
+}
+
+TEST_CASE(
+    "Narrowing and widening rows and the cast ops have small_floats.h's bits on every target") {
+  const std::vector<float> values = NarrowingCases();
+  const size_t n = values.size();
+  const StorageType types[] = {StorageType::kF16, StorageType::kBF16, StorageType::kBool,
+                               StorageType::kU8};
+  ForEachTarget([&](const TargetUnderTest& target) {
+    INFO("target " << target.name);
+    for (const StorageType type : types) {
+      INFO("storage type " << static_cast<int>(type));
+      const size_t bytes = type == StorageType::kF16 || type == StorageType::kBF16 ? 2 : 1;
+      std::vector<uint8_t> narrow(n * bytes + 1, 0xee);  // one guard byte
+      NarrowRow(type, values.data(), narrow.data(), n);
+      REQUIRE(narrow[n * bytes] == 0xee);
+      std::vector<float> widened(n);
+      WidenRow(type, narrow.data(), widened.data(), n);
+      for (size_t i = 0; i < n; ++i) {
+        const float x = values[i];
+        INFO("element " << i << " value " << x << " (0x" << std::hex << Bits(x) << ")");
+        uint16_t got = 0, want = 0;
+        std::memcpy(&got, narrow.data() + i * bytes, bytes);
+        float want_widened = 0.0f;
+        switch (type) {
+          case StorageType::kF16:
+            want = ToFloat16(x).bits;
+            want_widened = ToFloat(Float16{want});
+            break;
+          case StorageType::kBF16:
+            want = ToBFloat16(x).bits;
+            want_widened = ToFloat(BFloat16{want});
+            break;
+          case StorageType::kBool:
+            want = ToBool(x).byte;
+            want_widened = ToFloat(Bool{static_cast<uint8_t>(want)});
+            break;
+          case StorageType::kU8:
+            want =
+                std::isnan(x) ? 0 : static_cast<uint16_t>(std::clamp(std::trunc(x), 0.0f, 255.0f));
+            want_widened = static_cast<float>(want);
+            break;
+        }
+        REQUIRE(got == want);
+        REQUIRE(Bits(widened[i]) == Bits(want_widened));
+      }
+    }
+    // Widening every stored pattern, including bool bytes other than 0 and 1.
+    std::vector<uint16_t> patterns(0x10000);
+    for (uint32_t bits = 0; bits < 0x10000; ++bits) patterns[bits] = static_cast<uint16_t>(bits);
+    std::vector<float> widened(0x10000);
+    WidenRow(StorageType::kF16, patterns.data(), widened.data(), patterns.size());
+    for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+      REQUIRE(Bits(widened[bits]) == Bits(ToFloat(Float16{static_cast<uint16_t>(bits)})));
+    }
+    WidenRow(StorageType::kBF16, patterns.data(), widened.data(), patterns.size());
+    for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+      REQUIRE(Bits(widened[bits]) == Bits(ToFloat(BFloat16{static_cast<uint16_t>(bits)})));
+    }
+    std::vector<uint8_t> bytes(256);
+    for (uint32_t byte = 0; byte < 256; ++byte) bytes[byte] = static_cast<uint8_t>(byte);
+    WidenRow(StorageType::kBool, bytes.data(), widened.data(), 256);
+    for (uint32_t byte = 0; byte < 256; ++byte) REQUIRE(widened[byte] == (byte != 0 ? 1.0f : 0.0f));
+    WidenRow(StorageType::kU8, bytes.data(), widened.data(), 256);
+    for (uint32_t byte = 0; byte < 256; ++byte) REQUIRE(widened[byte] == static_cast<float>(byte));
+    // The round trips as unary ops.
+    std::vector<float> rounded(n);
+    for (const UnaryOp op : {UnaryOp::kRoundF16, UnaryOp::kRoundBF16, UnaryOp::kToBool,
+                             UnaryOp::kNot, UnaryOp::kIntegerPart}) {
+      INFO("unary op " << static_cast<int>(op));
+      UnaryRow(op, values.data(), rounded.data(), n);
+      for (size_t i = 0; i < n; ++i) {
+        if (Bits(rounded[i]) != Bits(reference::Unary(op, values[i]))) {
+          INFO("value " << values[i] << " (0x" << std::hex << Bits(values[i]) << ")");
+          REQUIRE(Bits(rounded[i]) == Bits(reference::Unary(op, values[i])));
+        }
+      }
+    }
+  });
+}
+
+TEST_CASE("small_floats.h rounds the documented cases") {
+  // Written out by hand from IEEE binary16 / bfloat16 (numpy's astype gives the same).
+  CHECK(ToFloat16(1.0).bits == 0x3c00);
+  CHECK(ToFloat16(65504.0).bits == 0x7bff);
+  CHECK(ToFloat16(65519.99).bits == 0x7bff);
+  CHECK(ToFloat16(65520.0).bits == 0x7c00);  // the tie rounds to even: up, to infinity
+  CHECK(ToFloat16(-1e9).bits == 0xfc00);
+  CHECK(ToFloat16(std::ldexp(1.0, -24)).bits == 0x0001);
+  CHECK(ToFloat16(std::ldexp(1.0, -25)).bits == 0x0000);  // tie to even: 0
+  CHECK(ToFloat16(std::ldexp(3.0, -25)).bits == 0x0002);  // tie to even: 2
+  CHECK(ToFloat16(-0.0).bits == 0x8000);
+  CHECK(ToFloat16(1.0 + std::ldexp(1.0, -11)).bits == 0x3c00);      // tie to even: down
+  CHECK(ToFloat16(1.0 + 3 * std::ldexp(1.0, -11)).bits == 0x3c02);  // tie to even: up
+  CHECK(ToFloat16(std::nan("")).bits == kFloat16QuietNaN);
+  CHECK(ToFloat(Float16{0x7c00}) == std::numeric_limits<float>::infinity());
+  CHECK(ToFloat(Float16{0x0001}) == std::ldexp(1.0f, -24));
+  CHECK(Bits(ToFloat(Float16{0x7d00})) == 0x7fc00000u);
+  CHECK(ToBFloat16(1.0).bits == 0x3f80);
+  CHECK(ToBFloat16(1.0 + std::ldexp(1.0, -8)).bits == 0x3f80);      // tie to even: down
+  CHECK(ToBFloat16(1.0 + 3 * std::ldexp(1.0, -8)).bits == 0x3f82);  // tie to even: up
+  CHECK(ToBFloat16(3.4e38).bits == 0x7f80);                         // past the largest bf16
+  CHECK(ToBFloat16(std::numeric_limits<float>::denorm_min()).bits == 0x0000);
+  CHECK(ToBFloat16(std::ldexp(1.0, -133)).bits == 0x0001);
+  // A double that an f32 would round to a tie first, then to even: rounded once, it goes up.
+  CHECK(ToFloat16(1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40)).bits == 0x3c01);
+  CHECK(ToBool(std::nan("")).byte == 1);
+  CHECK(ToBool(-0.0).byte == 0);
 }
 
 TEST_CASE("ElementwiseRow writes nothing outside the row") {

@@ -113,8 +113,10 @@ class WritableViews(unittest.TestCase):
         self.assertFalse(np.shares_memory(copy, array))
         big_endian = np.arange(5, dtype=">f8")
         np.testing.assert_array_equal(self.ctx.from_numpy(big_endian).numpy(), big_endian)
+        mask = np.array([True, False, True])
+        np.testing.assert_array_equal(self.ctx.from_numpy(mask).numpy(), mask)
         with self.assertRaises(TypeError):
-            self.ctx.from_numpy(np.zeros(3, dtype=bool))
+            self.ctx.from_numpy(np.zeros(3, dtype=np.longdouble))
 
 
 class DlpackExport(unittest.TestCase):
@@ -173,6 +175,8 @@ class DlpackExport(unittest.TestCase):
 
     def test_every_dtype_numpy_imports(self):
         for name, dtype in swarm.DTYPES:
+            if name in ("bf16", "bool"):
+                continue  # numpy 1.24's DLPack import has neither bfloat16 nor bool
             buffer = self.ctx.tensor((5, 2), name)
             buffer.numpy()[:] = np.arange(10).reshape(5, 2).astype(dtype)
             imported = np.from_dlpack(buffer.tensor().T)

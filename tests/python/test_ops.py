@@ -172,16 +172,16 @@ class Ops(unittest.TestCase):
             self.assertEqual(str(caught.exception),
                              f"swarm_tensor_reduce_all: operation {op} is not one of 0..3")
         self.assertEqual(value.value, 123.0)
-        for op in [6, -7]:
+        for op in [14, -7]:
             with self.assertRaises(swarm.SwarmError) as caught:
                 self.lib._call("swarm_elementwise", op, tensor._handle, tensor._handle,
                                tensor._handle)
-            self.assertIn(f"operation {op} is not one of 0..5", str(caught.exception))
-        for dtype in [-3, 12, 99]:
+            self.assertIn(f"operation {op} is not one of 0..13", str(caught.exception))
+        for dtype in [-3, 15, 99]:
             with self.assertRaises(swarm.SwarmError) as caught:
                 self.lib._call("swarm_tensor_cast", self.ctx._handle, tensor._handle, dtype,
                                ctypes.byref(ctypes.c_void_p()))
-            self.assertIn(f"dtype {dtype} is not a swarm_dtype (0..11)", str(caught.exception))
+            self.assertIn(f"dtype {dtype} is not a swarm_dtype (0..14)", str(caught.exception))
         self.assertIsNone(self.lib._dll.swarm_status_name(-2))
         self.assertEqual(self.lib._dll.swarm_dtype_size(-1), 0)
 

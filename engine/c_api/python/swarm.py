@@ -57,13 +57,18 @@ DTYPES = [
     ("u64", np.dtype("<u8")),
     ("c64", np.dtype("<c8")),
     ("c128", np.dtype("<c16")),
+    ("f16", np.dtype("<f2")),
+    ("bf16", np.dtype("<u2")),  # numpy has no bfloat16: its arrays show the bits
+    ("bool", np.dtype("?")),
 ]
 _DTYPE_CODES = {name: code for code, (name, _) in enumerate(DTYPES)}
-_DTYPE_CODES.update({dtype: code for code, (_, dtype) in enumerate(DTYPES)})
+_DTYPE_CODES.update({dtype: code for code, (name, dtype) in enumerate(DTYPES) if name != "bf16"})
 
 _BUFFER_KINDS = ["vec4", "f32_array", "u8_array", "image_f32", "image_u8", "image_batch_f32",
                  "image_batch_u8", "tensor"]
-_BINARY_OPS = {"add": 0, "sub": 1, "mul": 2, "div": 3, "min": 4, "max": 5}
+_BINARY_OPS = {"add": 0, "sub": 1, "mul": 2, "div": 3, "min": 4, "max": 5, "less": 6,
+               "less_equal": 7, "greater": 8, "greater_equal": 9, "equal": 10, "not_equal": 11,
+               "and": 12, "or": 13}
 _REDUCE_OPS = {"sum": 0, "mean": 1, "min": 2, "max": 3}
 MAX_RANK = 8
 _TORQUE_CONTROLLERS = {"none": 0, "pd-gravity": 1, "computed-torque": 2}

@@ -66,12 +66,28 @@ TEST_CASE("elementwise ops broadcast like numpy and match scalar arithmetic exac
         return y < x ? y : x;
       case SWARM_OP_MAX:
         return y > x ? y : x;
+      case SWARM_OP_LESS:
+        return x < y ? 1.0f : 0.0f;
+      case SWARM_OP_LESS_EQUAL:
+        return x <= y ? 1.0f : 0.0f;
+      case SWARM_OP_GREATER:
+        return x > y ? 1.0f : 0.0f;
+      case SWARM_OP_GREATER_EQUAL:
+        return x >= y ? 1.0f : 0.0f;
+      case SWARM_OP_EQUAL:
+        return x == y ? 1.0f : 0.0f;
+      case SWARM_OP_NOT_EQUAL:
+        return x != y ? 1.0f : 0.0f;
+      case SWARM_OP_AND:
+        return x != 0.0f && y != 0.0f ? 1.0f : 0.0f;
+      case SWARM_OP_OR:
+        return x != 0.0f || y != 0.0f ? 1.0f : 0.0f;
     }
     return 0.0f;
   };
   const swarm_tensor_info a_info = Info(a_view.get());
   const swarm_tensor_info out_info = Info(out_view.get());
-  for (int op = SWARM_OP_ADD; op <= SWARM_OP_MAX; ++op) {
+  for (int op = SWARM_OP_ADD; op <= SWARM_OP_OR; ++op) {
     INFO("op " << op);
     REQUIRE(swarm_elementwise(static_cast<swarm_binary_op>(op), a_view.get(), b_view.get(),
                               out_view.get()) == SWARM_OK);
@@ -90,9 +106,9 @@ TEST_CASE("elementwise ops broadcast like numpy and match scalar arithmetic exac
       for (int64_t j = 0; j < 4; ++j) CHECK(*ElementOf<float>(out_info, {i, j}) == 42.0f);
     }
   };
-  CHECK(swarm_elementwise(static_cast<swarm_binary_op>(7), a_view.get(), b_view.get(),
+  CHECK(swarm_elementwise(static_cast<swarm_binary_op>(14), a_view.get(), b_view.get(),
                           out_view.get()) == SWARM_INVALID_ARGUMENT);
-  CHECK(LastError() == "swarm_elementwise: operation 7 is not one of 0..5");
+  CHECK(LastError() == "swarm_elementwise: operation 14 is not one of 0..13");
   BufferPtr ints = MakeTensorBuffer(context.get(), SWARM_S32, {4});
   TensorPtr ints_view = ViewOf(ints.get());
   CHECK(swarm_elementwise(SWARM_OP_ADD, a_view.get(), ints_view.get(), out_view.get()) ==

@@ -30,15 +30,15 @@ TEST_CASE("status and dtype names") {
   CHECK(std::string(swarm_status_name(SWARM_OK)) == "ok");
   CHECK(std::string(swarm_status_name(SWARM_OVER_BUDGET)) == "over budget");
   CHECK(swarm_status_name(static_cast<swarm_status>(7)) == nullptr);
-  const char* names[] = {"f32", "f64", "s8",  "s16", "s32", "s64",
-                         "u8",  "u16", "u32", "u64", "c64", "c128"};
-  const size_t sizes[] = {4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 8, 16};
-  for (int code = 0; code < 12; ++code) {
+  const char* names[] = {"f32", "f64", "s8",  "s16",  "s32", "s64",  "u8",  "u16",
+                         "u32", "u64", "c64", "c128", "f16", "bf16", "bool"};
+  const size_t sizes[] = {4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 8, 16, 2, 2, 1};
+  for (int code = 0; code < 15; ++code) {
     INFO("dtype " << code);
     CHECK(std::string(swarm_dtype_name(static_cast<swarm_dtype>(code))) == names[code]);
     CHECK(swarm_dtype_size(static_cast<swarm_dtype>(code)) == sizes[code]);
   }
-  CHECK(swarm_dtype_name(static_cast<swarm_dtype>(12)) == nullptr);
+  CHECK(swarm_dtype_name(static_cast<swarm_dtype>(15)) == nullptr);
   CHECK(swarm_dtype_size(static_cast<swarm_dtype>(15)) == 0);
 }
 
@@ -206,9 +206,9 @@ TEST_CASE("buffer creation errors leave out unchanged and allocate nothing") {
   const int64_t nine[] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
   expect(swarm_buffer_create_tensor(context.get(), SWARM_F32, nine, 9, &out),
          SWARM_INVALID_ARGUMENT, "swarm_buffer_create_tensor: tensor rank 9 exceeds the maximum 8");
-  expect(swarm_buffer_create_tensor(context.get(), static_cast<swarm_dtype>(12), negative, 1, &out),
+  expect(swarm_buffer_create_tensor(context.get(), static_cast<swarm_dtype>(15), negative, 1, &out),
          SWARM_INVALID_ARGUMENT,
-         "swarm_buffer_create_tensor: dtype 12 is not a swarm_dtype (0..11)");
+         "swarm_buffer_create_tensor: dtype 15 is not a swarm_dtype (0..14)");
   expect(swarm_buffer_create_tensor(context.get(), SWARM_F32, nullptr, 2, &out),
          SWARM_INVALID_ARGUMENT, "swarm_buffer_create_tensor: shape is null");
   const int64_t big[] = {64, 64};
@@ -453,9 +453,9 @@ TEST_CASE("copy, cast and copy_into gather any strides into new or given tensors
   CHECK(LastError() == "swarm_tensor_copy_into: src is null");
 
   swarm_buffer out = Sentinel<swarm_buffer>();
-  CHECK(swarm_tensor_cast(context.get(), view.get(), static_cast<swarm_dtype>(13), &out) ==
+  CHECK(swarm_tensor_cast(context.get(), view.get(), static_cast<swarm_dtype>(15), &out) ==
         SWARM_INVALID_ARGUMENT);
-  CHECK(LastError() == "swarm_tensor_cast: dtype 13 is not a swarm_dtype (0..11)");
+  CHECK(LastError() == "swarm_tensor_cast: dtype 15 is not a swarm_dtype (0..14)");
   CHECK(swarm_tensor_copy(nullptr, view.get(), &out) == SWARM_INVALID_ARGUMENT);
   CHECK(LastError() == "swarm_tensor_copy: context is null");
   ContextPtr tiny = MakeContext(/*budget_bytes=*/64);

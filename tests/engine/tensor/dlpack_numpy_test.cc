@@ -161,7 +161,7 @@ TEST_CASE("ImportDlpack reads numpy arrays of every dtype", "[dlpack][numpy]") {
 
 TEST_CASE("ImportDlpack leaves a rejected numpy capsule to numpy", "[dlpack][numpy]") {
   Run("import gc, weakref\nimport numpy as np\n"
-      "a = np.zeros(4, np.float16)\n"
+      "a = np.zeros((1,) * 9, np.float32)\n"
       "capsule = a.__dlpack__()\n"
       "watch = weakref.ref(a)\n"
       "del a");
@@ -171,8 +171,7 @@ TEST_CASE("ImportDlpack leaves a rejected numpy capsule to numpy", "[dlpack][num
   Result<DlpackTensor> imported = ImportDlpack(managed);
   REQUIRE_FALSE(imported.ok());
   CHECK(imported.status().message() ==
-        "ImportDlpack: dtype float (code 2) of 16 bits is not supported (expected float 32/64, "
-        "int or uint 8/16/32/64, complex 64/128)");
+        "ImportDlpack: ndim 9 is outside [0, 8]");
   CHECK(PyCapsule_IsValid(capsule, "dltensor"));
   Run("alive_with_capsule = watch() is not None\n"
       "del capsule\ngc.collect()\n"

@@ -113,10 +113,14 @@ TEST_CASE("ExportDlpack maps every dtype to its DLPack code and bits", "[dlpack]
     uint8_t bits;
   };
   const Expected table[] = {
-      {DType::kF32, kDLFloat, 32}, {DType::kF64, kDLFloat, 64},   {DType::kS8, kDLInt, 8},
-      {DType::kS16, kDLInt, 16},   {DType::kS32, kDLInt, 32},     {DType::kS64, kDLInt, 64},
-      {DType::kU8, kDLUInt, 8},    {DType::kU16, kDLUInt, 16},    {DType::kU32, kDLUInt, 32},
-      {DType::kU64, kDLUInt, 64},  {DType::kC64, kDLComplex, 64}, {DType::kC128, kDLComplex, 128},
+      {DType::kF32, kDLFloat, 32},   {DType::kF64, kDLFloat, 64},
+      {DType::kS8, kDLInt, 8},       {DType::kS16, kDLInt, 16},
+      {DType::kS32, kDLInt, 32},     {DType::kS64, kDLInt, 64},
+      {DType::kU8, kDLUInt, 8},      {DType::kU16, kDLUInt, 16},
+      {DType::kU32, kDLUInt, 32},    {DType::kU64, kDLUInt, 64},
+      {DType::kC64, kDLComplex, 64}, {DType::kC128, kDLComplex, 128},
+      {DType::kF16, kDLFloat, 16},   {DType::kBF16, kDLBfloat, 16},
+      {DType::kBool, 6, 8},  // DLPack 0.8's kDLBool
   };
   STATIC_REQUIRE(std::size(table) == kDTypeCount);
   MemoryAccountant memory;
@@ -413,12 +417,14 @@ TEST_CASE("ImportDlpack rejects vector lanes and unsupported dtypes", "[dlpack]"
   RequireRejected(lanes,
                   "ImportDlpack: dtype float (code 2) of 32 bits has 4 lanes; swarm imports only "
                   "scalar elements (lanes 1)");
-  ForeignTensor half(data, {kDLFloat, 16, 1}, {4}, {});
-  RequireRejected(half,
-                  "ImportDlpack: dtype float (code 2) of 16 bits is not supported (expected float "
-                  "32/64, int or uint 8/16/32/64, complex 64/128)");
-  ForeignTensor bfloat(data, {kDLBfloat, 16, 1}, {4}, {});
-  RequireRejected(bfloat, "ImportDlpack: dtype bfloat (code 4) of 16 bits is not supported");
+  ForeignTensor quarter(data, {kDLFloat, 8, 1}, {4}, {});
+  RequireRejected(quarter,
+                  "ImportDlpack: dtype float (code 2) of 8 bits is not supported (expected float "
+                  "16/32/64, bfloat 16, int or uint 8/16/32/64, complex 64/128, bool 8)");
+  ForeignTensor bfloat(data, {kDLBfloat, 32, 1}, {4}, {});
+  RequireRejected(bfloat, "ImportDlpack: dtype bfloat (code 4) of 32 bits is not supported");
+  ForeignTensor wide_bool(data, {6, 32, 1}, {4}, {});
+  RequireRejected(wide_bool, "ImportDlpack: dtype bool (code 6) of 32 bits is not supported");
   ForeignTensor odd(data, {kDLInt, 24, 1}, {4}, {});
   RequireRejected(odd, "ImportDlpack: dtype int (code 0) of 24 bits is not supported");
   ForeignTensor unknown(data, {42, 32, 1}, {4}, {});

@@ -133,8 +133,9 @@ TEST_CASE("npy header dict errors name the offset and what was found") {
 }
 
 TEST_CASE("npy descr errors: unsupported types, byte order") {
-  ExpectError(File(Dict("'<f2'", "False", "(2, 3)"), 12),
-              "unsupported 'descr' \"<f2\" (expected '<f4', '<f8', '|i1'");
+  ExpectError(File(Dict("'<f16'", "False", "(2, 3)"), 96),
+              "unsupported 'descr' \"<f16\" (expected '<f4', '<f8', '|i1'");
+  ExpectError(File(Dict("'<V2'", "False", "(2, 3)"), 12), "unsupported 'descr' \"<V2\"");
   ExpectError(File(Dict("'|O'", "False", "(2, 3)"), 48), "unsupported 'descr' \"|O\"");
   ExpectError(File(Dict("'<U4'", "False", "(2, 3)"), 96), "unsupported 'descr' \"<U4\"");
   ExpectError(File(Dict("'f4'", "False", "(2, 3)"), 24), "unsupported 'descr' \"f4\"");

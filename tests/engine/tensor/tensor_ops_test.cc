@@ -41,8 +41,12 @@ using Catch::Matchers::Contains;
 using test::ForEachTarget;
 using test::TargetUnderTest;
 
-constexpr BinaryOp kOps[] = {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul,
-                             BinaryOp::kDiv, BinaryOp::kMin, BinaryOp::kMax};
+constexpr BinaryOp kOps[] = {BinaryOp::kAdd,          BinaryOp::kSub,       BinaryOp::kMul,
+                             BinaryOp::kDiv,          BinaryOp::kMin,       BinaryOp::kMax,
+                             BinaryOp::kLess,         BinaryOp::kLessEqual, BinaryOp::kGreater,
+                             BinaryOp::kGreaterEqual, BinaryOp::kEqual,     BinaryOp::kNotEqual,
+                             BinaryOp::kAnd,          BinaryOp::kOr};
+static_assert(std::size(kOps) == kBinaryOpCount);
 
 ElementwiseOp KernelOp(BinaryOp op) { return static_cast<ElementwiseOp>(op); }
 
@@ -216,7 +220,7 @@ TEST_CASE("Elementwise matches a naive broadcasting loop on random shapes and la
     Laid out = RandomLayout(memory, result, rng, trial % 4 == 2);
     FillRandom(a.view, rng, 0.05);
     FillRandom(b.view, rng, 0.05);
-    const BinaryOp op = kOps[trial % 6];
+    const BinaryOp op = kOps[trial % std::size(kOps)];
     INFO("trial " << trial << ": " << BinaryOpName(op) << " a " << a.view.TypeString()
                   << " strides " << ShapeString(a.view.strides()) << ", b " << b.view.TypeString()
                   << " strides " << ShapeString(b.view.strides()) << ", out strides "
@@ -239,7 +243,7 @@ TEST_CASE("Elementwise computes in place into a or b also with negative strides"
     FillRandom(b.view, rng);
     const std::vector<float> a_values = CValues(a.view);
     const std::vector<float> b_values = CValues(b.view);
-    const BinaryOp op = kOps[trial % 6];
+    const BinaryOp op = kOps[trial % std::size(kOps)];
     INFO("trial " << trial << " a strides " << ShapeString(a.view.strides()));
     REQUIRE(Elementwise(op, a.view, b.view, a.view).ok());
     RequireNaiveElementwise(op, a.view, a_values, b.view, b_values, a.view);
@@ -413,7 +417,7 @@ TEST_CASE("Prepared operations give the calls' bits and errors, run after run") 
     Laid b = RandomLayout(memory, b_shape, rng, contiguous);
     Laid out = RandomLayout(memory, shape, rng, contiguous);
     Laid expected = RandomLayout(memory, shape, rng, true);
-    const BinaryOp op = kOps[trial % 6];
+    const BinaryOp op = kOps[trial % std::size(kOps)];
     INFO("trial " << trial << ", " << BinaryOpName(op) << " of " << a.view.TypeString());
     Result<PreparedElementwise> prepared =
         PreparedElementwise::Prepare(op, a.view, b.view, out.view);

@@ -244,9 +244,9 @@ TEST_CASE("DType names round-trip and sizes match the C++ types") {
       CHECK(DTypeOf<decltype(value)>() == dtype);
     });
   }
-  Result<DType> unknown = ParseDType("f16");
+  Result<DType> unknown = ParseDType("f8");
   REQUIRE_FALSE(unknown.ok());
-  CHECK_THAT(unknown.status().message(), Catch::Contains("unknown dtype 'f16'"));
+  CHECK_THAT(unknown.status().message(), Catch::Contains("unknown dtype 'f8'"));
 }
 
 }  // namespace
