@@ -61,8 +61,8 @@ HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> NarrowF16Bits(DF df, hn::Vec<DF> valu
   const auto normal = hn::BitCast(
       di, hn::ShiftRight<13>(hn::BitCast(du, hn::Add(hn::Add(magnitude, rebias), odd))));
   const auto half = hn::Set(df, 0.5f);
-  const auto subnormal = hn::Sub(
-      hn::BitCast(di, hn::Add(hn::BitCast(df, magnitude), half)), hn::BitCast(di, half));
+  const auto subnormal =
+      hn::Sub(hn::BitCast(di, hn::Add(hn::BitCast(df, magnitude), half)), hn::BitCast(di, half));
   auto narrowed = hn::IfThenElse(hn::Lt(magnitude, hn::Set(di, 0x38800000)), subnormal, normal);
   narrowed =
       hn::IfThenElse(hn::Gt(magnitude, hn::Set(di, 0x477ff000 - 1)), hn::Set(di, 0x7c00), narrowed);

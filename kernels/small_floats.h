@@ -58,7 +58,7 @@ uint16_t RoundMagnitude(double magnitude) {
   }
   int exponent;
   const double fraction = std::frexp(magnitude, &exponent);  // [0.5, 1)
-  --exponent;                                                // magnitude = m * 2^exponent, m in [1, 2)
+  --exponent;  // magnitude = m * 2^exponent, m in [1, 2)
   const double mantissa = std::nearbyint((fraction * 2.0 - 1.0) * (1 << kMantissaBits));
   // A mantissa that rounds up to 2^kMantissaBits carries into the exponent, as it should.
   return static_cast<uint16_t>((static_cast<uint32_t>(exponent + kBias) << kMantissaBits) +

@@ -119,6 +119,23 @@ swarm_status swarm_evaluate_sum(const char* expression, const char* const* names
   });
 }
 
+swarm_status swarm_evaluate_reduce(swarm_reduce_op op, const char* expression,
+                                   const char* const* names, const swarm_tensor* tensors,
+                                   size_t count, double* out) {
+  constexpr const char* kFunction = "swarm_evaluate_reduce";
+  return Guarded(kFunction, [&]() -> swarm_status {
+    Result<ReduceOp> checked = ToOp(op, ReduceOp::kMax);
+    if (!checked.ok()) return Report(kFunction, checked.status());
+    if (out == nullptr) return NullArgument(kFunction, "out");
+    Result<ExpressionProgram> program = swarm::InvalidArgument("not parsed");
+    if (swarm_status s = ParseFor(kFunction, expression, names, tensors, count, &program);
+        s != SWARM_OK) {
+      return s;
+    }
+    return Store(kFunction, swarm::ReduceProgram(checked.value(), program.value()), out);
+  });
+}
+
 swarm_status swarm_tensor_reduce_all(swarm_reduce_op op, swarm_tensor tensor, double* out) {
   constexpr const char* kFunction = "swarm_tensor_reduce_all";
   return Guarded(kFunction, [&]() -> swarm_status {

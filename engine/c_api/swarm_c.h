@@ -269,11 +269,13 @@ swarm_status swarm_elementwise(swarm_binary_op op, swarm_tensor a, swarm_tensor 
                                swarm_tensor out);
 
 /* Fused expressions written as text, numexpr-style (engine/tensor/tensor_expression_text.h):
- * "(a - b) * c + 2" with + - * /, unary minus, parentheses, numbers, minimum(x, y) and
- * maximum(x, y) (also min, max) over the f32 tensors names[i] = tensors[i] (i < count),
- * broadcast like numpy. The expression is parsed once and run one tile at a time on the
- * context's threads: no full-size temporary, the same bits as the operations one by one (on any
- * thread count). Errors name the token and position. */
+ * "where((a > b) & (c != 0), a - b, 2 * c)" with + - * /, comparisons, & | ~, unary minus,
+ * parentheses, numbers, minimum / maximum (also min, max), abs, sqrt, where and casts named by
+ * dtype (f16(x), u8(x), ...) over the tensors names[i] = tensors[i] (i < count) of any real
+ * dtype, broadcast like numpy, into out of any real dtype. Values are computed as f32. The
+ * expression is parsed once and run one tile at a time on the context's threads: no full-size
+ * temporary, the same bits as the operations one by one (on any thread count). Errors name the
+ * token and position. */
 swarm_status swarm_evaluate(swarm_context context, const char* expression, const char* const* names,
                             const swarm_tensor* tensors, size_t count, swarm_tensor out);
 /* The sum of the expression's elements in C order of the broadcast shape (as
@@ -293,6 +295,12 @@ swarm_status swarm_tensor_reduce_all(swarm_reduce_op op, swarm_tensor tensor, do
 /* Reduces along `axis` into `out`, whose shape is the tensor's without that axis. */
 swarm_status swarm_tensor_reduce(swarm_reduce_op op, swarm_tensor tensor, size_t axis,
                                  swarm_tensor out);
+/* A reduction of a text expression's elements (as swarm_evaluate's), fused: sum and mean in C
+ * order of the broadcast shape (swarm_tensor_reduce_all's bits on the evaluated result), min and
+ * max exact; nothing is stored. Mean, min and max of no elements are errors. */
+swarm_status swarm_evaluate_reduce(swarm_reduce_op op, const char* expression,
+                                   const char* const* names, const swarm_tensor* tensors,
+                                   size_t count, double* out);
 
 /* ---------------------------------------------------------------------------------------------
  * Kernels

@@ -109,7 +109,28 @@ void CopyElements(const TensorView& src, const TensorView& dst) {
   });
 }
 
+template <typename From>
+float LoadElement(const void* element) {
+  From value;
+  std::memcpy(&value, element, sizeof(From));
+  return Cast<float>(value);
+}
+
+template <typename To>
+void StoreElement(float value, void* element) {
+  const To cast = Cast<To>(value);
+  std::memcpy(element, &cast, sizeof(To));
+}
+
 }  // namespace
+
+ElementToF32 LoadAsF32(DType dtype) {
+  return VisitDType(dtype, [](auto zero) -> ElementToF32 { return &LoadElement<decltype(zero)>; });
+}
+
+F32ToElement StoreFromF32(DType dtype) {
+  return VisitDType(dtype, [](auto zero) -> F32ToElement { return &StoreElement<decltype(zero)>; });
+}
 
 Status CopyInto(const TensorView& src, const TensorView& dst) {
   if (Status s = CheckWritable(dst, "CopyInto"); !s.ok()) return s;

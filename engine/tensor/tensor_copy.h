@@ -25,6 +25,13 @@ inline Result<Tensor> Copy(MemoryAccountant& accountant, const TensorView& src) 
   return Copy(accountant, src, src.dtype());
 }
 
+// One element cast as CopyInto casts it, to f32 from a dtype and from f32 to a dtype: the
+// functions for `dtype` (fused expressions load and store views of any dtype with them).
+using ElementToF32 = float (*)(const void* element);
+using F32ToElement = void (*)(float value, void* element);
+ElementToF32 LoadAsF32(DType dtype);
+F32ToElement StoreFromF32(DType dtype);
+
 // Calls visit(const int64_t* index) for every element of `shape` in C order (last axis fastest).
 template <typename Visit>
 void ForEachIndex(std::span<const int64_t> shape, Visit&& visit) {

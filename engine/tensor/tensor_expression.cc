@@ -4,9 +4,12 @@
 #include <array>
 #include <atomic>
 #include <cstring>
+#include <limits>
 #include <string>
+#include <type_traits>
 
 #include "swarm/kernels/tensor_ops.h"
+#include "swarm/tensor/tensor_copy.h"
 
 namespace swarm {
 namespace {
@@ -21,6 +24,11 @@ using Operand = ExpressionProgram::Operand;
 constexpr size_t kTile = 2048;
 constexpr size_t kScratchFloats = 24 * 1024;
 
+// How a view's elements reach a tile: read in place (f32, C-contiguous on the broadcast shape),
+// widened by the SIMD row kernel (f16, bf16, bool, u8, C-contiguous), or one element at a time
+// (any other dtype or layout) with CopyInto's cast.
+enum class Load : uint8_t { kInPlace, kWiden, kElements };
+
 // The broadcast shape of a program's views, each view's strides on it (0 where it broadcasts),
 // and the element count.
 struct Layout {
@@ -28,10 +36,35 @@ struct Layout {
   std::array<int64_t, kMaxTensorRank> shape{};
   std::array<std::array<int64_t, kMaxTensorRank>, kMaxExpressionViews> strides{};
   std::array<bool, kMaxExpressionViews> dense{};  // strides are the shape's C-order strides
+  std::array<Load, kMaxExpressionViews> load{};
+  std::array<StorageType, kMaxExpressionViews> storage{};   // of kWiden views
+  std::array<ElementToF32, kMaxExpressionViews> element{};  // of kElements views
   int64_t count = 1;
   size_t tile = kTile;                                      // elements per tile
   std::array<size_t, kMaxExpressionViews> copy_register{};  // of the views not read in place
 };
+
+// The dtypes the row kernels widen and narrow.
+bool StorageTypeOf(DType dtype, StorageType* type) {
+  switch (dtype) {
+    case DType::kF16:
+      *type = StorageType::kF16;
+      return true;
+    case DType::kBF16:
+      *type = StorageType::kBF16;
+      return true;
+    case DType::kBool:
+      *type = StorageType::kBool;
+      return true;
+    case DType::kU8:
+      *type = StorageType::kU8;
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsComplex(DType dtype) { return dtype == DType::kC64 || dtype == DType::kC128; }
 
 // The tile length for `registers` tiles in the scratch area: a multiple of 16 floats.
 size_t TileFor(size_t registers) {
@@ -64,11 +97,16 @@ Status Check(const ExpressionProgram& program, const TensorView* out, const char
                            std::to_string(kMaxExpressionViews) + " and " +
                            std::to_string(kMaxExpressionSteps) + " are allowed");
   }
+  if (program.complex_cast) {
+    return InvalidArgument(std::string(what) +
+                           ": the expression casts to a complex dtype; expressions compute real "
+                           "f32 values (Cast to a real dtype)");
+  }
   for (size_t v = 0; v < program.view_count; ++v) {
     // Messages are built only for an error: a call that passes allocates nothing.
-    if (program.views[v]->dtype() != DType::kF32) {
-      return CheckDType(*program.views[v], DType::kF32,
-                        std::string(what) + ": view " + std::to_string(v) + " of the expression");
+    if (IsComplex(program.views[v]->dtype())) {
+      return InvalidArgument(std::string(what) + ": " + ViewName(v, *program.views[v]) +
+                             " is complex; expressions compute with real dtypes");
     }
     layout.rank = std::max(layout.rank, program.views[v]->rank());
   }
@@ -103,14 +141,26 @@ Status Check(const ExpressionProgram& program, const TensorView* out, const char
       layout.strides[v][axis] = in_view && view.shape(view_axis) != 1 ? view.stride(view_axis) : 0;
     }
     layout.dense[v] = Dense(layout, layout.strides[v]);
+    const DType dtype = view.dtype();
+    if (layout.dense[v] && dtype == DType::kF32) {
+      layout.load[v] = Load::kInPlace;
+    } else if (layout.dense[v] && StorageTypeOf(dtype, &layout.storage[v])) {
+      layout.load[v] = Load::kWiden;
+    } else {
+      layout.load[v] = Load::kElements;
+      layout.element[v] = LoadAsF32(dtype);
+    }
   }
   size_t registers = program.step_count;
   for (size_t v = 0; v < program.view_count; ++v) {
-    if (!layout.dense[v]) layout.copy_register[v] = registers++;
+    if (layout.load[v] != Load::kInPlace) layout.copy_register[v] = registers++;
   }
   layout.tile = TileFor(registers);
   if (out == nullptr) return {};
-  if (out->dtype() != DType::kF32) return CheckDType(*out, DType::kF32, std::string(what) + " out");
+  if (IsComplex(out->dtype())) {
+    return InvalidArgument(std::string(what) + ": out " + out->TypeString() +
+                           " is complex; expressions compute with real dtypes");
+  }
   if (!std::equal(out->shape().begin(), out->shape().end(), shape.begin(), shape.end())) {
     return InvalidArgument(std::string(what) + ": out is " + out->TypeString() +
                            " but the expression's views broadcast to shape " + ShapeString(shape));
@@ -170,23 +220,43 @@ struct Scratch {
   float* Register(size_t index, const Layout& layout) { return floats + index * layout.tile; }
 };
 
+// Elements [begin, begin + n) of view v as f32: in place, or loaded into `copy`.
+const float* LoadView(const TensorView& view, const Layout& layout, size_t v, int64_t begin,
+                      size_t n, float* copy) {
+  const auto* bytes = static_cast<const std::byte*>(view.data());
+  const size_t element_bytes = view.element_bytes();
+  switch (layout.load[v]) {
+    case Load::kInPlace:
+      return reinterpret_cast<const float*>(bytes) + begin;
+    case Load::kWiden:
+      WidenRow(layout.storage[v], bytes + static_cast<size_t>(begin) * element_bytes, copy, n);
+      return copy;
+    case Load::kElements:
+      break;
+  }
+  size_t i = 0;
+  if (view.dtype() == DType::kF32) {  // strided f32: a plain gather
+    const auto* base = reinterpret_cast<const float*>(bytes);
+    ForEachOffset(layout, layout.strides[v], begin, n,
+                  [&](int64_t offset) { copy[i++] = base[offset]; });
+  } else {
+    const ElementToF32 load = layout.element[v];
+    ForEachOffset(layout, layout.strides[v], begin, n, [&](int64_t offset) {
+      copy[i++] = load(bytes + offset * static_cast<int64_t>(element_bytes));
+    });
+  }
+  return copy;
+}
+
 // Runs the program over flat elements [begin, begin + n), n <= layout.tile. The last step writes
-// into `into` when given (out's own elements, when out is C-contiguous); returns where the result
-// is, and in *step its step (0: a broadcast constant).
+// into `into` when given (out's own elements, when out is C-contiguous f32); returns where the
+// result is, and in *step its step (0: a broadcast constant).
 const float* RunTile(const ExpressionProgram& program, const Layout& layout, int64_t begin,
                      size_t n, Scratch& scratch, float* into, size_t* step) {
   const float* view_data[kMaxExpressionViews];
   for (size_t v = 0; v < program.view_count; ++v) {
-    const auto* base = static_cast<const float*>(program.views[v]->data());
-    if (layout.dense[v]) {
-      view_data[v] = base + begin;  // read in place
-    } else {
-      float* copy = scratch.Register(layout.copy_register[v], layout);
-      size_t i = 0;
-      ForEachOffset(layout, layout.strides[v], begin, n,
-                    [&](int64_t offset) { copy[i++] = base[offset]; });
-      view_data[v] = copy;
-    }
+    view_data[v] = LoadView(*program.views[v], layout, v, begin, n,
+                            scratch.Register(layout.copy_register[v], layout));
   }
   const auto data = [&](const Operand& operand, size_t* operand_step) -> const float* {
     *operand_step = 1;
@@ -201,24 +271,31 @@ const float* RunTile(const ExpressionProgram& program, const Layout& layout, int
     }
     return nullptr;
   };
+  using StepKind = ExpressionProgram::Step::Kind;
   for (size_t s = 0; s < program.step_count; ++s) {
     const ExpressionProgram::Step& instruction = program.steps[s];
-    size_t a_step, b_step;
+    size_t a_step, b_step, c_step = 1;
     const float* a = data(instruction.a, &a_step);
     const float* b = data(instruction.b, &b_step);
+    const float* c = instruction.kind == StepKind::kSelect ? data(instruction.c, &c_step) : nullptr;
     // The result's step goes straight into out: in place is safe, since each element is read
     // before it is written.
     const bool last = s + 1 == program.step_count && into != nullptr;
     float* target = last ? into : scratch.Register(s, layout);
-    if (instruction.is_unary) {
-      if (a_step == 0) {  // of a number: one value for the whole tile
-        const float value = UnaryScalar(instruction.unary, *a);
-        std::fill_n(target, n, value);
-      } else {
-        UnaryRow(instruction.unary, a, target, n);
-      }
-    } else {
-      ElementwiseRow(static_cast<ElementwiseOp>(instruction.op), a, a_step, b, b_step, target, n);
+    switch (instruction.kind) {
+      case StepKind::kUnary:
+        if (a_step == 0) {  // of a number: one value for the whole tile
+          std::fill_n(target, n, UnaryScalar(instruction.unary, *a));
+        } else {
+          UnaryRow(instruction.unary, a, target, n);
+        }
+        break;
+      case StepKind::kSelect:
+        SelectRow(a, a_step, b, b_step, c, c_step, target, n);
+        break;
+      case StepKind::kBinary:
+        ElementwiseRow(static_cast<ElementwiseOp>(instruction.op), a, a_step, b, b_step, target, n);
+        break;
     }
     if (last) {
       *step = 1;
@@ -228,30 +305,91 @@ const float* RunTile(const ExpressionProgram& program, const Layout& layout, int
   return data(program.result, step);
 }
 
+// How a tile's result reaches out's elements.
+struct Store {
+  std::array<int64_t, kMaxTensorRank> strides{};
+  bool dense = false;
+  bool direct = false;  // the last step writes into out (C-contiguous f32)
+  bool narrow = false;  // C-contiguous and narrowed by the row kernel
+  StorageType storage = StorageType::kF16;
+  F32ToElement element = nullptr;  // any other dtype or layout
+};
+
 // Writes a tile's result to out's elements [begin, begin + n) (unless it is there already).
-void StoreTile(const TensorView& out, const Layout& layout,
-               const std::array<int64_t, kMaxTensorRank>& out_strides, int64_t begin, size_t n,
-               const float* result, size_t step) {
-  auto* base = static_cast<float*>(out.data());
-  if (result == base + begin) return;
+void StoreTile(const TensorView& out, const Layout& layout, const Store& store, int64_t begin,
+               size_t n, const float* result, size_t step) {
+  auto* bytes = static_cast<std::byte*>(out.data());
+  const auto element_bytes = static_cast<int64_t>(out.element_bytes());
+  if (out.dtype() == DType::kF32) {
+    auto* base = reinterpret_cast<float*>(bytes);
+    if (result == base + begin) return;
+    size_t i = 0;
+    ForEachOffset(layout, store.strides, begin, n, [&](int64_t offset) {
+      base[offset] = result[i];
+      i += step;
+    });
+    return;
+  }
+  if (store.narrow && step == 1) {
+    NarrowRow(store.storage, result, bytes + begin * element_bytes, n);
+    return;
+  }
   size_t i = 0;
-  ForEachOffset(layout, out_strides, begin, n, [&](int64_t offset) {
-    base[offset] = result[i];
+  ForEachOffset(layout, store.strides, begin, n, [&](int64_t offset) {
+    store.element(result[i], bytes + offset * element_bytes);
     i += step;
   });
 }
 
 }  // namespace
 
+ExpressionProgram::Operand ExpressionProgram::AddCast(DType dtype, Operand a) {
+  switch (dtype) {
+    case DType::kF32:
+    case DType::kF64:
+      return a;
+    case DType::kF16:
+      return AddUnary(UnaryOp::kRoundF16, a);
+    case DType::kBF16:
+      return AddUnary(UnaryOp::kRoundBF16, a);
+    case DType::kBool:
+      return AddUnary(UnaryOp::kToBool, a);
+    case DType::kC64:
+    case DType::kC128:
+      complex_cast = true;
+      return a;
+    default:
+      break;
+  }
+  // An integer: the integer part (NaN 0), clamped to the range as f32 sees it (the bounds
+  // rounded to f32, which is what the cast and back gives at the bounds).
+  return VisitDType(dtype, [&](auto zero) {
+    using Integer = decltype(zero);
+    if constexpr (std::is_integral_v<Integer>) {
+      const Operand low = {Operand::Kind::kConstant, 0,
+                           static_cast<float>(std::numeric_limits<Integer>::lowest())};
+      const Operand high = {Operand::Kind::kConstant, 0,
+                            static_cast<float>(std::numeric_limits<Integer>::max())};
+      const Operand integer = AddUnary(UnaryOp::kIntegerPart, a);
+      return AddStep(BinaryOp::kMax, AddStep(BinaryOp::kMin, integer, high), low);
+    }
+    return a;
+  });
+}
+
 Status EvaluateProgram(const TensorView& out, const ExpressionProgram& program, ThreadPool* pool) {
   Layout layout;
   if (Status s = Check(program, &out, "Evaluate", layout); !s.ok()) return s;
   if (layout.count == 0) return {};
-  std::array<int64_t, kMaxTensorRank> out_strides{};
-  for (size_t axis = 0; axis < layout.rank; ++axis) out_strides[axis] = out.stride(axis);
-  const bool out_dense = Dense(layout, out_strides);
-  // The last step writes into out when out is C-contiguous and the result is that step.
-  const bool direct = out_dense && program.result.kind == Operand::Kind::kStep;
+  Store store;
+  for (size_t axis = 0; axis < layout.rank; ++axis) store.strides[axis] = out.stride(axis);
+  store.dense = Dense(layout, store.strides);
+  // The last step writes into out when out is C-contiguous f32 and the result is that step.
+  store.direct =
+      store.dense && out.dtype() == DType::kF32 && program.result.kind == Operand::Kind::kStep;
+  store.narrow = store.dense && StorageTypeOf(out.dtype(), &store.storage);
+  // Element by element for other dtypes and layouts, and for a constant result.
+  if (out.dtype() != DType::kF32) store.element = StoreFromF32(out.dtype());
   const size_t tile = layout.tile;
   const auto tiles = static_cast<size_t>((layout.count + static_cast<int64_t>(tile) - 1) /
                                          static_cast<int64_t>(tile));
@@ -261,10 +399,10 @@ Status EvaluateProgram(const TensorView& out, const ExpressionProgram& program, 
       const auto begin = static_cast<int64_t>(t * tile);
       const auto n =
           static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(tile), layout.count - begin));
-      float* into = direct ? static_cast<float*>(out.data()) + begin : nullptr;
+      float* into = store.direct ? static_cast<float*>(out.data()) + begin : nullptr;
       size_t step;
       const float* result = RunTile(program, layout, begin, n, scratch, into, &step);
-      StoreTile(out, layout, out_strides, begin, n, result, step);
+      StoreTile(out, layout, store, begin, n, result, step);
     }
   };
   if (pool == nullptr || pool->num_threads() == 1 || tiles < 2) {
@@ -277,24 +415,61 @@ Status EvaluateProgram(const TensorView& out, const ExpressionProgram& program, 
   return {};
 }
 
-Result<double> SumProgram(const ExpressionProgram& program) {
+Result<double> ReduceProgram(ReduceOp op, const ExpressionProgram& program) {
+  const char* name = ReduceOpName(op);
   Layout layout;
-  if (Status s = Check(program, nullptr, "Sum", layout); !s.ok()) return s;
-  if (layout.count == 0) return 0.0;
+  if (Status s = Check(program, nullptr, name, layout); !s.ok()) return s;
+  if (layout.count == 0) {
+    if (op == ReduceOp::kSum) return 0.0;
+    return InvalidArgument(std::string(name) + ": the expression's broadcast shape " +
+                           ShapeString({layout.shape.data(), layout.rank}) +
+                           " has no elements (the " + name + " of no elements is undefined)");
+  }
   Scratch scratch;
-  SumLanes state;
+  SumLanes sum;
+  ExtremumLanes extremum = op == ReduceOp::kMin ? ExtremumLanes::ForMin() : ExtremumLanes::ForMax();
   const auto tile = static_cast<int64_t>(layout.tile);
   for (int64_t begin = 0; begin < layout.count; begin += tile) {
     const auto n = static_cast<size_t>(std::min<int64_t>(tile, layout.count - begin));
     size_t step;
     const float* result = RunTile(program, layout, begin, n, scratch, nullptr, &step);
-    if (step == 1) {
-      AccumulateSum(result, n, state);
-    } else {
-      AccumulateSumStrided(result, 0, n, state);
+    const auto stride = static_cast<ptrdiff_t>(step);
+    switch (op) {
+      case ReduceOp::kSum:
+      case ReduceOp::kMean:
+        if (step == 1) {
+          AccumulateSum(result, n, sum);
+        } else {
+          AccumulateSumStrided(result, stride, n, sum);
+        }
+        break;
+      case ReduceOp::kMin:
+        if (step == 1) {
+          AccumulateMin(result, n, extremum);
+        } else {
+          AccumulateMinStrided(result, stride, n, extremum);
+        }
+        break;
+      case ReduceOp::kMax:
+        if (step == 1) {
+          AccumulateMax(result, n, extremum);
+        } else {
+          AccumulateMaxStrided(result, stride, n, extremum);
+        }
+        break;
     }
   }
-  return FinishSum(state);
+  switch (op) {
+    case ReduceOp::kSum:
+      return FinishSum(sum);
+    case ReduceOp::kMean:
+      return FinishSum(sum) / static_cast<double>(layout.count);
+    case ReduceOp::kMin:
+      return static_cast<double>(FinishMin(extremum));
+    case ReduceOp::kMax:
+      return static_cast<double>(FinishMax(extremum));
+  }
+  return 0.0;
 }
 
 }  // namespace swarm

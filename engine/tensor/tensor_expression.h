@@ -1,29 +1,43 @@
-// Fused elementwise expressions over f32 tensor views, evaluated ahead of time in one pass: no JIT,
+// Fused elementwise expressions over tensor views, evaluated ahead of time in one pass: no JIT,
 // no full-size temporaries.
 //
 //   Status s = Evaluate(out, (a - b) * c + 2.0f);            // out = (a - b) * c + 2
 //   Status s = Evaluate(out, Maximum(a, 0.0f) / d, &pool);    // on a thread pool
+//   Status s = Evaluate(out, Where(a > b, a - b, 0.0f));      // select
+//   Status s = Evaluate(half, Cast(a * b, DType::kF16));      // out of any real dtype
 //   Result<double> r = Sum((a - b) * (a - b));                // a reduction fused at the end
 //
-// Operands are TensorViews, floats and expressions; + - * / and Minimum / Maximum combine them
-// (the operations of Elementwise, engine/tensor/tensor_ops.h), and unary -, Abs and Sqrt apply to
-// them (UnaryRow, kernels/tensor_ops.h). Writing an expression records it
-// (C++ expression templates); Evaluate and Sum turn the record into a small program and run it a
-// tile of 512 elements at a time: each tile's operands are loaded (or read in place), every
-// operation runs over the tile with the SIMD row kernels of Elementwise, and the tile's result is
-// stored into out (or added to the sum). Memory sees each operand once and out once.
+// Operands are TensorViews, floats and expressions. + - * /, Minimum / Maximum, the comparisons
+// < <= > >= (operators) and Equal / NotEqual, and And / Or combine two of them (Elementwise's
+// operations, engine/tensor/tensor_ops.h: comparisons and logic give 1 or 0); unary -, Abs, Sqrt
+// and Not apply to one (UnaryRow, kernels/tensor_ops.h); Where(mask, a, b) selects a where mask
+// is not zero and b elsewhere (numpy's where, bits copied); Cast(x, dtype) rounds x to a dtype
+// as CopyInto casts (f16 and bf16 to nearest even, bool to 0 or 1, integers truncated and clamped
+// to their range, NaN to 0).
+//
+// Every value is computed as f32. Views may have any real dtype: f32 is read in place, f16, bf16,
+// bool and the integers are converted to f32 as they load (exactly, except 32- and 64-bit
+// integers and f64, which round to the nearest f32, as a cast to f32 does), and out may have any
+// real dtype too, each element stored as CopyInto casts an f32 (which equals Cast to out's dtype).
+//
+// Writing an expression records it (C++ expression templates); Evaluate and the reductions turn
+// the record into a small program and run it a tile of up to 2,048 elements at a time: each
+// tile's operands are loaded (or read in place), every operation runs over the tile with the
+// SIMD row kernels, and the tile's result is stored into out (or reduced). Memory sees each
+// operand once and out once.
 //
 // Semantics: numpy broadcasting over all the expression's views (shapes aligned at their trailing
 // axes, extents equal or 1); each element is the same sequence of correctly rounded IEEE
-// operations as evaluating the operations one by one with Elementwise into temporaries, so the
-// bits are identical to that on every SIMD target and thread count (no FMA contraction, no
-// reassociation). Sum adds the elements in C order of the broadcast shape, exactly as Sum of the
-// result evaluated into a C-contiguous tensor does (engine/tensor/tensor_ops.h's order), so it too
-// equals the op-by-op sum bit for bit. Errors, with nothing written: a view that is not f32 (named
-// by its position in the expression, counting from 0, left to right), shapes that do not broadcast
-// (the axis and extents), out's shape, a read-only out, out overlapping a view of the expression
-// without being that very view (in place is allowed), an expression of more than
-// kMaxExpressionViews views or kMaxExpressionSteps operations.
+// operations as evaluating the operations one by one with Elementwise into f32 temporaries, so
+// the bits are identical to that on every SIMD target and thread count (no FMA contraction, no
+// reassociation). Sum and Mean add the elements in C order of the broadcast shape, exactly as
+// Sum of the result evaluated into a C-contiguous f32 tensor does (engine/tensor/tensor_ops.h's
+// order), so they too equal the op-by-op results bit for bit; Min and Max are exact. Errors,
+// with nothing written: a complex view (named by its position in the expression, counting from
+// 0, left to right), shapes that do not broadcast (the axis and extents), out's shape or a
+// complex out, a read-only out, out overlapping a view of the expression without being that very
+// view (in place is allowed), a cast to a complex dtype, an expression of more than
+// kMaxExpressionViews views or kMaxExpressionSteps operations, Mean / Min / Max of no elements.
 #pragma once
 
 #include <concepts>
@@ -44,19 +58,19 @@ inline constexpr size_t kMaxExpressionSteps = 32;
 
 // An expression flattened into steps: operands are views (leaves), constants or earlier steps.
 // The program points at the views of the expression it was recorded from, which must outlive it
-// (Evaluate and Sum record and run within one call).
+// (Evaluate and the reductions record and run within one call).
 struct ExpressionProgram {
   struct Operand {
     enum class Kind : uint8_t { kView, kConstant, kStep } kind = Kind::kConstant;
     uint8_t index = 0;  // of the view or the step
     float constant = 0.0f;
   };
-  // op(a, b), or unary(a) when is_unary is set.
+  // kBinary: op(a, b); kUnary: unary(a); kSelect: a (the mask) != 0 ? b : c.
   struct Step {
+    enum class Kind : uint8_t { kBinary, kUnary, kSelect } kind = Kind::kBinary;
     BinaryOp op = BinaryOp::kAdd;
-    Operand a, b;
-    bool is_unary = false;
     UnaryOp unary = UnaryOp::kNeg;
+    Operand a, b, c;
   };
   const TensorView* views[kMaxExpressionViews];
   Step steps[kMaxExpressionSteps];
@@ -64,6 +78,7 @@ struct ExpressionProgram {
   size_t step_count = 0;
   size_t views_wanted = 0;  // beyond the limits the expression is counted, then refused
   size_t steps_wanted = 0;
+  bool complex_cast = false;  // a Cast to c64 or c128 was recorded (refused when run)
   Operand result;
 
   Operand AddView(const TensorView& view) {
@@ -81,11 +96,21 @@ struct ExpressionProgram {
   }
   Operand AddUnary(UnaryOp op, Operand a) {
     Step step;
+    step.kind = Step::Kind::kUnary;
     step.a = a;
-    step.is_unary = true;
     step.unary = op;
     return Add(step);
   }
+  Operand AddSelect(Operand mask, Operand a, Operand b) {
+    Step step;
+    step.kind = Step::Kind::kSelect;
+    step.a = mask;
+    step.b = a;
+    step.c = b;
+    return Add(step);
+  }
+  // The steps of a cast to `dtype` and back to f32 (none for f32 and f64, which hold every f32).
+  Operand AddCast(DType dtype, Operand a);
 
  private:
   Operand Add(const Step& step) {
@@ -132,6 +157,28 @@ struct Unary {
   }
 };
 
+template <class Mask, class Left, class Right>
+struct Select {
+  Mask mask;
+  Left left;
+  Right right;
+  ExpressionProgram::Operand AppendTo(ExpressionProgram& program) const {
+    const ExpressionProgram::Operand m = mask.AppendTo(program);
+    const ExpressionProgram::Operand a = left.AppendTo(program);
+    const ExpressionProgram::Operand b = right.AppendTo(program);
+    return program.AddSelect(m, a, b);
+  }
+};
+
+template <class Child>
+struct CastTo {
+  DType dtype;
+  Child child;
+  ExpressionProgram::Operand AppendTo(ExpressionProgram& program) const {
+    return program.AddCast(dtype, child.AppendTo(program));
+  }
+};
+
 template <class T>
 struct IsNode : std::false_type {};
 template <class C>
@@ -142,6 +189,10 @@ template <>
 struct IsNode<Constant> : std::true_type {};
 template <class L, class R>
 struct IsNode<Binary<L, R>> : std::true_type {};
+template <class M, class L, class R>
+struct IsNode<Select<M, L, R>> : std::true_type {};
+template <class C>
+struct IsNode<CastTo<C>> : std::true_type {};
 
 // What may stand in an expression: a node, a view or a number.
 template <class T>
@@ -168,6 +219,14 @@ template <class A, class B>
 auto Make(BinaryOp op, const A& a, const B& b) {
   return Binary<decltype(AsNode(a)), decltype(AsNode(b))>{op, AsNode(a), AsNode(b)};
 }
+template <class A>
+auto MakeUnary(UnaryOp op, const A& a) {
+  return Unary<decltype(AsNode(a))>{op, AsNode(a)};
+}
+
+// A node or a view (not a number): what unary operations and casts apply to.
+template <class T>
+concept Operand = Term<T> && !std::is_arithmetic_v<std::remove_cvref_t<T>>;
 
 }  // namespace expression
 
@@ -191,21 +250,66 @@ template <class A, class B>
 requires expression::Operands<A, B>
 auto Maximum(const A& a, const B& b) { return expression::Make(BinaryOp::kMax, a, b); }
 
-// Negation, absolute value and square root of a node or a view (UnaryRow's definitions: the
-// sign bit alone for the first two, IEEE sqrt, NaN canonical).
-template <class A>
-requires expression::Term<A> &&(!std::is_arithmetic_v<std::remove_cvref_t<A>>)auto operator-(
-    const A& a) {
-  return expression::Unary<decltype(expression::AsNode(a))>{UnaryOp::kNeg, expression::AsNode(a)};
+// Comparisons (1 where true, 0 elsewhere; false with NaN but for NotEqual) and logic (operands
+// that are not zero, NaN included, are true). == and != are functions, so that comparing views
+// keeps its usual meaning.
+template <class A, class B>
+requires expression::Operands<A, B>
+auto operator<(const A& a, const B& b) { return expression::Make(BinaryOp::kLess, a, b); }
+template <class A, class B>
+requires expression::Operands<A, B>
+auto operator<=(const A& a, const B& b) { return expression::Make(BinaryOp::kLessEqual, a, b); }
+template <class A, class B>
+requires expression::Operands<A, B>
+auto operator>(const A& a, const B& b) { return expression::Make(BinaryOp::kGreater, a, b); }
+template <class A, class B>
+requires expression::Operands<A, B>
+auto operator>=(const A& a, const B& b) { return expression::Make(BinaryOp::kGreaterEqual, a, b); }
+template <class A, class B>
+requires expression::Operands<A, B>
+auto Equal(const A& a, const B& b) { return expression::Make(BinaryOp::kEqual, a, b); }
+template <class A, class B>
+requires expression::Operands<A, B>
+auto NotEqual(const A& a, const B& b) { return expression::Make(BinaryOp::kNotEqual, a, b); }
+template <class A, class B>
+requires expression::Operands<A, B>
+auto And(const A& a, const B& b) { return expression::Make(BinaryOp::kAnd, a, b); }
+template <class A, class B>
+requires expression::Operands<A, B>
+auto Or(const A& a, const B& b) { return expression::Make(BinaryOp::kOr, a, b); }
+
+// Negation, absolute value, square root and logical not of a node or a view (UnaryRow's
+// definitions: the sign bit alone for the first two, IEEE sqrt, NaN canonical).
+template <expression::Operand A>
+auto operator-(const A& a) {
+  return expression::MakeUnary(UnaryOp::kNeg, a);
 }
-template <class A>
-requires expression::Term<A> &&(!std::is_arithmetic_v<std::remove_cvref_t<A>>)auto Abs(const A& a) {
-  return expression::Unary<decltype(expression::AsNode(a))>{UnaryOp::kAbs, expression::AsNode(a)};
+template <expression::Operand A>
+auto Abs(const A& a) {
+  return expression::MakeUnary(UnaryOp::kAbs, a);
 }
-template <class A>
-requires expression::Term<A> &&
-    (!std::is_arithmetic_v<std::remove_cvref_t<A>>)auto Sqrt(const A& a) {
-  return expression::Unary<decltype(expression::AsNode(a))>{UnaryOp::kSqrt, expression::AsNode(a)};
+template <expression::Operand A>
+auto Sqrt(const A& a) {
+  return expression::MakeUnary(UnaryOp::kSqrt, a);
+}
+template <expression::Operand A>
+auto Not(const A& a) {
+  return expression::MakeUnary(UnaryOp::kNot, a);
+}
+
+// mask != 0 ? a : b elementwise (numpy's where); any of the three may be a number.
+template <class M, class A, class B>
+requires expression::Term<M> && expression::Term<A> && expression::Term<B>
+auto Where(const M& mask, const A& a, const B& b) {
+  using expression::AsNode;
+  return expression::Select<decltype(AsNode(mask)), decltype(AsNode(a)), decltype(AsNode(b))>{
+      AsNode(mask), AsNode(a), AsNode(b)};
+}
+
+// x rounded to `dtype` and back, as CopyInto casts an f32 (see the top of this file).
+template <expression::Operand A>
+auto Cast(const A& a, DType dtype) {
+  return expression::CastTo<decltype(expression::AsNode(a))>{dtype, expression::AsNode(a)};
 }
 
 // The program of any term; it points at the term's views (keep the term alive while it runs).
@@ -225,22 +329,38 @@ requires expression::Term<T> ExpressionProgram Record(const T& term) {
 // out = the program's value at every element; threads split the tiles when a pool is given.
 Status EvaluateProgram(const TensorView& out, const ExpressionProgram& program,
                        ThreadPool* pool = nullptr);
-// The sum of the program's values in C order of the broadcast shape (Sum's order and bits).
-Result<double> SumProgram(const ExpressionProgram& program);
+// A whole reduction of the program's values: Sum and Mean in C order of the broadcast shape
+// (Sum's order and bits; Mean divides that sum by the count), Min and Max exact.
+Result<double> ReduceProgram(ReduceOp op, const ExpressionProgram& program);
+inline Result<double> SumProgram(const ExpressionProgram& program) {
+  return ReduceProgram(ReduceOp::kSum, program);
+}
 
-template <class T>
-requires expression::Term<T> &&(!std::is_arithmetic_v<T>)Status
-    Evaluate(const TensorView& out, const T& term, ThreadPool* pool = nullptr) {
+template <expression::Operand T>
+Status Evaluate(const TensorView& out, const T& term, ThreadPool* pool = nullptr) {
   return EvaluateProgram(out, Record(term), pool);
 }
 
-template <class L, class R>
-Result<double> Sum(const expression::Binary<L, R>& term) {
-  return SumProgram(Record(term));
+// Reductions of expressions (of views alone, the overloads of engine/tensor/tensor_ops.h run).
+template <expression::Operand T>
+requires(!std::same_as<T, TensorView>) Result<double> Sum(const T& term) {
+  return ReduceProgram(ReduceOp::kSum, Record(term));
 }
-template <class C>
-Result<double> Sum(const expression::Unary<C>& term) {
-  return SumProgram(Record(term));
+template <expression::Operand T>
+requires(!std::same_as<T, TensorView>) Result<double> Mean(const T& term) {
+  return ReduceProgram(ReduceOp::kMean, Record(term));
+}
+template <expression::Operand T>
+requires(!std::same_as<T, TensorView>) Result<float> Min(const T& term) {
+  Result<double> result = ReduceProgram(ReduceOp::kMin, Record(term));
+  if (!result.ok()) return result.status();
+  return static_cast<float>(result.value());
+}
+template <expression::Operand T>
+requires(!std::same_as<T, TensorView>) Result<float> Max(const T& term) {
+  Result<double> result = ReduceProgram(ReduceOp::kMax, Record(term));
+  if (!result.ok()) return result.status();
+  return static_cast<float>(result.value());
 }
 
 }  // namespace swarm

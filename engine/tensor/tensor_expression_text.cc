@@ -23,7 +23,7 @@ class Parser {
   Result<ExpressionProgram> Parse() {
     SkipSpaces();
     if (position_ == text_.size()) return Error("the expression is empty", 0);
-    Result<Operand> result = Sum();
+    Result<Operand> result = Expression();
     if (!result.ok()) return result.status();
     SkipSpaces();
     if (position_ != text_.size()) return Unexpected();
@@ -40,6 +40,49 @@ class Parser {
   }
 
  private:
+  // or_expr, then at most one comparison.
+  Result<Operand> Expression() {
+    Result<Operand> left = OrExpression();
+    if (!left.ok()) return left;
+    BinaryOp op;
+    size_t at = position_;
+    if (!Comparison(&op, &at)) return left;
+    Result<Operand> right = OrExpression();
+    if (!right.ok()) return right;
+    size_t again = position_;
+    if (BinaryOp unused; Comparison(&unused, &again)) {
+      return Error("comparisons do not chain (write (a < b) & (b < c))", again);
+    }
+    return program_.AddStep(op, left.value(), right.value());
+  }
+
+  // Reads a comparison operator if one is next; *at is where it starts.
+  bool Comparison(BinaryOp* op, size_t* at) {
+    SkipSpaces();
+    *at = position_;
+    const char c = Peek();
+    const char next = position_ + 1 < text_.size() ? text_[position_ + 1] : '\0';
+    if (c == '<' || c == '>') {
+      const bool equal = next == '=';
+      *op = c == '<' ? (equal ? BinaryOp::kLessEqual : BinaryOp::kLess)
+                     : (equal ? BinaryOp::kGreaterEqual : BinaryOp::kGreater);
+      position_ += equal ? 2 : 1;
+      return true;
+    }
+    if ((c == '=' || c == '!') && next == '=') {
+      *op = c == '=' ? BinaryOp::kEqual : BinaryOp::kNotEqual;
+      position_ += 2;
+      return true;
+    }
+    return false;
+  }
+
+  Result<Operand> OrExpression() {
+    return LeftToRight([this] { return AndExpression(); }, '|', BinaryOp::kOr, '|', BinaryOp::kOr);
+  }
+  Result<Operand> AndExpression() {
+    return LeftToRight([this] { return Sum(); }, '&', BinaryOp::kAnd, '&', BinaryOp::kAnd);
+  }
   Result<Operand> Sum() {
     return LeftToRight([this] { return Product(); }, '+', BinaryOp::kAdd, '-', BinaryOp::kSub);
   }
@@ -67,11 +110,11 @@ class Parser {
   Result<Operand> Unary() {
     SkipSpaces();
     const char c = Peek();
-    if (c == '-' || c == '+') {
+    if (c == '-' || c == '+' || c == '~') {
       ++position_;
       Result<Operand> operand = Unary();
       if (!operand.ok() || c == '+') return operand;
-      return program_.AddUnary(UnaryOp::kNeg, operand.value());
+      return program_.AddUnary(c == '-' ? UnaryOp::kNeg : UnaryOp::kNot, operand.value());
     }
     return Primary();
   }
@@ -82,7 +125,7 @@ class Parser {
     const char c = Peek();
     if (c == '(') {
       ++position_;
-      Result<Operand> inner = Sum();
+      Result<Operand> inner = Expression();
       if (!inner.ok()) return inner;
       if (Status s = Expect(')'); !s.ok()) return s;
       return inner;
@@ -92,33 +135,7 @@ class Parser {
     while (position_ < text_.size() && NamePart(text_[position_])) ++position_;
     const std::string_view name = text_.substr(start, position_ - start);
     SkipSpaces();
-    if (Peek() == '(') {
-      if (name == "sqrt" || name == "abs") {
-        ++position_;
-        Result<Operand> a = Sum();
-        if (!a.ok()) return a;
-        if (Status s = Expect(')'); !s.ok()) return s;
-        return program_.AddUnary(name == "sqrt" ? UnaryOp::kSqrt : UnaryOp::kAbs, a.value());
-      }
-      BinaryOp op;
-      if (name == "minimum" || name == "min") {
-        op = BinaryOp::kMin;
-      } else if (name == "maximum" || name == "max") {
-        op = BinaryOp::kMax;
-      } else {
-        return Error("unknown function '" + std::string(name) +
-                         "' (functions: minimum, maximum, min, max, abs, sqrt)",
-                     start);
-      }
-      ++position_;
-      Result<Operand> a = Sum();
-      if (!a.ok()) return a;
-      if (Status s = Expect(','); !s.ok()) return s;
-      Result<Operand> b = Sum();
-      if (!b.ok()) return b;
-      if (Status s = Expect(')'); !s.ok()) return s;
-      return program_.AddStep(op, a.value(), b.value());
-    }
+    if (Peek() == '(') return Call(name, start);
     for (size_t v = 0; v < views_.size(); ++v) {
       if (views_[v].name != name) continue;
       // A name used again is the same view of the program.
@@ -131,6 +148,49 @@ class Parser {
     return Error("unknown name '" + std::string(name) +
                      "' (names given: " + (known.empty() ? "none" : known) + ")",
                  start);
+  }
+
+  // name '(' arguments ')', at the '('.
+  Result<Operand> Call(std::string_view name, size_t start) {
+    size_t arity;
+    if (name == "sqrt" || name == "abs" || ParseDType(name).ok()) {
+      arity = 1;
+    } else if (name == "minimum" || name == "min" || name == "maximum" || name == "max") {
+      arity = 2;
+    } else if (name == "where") {
+      arity = 3;
+    } else {
+      return Error("unknown function '" + std::string(name) +
+                       "' (functions: minimum, maximum, min, max, abs, sqrt, where, and the "
+                       "dtype names as casts: f32, f16, bf16, bool, u8, s32, ...)",
+                   start);
+    }
+    ++position_;  // '('
+    Operand arguments[3];
+    for (size_t i = 0; i < arity; ++i) {
+      if (i > 0) {
+        if (Status s = Expect(','); !s.ok()) return s;
+      }
+      Result<Operand> argument = Expression();
+      if (!argument.ok()) return argument;
+      arguments[i] = argument.value();
+    }
+    if (Status s = Expect(')'); !s.ok()) return s;
+    if (arity == 3) return program_.AddSelect(arguments[0], arguments[1], arguments[2]);
+    if (arity == 2) {
+      const bool min = name == "minimum" || name == "min";
+      return program_.AddStep(min ? BinaryOp::kMin : BinaryOp::kMax, arguments[0], arguments[1]);
+    }
+    if (name == "sqrt" || name == "abs") {
+      return program_.AddUnary(name == "sqrt" ? UnaryOp::kSqrt : UnaryOp::kAbs, arguments[0]);
+    }
+    const DType dtype = ParseDType(name).value();
+    if (dtype == DType::kC64 || dtype == DType::kC128) {
+      return Error("cannot cast to " + std::string(name) +
+                       ": expressions compute real values (cast to a real dtype)",
+                   start);
+    }
+    return program_.AddCast(dtype, arguments[0]);
   }
 
   Result<Operand> Number() {

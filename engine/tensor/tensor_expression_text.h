@@ -6,14 +6,21 @@
 //
 // The text is parsed once into the program Evaluate runs (engine/tensor/tensor_expression.h), so
 // it runs exactly as the same expression written in C++ does: one pass per tile, the same bits as
-// the operations one by one. Grammar (usual precedence, left to right; spaces anywhere between
-// tokens):
+// the operations one by one. Grammar (Python's and numexpr's precedence, left to right; spaces
+// anywhere between tokens):
+//   expr     := or_expr (compare or_expr)?           (one comparison: a < b < c is an error)
+//   compare  := '<' | '<=' | '>' | '>=' | '==' | '!='  (1 where true, 0 elsewhere)
+//   or_expr  := and_expr ('|' and_expr)*              (logical or: not zero is true)
+//   and_expr := sum ('&' sum)*                        (logical and)
 //   sum      := product (('+' | '-') product)*
 //   product  := unary (('*' | '/') unary)*
-//   unary    := ('-' | '+') unary | primary          (negation: the sign bit)
-//   primary  := number | name | '(' sum ')' | function '(' sum ',' sum ')'
-//               | ('abs' | 'sqrt') '(' sum ')'       (UnaryRow's abs and IEEE sqrt)
+//   unary    := ('-' | '+' | '~') unary | primary    (negation: the sign bit; ~: logical not)
+//   primary  := number | name | '(' expr ')' | function '(' expr ',' expr ')'
+//               | ('abs' | 'sqrt' | dtype) '(' expr ')'
+//               | 'where' '(' expr ',' expr ',' expr ')'
 //   function := minimum | maximum | min | max         (Elementwise's min and max)
+//   dtype    := f32 | f64 | f16 | bf16 | bool | s8 | ... | u64: Cast to that dtype
+// As in numpy, & and | bind tighter than comparisons: write (a > 0) & (b < 1).
 //   number   := digits with an optional '.', fraction and exponent ("2", "0.5", "1e-3", ".5"),
 //               rounded to the nearest float
 //   name     := a letter or '_', then letters, digits or '_': one of the views given

@@ -368,8 +368,13 @@ class Library:
     def from_dlpack(self, obj, read_only=False):
         """A swarm Tensor viewing `obj` (anything with __dlpack__, e.g. a numpy array) without
         copying; the tensor keeps the exporter's memory alive."""
-        capsule = obj.__dlpack__()
+        as_bool = isinstance(obj, np.ndarray) and obj.dtype == np.bool_
+        # numpy (before 1.25) exports no bool arrays: export the same bytes as uint8 and mark the
+        # DLTensor bool (DLPack 0.8's kDLBool, 6) before swarm imports it.
+        capsule = obj.view(np.uint8).__dlpack__() if as_bool else obj.__dlpack__()
         address = _capsule_pointer(capsule, _CAPSULE_NAME)
+        if as_bool:
+            ctypes.cast(address, ctypes.POINTER(DLManagedTensor)).contents.dl_tensor.dtype.code = 6
         handle = self._new_handle("swarm_tensor_from_dlpack", address, read_only)
         # swarm owns the managed tensor now: the capsule must not call its deleter.
         _pythonapi.PyCapsule_SetName(capsule, _USED_CAPSULE_NAME)
@@ -418,10 +423,14 @@ class Library:
 
     def evaluate_sum(self, expression, **operands):
         """The sum (double) of the expression's elements, fused: nothing is stored."""
+        return self.evaluate_reduce("sum", expression, **operands)
+
+    def evaluate_reduce(self, op, expression, **operands):
+        """A reduction of the expression's elements, fused (op: "sum", "mean", "min", "max")."""
         names, handles, keep = self._operands(operands)
         total = ctypes.c_double()
-        self._call("swarm_evaluate_sum", expression.encode(), names, handles, len(keep),
-                   ctypes.byref(total))
+        self._call("swarm_evaluate_reduce", _REDUCE_OPS[op], expression.encode(), names, handles,
+                   len(keep), ctypes.byref(total))
         return total.value
 
     def reduce(self, op, tensor, axis, out):
@@ -528,6 +537,10 @@ class Context(_Handle):
     def evaluate_sum(self, expression, **operands):
         """Library.evaluate_sum: the fused sum of an expression's elements."""
         return self._lib.evaluate_sum(expression, **operands)
+
+    def evaluate_reduce(self, op, expression, **operands):
+        """Library.evaluate_reduce: a fused sum, mean, min or max of an expression."""
+        return self._lib.evaluate_reduce(op, expression, **operands)
 
     def gaussian_blur(self, src, dst, ksize=5, sigma=1.0):
         """cv::GaussianBlur of an image (or image batch) buffer into another, border reflect-101."""

@@ -2,9 +2,11 @@
 // engine/c_api/c_api_kernels.cc): results against naive scalar loops written here (elementwise with
 // broadcasting, reductions, Euler integration, a separable Gaussian with reflect-101 borders), and
 // every kind of bad input with its message and the destination left unchanged.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -159,6 +161,33 @@ TEST_CASE("swarm_evaluate runs a text expression as the ops one by one, and name
   double sum = 0.0;
   REQUIRE(swarm_evaluate_sum("(a - b) * a + 2", names, tensors, 2, &sum) == SWARM_OK);
   CHECK(sum == Approx(total).epsilon(1e-12));
+  // Reductions, comparisons and where: the smallest and largest of where(a > b, a, b), the
+  // elementwise maximum, and the count of a > b.
+  float lowest = std::numeric_limits<float>::infinity(), highest = -lowest;
+  double above = 0.0;
+  for (int64_t i = 0; i < 3; ++i) {
+    for (int64_t j = 0; j < 4; ++j) {
+      const float x = *ElementOf<float>(a_info, {i, j});
+      lowest = std::min(lowest, std::max(x, row[j]));
+      highest = std::max(highest, std::max(x, row[j]));
+      above += x > row[j] ? 1.0 : 0.0;
+    }
+  }
+  double reduced = 0.0;
+  REQUIRE(swarm_evaluate_reduce(SWARM_REDUCE_MIN, "where(a > b, a, b)", names, tensors, 2,
+                                &reduced) == SWARM_OK);
+  CHECK(reduced == lowest);
+  REQUIRE(swarm_evaluate_reduce(SWARM_REDUCE_MAX, "where(a > b, a, b)", names, tensors, 2,
+                                &reduced) == SWARM_OK);
+  CHECK(reduced == highest);
+  REQUIRE(swarm_evaluate_reduce(SWARM_REDUCE_MEAN, "a > b", names, tensors, 2, &reduced) ==
+          SWARM_OK);
+  CHECK(reduced == above / 12.0);
+  reduced = 42.0;
+  CHECK(swarm_evaluate_reduce(static_cast<swarm_reduce_op>(4), "a", names, tensors, 2, &reduced) ==
+        SWARM_INVALID_ARGUMENT);
+  CHECK(LastError() == "swarm_evaluate_reduce: operation 4 is not one of 0..3");
+  CHECK(reduced == 42.0);
   Fill2d(out_view.get(), [](int64_t, int64_t) { return 42.0f; });
   CHECK(swarm_evaluate(context.get(), "a + c", names, tensors, 2, out_view.get()) ==
         SWARM_INVALID_ARGUMENT);

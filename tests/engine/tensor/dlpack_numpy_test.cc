@@ -170,8 +170,7 @@ TEST_CASE("ImportDlpack leaves a rejected numpy capsule to numpy", "[dlpack][num
   REQUIRE(managed != nullptr);
   Result<DlpackTensor> imported = ImportDlpack(managed);
   REQUIRE_FALSE(imported.ok());
-  CHECK(imported.status().message() ==
-        "ImportDlpack: ndim 9 is outside [0, 8]");
+  CHECK(imported.status().message() == "ImportDlpack: ndim 9 is outside [0, 8]");
   CHECK(PyCapsule_IsValid(capsule, "dltensor"));
   Run("alive_with_capsule = watch() is not None\n"
       "del capsule\ngc.collect()\n"

@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "expression_operands.h"
 #include "support/for_each_target.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
@@ -27,67 +28,7 @@ namespace {
 using Catch::Matchers::Contains;
 using test::ForEachTarget;
 using test::TargetUnderTest;
-
-// A view of `shape` with a random layout over its own storage: each axis stepped by 1, 2 or -1,
-// and the axes transposed half the time (or C-contiguous when `plain`).
-struct Operand {
-  Tensor storage;
-  TensorView view;
-};
-
-Operand MakeOperand(MemoryAccountant& memory, const std::vector<int64_t>& shape, std::mt19937& rng,
-                    bool plain) {
-  std::vector<int64_t> storage_shape = shape;
-  std::vector<AxisSlice> slices(shape.size());
-  const bool transpose = !plain && shape.size() > 1 && rng() % 2 == 0;
-  if (transpose) std::reverse(storage_shape.begin(), storage_shape.end());
-  for (size_t axis = 0; axis < shape.size(); ++axis) {
-    const int64_t step = plain ? 1 : std::array<int64_t, 3>{1, 2, -1}[rng() % 3];
-    storage_shape[axis] *= std::abs(step);
-    slices[axis].step = step;
-    slices[axis].start_omitted = true;
-  }
-  Tensor storage = Tensor::Create(memory, DType::kF32, storage_shape).value();
-  TensorView view = storage.view().Sliced(slices).value();
-  if (transpose) view = view.Transposed();
-  REQUIRE(std::equal(view.shape().begin(), view.shape().end(), shape.begin(), shape.end()));
-  return {std::move(storage), view};
-}
-
-void Fill(const TensorView& view, std::mt19937& rng, double specials) {
-  std::uniform_real_distribution<float> value(-4.0f, 4.0f);
-  std::uniform_real_distribution<double> coin(0.0, 1.0);
-  const float special[] = {0.0f, -0.0f, std::numeric_limits<float>::infinity(),
-                           -std::numeric_limits<float>::infinity(),
-                           std::numeric_limits<float>::quiet_NaN()};
-  ForEachIndex(view.shape(), [&](const int64_t* index) {
-    *reinterpret_cast<float*>(view.ElementAddress(index)) =
-        coin(rng) < specials ? special[rng() % 5] : value(rng);
-  });
-}
-
-std::vector<uint32_t> Bits(const TensorView& view) {
-  std::vector<uint32_t> bits;
-  ForEachIndex(view.shape(), [&](const int64_t* index) {
-    bits.push_back(std::bit_cast<uint32_t>(*reinterpret_cast<float*>(view.ElementAddress(index))));
-  });
-  return bits;
-}
-
-// A random shape of rank 1-3 and a broadcast partner: some axes 1, sometimes fewer axes.
-std::vector<int64_t> RandomShape(std::mt19937& rng) {
-  std::vector<int64_t> shape(1 + rng() % 3);
-  for (int64_t& extent : shape) extent = 1 + static_cast<int64_t>(rng() % 23);
-  return shape;
-}
-std::vector<int64_t> BroadcastPartner(const std::vector<int64_t>& shape, std::mt19937& rng) {
-  std::vector<int64_t> partner(shape.begin() + static_cast<ptrdiff_t>(rng() % shape.size()),
-                               shape.end());
-  for (int64_t& extent : partner) {
-    if (rng() % 3 == 0) extent = 1;
-  }
-  return partner;
-}
+using namespace test::expression_operands;  // NOLINT: the shared operand helpers
 
 TEST_CASE("Fused expressions equal the operations one by one, bit for bit") {
   MemoryAccountant memory;
@@ -235,15 +176,16 @@ TEST_CASE("Fused expressions refuse bad operands, naming them, and write nothing
   MemoryAccountant memory;
   Tensor a = Tensor::Create(memory, DType::kF32, {4, 3}).value();
   Tensor b = Tensor::Create(memory, DType::kF32, {5}).value();
-  Tensor ints = Tensor::Create(memory, DType::kS32, {3}).value();
+  Tensor complex = Tensor::Create(memory, DType::kC64, {3}).value();
   Tensor out = Tensor::Create(memory, DType::kF32, {4, 3}).value();
   static_cast<float*>(out.view().data())[0] = 42.0f;
   REQUIRE_THAT(Evaluate(out.view(), a.view() + b.view()).message(),
                Contains("cannot broadcast view 0 of the expression (f32[4][3]) with view 1 of "
                         "the expression (f32[5]): on axis 1 of the result their extents are 3 "
                         "and 5"));
-  REQUIRE_THAT(Evaluate(out.view(), a.view() * ints.view()).message(),
-               Contains("view 1 of the expression"));
+  REQUIRE(Evaluate(out.view(), a.view() * complex.view()).message() ==
+          "Evaluate: view 1 of the expression (c64[3]) is complex; expressions compute with real "
+          "dtypes");
   REQUIRE_THAT(Evaluate(b.view(), a.view() * 2.0f).message(),
                Contains("out is f32[5] but the expression's views broadcast to shape [4, 3]"));
   REQUIRE_THAT(Evaluate(out.view().ReadOnly(), a.view() * 2.0f).message(), Contains("read-only"));
@@ -258,7 +200,7 @@ TEST_CASE("Fused expressions refuse bad operands, naming them, and write nothing
   REQUIRE_THAT(EvaluateProgram(out.view(), program).message(),
                Contains("41 operations; at most 16 and 32 are allowed"));
   REQUIRE(static_cast<float*>(out.view().data())[0] == 42.0f);  // nothing written
-  REQUIRE_THAT(Sum(a.view() * ints.view()).status().message(), Contains("view 1"));
+  REQUIRE_THAT(Sum(a.view() * complex.view()).status().message(), Contains("view 1"));
 }
 
 TEST_CASE("Text expressions run as the same expressions written in C++, bit for bit") {
@@ -318,8 +260,18 @@ TEST_CASE("Text expressions name the token and position of every error") {
   REQUIRE(message("1.2.3 * a") ==
           "expression \"1.2.3 * a\": malformed number '1.2.3' at position 0");
   REQUIRE(message("sin(a)") ==
-          "expression \"sin(a)\": unknown function 'sin' (functions: "
-          "minimum, maximum, min, max, abs, sqrt) at position 0");
+          "expression \"sin(a)\": unknown function 'sin' (functions: minimum, maximum, min, max, "
+          "abs, sqrt, where, and the dtype names as casts: f32, f16, bf16, bool, u8, s32, ...) at "
+          "position 0");
+  REQUIRE(message("a < b < 1") ==
+          "expression \"a < b < 1\": comparisons do not chain (write (a < b) & (b < c)) at "
+          "position 6");
+  REQUIRE(message("where(a, b)") ==
+          "expression \"where(a, b)\": expected ',' but found ')' at position 10");
+  REQUIRE(message("c64(a)") ==
+          "expression \"c64(a)\": cannot cast to c64: expressions compute real values (cast to a "
+          "real dtype) at position 0");
+  REQUIRE(message("a =< b") == "expression \"a =< b\": unexpected '=' at position 2");
   REQUIRE(message("max(a b)") ==
           "expression \"max(a b)\": expected ',' but found 'b' at position 6");
   REQUIRE(message("   ") == "expression \"   \": the expression is empty at position 0");
