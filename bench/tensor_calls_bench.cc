@@ -12,6 +12,7 @@
 //   plain_sum_o2, plain_sum_native   float s = 0; s += x[i] (a sequential float sum)
 //   plain_add_o2, plain_add_native   out[i] = a[i] + b[i]
 //   swarm_chain       Evaluate(out, (a - b) * c + d): fused, one pass (tensor_expression.h)
+//   prepared_chain    the same prepared once (PreparedExpression), run per call
 //   swarm_chain_ops   the same as three calls, Sub, Mul and Add, through a temporary
 //   eigen_sum, eigen_add, eigen_chain   Eigen 3.4 ArrayXf expressions on Map'd memory, -O3
 //                     -march=native (when libeigen3-dev is installed)
@@ -47,8 +48,9 @@ constexpr const char* kRuns[] = {
     "swarm_sum", "prepared_sum", "plain_sum_o2", "plain_sum_native", "eigen_sum",
     "swarm_add", "prepared_add", "plain_add_o2", "plain_add_native", "eigen_add"};
 constexpr size_t kRunCount = sizeof(kRuns) / sizeof(kRuns[0]);
-constexpr const char* kChainRuns[] = {"swarm_chain", "swarm_chain_ops", "plain_chain_o2",
-                                      "plain_chain_native", "eigen_chain"};
+constexpr const char* kChainRuns[] = {"swarm_chain",    "prepared_chain",     "swarm_chain_ops",
+                                      "plain_chain_o2", "plain_chain_native", "eigen_chain"};
+constexpr size_t kChainRunCount = sizeof(kChainRuns) / sizeof(kChainRuns[0]);
 
 struct Options {
   RoundOptions rounds;
@@ -119,6 +121,9 @@ void CheckResults(Workspace& workspace) {
   }
   for (const auto chain :
        {+[](Workspace& w) { Check(Evaluate(w.out(), (w.a() - w.b()) * w.c() + w.d())); },
+        +[](Workspace& w) {
+          Check(PreparedExpression::Prepare(w.out(), (w.a() - w.b()) * w.c() + w.d())).Run();
+        },
         +[](Workspace& w) {
           Check(Sub(w.a(), w.b(), w.temporary()));
           Check(Mul(w.temporary(), w.c(), w.temporary()));
@@ -197,6 +202,13 @@ void RegisterAll(const Options& options) {
         const TensorView a = w.a(), b = w.b(), c = w.c(), d = w.d(), out = w.out();
         TimePasses(state, [&] { benchmark::DoNotOptimize(Evaluate(out, (a - b) * c + d).ok()); });
       });
+      Register("prepared_chain", count, 1, round, plan, [](benchmark::State& state) {
+        Workspace& w = WorkspaceAt(state);
+        const TensorView a = w.a(), b = w.b(), c = w.c(), d = w.d();
+        const PreparedExpression chain =
+            Check(PreparedExpression::Prepare(w.out(), (a - b) * c + d));
+        TimePasses(state, [&] { chain.Run(); });
+      });
       Register("swarm_chain_ops", count, 1, round, plan, [](benchmark::State& state) {
         Workspace& w = WorkspaceAt(state);
         const TensorView a = w.a(), b = w.b(), c = w.c(), d = w.d(), out = w.out();
@@ -273,18 +285,20 @@ void PrintTable(const std::map<RunKey, double>& best) {
   std::printf("\n(a - b) * c + d, ns per call, and GB/s at 20 B per element for the fused one\n");
   std::printf("%9s", "N");
   for (const char* run : kChainRuns) std::printf(" %18s", run);
-  std::printf(" %10s %10s %10s %10s\n", "ops/fused", "O2/fused", "Eig/fused", "GB/s");
+  std::printf(" %10s %10s %10s %10s %10s\n", "ops/fused", "O2/fused", "Eig/fused", "Eig/prep",
+              "GB/s");
   for (const uint64_t count : kCounts) {
-    double ns[5] = {};
+    double ns[kChainRunCount] = {};
     std::printf("%9llu", static_cast<unsigned long long>(count));
-    for (size_t r = 0; r < 5; ++r) {
+    for (size_t r = 0; r < kChainRunCount; ++r) {
       const auto it = best.find({kChainRuns[r], count, 1});
       ns[r] = it == best.end() ? 0.0 : it->second * 1e9;
       std::printf(" %18.1f", ns[r]);
     }
-    const auto over_fused = [&](size_t r) { return ns[0] > 0 ? ns[r] / ns[0] : 0.0; };
-    std::printf(" %10.2f %10.2f %10.2f %10.2f\n", over_fused(1), over_fused(2), over_fused(4),
-                ns[0] > 0 ? 20.0 * static_cast<double>(count) / ns[0] : 0.0);
+    // Indices in kChainRuns: fused 0, prepared 1, ops 2, -O2 3, native 4, Eigen 5.
+    const auto over = [&](size_t r, size_t base) { return ns[base] > 0 ? ns[r] / ns[base] : 0.0; };
+    std::printf(" %10.2f %10.2f %10.2f %10.2f %10.2f\n", over(2, 0), over(3, 0), over(5, 0),
+                over(5, 1), ns[0] > 0 ? 20.0 * static_cast<double>(count) / ns[0] : 0.0);
   }
 }
 

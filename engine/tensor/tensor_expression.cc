@@ -15,34 +15,17 @@ namespace swarm {
 namespace {
 
 using Operand = ExpressionProgram::Operand;
+using expression::Layout;
+using expression::Load;
+using expression::Store;
 
 // A tile is at most kTile elements; every step's result and every copied view has a tile of
 // floats in a scratch area of kScratchFloats on the evaluating thread's stack (96 KB), so a
 // typical expression (a few steps, views read in place) runs tiles of 2,048 elements whose
 // intermediates stay in L1 and L2, and a tile's fixed costs (a kernel call per step) spread over
 // that many elements; larger expressions run shorter tiles.
-constexpr size_t kTile = 2048;
+using expression::kTile;
 constexpr size_t kScratchFloats = 24 * 1024;
-
-// How a view's elements reach a tile: read in place (f32, C-contiguous on the broadcast shape),
-// widened by the SIMD row kernel (f16, bf16, bool, u8, C-contiguous), or one element at a time
-// (any other dtype or layout) with CopyInto's cast.
-enum class Load : uint8_t { kInPlace, kWiden, kElements };
-
-// The broadcast shape of a program's views, each view's strides on it (0 where it broadcasts),
-// and the element count.
-struct Layout {
-  size_t rank = 0;
-  std::array<int64_t, kMaxTensorRank> shape{};
-  std::array<std::array<int64_t, kMaxTensorRank>, kMaxExpressionViews> strides{};
-  std::array<bool, kMaxExpressionViews> dense{};  // strides are the shape's C-order strides
-  std::array<Load, kMaxExpressionViews> load{};
-  std::array<StorageType, kMaxExpressionViews> storage{};   // of kWiden views
-  std::array<ElementToF32, kMaxExpressionViews> element{};  // of kElements views
-  int64_t count = 1;
-  size_t tile = kTile;                                      // elements per tile
-  std::array<size_t, kMaxExpressionViews> copy_register{};  // of the views not read in place
-};
 
 // The dtypes the row kernels widen and narrow.
 bool StorageTypeOf(DType dtype, StorageType* type) {
@@ -305,16 +288,6 @@ const float* RunTile(const ExpressionProgram& program, const Layout& layout, int
   return data(program.result, step);
 }
 
-// How a tile's result reaches out's elements.
-struct Store {
-  std::array<int64_t, kMaxTensorRank> strides{};
-  bool dense = false;
-  bool direct = false;  // the last step writes into out (C-contiguous f32)
-  bool narrow = false;  // C-contiguous and narrowed by the row kernel
-  StorageType storage = StorageType::kF16;
-  F32ToElement element = nullptr;  // any other dtype or layout
-};
-
 // Writes a tile's result to out's elements [begin, begin + n) (unless it is there already).
 void StoreTile(const TensorView& out, const Layout& layout, const Store& store, int64_t begin,
                size_t n, const float* result, size_t step) {
@@ -377,11 +350,12 @@ ExpressionProgram::Operand ExpressionProgram::AddCast(DType dtype, Operand a) {
   });
 }
 
-Status EvaluateProgram(const TensorView& out, const ExpressionProgram& program, ThreadPool* pool) {
-  Layout layout;
+namespace {
+
+// Every check of Evaluate, and the plan.
+Status PlanEvaluation(const TensorView& out, const ExpressionProgram& program, Layout& layout,
+                      Store& store) {
   if (Status s = Check(program, &out, "Evaluate", layout); !s.ok()) return s;
-  if (layout.count == 0) return {};
-  Store store;
   for (size_t axis = 0; axis < layout.rank; ++axis) store.strides[axis] = out.stride(axis);
   store.dense = Dense(layout, store.strides);
   // The last step writes into out when out is C-contiguous f32 and the result is that step.
@@ -390,6 +364,12 @@ Status EvaluateProgram(const TensorView& out, const ExpressionProgram& program, 
   store.narrow = store.dense && StorageTypeOf(out.dtype(), &store.storage);
   // Element by element for other dtypes and layouts, and for a constant result.
   if (out.dtype() != DType::kF32) store.element = StoreFromF32(out.dtype());
+  return {};
+}
+
+void RunEvaluation(const TensorView& out, const ExpressionProgram& program, const Layout& layout,
+                   const Store& store, ThreadPool* pool) {
+  if (layout.count == 0) return;
   const size_t tile = layout.tile;
   const auto tiles = static_cast<size_t>((layout.count + static_cast<int64_t>(tile) - 1) /
                                          static_cast<int64_t>(tile));
@@ -412,8 +392,36 @@ Status EvaluateProgram(const TensorView& out, const ExpressionProgram& program, 
     constexpr size_t kTilesPerTask = 16;
     pool->ParallelForRanges(tiles, kTilesPerTask, run);
   }
+}
+
+}  // namespace
+
+Status EvaluateProgram(const TensorView& out, const ExpressionProgram& program, ThreadPool* pool) {
+  Layout layout;
+  Store store;
+  if (Status s = PlanEvaluation(out, program, layout, store); !s.ok()) return s;
+  RunEvaluation(out, program, layout, store, pool);
   return {};
 }
+
+Result<PreparedExpression> PreparedExpression::PrepareProgram(const TensorView& out,
+                                                              const ExpressionProgram& program,
+                                                              ThreadPool* pool) {
+  PreparedExpression prepared;
+  for (size_t v = 0; v < program.view_count; ++v) prepared.views_[v] = *program.views[v];
+  prepared.program_ = program;
+  prepared.out_ = out;
+  prepared.pool_ = pool;
+  prepared.PointAtOwnViews();
+  if (Status s =
+          PlanEvaluation(prepared.out_, prepared.program_, prepared.layout_, prepared.store_);
+      !s.ok()) {
+    return s;
+  }
+  return prepared;
+}
+
+void PreparedExpression::Run() const { RunEvaluation(out_, program_, layout_, store_, pool_); }
 
 Result<double> ReduceProgram(ReduceOp op, const ExpressionProgram& program) {
   const char* name = ReduceOpName(op);

@@ -40,6 +40,7 @@
 // kMaxExpressionViews views or kMaxExpressionSteps operations, Mean / Min / Max of no elements.
 #pragma once
 
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -49,12 +50,10 @@
 #include "swarm/core/status.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/tensor/tensor.h"
+#include "swarm/tensor/tensor_expression_plan.h"
 #include "swarm/tensor/tensor_ops.h"
 
 namespace swarm {
-
-inline constexpr size_t kMaxExpressionViews = 16;
-inline constexpr size_t kMaxExpressionSteps = 32;
 
 // An expression flattened into steps: operands are views (leaves), constants or earlier steps.
 // The program points at the views of the expression it was recorded from, which must outlive it
@@ -340,6 +339,52 @@ template <expression::Operand T>
 Status Evaluate(const TensorView& out, const T& term, ThreadPool* pool = nullptr) {
   return EvaluateProgram(out, Record(term), pool);
 }
+
+// An expression checked once and evaluated many times (as PreparedElementwise): Prepare makes
+// every check of Evaluate and keeps copies of the expression's views and of out; Run evaluates it
+// again on their current values, with no check, no recording and no allocation. The caller keeps
+// the memory alive and unchanged in layout (and the pool alive) while it runs the expression.
+//
+//   Result<PreparedExpression> step = PreparedExpression::Prepare(p, p + v * dt);
+//   for (...) step->Run();
+class PreparedExpression {
+ public:
+  // The errors of Evaluate, for the same operands.
+  template <expression::Operand T>
+  static Result<PreparedExpression> Prepare(const TensorView& out, const T& term,
+                                            ThreadPool* pool = nullptr) {
+    return PrepareProgram(out, Record(term), pool);
+  }
+  static Result<PreparedExpression> PrepareProgram(const TensorView& out,
+                                                   const ExpressionProgram& program,
+                                                   ThreadPool* pool = nullptr);
+  void Run() const;
+
+  // The program points at this object's own views, so a copy or move points it at the new copy's.
+  PreparedExpression(const PreparedExpression& other) { *this = other; }
+  PreparedExpression& operator=(const PreparedExpression& other) {
+    views_ = other.views_;
+    program_ = other.program_;
+    out_ = other.out_;
+    layout_ = other.layout_;
+    store_ = other.store_;
+    pool_ = other.pool_;
+    PointAtOwnViews();
+    return *this;
+  }
+
+ private:
+  PreparedExpression() = default;
+  void PointAtOwnViews() {
+    for (size_t v = 0; v < program_.view_count; ++v) program_.views[v] = &views_[v];
+  }
+  std::array<TensorView, kMaxExpressionViews> views_;
+  ExpressionProgram program_;
+  TensorView out_;
+  expression::Layout layout_;
+  expression::Store store_;
+  ThreadPool* pool_ = nullptr;
+};
 
 // Reductions of expressions (of views alone, the overloads of engine/tensor/tensor_ops.h run).
 template <expression::Operand T>

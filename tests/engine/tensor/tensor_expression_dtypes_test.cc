@@ -65,9 +65,9 @@ TEST_CASE("Comparisons, logic and Where in expressions equal the operations one 
     // Where(And(a > b, NotEqual(c, 0)) | (d <= -1), a - b, Not(d) * 2), one by one.
     const auto temporary = [&] { return Tensor::Create(memory, DType::kF32, shape).value(); };
     Tensor nonzero = Tensor::Create(memory, DType::kF32, c.view.shape()).value();
-    Tensor greater = temporary(), both = temporary(), low = temporary(),
-           mask = temporary(), difference = temporary(), negated = temporary(),
-           doubled = temporary(), want = temporary();
+    Tensor greater = temporary(), both = temporary(), low = temporary(), mask = temporary(),
+           difference = temporary(), negated = temporary(), doubled = temporary(),
+           want = temporary();
     const float zero = 0.0f, minus_one = -1.0f, two = 2.0f;
     REQUIRE(Elementwise(BinaryOp::kGreater, a.view, b.view, greater.view()).ok());
     REQUIRE(Elementwise(BinaryOp::kNotEqual, c.view, Scalar(zero), nonzero.view()).ok());
@@ -121,10 +121,9 @@ TEST_CASE("Comparisons, logic and Where in expressions equal the operations one 
   }
 }
 
-constexpr DType kRealDTypes[] = {DType::kF32, DType::kF64, DType::kF16, DType::kBF16,
-                                 DType::kBool, DType::kU8,  DType::kS8,  DType::kS16,
-                                 DType::kS32, DType::kU16, DType::kU32, DType::kS64,
-                                 DType::kU64};
+constexpr DType kRealDTypes[] = {DType::kF32, DType::kF64, DType::kF16, DType::kBF16, DType::kBool,
+                                 DType::kU8,  DType::kS8,  DType::kS16, DType::kS32,  DType::kU16,
+                                 DType::kU32, DType::kS64, DType::kU64};
 
 // Values that reach every conversion's edges after scaling by 300: fractions, negatives, values
 // past 255 and past the f16 range, zeros of both signs, infinities and NaN.
@@ -184,9 +183,10 @@ TEST_CASE("Casts in expressions equal CopyInto to the dtype and back, on every t
   FillWide(a.view, rng);
   // Every edge at once: the f16 and bf16 rounding ties, integer bounds and their neighbours.
   auto* values = static_cast<float*>(a.view.data());
-  const float edges[] = {0.5f / 300,      -0.5f / 300,     65519.0f / 300,  65520.0f / 300,
-                         255.5f / 300,    -128.7f / 300,   2.1474836e9f / 300,
-                         -2.1474836e9f / 300, 4.2949673e9f / 300, 1e30f, -1e30f};
+  const float edges[] = {
+      0.5f / 300,    -0.5f / 300,        65519.0f / 300,      65520.0f / 300,     255.5f / 300,
+      -128.7f / 300, 2.1474836e9f / 300, -2.1474836e9f / 300, 4.2949673e9f / 300, 1e30f,
+      -1e30f};
   std::memcpy(values, edges, sizeof(edges));
   Tensor scaled = Tensor::Create(memory, DType::kF32, shape).value();
   const float scale = 300.0f;
@@ -204,8 +204,9 @@ TEST_CASE("Casts in expressions equal CopyInto to the dtype and back, on every t
   }
 }
 
-TEST_CASE("Expressions of other dtypes work in place, and refuse complex dtypes and empty "
-          "reductions") {
+TEST_CASE(
+    "Expressions of other dtypes work in place, and refuse complex dtypes and empty "
+    "reductions") {
   MemoryAccountant memory;
   std::mt19937 rng(51);
   // In place on f16: each tile is loaded before it is stored.
@@ -228,13 +229,13 @@ TEST_CASE("Expressions of other dtypes work in place, and refuse complex dtypes 
           "values (Cast to a real dtype)");
   Tensor empty = Tensor::Create(memory, DType::kF32, {0, 3}).value();
   REQUIRE(Sum(empty.view() * 2.0f).value() == 0.0);
-  for (const auto& [status, name] :
-       {std::pair{Mean(empty.view() * 2.0f).status(), "Mean"},
-        std::pair{Min(empty.view() * 2.0f).status(), "Min"},
-        std::pair{Max(empty.view() * 2.0f).status(), "Max"}}) {
+  for (const auto& [status, name] : {std::pair{Mean(empty.view() * 2.0f).status(), "Mean"},
+                                     std::pair{Min(empty.view() * 2.0f).status(), "Min"},
+                                     std::pair{Max(empty.view() * 2.0f).status(), "Max"}}) {
     REQUIRE(status.message() == std::string(name) +
                                     ": the expression's broadcast shape [0, 3] has no elements "
-                                    "(the " + name + " of no elements is undefined)");
+                                    "(the " +
+                                    name + " of no elements is undefined)");
   }
 }
 

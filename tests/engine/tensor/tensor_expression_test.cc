@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -201,6 +202,41 @@ TEST_CASE("Fused expressions refuse bad operands, naming them, and write nothing
                Contains("41 operations; at most 16 and 32 are allowed"));
   REQUIRE(static_cast<float*>(out.view().data())[0] == 42.0f);  // nothing written
   REQUIRE_THAT(Sum(a.view() * complex.view()).status().message(), Contains("view 1"));
+}
+
+TEST_CASE("Prepared expressions give Evaluate's bits run after run, and its errors") {
+  MemoryAccountant memory;
+  std::mt19937 rng(12);
+  for (int trial = 0; trial < 8; ++trial) {
+    const std::vector<int64_t> shape = RandomShape(rng);
+    Operand a = MakeOperand(memory, shape, rng, trial % 2 == 0);
+    Operand b = MakeOperand(memory, BroadcastPartner(shape, rng), rng, false);
+    Operand out = MakeOperand(memory, shape, rng, trial % 3 == 0);
+    Operand want = MakeOperand(memory, shape, rng, true);
+    ThreadPool pool(1 + trial % 3);
+    std::optional<PreparedExpression> copy;
+    {
+      // The expression and the Result go out of scope: the copy must stand alone.
+      Result<PreparedExpression> prepared = PreparedExpression::Prepare(
+          out.view, Where(a.view > b.view, a.view - b.view, 0.5f) * a.view, &pool);
+      REQUIRE(prepared.ok());
+      copy = prepared.value();
+    }
+    for (int run = 0; run < 3; ++run) {
+      INFO("trial " << trial << ", run " << run);
+      Fill(a.view, rng, 0.1);
+      Fill(b.view, rng, 0.1);
+      copy->Run();
+      REQUIRE(Evaluate(want.view, Where(a.view > b.view, a.view - b.view, 0.5f) * a.view).ok());
+      REQUIRE(Bits(out.view) == Bits(want.view));
+    }
+  }
+  Tensor a = Tensor::Create(memory, DType::kF32, {4, 3}).value();
+  Tensor b = Tensor::Create(memory, DType::kF32, {5}).value();
+  REQUIRE(PreparedExpression::Prepare(a.view(), a.view() + b.view()).status().message() ==
+          Evaluate(a.view(), a.view() + b.view()).message());
+  REQUIRE(PreparedExpression::Prepare(a.view().ReadOnly(), a.view() * 2.0f).status().message() ==
+          Evaluate(a.view().ReadOnly(), a.view() * 2.0f).message());
 }
 
 TEST_CASE("Text expressions run as the same expressions written in C++, bit for bit") {
