@@ -31,12 +31,14 @@
 #define SWARM_KERNELS_TENSOR_OPS_INL_H_
 #endif
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "hwy/highway.h"
 #include "swarm/kernels/small_floats-inl.h"
@@ -89,13 +91,24 @@ HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> a, hn::Vec<D> b) {
 }
 
 // kABroadcast / kBBroadcast: the input is one scalar (step 0) rather than a row (step 1).
-template <ElementwiseOp kOp, bool kABroadcast, bool kBBroadcast>
+// kStream: whole vectors of an aligned out go out by non-temporal stores.
+template <ElementwiseOp kOp, bool kABroadcast, bool kBBroadcast, bool kStream = false>
 HWY_INLINE void ElementwiseLoop(const float* a, const float* b, float* out, size_t count) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   const auto a_scalar = hn::Set(d, *a);  // callers guarantee count >= 1
   const auto b_scalar = hn::Set(d, *b);
   size_t i = 0;
+  if (kStream && reinterpret_cast<uintptr_t>(out) % (lanes * sizeof(float)) == 0) {
+    for (; i + lanes <= count; i += lanes) {
+      const auto va = kABroadcast ? a_scalar : hn::LoadU(d, a + i);
+      const auto vb = kBBroadcast ? b_scalar : hn::LoadU(d, b + i);
+      hn::Stream(Apply<kOp>(d, va, vb), d, out + i);
+    }
+#if HWY_ARCH_X86
+    _mm_sfence();  // non-temporal stores are weakly ordered: complete them before returning
+#endif
+  }
   for (; i + lanes <= count; i += lanes) {
     const auto va = kABroadcast ? a_scalar : hn::LoadU(d, a + i);
     const auto vb = kBBroadcast ? b_scalar : hn::LoadU(d, b + i);
@@ -129,6 +142,35 @@ inline void ElementwiseRowImpl(ElementwiseOp op, const float* a, size_t a_step, 
   if (count == 0) return;
   VisitElementwiseOp(op, [&](auto kOp) {
     ElementwiseSteps<decltype(kOp)::value>(a, a_step, b, b_step, out, count);
+  });
+}
+
+inline void ElementwiseRowStreamedImpl(ElementwiseOp op, const float* a, size_t a_step,
+                                       const float* b, size_t b_step, float* out, size_t count) {
+  if (count == 0) return;
+  // Ordinary stores up to the first vector-aligned element of out, then streamed vectors.
+  const size_t vector_bytes = hn::Lanes(hn::ScalableTag<float>()) * sizeof(float);
+  const auto address = reinterpret_cast<uintptr_t>(out);
+  size_t head = count;  // an out not even float-aligned is never streamed
+  if (address % sizeof(float) == 0) {
+    head = std::min(count, (vector_bytes - address % vector_bytes) % vector_bytes / sizeof(float));
+  }
+  VisitElementwiseOp(op, [&](auto kOp) {
+    constexpr ElementwiseOp kValue = decltype(kOp)::value;
+    const auto run = [&](auto a_scalar, auto b_scalar) {
+      constexpr bool kA = decltype(a_scalar)::value;
+      constexpr bool kB = decltype(b_scalar)::value;
+      if (head > 0) ElementwiseLoop<kValue, kA, kB, false>(a, b, out, head);
+      if (head == count) return;
+      ElementwiseLoop<kValue, kA, kB, true>(kA ? a : a + head, kB ? b : b + head, out + head,
+                                            count - head);
+    };
+    using Yes = std::true_type;
+    using No = std::false_type;
+    if (a_step == 0 && b_step == 0) return run(Yes(), Yes());
+    if (a_step == 0) return run(Yes(), No());
+    if (b_step == 0) return run(No(), Yes());
+    return run(No(), No());
   });
 }
 

@@ -16,6 +16,7 @@
 namespace swarm {
 
 HWY_EXPORT(ElementwiseRowImpl);
+HWY_EXPORT(ElementwiseRowStreamedImpl);
 HWY_EXPORT(ElementwiseRowStridedImpl);
 HWY_EXPORT(UnaryRowImpl);
 HWY_EXPORT(SelectRowImpl);
@@ -49,6 +50,13 @@ void ElementwiseRow(ElementwiseOp op, const float* a, size_t a_step, const float
   SWARM_ASSERT(a_step <= 1 && b_step <= 1);
   SWARM_ASSERT(count == 0 || (a != nullptr && b != nullptr && out != nullptr));
   HWY_DYNAMIC_DISPATCH(ElementwiseRowImpl)(op, a, a_step, b, b_step, out, count);
+}
+
+void ElementwiseRowStreamed(ElementwiseOp op, const float* a, size_t a_step, const float* b,
+                            size_t b_step, float* out, size_t count) {
+  SWARM_ASSERT(a_step <= 1 && b_step <= 1);
+  SWARM_ASSERT(count == 0 || (a != nullptr && b != nullptr && out != nullptr));
+  HWY_DYNAMIC_DISPATCH(ElementwiseRowStreamedImpl)(op, a, a_step, b, b_step, out, count);
 }
 
 void ElementwiseRowStrided(ElementwiseOp op, const float* a, ptrdiff_t a_stride, const float* b,

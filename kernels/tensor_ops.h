@@ -109,6 +109,12 @@ inline decltype(auto) VisitElementwiseOp(ElementwiseOp op, F&& f) {
 // input otherwise. Nothing past element count - 1 is read or written.
 void ElementwiseRow(ElementwiseOp op, const float* a, size_t a_step, const float* b, size_t b_step,
                     float* out, size_t count);
+// The same results, with out's whole vectors from its first vector-aligned element on written by
+// non-temporal stores (past the caches, without reading out's lines first); for rows of outputs far
+// larger than the caches, which nothing reads soon. Stores are ordered before the call returns.
+// Preconditions as ElementwiseRow's.
+void ElementwiseRowStreamed(ElementwiseOp op, const float* a, size_t a_step, const float* b,
+                            size_t b_step, float* out, size_t count);
 
 // Unary operations (fused expressions, engine/tensor/tensor_expression.h): negation and absolute
 // value change the sign bit only; sqrt is the correctly rounded IEEE square root (sqrt(-0) = -0,
@@ -212,14 +218,19 @@ inline float ElementwiseScalar(ElementwiseOp op, float a, float b) {
   return std::isnan(result) ? std::numeric_limits<float>::quiet_NaN() : result;
 }
 
-// ElementwiseRow of contiguous a, b and out (out may be a or b) in plain scalar code, for short
-// rows; the same bits.
-inline void ElementwiseShortRow(ElementwiseOp op, const float* a, const float* b, float* out,
-                                size_t count) {
+// ElementwiseRow (steps 0 or 1, out may be a or b) in plain scalar code, for short rows; the same
+// bits.
+inline void ElementwiseShortRow(ElementwiseOp op, const float* a, size_t a_step, const float* b,
+                                size_t b_step, float* out, size_t count) {
   // One loop per operation, so the loop body has no switch.
   VisitElementwiseOp(op, [&](auto kOp) {
-    for (size_t i = 0; i < count; ++i) out[i] = ElementwiseScalar(kOp, a[i], b[i]);
+    for (size_t i = 0; i < count; ++i)
+      out[i] = ElementwiseScalar(kOp, a[i * a_step], b[i * b_step]);
   });
+}
+inline void ElementwiseShortRow(ElementwiseOp op, const float* a, const float* b, float* out,
+                                size_t count) {
+  ElementwiseShortRow(op, a, 1, b, 1, out, count);
 }
 
 // The same operation with any strides (in elements, may be negative or zero), one element at a

@@ -46,6 +46,7 @@ struct Store {
   std::array<int64_t, kMaxTensorRank> strides{};
   bool dense = false;
   bool direct = false;  // the last step writes into out (C-contiguous f32)
+  bool stream = false;  // ... by non-temporal stores (out far larger than the caches)
   bool narrow = false;  // C-contiguous and narrowed by the row kernel
   StorageType storage = StorageType::kF16;
   F32ToElement element = nullptr;  // any other dtype or layout

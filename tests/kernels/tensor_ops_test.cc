@@ -360,6 +360,31 @@ TEST_CASE("small_floats.h rounds the documented cases") {
   CHECK(ToBool(-0.0).byte == 0);
 }
 
+TEST_CASE("ElementwiseRowStreamed gives ElementwiseRow's bits, aligned or not, in place too") {
+  ForEachTarget([&](const TargetUnderTest& target) {
+    INFO("target " << target.name);
+    for (const ElementwiseOp op : kOps) {
+      for (const size_t count : kSizes) {
+        for (const size_t offset : {0, 1}) {  // out aligned to 64 bytes, or one float past
+          INFO(Name(op) << " count " << count << " offset " << offset);
+          const std::vector<float> a = Random(count, 7 + count, 0.1);
+          const std::vector<float> b = Random(count, 8 + count, 0.1);
+          std::vector<float> want(count);
+          ElementwiseRow(op, a.data(), 1, b.data(), 0, want.data(), count);
+          alignas(64) static float out[1007 + 16 + 1];
+          out[offset + count] = 7.0f;  // a guard past the row
+          ElementwiseRowStreamed(op, a.data(), 1, b.data(), 0, out + offset, count);
+          RequireSameBits(out + offset, want.data(), count);
+          REQUIRE(out[offset + count] == 7.0f);
+          std::copy(a.begin(), a.end(), out + offset);
+          ElementwiseRowStreamed(op, out + offset, 1, b.data(), 0, out + offset, count);
+          RequireSameBits(out + offset, want.data(), count);
+        }
+      }
+    }
+  });
+}
+
 TEST_CASE("ElementwiseRow writes nothing outside the row") {
   constexpr size_t kGuard = 64;
   const float sentinel = std::bit_cast<float>(0x7f81dead);

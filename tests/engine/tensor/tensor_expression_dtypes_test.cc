@@ -204,6 +204,31 @@ TEST_CASE("Casts in expressions equal CopyInto to the dtype and back, on every t
   }
 }
 
+TEST_CASE("An out larger than the caches, written past them, holds the ops' bits") {
+  // 20 MB of out: the last operation streams its stores (tensor_expression.cc's threshold).
+  MemoryAccountant memory;
+  std::mt19937 rng(61);
+  const std::vector<int64_t> shape = {5, 1'000'000};
+  Operand a = MakeOperand(memory, shape, rng, true);
+  Operand b = MakeOperand(memory, {1'000'000}, rng, true);
+  Operand c = MakeOperand(memory, shape, rng, true);
+  for (const Operand* operand : {&a, &b, &c}) Fill(operand->view, rng, 0.01);
+  Tensor t = Tensor::Create(memory, DType::kF32, shape).value();
+  Tensor want = Tensor::Create(memory, DType::kF32, shape).value();
+  REQUIRE(Sub(a.view, b.view, t.view()).ok());
+  REQUIRE(Mul(t.view(), c.view, want.view()).ok());
+  Tensor out = Tensor::Create(memory, DType::kF32, shape).value();
+  for (size_t threads : {1, 2}) {
+    ThreadPool pool(threads);
+    REQUIRE(Evaluate(out.view(), (a.view - b.view) * c.view, &pool).ok());
+    REQUIRE(Bits(out.view()) == Bits(want.view()));
+    // In place over a copy of a.
+    Tensor copy = Copy(memory, a.view).value();
+    REQUIRE(Evaluate(copy.view(), (copy.view() - b.view) * c.view, &pool).ok());
+    REQUIRE(Bits(copy.view()) == Bits(want.view()));
+  }
+}
+
 TEST_CASE(
     "Expressions of other dtypes work in place, and refuse complex dtypes and empty "
     "reductions") {
