@@ -1,4 +1,8 @@
-// C API: elementwise arithmetic and reductions on f32 tensor views (engine/tensor/tensor_ops.h).
+// C API: elementwise arithmetic and reductions on f32 tensor views (engine/tensor/tensor_ops.h),
+// and fused expressions (engine/tensor/tensor_expression.h), evaluated once or prepared.
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +66,12 @@ swarm_status ParseFor(const char* function, const char* expression, const char* 
 }  // namespace
 }  // namespace swarm::c_api
 
+struct swarm_expression_impl {
+  std::shared_ptr<swarm::c_api::ContextState> context;
+  std::vector<std::shared_ptr<const void>> owners;  // of the views' memory
+  std::optional<swarm::PreparedExpression> prepared;
+};
+
 using swarm::BinaryOp;
 using swarm::ExpressionProgram;
 using swarm::ReduceOp;
@@ -104,6 +114,44 @@ swarm_status swarm_evaluate(swarm_context context, const char* expression, const
     return Report(kFunction, swarm::EvaluateProgram(out->view, program.value(), &state.pool));
   });
 }
+
+swarm_status swarm_expression_prepare(swarm_context context, const char* expression,
+                                      const char* const* names, const swarm_tensor* tensors,
+                                      size_t count, swarm_tensor out, swarm_expression* prepared) {
+  constexpr const char* kFunction = "swarm_expression_prepare";
+  return Guarded(kFunction, [&]() -> swarm_status {
+    if (context == nullptr) return NullArgument(kFunction, "context");
+    if (out == nullptr) return NullArgument(kFunction, "out");
+    if (prepared == nullptr) return NullArgument(kFunction, "prepared");
+    Result<ExpressionProgram> program = swarm::InvalidArgument("not parsed");
+    if (swarm_status s = ParseFor(kFunction, expression, names, tensors, count, &program);
+        s != SWARM_OK) {
+      return s;
+    }
+    auto handle = std::make_unique<swarm_expression_impl>();
+    handle->context = context->state;
+    Result<swarm::PreparedExpression> checked = swarm::PreparedExpression::PrepareProgram(
+        out->view, program.value(), &handle->context->pool);
+    if (!checked.ok()) return Report(kFunction, checked.status());
+    handle->prepared.emplace(checked.value());
+    for (size_t i = 0; i < count; ++i) handle->owners.push_back(tensors[i]->owner);
+    handle->owners.push_back(out->owner);
+    *prepared = handle.release();
+    return SWARM_OK;
+  });
+}
+
+swarm_status swarm_expression_run(swarm_expression prepared) {
+  constexpr const char* kFunction = "swarm_expression_run";
+  return Guarded(kFunction, [&]() -> swarm_status {
+    if (prepared == nullptr) return NullArgument(kFunction, "prepared");
+    std::lock_guard<std::mutex> lock(prepared->context->kernel_mutex);
+    prepared->prepared->Run();
+    return SWARM_OK;
+  });
+}
+
+void swarm_expression_destroy(swarm_expression prepared) { delete prepared; }
 
 swarm_status swarm_evaluate_sum(const char* expression, const char* const* names,
                                 const swarm_tensor* tensors, size_t count, double* out) {

@@ -278,6 +278,18 @@ swarm_status swarm_elementwise(swarm_binary_op op, swarm_tensor a, swarm_tensor 
  * token and position. */
 swarm_status swarm_evaluate(swarm_context context, const char* expression, const char* const* names,
                             const swarm_tensor* tensors, size_t count, swarm_tensor out);
+/* An expression checked once, for a loop that evaluates it again and again (a simulation step,
+ * a training batch): swarm_expression_prepare parses it and makes every check of swarm_evaluate
+ * over these tensors and out; swarm_expression_run evaluates it on their current values on the
+ * context's threads, with no parsing, checking or allocation. The handle keeps the context and
+ * the tensors' memory alive (the tensor handles themselves may be destroyed); their layouts are
+ * fixed. */
+typedef struct swarm_expression_impl* swarm_expression;
+swarm_status swarm_expression_prepare(swarm_context context, const char* expression,
+                                      const char* const* names, const swarm_tensor* tensors,
+                                      size_t count, swarm_tensor out, swarm_expression* prepared);
+swarm_status swarm_expression_run(swarm_expression prepared);
+void swarm_expression_destroy(swarm_expression prepared);
 /* The sum of the expression's elements in C order of the broadcast shape (as
  * swarm_tensor_reduce_all's sum of the evaluated result), without storing them. */
 swarm_status swarm_evaluate_sum(const char* expression, const char* const* names,

@@ -279,11 +279,10 @@ const float* RunTile(const ExpressionProgram& program, const Layout& layout, int
         break;
       case StepKind::kBinary:
         if (n < kShortRow) {  // below a vector or two, a plain loop beats a dispatch
-          ElementwiseShortRow(static_cast<ElementwiseOp>(instruction.op), a, a_step, b, b_step,
-                              target, n);
+          ElementwiseShortRow(instruction.op, a, a_step, b, b_step, target, n);
         } else {
-          (last && stream ? ElementwiseRowStreamed : ElementwiseRow)(
-              static_cast<ElementwiseOp>(instruction.op), a, a_step, b, b_step, target, n);
+          (last && stream ? ElementwiseRowStreamed : ElementwiseRow)(instruction.op, a, a_step, b,
+                                                                     b_step, target, n);
         }
         break;
     }

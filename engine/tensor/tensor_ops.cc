@@ -119,19 +119,6 @@ bool InPlaceOrApart(const TensorView& in, const TensorView& out, int64_t count) 
 
 // --- elementwise ---
 
-// The two enums list the operations in one order (kernels/tensor_ops.h's).
-static_assert(static_cast<int>(BinaryOp::kAdd) == static_cast<int>(ElementwiseOp::kAdd) &&
-              static_cast<int>(BinaryOp::kMax) == static_cast<int>(ElementwiseOp::kMax) &&
-              static_cast<int>(BinaryOp::kLess) == static_cast<int>(ElementwiseOp::kLess) &&
-              static_cast<int>(BinaryOp::kEqual) == static_cast<int>(ElementwiseOp::kEqual) &&
-              static_cast<int>(BinaryOp::kOr) == static_cast<int>(ElementwiseOp::kOr) &&
-              kBinaryOpCount == kElementwiseOpCount);
-
-ElementwiseOp KernelOp(BinaryOp op) {
-  SWARM_ASSERT(static_cast<size_t>(op) < kBinaryOpCount);
-  return static_cast<ElementwiseOp>(op);
-}
-
 // Operand order in elementwise plans.
 constexpr size_t kOut = 0;
 constexpr size_t kA = 1;
@@ -383,16 +370,15 @@ void RunElementwise(BinaryOp op, const TensorView& a, const TensorView& b, const
   }
   const RowPlan<3> plan = ElementwisePlan(broadcast.shape_span(), broadcast.strides,
                                           {MutableFloats(out), MutableFloats(a), MutableFloats(b)});
-  const ElementwiseOp kernel_op = KernelOp(op);
   const auto extent = static_cast<size_t>(plan.inner_extent);
   const auto& s = plan.inner_stride;
   const bool kernel = KernelStrides(s);
   plan.ForEachRow([&](const std::array<float*, 3>& row) {
     if (kernel) {
-      ElementwiseRow(kernel_op, row[kA], static_cast<size_t>(s[kA]), row[kB],
-                     static_cast<size_t>(s[kB]), row[kOut], extent);
+      ElementwiseRow(op, row[kA], static_cast<size_t>(s[kA]), row[kB], static_cast<size_t>(s[kB]),
+                     row[kOut], extent);
     } else {
-      ElementwiseRowStrided(kernel_op, row[kA], s[kA], row[kB], s[kB], row[kOut], s[kOut], extent);
+      ElementwiseRowStrided(op, row[kA], s[kA], row[kB], s[kB], row[kOut], s[kOut], extent);
     }
   });
 }
@@ -449,7 +435,7 @@ const char* ReduceOpName(ReduceOp op) {
 
 Status Elementwise(BinaryOp op, const TensorView& a, const TensorView& b, const TensorView& out) {
   if (const int64_t count = FastElementwiseCount(a, b, out); count >= 0) {
-    RunContiguous(KernelOp(op), MutableFloats(a), MutableFloats(b), MutableFloats(out),
+    RunContiguous(op, MutableFloats(a), MutableFloats(b), MutableFloats(out),
                   static_cast<size_t>(count));
     return {};
   }

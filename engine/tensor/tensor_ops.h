@@ -52,24 +52,9 @@
 
 namespace swarm {
 
-// The operations of ElementwiseRow (kernels/tensor_ops.h), in its order: arithmetic, min / max,
-// then comparisons and logic, which give 1.0f or 0.0f.
-enum class BinaryOp : uint8_t {
-  kAdd,
-  kSub,
-  kMul,
-  kDiv,
-  kMin,
-  kMax,
-  kLess,
-  kLessEqual,
-  kGreater,
-  kGreaterEqual,
-  kEqual,
-  kNotEqual,
-  kAnd,
-  kOr,
-};
+// The operations of ElementwiseRow (kernels/tensor_ops.h): arithmetic, min / max, then
+// comparisons and logic, which give 1.0f or 0.0f.
+using BinaryOp = ElementwiseOp;
 inline constexpr size_t kBinaryOpCount = kElementwiseOpCount;
 // "Add", "Sub", ..., as error messages name the operation.
 const char* BinaryOpName(BinaryOp op);
@@ -127,16 +112,14 @@ class PreparedElementwise {
                                              const TensorView& out);
   void Run() const {
     if (count_ >= 0) {
-      RunContiguous(KernelOp(), static_cast<const float*>(a_.data()),
-                    static_cast<const float*>(b_.data()), static_cast<float*>(out_.data()),
-                    static_cast<size_t>(count_));
+      RunContiguous(op_, static_cast<const float*>(a_.data()), static_cast<const float*>(b_.data()),
+                    static_cast<float*>(out_.data()), static_cast<size_t>(count_));
     } else {
       RunGeneral();
     }
   }
 
  private:
-  ElementwiseOp KernelOp() const { return static_cast<ElementwiseOp>(op_); }
   void RunGeneral() const;
   BinaryOp op_ = BinaryOp::kAdd;
   TensorView a_, b_, out_;

@@ -135,6 +135,26 @@ class Expressions(unittest.TestCase):
         self.assert_same(self.ctx.evaluate("d * 2", d=doubles),
                          doubles.astype(np.float32) * np.float32(2))
 
+    def test_prepared_expressions_rerun_on_current_values(self):
+        a = self.values((64, 3), 0.05)
+        b = self.values((3,), 0.05)
+        out = np.empty((64, 3), np.float32)
+        step = self.ctx.prepare("where(a > b, a - b, b) * 2", out=out, a=a, b=b)
+        for _ in range(3):
+            a[:] = self.values((64, 3), 0.05)   # new values, the same arrays
+            b[:] = self.values((3,), 0.05)
+            self.assertIs(step(), out)
+            self.assert_same(out, np.where(a > b, a - b, b) * np.float32(2))
+        # The prepared expression keeps its arrays alive.
+        kept = self.values((8,))
+        doubled = self.ctx.prepare("k * 2", k=kept)
+        want = kept * np.float32(2)
+        del kept
+        self.assert_same(doubled(), want)
+        with self.assertRaises(swarm.SwarmError) as caught:
+            self.ctx.prepare("a + q", a=a)
+        self.assertIn("unknown name 'q'", str(caught.exception))
+
     def test_reductions_of_expressions(self):
         x = self.values((200, 300))
         y = self.values((300,))

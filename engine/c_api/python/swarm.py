@@ -41,7 +41,7 @@ def _clamp_int64(value):
 
 
 __all__ = ["load", "Library", "Context", "Buffer", "Tensor", "RobotModel", "RobotBatch",
-           "SwarmError", "DTYPES"]
+           "PreparedExpression", "SwarmError", "DTYPES"]
 
 # swarm_dtype order (swarm_c.h) with the numpy dtype of each.
 DTYPES = [
@@ -292,6 +292,14 @@ _SIGNATURES = {
     "swarm_evaluate_sum": (
         ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(_P),
                        ctypes.c_size_t, ctypes.POINTER(ctypes.c_double)]),
+    "swarm_evaluate_reduce": (
+        ctypes.c_int, [ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p),
+                       ctypes.POINTER(_P), ctypes.c_size_t, ctypes.POINTER(ctypes.c_double)]),
+    "swarm_expression_prepare": (
+        ctypes.c_int, [_P, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(_P),
+                       ctypes.c_size_t, _P, ctypes.POINTER(_P)]),
+    "swarm_expression_run": (ctypes.c_int, [_P]),
+    "swarm_expression_destroy": (None, [_P]),
     "swarm_tensor_reduce_all": (
         ctypes.c_int, [ctypes.c_int, _P, ctypes.POINTER(ctypes.c_double)]),
     "swarm_tensor_reduce": (ctypes.c_int, [ctypes.c_int, _P, ctypes.c_size_t, _P]),
@@ -348,9 +356,12 @@ class Library:
     def _call(self, name, *args):
         status = getattr(self._dll, name)(*args)
         if status != 0:
-            status_name = self._dll.swarm_status_name(status)
-            raise SwarmError(status_name.decode() if status_name else str(status),
-                             self._dll.swarm_last_error().decode())
+            self._raise(status)
+
+    def _raise(self, status):
+        status_name = self._dll.swarm_status_name(status)
+        raise SwarmError(status_name.decode() if status_name else str(status),
+                         self._dll.swarm_last_error().decode())
 
     def _new_handle(self, name, *args):
         handle = _P()
@@ -397,13 +408,35 @@ class Library:
         return ((ctypes.c_char_p * len(names))(*names), (_P * len(handles))(*handles), tensors)
 
     def evaluate(self, expression, out=None, context=None, **operands):
-        """out = the expression over the named float32 operands (numpy arrays, viewed in place,
-        or Tensors), e.g. evaluate("(a - b) * c + 2", a=a, b=b, c=c): one pass, no temporaries,
-        numpy broadcasting, on the threads of `context` (a Context; None: a one-thread context
-        of this call). out: a writable float32 numpy array or Tensor of the broadcast shape, or
-        None for a new numpy array. Returns out."""
+        """out = the expression over the named operands (numpy arrays of any real dtype, viewed
+        in place, or Tensors), e.g. evaluate("(a - b) * c + 2", a=a, b=b, c=c): one pass, no
+        temporaries, numpy broadcasting, computed as float32, on the threads of `context` (a
+        Context; None: a one-thread context of this call). out: a writable numpy array or Tensor
+        of the broadcast shape and any real dtype, or None for a new float32 array. Returns out."""
         if context is None:
             context = self.context()
+        out = self._output(out, operands)
+        target = out if isinstance(out, Tensor) else self.from_dlpack(out)
+        names, handles, keep = self._operands(operands)
+        self._call("swarm_evaluate", context._handle, expression.encode(), names, handles,
+                   len(keep), target._handle)
+        return out
+
+    def prepare(self, expression, out=None, context=None, **operands):
+        """evaluate(), checked once: returns a PreparedExpression whose call evaluates the
+        expression again on the operands' current values (same arrays, same out) with a single
+        library call, for loops that repeat it."""
+        if context is None:
+            context = self.context()
+        out = self._output(out, operands)
+        target = out if isinstance(out, Tensor) else self.from_dlpack(out)
+        names, handles, keep = self._operands(operands)
+        handle = self._new_handle("swarm_expression_prepare", context._handle,
+                                  expression.encode(), names, handles, len(keep), target._handle)
+        return PreparedExpression(self, handle, out, [context, target] + keep)
+
+    def _output(self, out, operands):
+        """out, or a new float32 array of the operands' broadcast shape."""
         if out is None:
             shapes = [np.shape(value) if not isinstance(value, Tensor) else value.numpy().shape
                       for value in operands.values()]
@@ -415,10 +448,6 @@ class Library:
                                  f"{', '.join(f'{n} {list(s)}' for n, s in zip(operands, shapes))}"
                                  ) from None
             out = np.empty(shape, dtype=np.float32)
-        target = out if isinstance(out, Tensor) else self.from_dlpack(out)
-        names, handles, keep = self._operands(operands)
-        self._call("swarm_evaluate", context._handle, expression.encode(), names, handles,
-                   len(keep), target._handle)
         return out
 
     def evaluate_sum(self, expression, **operands):
@@ -492,6 +521,24 @@ class _Handle:
         self.close()
 
 
+class PreparedExpression(_Handle):
+    """Library.prepare's result: calling it evaluates the expression into its out again."""
+
+    _destroy = "swarm_expression_destroy"
+
+    def __init__(self, lib, handle, out, keep):
+        super().__init__(lib, handle)
+        self.out = out
+        self._keep = keep  # the context and the operands' tensors, for as long as this lives
+        self._run = lib._dll.swarm_expression_run
+
+    def __call__(self):
+        status = self._run(self._handle)
+        if status != 0:
+            self._lib._raise(status)
+        return self.out
+
+
 class Context(_Handle):
     _destroy = "swarm_context_destroy"
 
@@ -541,6 +588,11 @@ class Context(_Handle):
     def evaluate_reduce(self, op, expression, **operands):
         """Library.evaluate_reduce: a fused sum, mean, min or max of an expression."""
         return self._lib.evaluate_reduce(op, expression, **operands)
+
+    def prepare(self, expression, out=None, **operands):
+        """Library.prepare on this context's threads: an expression checked once, e.g.
+        step = ctx.prepare("p + v * 0.01", out=p, p=p, v=v); then step() every frame."""
+        return self._lib.prepare(expression, out, self, **operands)
 
     def gaussian_blur(self, src, dst, ksize=5, sigma=1.0):
         """cv::GaussianBlur of an image (or image batch) buffer into another, border reflect-101."""

@@ -207,6 +207,64 @@ TEST_CASE("swarm_evaluate runs a text expression as the ops one by one, and name
   CHECK(*ElementOf<float>(out_info, {0, 0}) == 42.0f);  // nothing written by the failures
 }
 
+TEST_CASE("a prepared expression reruns on the tensors' current values and keeps them alive") {
+  RowOperands operands;
+  const float* row = operands.row;
+  const char* names[] = {"a", "b"};
+  const swarm_tensor tensors[] = {operands.a_view.get(), operands.b_view.get()};
+  swarm_expression prepared = nullptr;
+  REQUIRE(swarm_expression_prepare(operands.context.get(), "(a - b) * a", names, tensors, 2,
+                                   operands.out_view.get(), &prepared) == SWARM_OK);
+  const swarm_tensor_info a_info = Info(operands.a_view.get());
+  const swarm_tensor_info out_info = Info(operands.out_view.get());
+  // Only the prepared handle holds the views' memory and the context now (ASan would see a read
+  // of freed memory otherwise).
+  operands.a_view.reset();
+  operands.b_view.reset();
+  operands.out_view.reset();
+  operands.a.reset();
+  operands.b.reset();
+  operands.out.reset();
+  operands.context.reset();
+  for (float shift : {0.0f, 1.5f, -3.0f}) {
+    for (int64_t i = 0; i < 3; ++i) {
+      for (int64_t j = 0; j < 4; ++j) *ElementOf<float>(a_info, {i, j}) += shift;
+    }
+    REQUIRE(swarm_expression_run(prepared) == SWARM_OK);
+    for (int64_t i = 0; i < 3; ++i) {
+      for (int64_t j = 0; j < 4; ++j) {
+        const float x = *ElementOf<float>(a_info, {i, j});
+        CHECK(*ElementOf<float>(out_info, {i, j}) == (x - row[j]) * x);
+      }
+    }
+  }
+  swarm_expression_destroy(prepared);
+  swarm_expression_destroy(nullptr);
+  CHECK(swarm_expression_run(nullptr) == SWARM_INVALID_ARGUMENT);
+  CHECK(LastError() == "swarm_expression_run: prepared is null");
+}
+
+TEST_CASE("swarm_expression_prepare names its errors and returns no handle") {
+  RowOperands operands;
+  const char* names[] = {"a", "b"};
+  const swarm_tensor tensors[] = {operands.a_view.get(), operands.b_view.get()};
+  swarm_expression prepared = Sentinel<swarm_expression>();
+  CHECK(swarm_expression_prepare(operands.context.get(), "a + c", names, tensors, 2,
+                                 operands.out_view.get(), &prepared) == SWARM_INVALID_ARGUMENT);
+  CHECK_THAT(LastError(), Contains("unknown name 'c'"));
+  CHECK(swarm_expression_prepare(operands.context.get(), "a + b", names, tensors, 2,
+                                 operands.a_view.get(), &prepared) == SWARM_OK);
+  swarm_expression_destroy(prepared);
+  prepared = Sentinel<swarm_expression>();
+  CHECK(swarm_expression_prepare(nullptr, "a", names, tensors, 2, operands.out_view.get(),
+                                 &prepared) == SWARM_INVALID_ARGUMENT);
+  CHECK(LastError() == "swarm_expression_prepare: context is null");
+  CHECK(swarm_expression_prepare(operands.context.get(), "a", names, tensors, 2,
+                                 operands.out_view.get(), nullptr) == SWARM_INVALID_ARGUMENT);
+  CHECK(LastError() == "swarm_expression_prepare: prepared is null");
+  CHECK(prepared == Sentinel<swarm_expression>());
+}
+
 TEST_CASE("reductions match a double-precision scalar loop") {
   ContextPtr context = MakeContext();
   BufferPtr buffer = MakeTensorBuffer(context.get(), SWARM_F32, {37, 5});

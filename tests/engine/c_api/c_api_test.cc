@@ -20,12 +20,6 @@ namespace {
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 
-// A sentinel no real handle equals, to check that failures leave out-parameters alone.
-template <typename Handle>
-Handle Sentinel() {
-  return reinterpret_cast<Handle>(uintptr_t{0x5a5a});
-}
-
 TEST_CASE("status and dtype names") {
   CHECK(std::string(swarm_status_name(SWARM_OK)) == "ok");
   CHECK(std::string(swarm_status_name(SWARM_OVER_BUDGET)) == "over budget");

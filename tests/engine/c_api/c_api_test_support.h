@@ -15,6 +15,12 @@
 
 namespace swarm::test {
 
+// A sentinel no real handle equals, to check that failures leave out-parameters alone.
+template <typename Handle>
+Handle Sentinel() {
+  return reinterpret_cast<Handle>(uintptr_t{0x5a5a});
+}
+
 struct ContextDeleter {
   void operator()(swarm_context_impl* context) const { swarm_context_destroy(context); }
 };

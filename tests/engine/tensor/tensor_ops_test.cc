@@ -48,8 +48,6 @@ constexpr BinaryOp kOps[] = {BinaryOp::kAdd,          BinaryOp::kSub,       Bina
                              BinaryOp::kAnd,          BinaryOp::kOr};
 static_assert(std::size(kOps) == kBinaryOpCount);
 
-ElementwiseOp KernelOp(BinaryOp op) { return static_cast<ElementwiseOp>(op); }
-
 uint32_t Bits(float value) { return std::bit_cast<uint32_t>(value); }
 uint64_t Bits(double value) { return std::bit_cast<uint64_t>(value); }
 
@@ -172,7 +170,7 @@ void RequireNaiveElementwise(BinaryOp op, const TensorView& a, const std::vector
   ForEachIndex(out.shape(), [&](const int64_t* index) {
     const float va = value_at(a, a_values, index, out.rank());
     const float vb = value_at(b, b_values, index, out.rank());
-    const float want = reference::Elementwise(KernelOp(op), va, vb);
+    const float want = reference::Elementwise(op, va, vb);
     const float got = At(out, index);
     if (Bits(got) != Bits(want)) {
       INFO("op " << BinaryOpName(op) << " a " << va << " b " << vb << " got " << got << " want "
@@ -320,7 +318,7 @@ TEST_CASE("Contiguous operands of one shape give the reference's bits at every s
     const auto* pb = static_cast<const float*>(b.view.data());
     for (const BinaryOp op : kOps) {
       std::vector<float> want(static_cast<size_t>(n));
-      reference::ElementwiseRow(KernelOp(op), pa, 1, pb, 1, want.data(), want.size());
+      reference::ElementwiseRow(op, pa, 1, pb, 1, want.data(), want.size());
       ForEachTarget([&](const TargetUnderTest& target) {
         INFO("n " << n << ", " << BinaryOpName(op) << ", target " << target.name);
         Laid out = RandomLayout(memory, shape, rng, true);
@@ -353,8 +351,7 @@ TEST_CASE("Contiguous operands of one shape give the reference's bits at every s
       const int64_t one[] = {1};
       for (const BinaryOp op : kOps) {
         std::vector<float> want(xs.size()), got(xs.size());
-        reference::ElementwiseRow(KernelOp(op), xs.data(), 1, ys.data(), 1, want.data(),
-                                  want.size());
+        reference::ElementwiseRow(op, xs.data(), 1, ys.data(), 1, want.data(), want.size());
         ForEachTarget([&](const TargetUnderTest& target) {
           INFO(BinaryOpName(op) << ", target " << target.name);
           for (size_t i = 0; i < xs.size(); ++i) {
