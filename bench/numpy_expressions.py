@@ -12,10 +12,12 @@ Times, on float32 arrays, one evaluation of (a - b) * c + d into a preallocated 
   numexpr   numexpr.evaluate("(a - b) * c + d", out=out)  (fused, tiled, its own threads set to
             --threads)
   swarm     ctx.evaluate("(a - b) * c + d", out=out, a=a, b=b, c=c, d=d)  (libswarm_c through
-            ctypes: fused, tiled; a context of --threads threads)
+            ctypes: fused, tiled; a context of --threads threads; each call parses the text and
+            imports the five arrays through DLPack)
+  prepared  step = ctx.prepare(...) once, then step(): one library call per evaluation
 
 and prints ns per element, GB/s at 20 B per element (four arrays read, one written) and the
-ratios swarm / numpy and swarm / numexpr (above 1: swarm is faster). Every implementation's
+ratios of swarm and prepared over numpy and numexpr (above 1: swarm is faster). Every implementation's
 result is first checked against numpy's. Run with Debian's /usr/bin/python3 (python3-numpy,
 python3-numexpr).
 """
@@ -51,9 +53,9 @@ def main():
     rng = np.random.default_rng(1)
     print(f"{EXPRESSION}, float32, {args.threads} thread(s); ns per element, best of "
           f"{args.repeats}")
-    header = ("N", "numpy", "numpy_expr", "numexpr", "swarm", "swarm GB/s", "vs numpy",
-              "vs numexpr")
-    print("%11s %9s %11s %9s %9s %11s %9s %11s" % header)
+    header = ("N", "numpy", "numpy_expr", "numexpr", "swarm", "prepared", "swarm GB/s",
+              "vs numpy", "vs numexpr", "prep/numexpr")
+    print("%11s %9s %11s %9s %9s %9s %11s %9s %11s %13s" % header)
     for n in COUNTS:
         if n > args.max_count:
             break
@@ -76,20 +78,23 @@ def main():
         def with_swarm(_):
             ctx.evaluate(EXPRESSION, out=out, a=a, b=b, c=c, d=d)
 
+        with_prepared = ctx.prepare(EXPRESSION, out=out, a=a, b=b, c=c, d=d)
+
         seconds = {}
         for name, function in (("numpy", with_numpy), ("numpy_expr", with_numpy_expression),
-                               ("numexpr", with_numexpr), ("swarm", with_swarm)):
+                               ("numexpr", with_numexpr), ("swarm", with_swarm),
+                               ("prepared", lambda _: with_prepared())):
             out[:] = np.nan
             result = function(None)
-            got = result if result is not None else out
+            got = out if result is None or result is out else result
             if not np.allclose(got, want, rtol=1e-6, atol=1e-6):
                 sys.exit(f"numpy_expressions.py: {name} is wrong at N = {n}")
             seconds[name], _ = time_call(function, None, args.min_time, args.repeats)
         per = {name: s / n * 1e9 for name, s in seconds.items()}
-        print("%11d %9.3f %11.3f %9.3f %9.3f %11.2f %9.2f %11.2f" % (
-            n, per["numpy"], per["numpy_expr"], per["numexpr"], per["swarm"],
+        print("%11d %9.3f %11.3f %9.3f %9.3f %9.3f %11.2f %9.2f %11.2f %13.2f" % (
+            n, per["numpy"], per["numpy_expr"], per["numexpr"], per["swarm"], per["prepared"],
             20.0 * n / seconds["swarm"] / 1e9, seconds["numpy"] / seconds["swarm"],
-            seconds["numexpr"] / seconds["swarm"]))
+            seconds["numexpr"] / seconds["swarm"], seconds["numexpr"] / seconds["prepared"]))
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstddef>
@@ -39,6 +40,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "hwy/highway.h"
 #include "swarm/kernels/small_floats-inl.h"
@@ -137,41 +139,84 @@ HWY_INLINE void ElementwiseSteps(const float* a, size_t a_step, const float* b, 
   return ElementwiseLoop<kOp, false, false>(a, b, out, count);
 }
 
-inline void ElementwiseRowImpl(ElementwiseOp op, const float* a, size_t a_step, const float* b,
-                               size_t b_step, float* out, size_t count) {
-  if (count == 0) return;
-  VisitElementwiseOp(op, [&](auto kOp) {
-    ElementwiseSteps<decltype(kOp)::value>(a, a_step, b, b_step, out, count);
-  });
-}
-
-inline void ElementwiseRowStreamedImpl(ElementwiseOp op, const float* a, size_t a_step,
-                                       const float* b, size_t b_step, float* out, size_t count) {
-  if (count == 0) return;
-  // Ordinary stores up to the first vector-aligned element of out, then streamed vectors.
+// Ordinary stores up to the first vector-aligned element of out, then streamed vectors.
+template <ElementwiseOp kOp, bool kA, bool kB>
+HWY_INLINE void StreamedLoop(const float* a, const float* b, float* out, size_t count) {
   const size_t vector_bytes = hn::Lanes(hn::ScalableTag<float>()) * sizeof(float);
   const auto address = reinterpret_cast<uintptr_t>(out);
   size_t head = count;  // an out not even float-aligned is never streamed
   if (address % sizeof(float) == 0) {
     head = std::min(count, (vector_bytes - address % vector_bytes) % vector_bytes / sizeof(float));
   }
-  VisitElementwiseOp(op, [&](auto kOp) {
-    constexpr ElementwiseOp kValue = decltype(kOp)::value;
-    const auto run = [&](auto a_scalar, auto b_scalar) {
-      constexpr bool kA = decltype(a_scalar)::value;
-      constexpr bool kB = decltype(b_scalar)::value;
-      if (head > 0) ElementwiseLoop<kValue, kA, kB, false>(a, b, out, head);
-      if (head == count) return;
-      ElementwiseLoop<kValue, kA, kB, true>(kA ? a : a + head, kB ? b : b + head, out + head,
-                                            count - head);
-    };
-    using Yes = std::true_type;
-    using No = std::false_type;
-    if (a_step == 0 && b_step == 0) return run(Yes(), Yes());
-    if (a_step == 0) return run(Yes(), No());
-    if (b_step == 0) return run(No(), Yes());
-    return run(No(), No());
-  });
+  if (head > 0) ElementwiseLoop<kOp, kA, kB, false>(a, b, out, head);
+  if (head == count) return;
+  ElementwiseLoop<kOp, kA, kB, true>(kA ? a : a + head, kB ? b : b + head, out + head,
+                                     count - head);
+}
+
+template <ElementwiseOp kOp>
+HWY_INLINE void StridedLoop(const float* a, ptrdiff_t a_stride, const float* b, ptrdiff_t b_stride,
+                            float* out, ptrdiff_t out_stride, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const auto at = static_cast<ptrdiff_t>(i);
+    out[at * out_stride] = ElementwiseScalar(kOp, a[at * a_stride], b[at * b_stride]);
+  }
+}
+
+// The row functions of one operation.
+template <ElementwiseOp kOp>
+struct RowKernels {
+  static void Stepped(const float* a, size_t a_step, const float* b, size_t b_step, float* out,
+                      size_t count) {
+    ElementwiseSteps<kOp>(a, a_step, b, b_step, out, count);
+  }
+  static void Streamed(const float* a, size_t a_step, const float* b, size_t b_step, float* out,
+                       size_t count) {
+    if (a_step == 0 && b_step == 0) return StreamedLoop<kOp, true, true>(a, b, out, count);
+    if (a_step == 0) return StreamedLoop<kOp, true, false>(a, b, out, count);
+    if (b_step == 0) return StreamedLoop<kOp, false, true>(a, b, out, count);
+    return StreamedLoop<kOp, false, false>(a, b, out, count);
+  }
+  static void Strided(const float* a, ptrdiff_t a_stride, const float* b, ptrdiff_t b_stride,
+                      float* out, ptrdiff_t out_stride, size_t count) {
+    StridedLoop<kOp>(a, a_stride, b, b_stride, out, out_stride, count);
+  }
+};
+
+// A table of one function per operation, indexed by the operation's value: a lookup and a
+// direct call per row, where a generic lambda per operation would cost a call through its
+// captures on top (a few nanoseconds, much of a short row's time).
+template <class Pick, size_t... kIndex>
+constexpr auto OpTable(Pick pick, std::index_sequence<kIndex...>) {
+  return std::array{
+      pick(std::integral_constant<ElementwiseOp, static_cast<ElementwiseOp>(kIndex)>())...};
+}
+inline constexpr auto kSteppedRows =
+    OpTable([](auto op) { return &RowKernels<decltype(op)::value>::Stepped; },
+            std::make_index_sequence<kElementwiseOpCount>());
+inline constexpr auto kStreamedRows =
+    OpTable([](auto op) { return &RowKernels<decltype(op)::value>::Streamed; },
+            std::make_index_sequence<kElementwiseOpCount>());
+inline constexpr auto kStridedRows =
+    OpTable([](auto op) { return &RowKernels<decltype(op)::value>::Strided; },
+            std::make_index_sequence<kElementwiseOpCount>());
+
+inline void ElementwiseRowImpl(ElementwiseOp op, const float* a, size_t a_step, const float* b,
+                               size_t b_step, float* out, size_t count) {
+  if (count == 0) return;
+  kSteppedRows[static_cast<size_t>(op)](a, a_step, b, b_step, out, count);
+}
+
+inline void ElementwiseRowStreamedImpl(ElementwiseOp op, const float* a, size_t a_step,
+                                       const float* b, size_t b_step, float* out, size_t count) {
+  if (count == 0) return;
+  kStreamedRows[static_cast<size_t>(op)](a, a_step, b, b_step, out, count);
+}
+
+inline void ElementwiseRowStridedImpl(ElementwiseOp op, const float* a, ptrdiff_t a_stride,
+                                      const float* b, ptrdiff_t b_stride, float* out,
+                                      ptrdiff_t out_stride, size_t count) {
+  kStridedRows[static_cast<size_t>(op)](a, a_stride, b, b_stride, out, out_stride, count);
 }
 
 template <UnaryOp kOp, class D>
@@ -406,23 +451,6 @@ inline void NarrowRowImpl(StorageType to, const float* in, void* out, size_t cou
     case StorageType::kU8:
       return NarrowLoop<StorageType::kU8>(in, out, count);
   }
-}
-
-template <ElementwiseOp kOp>
-HWY_INLINE void StridedLoop(const float* a, ptrdiff_t a_stride, const float* b, ptrdiff_t b_stride,
-                            float* out, ptrdiff_t out_stride, size_t count) {
-  for (size_t i = 0; i < count; ++i) {
-    const auto at = static_cast<ptrdiff_t>(i);
-    out[at * out_stride] = ElementwiseScalar(kOp, a[at * a_stride], b[at * b_stride]);
-  }
-}
-
-inline void ElementwiseRowStridedImpl(ElementwiseOp op, const float* a, ptrdiff_t a_stride,
-                                      const float* b, ptrdiff_t b_stride, float* out,
-                                      ptrdiff_t out_stride, size_t count) {
-  VisitElementwiseOp(op, [&](auto kOp) {
-    StridedLoop<decltype(kOp)::value>(a, a_stride, b, b_stride, out, out_stride, count);
-  });
 }
 
 // --- sum ---
