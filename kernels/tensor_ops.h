@@ -159,9 +159,10 @@ void WidenRow(StorageType from, const void* in, float* out, size_t count);
 // out[i] = in[i] narrowed to the type.
 void NarrowRow(StorageType to, const float* in, void* out, size_t count);
 
-// Rows shorter than this run ElementwiseShortRow and SumShortRow: below a vector or two, a plain
-// loop costs less than dispatching a SIMD kernel.
-inline constexpr size_t kShortRow = 16;
+// Elementwise rows shorter than this run ElementwiseShortRow: below two AVX-512 vectors, plain
+// code (which the compiler vectorizes for the baseline target) costs less than dispatching a
+// SIMD kernel. Sums of up to kReduceLanes elements run SumShortRow.
+inline constexpr size_t kShortRow = 32;
 
 // Min / max of numbers (no NaN) with -0 below +0: for equal operands the OR of the bits keeps a
 // sign bit that either has (their other bits are equal), the AND keeps it only if both have it.

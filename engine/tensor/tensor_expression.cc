@@ -298,7 +298,6 @@ const float* RunTile(const ExpressionProgram& program, const Layout& layout, int
 void StoreTile(const TensorView& out, const Layout& layout, const Store& store, int64_t begin,
                size_t n, const float* result, size_t step) {
   auto* bytes = static_cast<std::byte*>(out.data());
-  const auto element_bytes = static_cast<int64_t>(out.element_bytes());
   if (out.dtype() == DType::kF32) {
     auto* base = reinterpret_cast<float*>(bytes);
     if (result == base + begin) return;
@@ -309,6 +308,7 @@ void StoreTile(const TensorView& out, const Layout& layout, const Store& store, 
     });
     return;
   }
+  const auto element_bytes = static_cast<int64_t>(out.element_bytes());
   if (store.narrow && step == 1) {
     NarrowRow(store.storage, result, bytes + begin * element_bytes, n);
     return;
