@@ -275,6 +275,7 @@ void RobotTaskRunner::Start(ThreadPool& pool) {
                [](size_t, size_t k) { return k == 3 ? 1.0f : 0.0f; });
   }
   const uint64_t seed = params_.seed;
+  const size_t robot0 = params_.first_robot;  // this batch's robot 0 among all robots of the run
   if (params_.task == RobotTask::kStand) {
     StartStanding(pool);
     return;
@@ -282,22 +283,24 @@ void RobotTaskRunner::Start(ThreadPool& pool) {
   if (params_.task != RobotTask::kRandom) {
     // The goal pose: forward kinematics of the goal configuration.
     FillJoints(pool, q, first, dof,
-               [&](size_t r, size_t k) { return GoalJointValue(ranges_, seed, r, k); });
+               [&](size_t r, size_t k) { return GoalJointValue(ranges_, seed, robot0 + r, k); });
     batch.ForwardKinematics(pool);
     CopyArrays(pool, batch.link_poses(), kPoseArrays * batch.end_effector(), batch.target_pose(), 0,
                kPoseArrays);
-    FillJoints(pool, q, first, dof,
-               [&](size_t r, size_t k) { return StartJointValue(ranges_, params_, r, k); });
+    FillJoints(pool, q, first, dof, [&](size_t r, size_t k) {
+      return StartJointValue(ranges_, params_, robot0 + r, k);
+    });
   } else {
     FillJoints(pool, q, first, dof,
-               [&](size_t r, size_t k) { return GoalJointValue(ranges_, seed, r, k); });
+               [&](size_t r, size_t k) { return GoalJointValue(ranges_, seed, robot0 + r, k); });
   }
   FillJoints(pool, batch.qd(), 0, dof, [](size_t, size_t) { return 0.0f; });
   FillJoints(pool, batch.base_velocity(), 0, batch.base_velocity().arrays,
              [](size_t, size_t) { return 0.0f; });
   if (params_.task == RobotTask::kRandom) {
-    FillJoints(pool, batch.q_target(), 0, dof,
-               [&](size_t r, size_t k) { return RandomTargetJointValue(ranges_, seed, r, k, 0); });
+    FillJoints(pool, batch.q_target(), 0, dof, [&](size_t r, size_t k) {
+      return RandomTargetJointValue(ranges_, seed, robot0 + r, k, 0);
+    });
   } else {
     CopyArrays(pool, batch.q(), first, batch.q_target(), 0, dof);
   }
@@ -308,7 +311,8 @@ void RobotTaskRunner::Start(ThreadPool& pool) {
         center_x_[r] = goal.Array(0)[r];
         center_y_[r] = goal.Array(1)[r];
         center_z_[r] = goal.Array(2)[r];
-        const double phase = 2.0 * std::numbers::pi * double(TaskUniform(seed, r, kStreamPhase, 0));
+        const double phase =
+            2.0 * std::numbers::pi * double(TaskUniform(seed, robot0 + r, kStreamPhase, 0));
         phase_cos_[r] = static_cast<float>(std::cos(phase));
         phase_sin_[r] = static_cast<float>(std::sin(phase));
       }
@@ -328,7 +332,7 @@ void RobotTaskRunner::StartStanding(ThreadPool& pool) {
   });
   FillJoints(pool, batch.q(), kFloatingBaseArrays, dof, [&](size_t r, size_t k) {
     const JointSampleRange& range = ranges_[k];
-    const float u = TaskUniform(params_.seed, r, kStreamStand, k);
+    const float u = TaskUniform(params_.seed, params_.first_robot + r, kStreamStand, k);
     const float offset = params_.stand_spread * range.spread_scale * (2.0f * u - 1.0f);
     return Clamp(posture_[k] + offset, range.lower, range.upper);
   });
@@ -386,7 +390,7 @@ Status RobotTaskRunner::Step(ThreadPool& pool, uint64_t step, float dt) {
       if (step > 0 && step % params_.random_resample_steps == 0) {
         const uint64_t epoch = step / params_.random_resample_steps;
         FillJoints(pool, batch.q_target(), 0, batch.model().dof(), [&](size_t r, size_t k) {
-          return RandomTargetJointValue(ranges_, params_.seed, r, k, epoch);
+          return RandomTargetJointValue(ranges_, params_.seed, params_.first_robot + r, k, epoch);
         });
       }
       break;

@@ -21,9 +21,9 @@
 //
 // Determinism: every random number is a hash of (seed, robot index, stream, index) (splitmix64),
 // never of the thread, tile or batch size, so robot r does the same thing alone or among 1e5, on
-// any thread count and SIMD target. The per-step circle uses one cos/sin of the step's time for
-// all robots and the angle-addition formula per robot, so no robot evaluates a transcendental
-// function of its own.
+// any thread count and SIMD target, and in a batch of its own range of robots (first_robot). The
+// per-step circle uses one cos/sin of the step's time for all robots and the angle-addition formula
+// per robot, so no robot evaluates a transcendental function of its own.
 #pragma once
 
 #include <cstddef>
@@ -51,6 +51,10 @@ inline constexpr const char* kRobotTaskNames = "reach, track, random, stand";
 struct RobotTaskParams {
   RobotTask task = RobotTask::kReach;
   uint64_t seed = 1;
+  // The index of the batch's robot 0 among all robots of a run split into batches: robot r of
+  // the batch draws its numbers as robot first_robot + r, so batches of consecutive ranges (one
+  // per process of an MPI run, say) do exactly what one batch of all the robots does.
+  uint64_t first_robot = 0;
   // reach and track: start q = goal q + U(-start_spread, start_spread) per joint, clamped into the
   // limits (radians for revolute joints; a tenth of it in metres for prismatic ones).
   float start_spread = 0.5f;

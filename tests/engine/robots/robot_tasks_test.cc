@@ -115,12 +115,14 @@ struct Snapshot {
   std::vector<float> values;  // every state array's first `robots` entries
 };
 
-Snapshot TakeSnapshot(const RobotBatch& batch, size_t robots) {
+// Robots [begin, begin + robots) of the batch.
+Snapshot TakeSnapshot(const RobotBatch& batch, size_t robots, size_t begin = 0) {
   Snapshot snapshot;
   for (const ConstLanesView& view :
        {batch.q(), batch.qd(), batch.q_target(), batch.link_poses(), batch.target_pose()}) {
     for (size_t a = 0; a < view.arrays; ++a) {
-      snapshot.values.insert(snapshot.values.end(), view.Array(a), view.Array(a) + robots);
+      snapshot.values.insert(snapshot.values.end(), view.Array(a) + begin,
+                             view.Array(a) + begin + robots);
     }
   }
   return snapshot;
@@ -305,6 +307,43 @@ TEST_CASE("every task gives robot r the same bits in any batch size, thread coun
         }
       }
     });
+  }
+}
+
+// A batch of `robots` robots running `params` for `steps` steps of `dt`, on two threads.
+Snapshot RunBatch(const RobotModel& model, const RobotBatchConfig& config,
+                  const RobotTaskParams& params, size_t robots, uint64_t steps, float dt) {
+  MemoryAccountant memory;
+  Result<RobotBatch> batch = RobotBatch::Create(memory, model, robots, config);
+  REQUIRE(batch.ok());
+  Result<RobotTaskRunner> runner = RobotTaskRunner::Create(memory, batch.value(), params);
+  REQUIRE(runner.ok());
+  ThreadPool pool(2);
+  runner->Start(pool);
+  for (uint64_t step = 0; step < steps; ++step) REQUIRE(runner->Step(pool, step, dt).ok());
+  return TakeSnapshot(batch.value(), robots);
+}
+
+// The batches of consecutive ranges [0, 13), [13, 40), [40, 41), [41, 57) with first_robot at
+// their starts, against ranges of one batch of 57 robots.
+void CheckRangesReproduceOneBatch(const RobotModel& model, const RobotBatchConfig& config,
+                                  RobotTaskParams params, uint64_t steps, float dt) {
+  const size_t bounds[] = {0, 13, 40, 41, 57};
+  params.first_robot = 0;
+  const Snapshot whole = RunBatch(model, config, params, 57, steps, dt);
+  const size_t per_robot = whole.values.size() / 57;
+  for (size_t range = 0; range + 1 < std::size(bounds); ++range) {
+    const size_t begin = bounds[range];
+    const size_t count = bounds[range + 1] - begin;
+    INFO("robots [" << begin << ", " << begin + count << ")");
+    params.first_robot = begin;
+    const Snapshot part = RunBatch(model, config, params, count, steps, dt);
+    REQUIRE(part.values.size() == per_robot * count);
+    // Array by array: whole holds 57 entries per array, part `count`.
+    for (size_t a = 0; a < per_robot; ++a) {
+      REQUIRE(std::memcmp(part.values.data() + a * count, whole.values.data() + a * 57 + begin,
+                          count * sizeof(float)) == 0);
+    }
   }
 }
 
@@ -586,6 +625,33 @@ TEST_CASE("stand refuses robots and postures it cannot stand, naming the problem
   RobotTaskParams negative = StandParams();
   negative.drop_height = -0.1f;
   CHECK_THAT(refused(solo, SoloStandConfig(solo), negative), Contains("drop_height"));
+}
+
+TEST_CASE("batches of consecutive robot ranges (first_robot) do what one batch of them all does") {
+  const RobotModel ur5 = LoadModel(kUr5);
+  for (RobotTask task : {RobotTask::kReach, RobotTask::kTrack, RobotTask::kRandom}) {
+    INFO("task " << RobotTaskName(task));
+    RobotTaskParams params;
+    params.task = task;
+    params.seed = 11;
+    params.random_resample_steps = 7;
+    CheckRangesReproduceOneBatch(ur5, RobotBatchConfig{}, params, 20, 0.002f);
+    // Torque control, through the dynamics.
+    RobotBatchConfig torque;
+    torque.torque.enabled = true;
+    params.torque_control = true;
+    CheckRangesReproduceOneBatch(ur5, torque, params, 20, 0.002f);
+  }
+  RobotTaskParams stand = StandParams();
+  stand.drop_height = 0.01f;
+  const RobotModel solo = LoadModel(kSolo12, true);
+  CheckRangesReproduceOneBatch(solo, SoloStandConfig(solo), stand, 40, 0.001f);
+  // The ranges differ from each other: robot 13 of the whole run is not robot 0.
+  RobotTaskParams params;
+  params.seed = 11;
+  const Snapshot first = RunBatch(ur5, RobotBatchConfig{}, params, 1, 0, 0.002f);
+  params.first_robot = 13;
+  CHECK_FALSE(SameBits(first, RunBatch(ur5, RobotBatchConfig{}, params, 1, 0, 0.002f)));
 }
 
 }  // namespace
