@@ -6,6 +6,8 @@
 #include <string>
 #include <system_error>
 
+#include "swarm/core/text.h"
+
 namespace swarm {
 namespace {
 
@@ -109,6 +111,13 @@ class Parser {
 
   Result<Operand> Unary() {
     SkipSpaces();
+    // Every level of nesting (parentheses, calls, unary signs) passes here once: bounding the
+    // depth bounds the parser's recursion, so no text can overflow the stack.
+    if (depth_ == kMaxDepth) {
+      return Error("the expression nests deeper than " + std::to_string(kMaxDepth) + " levels",
+                   position_);
+    }
+    const DepthGuard guard(depth_);
     const char c = Peek();
     if (c == '-' || c == '+' || c == '~') {
       ++position_;
@@ -118,6 +127,17 @@ class Parser {
     }
     return Primary();
   }
+
+  // Parentheses, calls and signs nested deeper than this are refused (a program holds 32
+  // operations, so deeper nesting is mostly parentheses around nothing).
+  static constexpr size_t kMaxDepth = 200;
+  struct DepthGuard {
+    explicit DepthGuard(size_t& depth) : depth_(depth) { ++depth_; }
+    ~DepthGuard() { --depth_; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+    size_t& depth_;
+  };
 
   Result<Operand> Primary() {
     SkipSpaces();
@@ -225,19 +245,22 @@ class Parser {
     if (position_ == text_.size()) {
       return Error(std::string("expected '") + wanted + "' but the expression ended", position_);
     }
-    return Error(std::string("expected '") + wanted + "' but found '" + text_[position_] + "'",
-                 position_);
+    return Error(std::string("expected '") + wanted + "' but found " + Token(), position_);
   }
 
   Status Unexpected() {
     if (position_ == text_.size()) return Error("the expression ended too soon", position_);
-    return Error(std::string("unexpected '") + text_[position_] + "'", position_);
+    return Error("unexpected " + Token(), position_);
   }
 
   Status Error(const std::string& what, size_t at) const {
-    return InvalidArgument("expression \"" + std::string(text_) + "\": " + what + " at position " +
+    // The text is untrusted: quoted with its unprintable bytes escaped, and cut after 120 bytes.
+    return InvalidArgument("expression " + Quoted(text_, '"', 120) + ": " + what + " at position " +
                            std::to_string(at));
   }
+
+  // The byte at the position, quoted (escaped if unprintable).
+  std::string Token() const { return Quoted(text_.substr(position_, 1)); }
 
   char Peek() const { return position_ < text_.size() ? text_[position_] : '\0'; }
   void SkipSpaces() {
@@ -249,6 +272,7 @@ class Parser {
   std::string_view text_;
   std::span<const NamedView> views_;
   size_t position_ = 0;
+  size_t depth_ = 0;
   ExpressionProgram program_;
   std::array<int, 64> bound_ = [] {
     std::array<int, 64> unbound;

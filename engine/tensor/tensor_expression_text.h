@@ -26,7 +26,8 @@
 //   name     := a letter or '_', then letters, digits or '_': one of the views given
 // Errors name the problem, the token and its position (counting from 0): an unknown name (and the
 // names given), an unexpected or missing token, a malformed number, an empty expression, more
-// views or operations than a program holds.
+// views or operations than a program holds, nesting deeper than 200 levels. The text is untrusted
+// input: any bytes give a program or an error (tests/fuzz/expression_fuzzer.cc).
 #pragma once
 
 #include <span>

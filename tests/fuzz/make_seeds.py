@@ -4,9 +4,11 @@
   urdf: the robots of ../shared/urdf and assets/robots, and small versions of the hostile files
         of tests/cli/hostile_inputs.py;
   png:  images of every colour type and bit depth PNG allows, plain and Adam7-interlaced, with
-        and without tRNS, plus hostile_inputs.py's crafted files.
+        and without tRNS, plus hostile_inputs.py's crafted files;
+  expression: text expressions over the harness's views a, b, c and m, using every operator,
+        function and cast, and a few broken ones.
 
-Usage: /usr/bin/python3 tests/fuzz/make_seeds.py npy|urdf|png OUTPUT_DIR
+Usage: /usr/bin/python3 tests/fuzz/make_seeds.py npy|urdf|png|expression OUTPUT_DIR
 """
 import glob
 import io
@@ -21,7 +23,8 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
 sys.path.insert(0, os.path.join(ROOT, 'tests', 'cli'))
 import hostile_inputs as hostile  # noqa: E402
 
-DESCRS = ['<f4', '<f8', '|i1', '<i2', '<i4', '<i8', '|u1', '<u2', '<u4', '<u8', '<c8', '<c16']
+DESCRS = ['<f4', '<f8', '|i1', '<i2', '<i4', '<i8', '|u1', '<u2', '<u4', '<u8', '<c8', '<c16',
+          '<f2', '|b1']
 SHAPES = [(), (3,), (2, 3), (2, 0, 2), (2, 2, 3)]
 
 
@@ -119,6 +122,22 @@ def png_seeds(out):
     write(out, 'hostile-ztxt.png', hostile.png_ztxt_bomb(chunks=2, inflated_bytes=100_000))
 
 
+EXPRESSIONS = [
+    '(a - b) * c + 2',
+    'where((a > b) & (c != 0) | ~m, a - b, sqrt(abs(c)) / 0.5)',
+    'minimum(a, b) * maximum(c, 1e-3) - min(m, .5) + max(-a, +b)',
+    'f16(a * 1e5) + bf16(b) - bool(c) * u8(a * 300) + s32(b) + f64(c)',
+    'a <= b', 'a >= 2', 'a == m', 'a != a', '-(-(-a))', '((a))',
+    'where(m, a, 0) / (b - b)', 'a * ', 'max(a b)', 'a < b < c', 'c64(a)', 'sin(a)', 'q + 1',
+    '1.2.3', '(' * 300 + 'a' + ')' * 300,
+]
+
+
+def expression_seeds(out):
+    for i, text in enumerate(EXPRESSIONS):
+        write(out, f'seed-{i:02d}.txt', text.encode())
+
+
 def write(out, name, data):
     with open(os.path.join(out, name), 'wb') as f:
         f.write(data)
@@ -127,4 +146,5 @@ def write(out, name, data):
 if __name__ == '__main__':
     kind, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    {'npy': npy_seeds, 'urdf': urdf_seeds, 'png': png_seeds}[kind](out)
+    {'npy': npy_seeds, 'urdf': urdf_seeds, 'png': png_seeds,
+     'expression': expression_seeds}[kind](out)

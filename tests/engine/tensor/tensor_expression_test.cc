@@ -308,6 +308,16 @@ TEST_CASE("Text expressions name the token and position of every error") {
           "expression \"c64(a)\": cannot cast to c64: expressions compute real values (cast to a "
           "real dtype) at position 0");
   REQUIRE(message("a =< b") == "expression \"a =< b\": unexpected '=' at position 2");
+  // Nesting is bounded, so deep text cannot overflow the parser's stack.
+  const std::string deep = std::string(100000, '(') + "a" + std::string(100000, ')');
+  REQUIRE_THAT(message(deep.c_str()), Contains("nests deeper than 200 levels at position 200"));
+  const std::string signs = std::string(100000, '-') + "a";
+  REQUIRE_THAT(message(signs.c_str()), Contains("nests deeper than 200 levels"));
+  REQUIRE(ParseExpression(std::string(150, '(') + "a" + std::string(150, ')'), views).ok());
+  // Untrusted text is quoted with its control bytes escaped and cut after 120 bytes.
+  REQUIRE(message("a \x1b[2J") == "expression \"a \\x1b[2J\": unexpected '\\x1b' at position 2");
+  REQUIRE_THAT(message(deep.c_str()),
+               Catch::Matchers::StartsWith("expression \"" + std::string(120, '(') + "...\": "));
   REQUIRE(message("max(a b)") ==
           "expression \"max(a b)\": expected ',' but found 'b' at position 6");
   REQUIRE(message("   ") == "expression \"   \": the expression is empty at position 0");
