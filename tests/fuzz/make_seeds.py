@@ -33,7 +33,7 @@ def npy_seeds(out):
         for shape in SHAPES:
             for order in 'CF':
                 for version in ((1, 0), (2, 0), (3, 0)):
-                    a = np.arange(int(np.prod(shape)), dtype=descr).reshape(shape)
+                    a = np.arange(int(np.prod(shape))).astype(descr).reshape(shape)
                     if order == 'F':
                         a = np.asfortranarray(a)
                     buffer = io.BytesIO()
