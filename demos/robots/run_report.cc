@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "demos/robots/progress_bar.h"
+#include "swarm/core/exact_sum.h"
 #include "swarm/core/simd.h"
 
 namespace swarm {
@@ -16,35 +17,36 @@ TorqueSummary SummarizeTorque(const RobotBatch& batch, std::span<const float> ki
   TorqueSummary summary;
   const ConstLanesView torque = batch.torque();
   const std::vector<JointControl>& control = batch.config().control;
-  double sum = 0.0;
+  // Exact sums: the means do not depend on how the robots are split among batches.
+  ExactSum sum;
   for (size_t r = 0; r < batch.size(); ++r) {
     for (size_t j = 0; j < torque.arrays; ++j) {
       const double magnitude = std::fabs(double(torque.Array(j)[r]));
-      sum += magnitude;
+      sum.Add(std::fabs(torque.Array(j)[r]));
       summary.max_abs_torque = std::max(summary.max_abs_torque, magnitude);
       summary.saturated += magnitude >= control[j].effort_limit;
     }
   }
   summary.joints = batch.size() * torque.arrays;
-  summary.mean_abs_torque = summary.joints > 0 ? sum / double(summary.joints) : 0.0;
-  double kinetic_sum = 0.0, potential_sum = 0.0;
+  summary.mean_abs_torque = summary.joints > 0 ? sum.Value() / double(summary.joints) : 0.0;
+  ExactSum kinetic_sum, potential_sum;
   for (size_t r = 0; r < batch.size(); ++r) {
-    kinetic_sum += kinetic[r];
-    potential_sum += potential[r];
+    kinetic_sum.Add(kinetic[r]);
+    potential_sum.Add(potential[r]);
     summary.max_kinetic = std::max(summary.max_kinetic, double(kinetic[r]));
   }
-  summary.mean_kinetic = kinetic_sum / double(batch.size());
-  summary.mean_potential = potential_sum / double(batch.size());
+  summary.mean_kinetic = kinetic_sum.Value() / double(batch.size());
+  summary.mean_potential = potential_sum.Value() / double(batch.size());
   const ConstLanesView normal = batch.contact_forces();
-  double normal_sum = 0.0;
+  ExactSum normal_sum;
   for (size_t r = 0; r < batch.size(); ++r) {
     for (size_t c = 0; c < normal.arrays; ++c) {
-      normal_sum += normal.Array(c)[r];
+      normal_sum.Add(normal.Array(c)[r]);
       summary.touching += normal.Array(c)[r] > 0.0f;
     }
   }
   summary.contacts = batch.size() * normal.arrays;
-  summary.mean_normal_force = normal_sum / double(batch.size());
+  summary.mean_normal_force = normal_sum.Value() / double(batch.size());
   return summary;
 }
 

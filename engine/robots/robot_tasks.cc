@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "swarm/core/exact_sum.h"
 #include "swarm/core/text.h"
 #include "swarm/kernels/robot_kinematics_reference.h"
 
@@ -457,11 +458,12 @@ TaskErrorSummary RobotTaskRunner::Summarize(std::span<const float> position_erro
   const bool steers_orientation = batch_->config().ik.orientation_weight > 0.0f;
   TaskErrorSummary summary;
   summary.robots = position_error.size();
-  double position_sum = 0.0, orientation_sum = 0.0, joint_sum = 0.0;
+  // Exact sums: the means do not depend on how the robots are split among batches.
+  ExactSum position_sum, orientation_sum, joint_sum;
   for (size_t r = 0; r < summary.robots; ++r) {
-    position_sum += position_error[r];
-    orientation_sum += orientation_error[r];
-    joint_sum += joint_error[r];
+    position_sum.Add(position_error[r]);
+    orientation_sum.Add(orientation_error[r]);
+    joint_sum.Add(joint_error[r]);
     summary.max_position_m = std::max<double>(summary.max_position_m, position_error[r]);
     summary.max_orientation_rad =
         std::max<double>(summary.max_orientation_rad, orientation_error[r]);
@@ -476,9 +478,9 @@ TaskErrorSummary RobotTaskRunner::Summarize(std::span<const float> position_erro
   }
   if (summary.robots > 0) {
     const double n = double(summary.robots);
-    summary.mean_position_m = position_sum / n;
-    summary.mean_orientation_rad = orientation_sum / n;
-    summary.mean_joint_error = joint_sum / n;
+    summary.mean_position_m = position_sum.Value() / n;
+    summary.mean_orientation_rad = orientation_sum.Value() / n;
+    summary.mean_joint_error = joint_sum.Value() / n;
   }
   return summary;
 }

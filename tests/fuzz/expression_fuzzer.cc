@@ -22,8 +22,8 @@ void Require(bool condition) {
   if (!condition) __builtin_trap();
 }
 
-bool OperandValid(const swarm::ExpressionProgram& program, const swarm::ExpressionProgram::Operand& operand,
-                  size_t step) {
+bool OperandValid(const swarm::ExpressionProgram& program,
+                  const swarm::ExpressionProgram::Operand& operand, size_t step) {
   using Kind = swarm::ExpressionProgram::Operand::Kind;
   switch (operand.kind) {
     case Kind::kView:
@@ -41,8 +41,8 @@ bool OperandValid(const swarm::ExpressionProgram& program, const swarm::Expressi
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace swarm;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  static float a_values[12] = {1.0f, -2.0f, 0.5f, std::numeric_limits<float>::quiet_NaN(),
-                               0.0f, -0.0f, 3.0f,  std::numeric_limits<float>::infinity(),
+  static float a_values[12] = {1.0f, -2.0f,  0.5f,   std::numeric_limits<float>::quiet_NaN(),
+                               0.0f, -0.0f,  3.0f,   std::numeric_limits<float>::infinity(),
                                7.0f, -1e30f, 1e-40f, 2.0f};
   static float b_values[4] = {0.25f, -4.0f, 65504.0f, 1.5f};
   static Float16 c_values[3] = {ToFloat16(1.0), ToFloat16(-0.5), ToFloat16(1e9)};
@@ -67,8 +67,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (size_t s = 0; s < program.step_count; ++s) {
     const ExpressionProgram::Step& step = program.steps[s];
     Require(OperandValid(program, step.a, s));
-    if (step.kind != ExpressionProgram::Step::Kind::kUnary) Require(OperandValid(program, step.b, s));
-    if (step.kind == ExpressionProgram::Step::Kind::kSelect) Require(OperandValid(program, step.c, s));
+    if (step.kind != ExpressionProgram::Step::Kind::kUnary)
+      Require(OperandValid(program, step.b, s));
+    if (step.kind == ExpressionProgram::Step::Kind::kSelect)
+      Require(OperandValid(program, step.c, s));
   }
   Require(OperandValid(program, program.result, program.step_count));
 

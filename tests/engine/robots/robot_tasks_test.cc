@@ -7,6 +7,7 @@
 #include "swarm/robots/robot_tasks.h"
 
 #include <array>
+#include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -482,7 +483,7 @@ TEST_CASE("reach brings UR5 end effectors to their goals, errors match a direct 
   CHECK(after.mean_position_m == Approx(position_sum / kRobots).epsilon(1e-6));
 }
 
-TEST_CASE("Summarize counts successes against both thresholds and averages in robot order") {
+TEST_CASE("Summarize counts successes against both thresholds and averages exactly") {
   const RobotModel model = LoadModel(kUr5);
   MemoryAccountant memory;
   Result<RobotBatch> batch = RobotBatch::Create(memory, model, 4);
@@ -501,6 +502,22 @@ TEST_CASE("Summarize counts successes against both thresholds and averages in ro
   CHECK(summary.max_orientation_rad == Approx(0.2));
   CHECK(summary.mean_joint_error == Approx((0.1 + 0.3 + 0.2) / 4));
   CHECK(summary.max_joint_error == Approx(0.3));
+  // Exact sums: the mean of the same errors in any order, or of the halves' sums merged, has
+  // the same bits (a double summed in sequence would not).
+  std::vector<float> spread(1000);
+  for (size_t r = 0; r < spread.size(); ++r)
+    spread[r] = std::ldexp(1.0f + float(r % 7), int(r % 60) - 30);
+  std::vector<float> reversed(spread.rbegin(), spread.rend());
+  Result<RobotBatch> many = RobotBatch::Create(memory, model, spread.size());
+  REQUIRE(many.ok());
+  Result<RobotTaskRunner> many_runner = RobotTaskRunner::Create(memory, many.value(), {});
+  REQUIRE(many_runner.ok());
+  const TaskErrorSummary forward = many_runner->Summarize(spread, spread, spread);
+  const TaskErrorSummary backward = many_runner->Summarize(reversed, reversed, reversed);
+  CHECK(std::bit_cast<uint64_t>(forward.mean_position_m) ==
+        std::bit_cast<uint64_t>(backward.mean_position_m));
+  CHECK(std::bit_cast<uint64_t>(forward.mean_joint_error) ==
+        std::bit_cast<uint64_t>(backward.mean_joint_error));
 }
 
 // --- stand ---------------------------------------------------------------------------------------
