@@ -131,7 +131,7 @@ int RunRobots(const RunOptions& options) {
   }
   timings.total_seconds = SecondsSince(start);
   PrintRunSummary(options, batch, errors, timings, memory, plan ? &*plan : nullptr,
-                  torque_summary ? &*torque_summary : nullptr);
+                  batch.StateDigest(pool), torque_summary ? &*torque_summary : nullptr);
   return 0;
 }
 

@@ -90,7 +90,7 @@ void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t t
 void PrintRunSummary(const RunOptions& options, const RobotBatch& batch,
                      const TaskErrorSummary& errors, const RunTimings& timings,
                      const MemoryAccountant& memory, const RecordingPlan* recording,
-                     const TorqueSummary* torque) {
+                     uint64_t state_digest, const TorqueSummary* torque) {
   const double robot_steps = static_cast<double>(batch.size()) * static_cast<double>(options.steps);
   const double rate = timings.stepping_seconds > 0 ? robot_steps / timings.stepping_seconds : 0.0;
   std::printf(
@@ -142,7 +142,7 @@ void PrintRunSummary(const RunOptions& options, const RobotBatch& batch,
     }
   }
   std::printf("state hash %016llx after %llu steps\n",
-              static_cast<unsigned long long>(batch.StateHash()),
+              static_cast<unsigned long long>(state_digest),
               static_cast<unsigned long long>(options.steps));
   std::printf("memory per robot: %.0f B (batch arrays %s)\n", batch.BytesPerRobot(),
               FormatBytes(batch.allocated_bytes()).c_str());

@@ -39,9 +39,11 @@ TorqueSummary SummarizeTorque(const RobotBatch& batch, std::span<const float> ki
 
 void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t threads);
 
+// `state_digest`: RobotBatch::StateDigest of the whole run (printed as its state hash, which
+// does not depend on how the run's robots are split).
 void PrintRunSummary(const RunOptions& options, const RobotBatch& batch,
                      const TaskErrorSummary& errors, const RunTimings& timings,
                      const MemoryAccountant& memory, const RecordingPlan* recording,
-                     const TorqueSummary* torque = nullptr);
+                     uint64_t state_digest, const TorqueSummary* torque = nullptr);
 
 }  // namespace swarm

@@ -70,8 +70,8 @@ void ExactSum::Merge(const ExactSum& other) {
 }
 
 double ExactSum::Value() const {
-  if ((specials_ & kNaN) || (specials_ & (kPlusInfinity | kMinusInfinity)) ==
-                                (kPlusInfinity | kMinusInfinity)) {
+  if ((specials_ & kNaN) ||
+      (specials_ & (kPlusInfinity | kMinusInfinity)) == (kPlusInfinity | kMinusInfinity)) {
     return std::numeric_limits<double>::quiet_NaN();
   }
   if (specials_ & kPlusInfinity) return std::numeric_limits<double>::infinity();

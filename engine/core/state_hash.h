@@ -19,6 +19,14 @@
 
 namespace swarm {
 
+// SplitMix64's finalizer: a 64-bit mixing function, one value to one uniformly spread value.
+constexpr uint64_t SplitMix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
 class StateHasher {
  public:
   StateHasher& Add(ConstVec4View values);  // lanes x, y, z, w

@@ -1,6 +1,8 @@
 #include "swarm/robots/robot_batch.h"
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -679,6 +681,29 @@ size_t RobotBatch::allocated_bytes() const {
 
 double RobotBatch::BytesPerRobot() const {
   return size() == 0 ? 0.0 : static_cast<double>(allocated_bytes()) / static_cast<double>(size());
+}
+
+uint64_t RobotBatch::StateDigest(ThreadPool& pool, uint64_t first_robot) const {
+  const ConstLanesView groups[] = {q(),          qd(),          q_target(),     torque(),
+                                   link_poses(), target_pose(), base_velocity()};
+  std::atomic<uint64_t> digest{0};  // addition mod 2^64 commutes: any order of ranges agrees
+  constexpr size_t kRobotsPerRange = 1024;
+  pool.ParallelForRanges(size(), kRobotsPerRange, [&](size_t begin, size_t end) {
+    uint64_t sum = 0;
+    for (size_t r = begin; r < end; ++r) {
+      uint64_t hash = SplitMix64(first_robot + r);
+      for (const ConstLanesView& group : groups) {
+        for (size_t k = 0; k < group.arrays; ++k) {
+          const float value = group.Array(k)[r];
+          const uint32_t bits = std::isnan(value) ? 0x7fc00000u : std::bit_cast<uint32_t>(value);
+          hash = SplitMix64(hash ^ bits);
+        }
+      }
+      sum += hash;
+    }
+    digest.fetch_add(sum, std::memory_order_relaxed);
+  });
+  return digest.load();
 }
 
 uint64_t RobotBatch::StateHash() const {

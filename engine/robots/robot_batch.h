@@ -183,6 +183,12 @@ class RobotBatch {
   // xxHash of every state array's first size() elements (q, qd, q_target, torque, link poses,
   // target pose, and a floating base's velocity in torque mode), for determinism checks.
   uint64_t StateHash() const;
+  // A digest of the same state that does not depend on how a run's robots are split into
+  // batches: the sum modulo 2^64 of one hash per robot, of its index among all the run's robots
+  // (first_robot + r, as RobotTaskParams::first_robot numbers them) and its values (NaN
+  // canonical, as StateHash). The digests of batches of consecutive ranges add up (mod 2^64) to
+  // the digest of one batch of all the robots.
+  uint64_t StateDigest(ThreadPool& pool, uint64_t first_robot = 0) const;
 
  private:
   struct State;  // defined in robot_batch.cc; on the heap so that tree()'s joint pointer and

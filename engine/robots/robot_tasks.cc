@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "swarm/core/exact_sum.h"
+#include "swarm/core/state_hash.h"
 #include "swarm/core/text.h"
 #include "swarm/kernels/robot_kinematics_reference.h"
 
@@ -19,13 +20,6 @@ enum : uint32_t {
   kStreamRandomTarget = 4,
   kStreamStand = 5
 };
-
-constexpr uint64_t SplitMix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 // Robots per block when filling or measuring over the pool: a block touches every array of its
 // robots, a few hundred KB at most.

@@ -114,6 +114,7 @@ double QuatAngle(const Quat& a, const Quat& b) {
 
 struct Snapshot {
   std::vector<float> values;  // every state array's first `robots` entries
+  uint64_t digest = 0;        // RobotBatch::StateDigest, where taken
 };
 
 // Robots [begin, begin + robots) of the batch.
@@ -322,7 +323,11 @@ Snapshot RunBatch(const RobotModel& model, const RobotBatchConfig& config,
   ThreadPool pool(2);
   runner->Start(pool);
   for (uint64_t step = 0; step < steps; ++step) REQUIRE(runner->Step(pool, step, dt).ok());
-  return TakeSnapshot(batch.value(), robots);
+  Snapshot snapshot = TakeSnapshot(batch.value(), robots);
+  snapshot.digest = batch->StateDigest(pool, params.first_robot);
+  ThreadPool one_thread(1);
+  REQUIRE(batch->StateDigest(one_thread, params.first_robot) == snapshot.digest);
+  return snapshot;
 }
 
 // The batches of consecutive ranges [0, 13), [13, 40), [40, 41), [41, 57) with first_robot at
@@ -333,12 +338,14 @@ void CheckRangesReproduceOneBatch(const RobotModel& model, const RobotBatchConfi
   params.first_robot = 0;
   const Snapshot whole = RunBatch(model, config, params, 57, steps, dt);
   const size_t per_robot = whole.values.size() / 57;
+  uint64_t digests = 0;  // the ranges' state digests add up to the whole run's
   for (size_t range = 0; range + 1 < std::size(bounds); ++range) {
     const size_t begin = bounds[range];
     const size_t count = bounds[range + 1] - begin;
     INFO("robots [" << begin << ", " << begin + count << ")");
     params.first_robot = begin;
     const Snapshot part = RunBatch(model, config, params, count, steps, dt);
+    digests += part.digest;
     REQUIRE(part.values.size() == per_robot * count);
     // Array by array: whole holds 57 entries per array, part `count`.
     for (size_t a = 0; a < per_robot; ++a) {
@@ -346,6 +353,7 @@ void CheckRangesReproduceOneBatch(const RobotModel& model, const RobotBatchConfi
                           count * sizeof(float)) == 0);
     }
   }
+  CHECK(digests == whole.digest);
 }
 
 TEST_CASE("track goals move on a circle of track_radius at one turn per track_period") {
