@@ -445,36 +445,54 @@ void RobotTaskRunner::MeasureErrors(ThreadPool& pool, std::span<float> position_
   });
 }
 
-TaskErrorSummary RobotTaskRunner::Summarize(std::span<const float> position_error,
-                                            std::span<const float> orientation_error,
-                                            std::span<const float> joint_error) const {
+TaskErrorTotals RobotTaskRunner::Totals(std::span<const float> position_error,
+                                        std::span<const float> orientation_error,
+                                        std::span<const float> joint_error) const {
   // Orientation counts towards success only when IK steers it.
   const bool steers_orientation = batch_->config().ik.orientation_weight > 0.0f;
-  TaskErrorSummary summary;
-  summary.robots = position_error.size();
-  // Exact sums: the means do not depend on how the robots are split among batches.
-  ExactSum position_sum, orientation_sum, joint_sum;
-  for (size_t r = 0; r < summary.robots; ++r) {
-    position_sum.Add(position_error[r]);
-    orientation_sum.Add(orientation_error[r]);
-    joint_sum.Add(joint_error[r]);
-    summary.max_position_m = std::max<double>(summary.max_position_m, position_error[r]);
-    summary.max_orientation_rad =
-        std::max<double>(summary.max_orientation_rad, orientation_error[r]);
-    summary.max_joint_error = std::max<double>(summary.max_joint_error, joint_error[r]);
+  TaskErrorTotals totals;
+  totals.robots = position_error.size();
+  for (size_t r = 0; r < totals.robots; ++r) {
+    totals.position_m.Add(position_error[r]);
+    totals.orientation_rad.Add(orientation_error[r]);
+    totals.joint_error.Add(joint_error[r]);
+    totals.max_position_m = std::max<double>(totals.max_position_m, position_error[r]);
+    totals.max_orientation_rad = std::max<double>(totals.max_orientation_rad, orientation_error[r]);
+    totals.max_joint_error = std::max<double>(totals.max_joint_error, joint_error[r]);
     if (params_.task == RobotTask::kStand) {
-      summary.successes += position_error[r] < params_.success_height_m &&
-                           orientation_error[r] < params_.success_tilt_rad;
+      totals.successes += position_error[r] < params_.success_height_m &&
+                          orientation_error[r] < params_.success_tilt_rad;
     } else if (position_error[r] < params_.success_position_m &&
                (!steers_orientation || orientation_error[r] < params_.success_orientation_rad)) {
-      ++summary.successes;
+      ++totals.successes;
     }
   }
-  if (summary.robots > 0) {
-    const double n = double(summary.robots);
-    summary.mean_position_m = position_sum.Value() / n;
-    summary.mean_orientation_rad = orientation_sum.Value() / n;
-    summary.mean_joint_error = joint_sum.Value() / n;
+  return totals;
+}
+
+void TaskErrorTotals::Merge(const TaskErrorTotals& other) {
+  robots += other.robots;
+  successes += other.successes;
+  position_m.Merge(other.position_m);
+  orientation_rad.Merge(other.orientation_rad);
+  joint_error.Merge(other.joint_error);
+  max_position_m = std::max(max_position_m, other.max_position_m);
+  max_orientation_rad = std::max(max_orientation_rad, other.max_orientation_rad);
+  max_joint_error = std::max(max_joint_error, other.max_joint_error);
+}
+
+TaskErrorSummary TaskErrorTotals::Summary() const {
+  TaskErrorSummary summary;
+  summary.robots = robots;
+  summary.successes = successes;
+  summary.max_position_m = max_position_m;
+  summary.max_orientation_rad = max_orientation_rad;
+  summary.max_joint_error = max_joint_error;
+  if (robots > 0) {
+    const double n = double(robots);
+    summary.mean_position_m = position_m.Value() / n;
+    summary.mean_orientation_rad = orientation_rad.Value() / n;
+    summary.mean_joint_error = joint_error.Value() / n;
   }
   return summary;
 }

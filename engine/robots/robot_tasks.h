@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "swarm/core/buffer.h"
+#include "swarm/core/exact_sum.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/status.h"
 #include "swarm/core/thread_pool.h"
@@ -120,6 +121,19 @@ struct TaskErrorSummary {
   double SuccessRate() const { return robots ? double(successes) / double(robots) : 0.0; }
 };
 
+// What a summary is made of, before the means: counts, exact sums and maxima. The totals of
+// batches of consecutive robot ranges merge, in any order, into the totals of one batch of all
+// the robots, so a run split among processes summarizes to the same bits.
+struct TaskErrorTotals {
+  size_t robots = 0;
+  size_t successes = 0;
+  ExactSum position_m, orientation_rad, joint_error;
+  double max_position_m = 0.0, max_orientation_rad = 0.0, max_joint_error = 0.0;
+
+  void Merge(const TaskErrorTotals& other);
+  TaskErrorSummary Summary() const;  // means: the exact sums, rounded once, over robots
+};
+
 class RobotTaskRunner {
  public:
   // Allocates what the task keeps per robot (track: the circle centres and phases) under
@@ -152,10 +166,17 @@ class RobotTaskRunner {
   // max_j |q_j - q_target_j|. Spans have batch.size() entries.
   void MeasureErrors(ThreadPool& pool, std::span<float> position_error,
                      std::span<float> orientation_error, std::span<float> joint_error) const;
-  // Sums in robot order (the same result for any thread count).
+  // The totals of per-robot errors (any number of robots: a batch's, or a range of them),
+  // and their summary, Totals(...).Summary(). Exact sums: the same result for any thread count,
+  // order or split.
+  TaskErrorTotals Totals(std::span<const float> position_error,
+                         std::span<const float> orientation_error,
+                         std::span<const float> joint_error) const;
   TaskErrorSummary Summarize(std::span<const float> position_error,
                              std::span<const float> orientation_error,
-                             std::span<const float> joint_error) const;
+                             std::span<const float> joint_error) const {
+    return Totals(position_error, orientation_error, joint_error).Summary();
+  }
 
  private:
   void MoveTrackTargets(ThreadPool& pool, double time_seconds);

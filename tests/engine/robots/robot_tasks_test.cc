@@ -526,6 +526,22 @@ TEST_CASE("Summarize counts successes against both thresholds and averages exact
         std::bit_cast<uint64_t>(backward.mean_position_m));
   CHECK(std::bit_cast<uint64_t>(forward.mean_joint_error) ==
         std::bit_cast<uint64_t>(backward.mean_joint_error));
+  // The totals of three ranges merged, last range first, summarize to the same bits.
+  const std::span<const float> all(spread);
+  const size_t cuts[] = {0, 333, 334, 1000};
+  TaskErrorTotals merged;
+  for (size_t part = 3; part-- > 0;) {
+    const std::span<const float> range = all.subspan(cuts[part], cuts[part + 1] - cuts[part]);
+    merged.Merge(many_runner->Totals(range, range, range));
+  }
+  const TaskErrorSummary from_parts = merged.Summary();
+  CHECK(from_parts.robots == forward.robots);
+  CHECK(from_parts.successes == forward.successes);
+  CHECK(std::bit_cast<uint64_t>(from_parts.mean_position_m) ==
+        std::bit_cast<uint64_t>(forward.mean_position_m));
+  CHECK(std::bit_cast<uint64_t>(from_parts.mean_orientation_rad) ==
+        std::bit_cast<uint64_t>(forward.mean_orientation_rad));
+  CHECK(from_parts.max_joint_error == forward.max_joint_error);
 }
 
 // --- stand ---------------------------------------------------------------------------------------
