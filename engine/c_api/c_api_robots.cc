@@ -461,4 +461,17 @@ swarm_status swarm_robot_batch_state_hash(swarm_robot_batch batch, uint64_t* out
   });
 }
 
+swarm_status swarm_robot_batch_state_digest(swarm_robot_batch batch, uint64_t first_robot,
+                                            uint64_t* out) {
+  constexpr const char* kFunction = "swarm_robot_batch_state_digest";
+  return Guarded(kFunction, [&]() -> swarm_status {
+    if (batch == nullptr) return NullArgument(kFunction, "batch");
+    if (out == nullptr) return NullArgument(kFunction, "out");
+    swarm::c_api::RobotBatchState& state = *batch->state;
+    std::lock_guard<std::mutex> lock(state.context->kernel_mutex);  // the pool is shared
+    *out = state.batch.StateDigest(state.context->pool, first_robot);
+    return SWARM_OK;
+  });
+}
+
 }  // extern "C"

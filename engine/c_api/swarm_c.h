@@ -561,8 +561,14 @@ swarm_status swarm_robot_batch_ik_step(swarm_robot_batch batch);
  * over dt seconds (> 0), FK. */
 swarm_status swarm_robot_batch_torque_step(swarm_robot_batch batch, float dt,
                                            swarm_torque_controller controller);
-/* xxHash of the state arrays, equal to `swarm-robots run`'s "state hash" for the same state. */
+/* xxHash of the state arrays (array by array, so it depends on the batch size). */
 swarm_status swarm_robot_batch_state_hash(swarm_robot_batch batch, uint64_t* out);
+/* A digest of the state that does not depend on how a run's robots are split into batches
+ * (swarm::RobotBatch::StateDigest): batches of consecutive ranges, robot 0 of each being robot
+ * `first_robot` of the run, have digests that add up (mod 2^64) to one batch's. Equal to
+ * `swarm-robots run`'s "state hash" for the same state. */
+swarm_status swarm_robot_batch_state_digest(swarm_robot_batch batch, uint64_t first_robot,
+                                            uint64_t* out);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -135,6 +135,19 @@ class RobotBatches(unittest.TestCase):
         _, bias = mass_and_bias(batch.q.astype(np.float64), np.zeros((16, 2)))
         np.testing.assert_allclose(batch.torque, bias, rtol=0, atol=1e-3)
 
+    def test_state_digests_of_robot_ranges_add_up(self):
+        q = np.random.default_rng(4).uniform(-1.0, 1.0, (10, 2)).astype(np.float32)
+
+        def digest(first, count):
+            batch = self.ctx.robot_batch(self.model, count)
+            batch.q[:] = q[first:first + count]
+            batch.forward_kinematics()
+            return batch.state_digest(first)
+
+        whole = digest(0, 10)
+        self.assertEqual((digest(0, 3) + digest(3, 7)) % (1 << 64), whole)
+        self.assertNotEqual(digest(0, 3), digest(3, 3))
+
     def test_errors(self):
         with self.assertRaises(swarm.SwarmError) as caught:
             self.lib.robot_model(path="/no/such/robot.urdf")

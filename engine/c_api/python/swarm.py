@@ -334,6 +334,8 @@ _SIGNATURES = {
     "swarm_robot_batch_ik_step": (ctypes.c_int, [_P]),
     "swarm_robot_batch_torque_step": (ctypes.c_int, [_P, ctypes.c_float, ctypes.c_int]),
     "swarm_robot_batch_state_hash": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_uint64)]),
+    "swarm_robot_batch_state_digest": (
+        ctypes.c_int, [_P, ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64)]),
 }
 
 
@@ -1024,7 +1026,16 @@ class RobotBatch(_Handle):
                         _TORQUE_CONTROLLERS[controller])
 
     def state_hash(self):
-        """xxHash of the state (the "state hash" swarm-robots run prints)."""
+        """xxHash of the state, array by array."""
         value = ctypes.c_uint64()
         self._lib._call("swarm_robot_batch_state_hash", self._handle, ctypes.byref(value))
+        return value.value
+
+    def state_digest(self, first_robot=0):
+        """A digest of the state that batches of consecutive robot ranges add up to (mod 2^64),
+        robot 0 of this batch being robot `first_robot` of the run; the "state hash" swarm-robots
+        run prints."""
+        value = ctypes.c_uint64()
+        self._lib._call("swarm_robot_batch_state_digest", self._handle, first_robot,
+                        ctypes.byref(value))
         return value.value

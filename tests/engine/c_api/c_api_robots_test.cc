@@ -235,6 +235,31 @@ TEST_CASE("link pose views are the forward kinematics of q, and views outlive th
   }
 }
 
+TEST_CASE("state digests of batches of robot ranges add up to the whole batch's digest") {
+  ContextPtr context = MakeContext();
+  ModelPtr model = Parse(kPendulum);
+  // Robot r's q is f(r) in every batch: one of 12 robots, and ranges [0, 5) and [5, 12).
+  const auto digest_of = [&](size_t first, size_t robots) {
+    swarm_robot_batch_desc desc{};
+    desc.robots = robots;
+    BatchPtr batch = MakeBatch(context.get(), model.get(), desc);
+    TensorPtr q = View(batch.get(), SWARM_ROBOT_Q);
+    const swarm_tensor_info q_info = Info(q.get());
+    for (size_t r = 0; r < robots; ++r) {
+      *ElementOf<float>(q_info, {int64_t(r), 0}) = 0.25f * float(first + r) - 1.0f;
+    }
+    REQUIRE(swarm_robot_batch_forward_kinematics(batch.get()) == SWARM_OK);
+    uint64_t digest = 0;
+    REQUIRE(swarm_robot_batch_state_digest(batch.get(), first, &digest) == SWARM_OK);
+    return digest;
+  };
+  const uint64_t whole = digest_of(0, 12);
+  CHECK(digest_of(0, 5) + digest_of(5, 7) == whole);
+  CHECK(digest_of(0, 5) + digest_of(0, 7) != whole);  // the ranges' robots are numbered
+  CHECK(swarm_robot_batch_state_digest(nullptr, 0, nullptr) == SWARM_INVALID_ARGUMENT);
+  CHECK(LastError() == "swarm_robot_batch_state_digest: batch is null");
+}
+
 TEST_CASE("a floating body falls freely, then rests on the ground at the spring's depth") {
   ContextPtr context = MakeContext();
   ModelPtr model = Parse(kPuck, /*floating_base=*/true);
