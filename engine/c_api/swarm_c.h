@@ -570,6 +570,44 @@ swarm_status swarm_robot_batch_state_hash(swarm_robot_batch batch, uint64_t* out
 swarm_status swarm_robot_batch_state_digest(swarm_robot_batch batch, uint64_t first_robot,
                                             uint64_t* out);
 
+/* ---------------------------------------------------------------------------------------------
+ * Robot tasks (swarm/robots/robot_tasks.h): what swarm-robots' robots are asked to do, on a batch
+ * of the caller's. A run split among processes gives each process a batch of a consecutive range
+ * of the robots and sets first_robot to the range's start: every process's robots then do
+ * exactly what they do in one batch of all the robots (same bits), and the batches' state
+ * digests (swarm_robot_batch_state_digest with the same first_robot) add up to one batch's.
+ *
+ *   swarm_robot_task_desc task = {SWARM_TASK_REACH, 1, first, false, SWARM_TORQUE_PD_GRAVITY};
+ *   swarm_robot_task runner;
+ *   swarm_robot_task_create(batch, &task, &runner);   // sets the batch's start state
+ *   for (uint64_t step = 0; step < steps; ++step) swarm_robot_task_step(runner, step, 0.002f);
+ */
+typedef enum swarm_robot_task_kind {
+  SWARM_TASK_REACH = 0,  /* reach a random reachable pose: IK + PD */
+  SWARM_TASK_TRACK = 1,  /* follow a goal moving on a circle: IK + PD */
+  SWARM_TASK_RANDOM = 2, /* PD toward random joint targets, resampled every 250 steps */
+  SWARM_TASK_STAND = 3,  /* floating base, torque mode with contacts: fall and stand */
+} swarm_robot_task_kind;
+
+typedef struct swarm_robot_task_desc {
+  swarm_robot_task_kind task;
+  uint64_t seed;
+  uint64_t first_robot; /* the batch's robot 0 among all robots of the run */
+  bool
+      torque_control; /* torque steps with `controller` (a torque-mode batch), else control steps */
+  swarm_torque_controller controller;
+} swarm_robot_task_desc;
+
+typedef struct swarm_robot_task_impl* swarm_robot_task;
+
+/* Checks the task against the batch (torque mode, floating base and contacts for stand), then
+ * sets the batch's start state. The handle keeps the batch alive. */
+swarm_status swarm_robot_task_create(swarm_robot_batch batch, const swarm_robot_task_desc* desc,
+                                     swarm_robot_task* out);
+/* Step `step` (0, 1, 2, ...) of the task: its targets, then one control or torque step of dt. */
+swarm_status swarm_robot_task_step(swarm_robot_task task, uint64_t step, float dt);
+void swarm_robot_task_destroy(swarm_robot_task task);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -260,6 +260,67 @@ TEST_CASE("state digests of batches of robot ranges add up to the whole batch's 
   CHECK(LastError() == "swarm_robot_batch_state_digest: batch is null");
 }
 
+TEST_CASE("robot tasks on batches of robot ranges do what one batch of all the robots does") {
+  ContextPtr context = MakeContext();
+  ModelPtr model = Parse(kPendulum);
+  for (const swarm_robot_task_kind kind : {SWARM_TASK_REACH, SWARM_TASK_RANDOM}) {
+    INFO("task " << kind);
+    // q after 30 steps, and the state digest, of robots [first, first + robots) of a run.
+    const auto state = [&](size_t first, size_t robots, uint64_t* digest) {
+      swarm_robot_batch_desc desc{};
+      desc.robots = robots;
+      BatchPtr batch = MakeBatch(context.get(), model.get(), desc);
+      swarm_robot_task_desc task{kind, 7, first, false, SWARM_TORQUE_PD_GRAVITY};
+      swarm_robot_task runner = nullptr;
+      REQUIRE(swarm_robot_task_create(batch.get(), &task, &runner) == SWARM_OK);
+      for (uint64_t step = 0; step < 30; ++step) {
+        REQUIRE(swarm_robot_task_step(runner, step, 0.01f) == SWARM_OK);
+      }
+      swarm_robot_task_destroy(runner);
+      REQUIRE(swarm_robot_batch_state_digest(batch.get(), first, digest) == SWARM_OK);
+      TensorPtr q = View(batch.get(), SWARM_ROBOT_Q);
+      const swarm_tensor_info info = Info(q.get());
+      std::vector<float> values;
+      for (size_t r = 0; r < robots; ++r)
+        values.push_back(*ElementOf<float>(info, {int64_t(r), 0}));
+      return values;
+    };
+    uint64_t whole_digest = 0, head_digest = 0, tail_digest = 0;
+    const std::vector<float> whole = state(0, 12, &whole_digest);
+    std::vector<float> parts = state(0, 5, &head_digest);
+    const std::vector<float> tail = state(5, 7, &tail_digest);
+    parts.insert(parts.end(), tail.begin(), tail.end());
+    CHECK(parts == whole);
+    CHECK(head_digest + tail_digest == whole_digest);
+    CHECK(whole[0] != whole[5]);  // robots draw their own numbers
+  }
+  // The task keeps its batch: it runs after the caller destroyed the batch handle.
+  swarm_robot_batch_desc desc{};
+  desc.robots = 2;
+  BatchPtr batch = MakeBatch(context.get(), model.get(), desc);
+  swarm_robot_task_desc reach{SWARM_TASK_REACH, 1, 0, false, SWARM_TORQUE_PD_GRAVITY};
+  swarm_robot_task kept = nullptr;
+  REQUIRE(swarm_robot_task_create(batch.get(), &reach, &kept) == SWARM_OK);
+  batch.reset();
+  CHECK(swarm_robot_task_step(kept, 0, 0.01f) == SWARM_OK);
+  swarm_robot_task_destroy(kept);
+  // Errors: a bad kind, torque control on a kinematic batch, null arguments.
+  batch = MakeBatch(context.get(), model.get(), desc);
+  swarm_robot_task runner = Sentinel<swarm_robot_task>();
+  swarm_robot_task_desc task{static_cast<swarm_robot_task_kind>(9), 1, 0, false,
+                             SWARM_TORQUE_PD_GRAVITY};
+  CHECK(swarm_robot_task_create(batch.get(), &task, &runner) == SWARM_INVALID_ARGUMENT);
+  CHECK(LastError() == "swarm_robot_task_create: task 9 is not one of 0..3");
+  task = {SWARM_TASK_REACH, 1, 0, true, SWARM_TORQUE_PD_GRAVITY};
+  CHECK(swarm_robot_task_create(batch.get(), &task, &runner) == SWARM_INVALID_ARGUMENT);
+  CHECK_THAT(LastError(), Contains("torque mode"));
+  CHECK(swarm_robot_task_create(nullptr, &task, &runner) == SWARM_INVALID_ARGUMENT);
+  CHECK(runner == Sentinel<swarm_robot_task>());
+  CHECK(swarm_robot_task_step(nullptr, 0, 0.01f) == SWARM_INVALID_ARGUMENT);
+  CHECK(LastError() == "swarm_robot_task_step: task is null");
+  swarm_robot_task_destroy(nullptr);
+}
+
 TEST_CASE("a floating body falls freely, then rests on the ground at the spring's depth") {
   ContextPtr context = MakeContext();
   ModelPtr model = Parse(kPuck, /*floating_base=*/true);
