@@ -148,6 +148,25 @@ class RobotBatches(unittest.TestCase):
         self.assertEqual((digest(0, 3) + digest(3, 7)) % (1 << 64), whole)
         self.assertNotEqual(digest(0, 3), digest(3, 3))
 
+    def test_tasks_on_robot_ranges_do_what_one_batch_does(self):
+        def run(first, count):
+            batch = self.ctx.robot_batch(self.model, count)
+            task = batch.task("random", seed=3, first_robot=first)
+            for step in range(20):
+                task.step(step, 0.01)
+            return batch.q.copy(), batch.state_digest(first)
+
+        whole, whole_digest = run(0, 9)
+        head, head_digest = run(0, 4)
+        tail, tail_digest = run(4, 5)
+        np.testing.assert_array_equal(np.concatenate([head, tail]), whole)
+        self.assertEqual((head_digest + tail_digest) % (1 << 64), whole_digest)
+        with self.assertRaises(ValueError):
+            self.ctx.robot_batch(self.model, 2).task("fly")
+        with self.assertRaises(swarm.SwarmError) as caught:
+            self.ctx.robot_batch(self.model, 2).task("reach", torque=True)
+        self.assertIn("torque mode", str(caught.exception))
+
     def test_errors(self):
         with self.assertRaises(swarm.SwarmError) as caught:
             self.lib.robot_model(path="/no/such/robot.urdf")

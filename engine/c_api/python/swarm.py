@@ -41,7 +41,7 @@ def _clamp_int64(value):
 
 
 __all__ = ["load", "Library", "Context", "Buffer", "Tensor", "RobotModel", "RobotBatch",
-           "PreparedExpression", "SwarmError", "DTYPES"]
+           "PreparedExpression", "RobotTask", "SwarmError", "DTYPES"]
 
 # swarm_dtype order (swarm_c.h) with the numpy dtype of each.
 DTYPES = [
@@ -72,6 +72,7 @@ _BINARY_OPS = {"add": 0, "sub": 1, "mul": 2, "div": 3, "min": 4, "max": 5, "less
 _REDUCE_OPS = {"sum": 0, "mean": 1, "min": 2, "max": 3}
 MAX_RANK = 8
 _TORQUE_CONTROLLERS = {"none": 0, "pd-gravity": 1, "computed-torque": 2}
+_ROBOT_TASKS = {"reach": 0, "track": 1, "random": 2, "stand": 3}
 _INTEGRATORS = {"euler": 0, "rk4": 1}
 # swarm_robot_array values of the RobotBatch properties.
 _ROBOT_ARRAYS = {"q": 0, "qd": 1, "q_target": 2, "qd_target": 3, "qdd_target": 4, "torque": 5,
@@ -100,6 +101,11 @@ def dtype_code(dtype):
 
 
 # --- C structures (swarm_c.h, dlpack/dlpack.h 0.6) -------------------------------------------
+
+class _RobotTaskDesc(ctypes.Structure):
+    _fields_ = [("task", ctypes.c_int), ("seed", ctypes.c_uint64), ("first_robot", ctypes.c_uint64),
+                ("torque_control", ctypes.c_bool), ("controller", ctypes.c_int)]
+
 
 class _ContextDesc(ctypes.Structure):
     _fields_ = [("budget_bytes", ctypes.c_size_t), ("threads", ctypes.c_size_t)]
@@ -336,6 +342,10 @@ _SIGNATURES = {
     "swarm_robot_batch_state_hash": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_uint64)]),
     "swarm_robot_batch_state_digest": (
         ctypes.c_int, [_P, ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64)]),
+    "swarm_robot_task_create": (
+        ctypes.c_int, [_P, ctypes.POINTER(_RobotTaskDesc), ctypes.POINTER(_P)]),
+    "swarm_robot_task_step": (ctypes.c_int, [_P, ctypes.c_uint64, ctypes.c_float]),
+    "swarm_robot_task_destroy": (None, [_P]),
 }
 
 
@@ -399,7 +409,8 @@ class Library:
         return out
 
     def _operands(self, operands):
-        """(names, handles, keep-alive tensors) of named numpy arrays or Tensors, viewed in place."""
+        """(names, handles, keep-alive tensors) of named numpy arrays or Tensors, viewed in
+        place."""
         names, handles, tensors = [], [], []
         for name, value in operands.items():
             tensor = value if isinstance(value, Tensor) else self.from_dlpack(
@@ -964,6 +975,19 @@ class RobotModel(_Handle):
                 for index in range(count)]
 
 
+class RobotTask(_Handle):
+    """RobotBatch.task's result: step(step, dt) runs step `step` (0, 1, 2, ...) of the task."""
+
+    _destroy = "swarm_robot_task_destroy"
+
+    def __init__(self, lib, handle, batch):
+        super().__init__(lib, handle)
+        self.batch = batch
+
+    def step(self, step, dt):
+        self._lib._call("swarm_robot_task_step", self._handle, step, dt)
+
+
 class RobotBatch(_Handle):
     """R robots of one model stepped in lockstep. Each state property is a numpy view of
     swarm's arrays (float32, robot r in row r; link_poses is (R, links, 7) px py pz qx qy qz
@@ -1030,6 +1054,22 @@ class RobotBatch(_Handle):
         value = ctypes.c_uint64()
         self._lib._call("swarm_robot_batch_state_hash", self._handle, ctypes.byref(value))
         return value.value
+
+    def task(self, task="reach", seed=1, first_robot=0, torque=False, controller="pd-gravity"):
+        """swarm-robots' task on this batch ("reach", "track", "random" or "stand"), started now:
+        robot r draws its goals as robot first_robot + r of a larger run, so batches of
+        consecutive robot ranges (one per process) do what one batch of them all does. torque:
+        torque steps with `controller` (a batch created with torque=True). Returns a RobotTask
+        whose step(step, dt) advances it."""
+        if task not in _ROBOT_TASKS:
+            raise ValueError(f"task must be one of {', '.join(_ROBOT_TASKS)}, got {task!r}")
+        if controller not in _TORQUE_CONTROLLERS:
+            raise ValueError(f"controller must be one of {', '.join(_TORQUE_CONTROLLERS)}, got "
+                             f"{controller!r}")
+        desc = _RobotTaskDesc(_ROBOT_TASKS[task], seed, first_robot, torque,
+                              _TORQUE_CONTROLLERS[controller])
+        handle = self._lib._new_handle("swarm_robot_task_create", self._handle, ctypes.byref(desc))
+        return RobotTask(self._lib, handle, self)
 
     def state_digest(self, first_robot=0):
         """A digest of the state that batches of consecutive robot ranges add up to (mod 2^64),
