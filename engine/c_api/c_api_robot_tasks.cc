@@ -37,9 +37,9 @@ swarm_status swarm_robot_task_create(swarm_robot_batch batch, const swarm_robot_
     if (out == nullptr) return NullArgument(kFunction, "out");
     const int task = swarm::c_api::EnumValue(desc->task);
     if (task < SWARM_TASK_REACH || task > SWARM_TASK_STAND) {
-      return swarm::c_api::Fail(SWARM_INVALID_ARGUMENT, std::string(kFunction) + ": task " +
-                                                            std::to_string(task) +
-                                                            " is not one of 0..3");
+      return swarm::c_api::Fail(
+          SWARM_INVALID_ARGUMENT,
+          std::string(kFunction) + ": task " + std::to_string(task) + " is not one of 0..3");
     }
     const int controller = swarm::c_api::EnumValue(desc->controller);
     if (controller < SWARM_TORQUE_NONE || controller > SWARM_TORQUE_COMPUTED_TORQUE) {

@@ -10,12 +10,9 @@
 namespace swarm {
 namespace {
 
-constexpr uint32_t kCanonicalNan = 0x7fc00000u;
-constexpr uint32_t kExponentMask = 0x7f800000u;
-constexpr uint32_t kMantissaMask = 0x007fffffu;
-
-// XXH3-64 of `count` floats with every NaN replaced by kCanonicalNan, fed through a small stack
-// buffer; streaming XXH3 gives the same digest as one call over the whole (canonical) array.
+// XXH3-64 of `count` floats with every NaN replaced by the quiet NaN (CanonicalFloatBits), fed
+// through a small stack buffer; streaming XXH3 gives the same digest as one call over the whole
+// (canonical) array.
 uint64_t HashFloatsCanonically(const float* values, size_t count, uint64_t seed) {
   XXH3_state_t state;
   XXH3_64bits_reset_withSeed(&state, seed);
@@ -24,10 +21,7 @@ uint64_t HashFloatsCanonically(const float* values, size_t count, uint64_t seed)
   for (size_t start = 0; start < count; start += kChunk) {
     const size_t n = std::min(kChunk, count - start);
     std::memcpy(chunk, values + start, n * sizeof(float));
-    for (size_t i = 0; i < n; ++i) {
-      const bool nan = (chunk[i] & kExponentMask) == kExponentMask && (chunk[i] & kMantissaMask);
-      chunk[i] = nan ? kCanonicalNan : chunk[i];
-    }
+    for (size_t i = 0; i < n; ++i) chunk[i] = CanonicalFloatBits(chunk[i]);
     XXH3_64bits_update(&state, chunk, n * sizeof(float));
   }
   return XXH3_64bits_digest(&state);

@@ -19,6 +19,12 @@
 
 namespace swarm {
 
+// The bits state hashes see for a float: its own, except that every NaN is the one quiet NaN.
+constexpr uint32_t CanonicalFloatBits(uint32_t bits) {
+  const bool nan = (bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu) != 0;
+  return nan ? 0x7fc00000u : bits;
+}
+
 // SplitMix64's finalizer: a 64-bit mixing function, one value to one uniformly spread value.
 constexpr uint64_t SplitMix64(uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;

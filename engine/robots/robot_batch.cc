@@ -1,6 +1,7 @@
 #include "swarm/robots/robot_batch.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -683,9 +684,12 @@ double RobotBatch::BytesPerRobot() const {
   return size() == 0 ? 0.0 : static_cast<double>(allocated_bytes()) / static_cast<double>(size());
 }
 
+std::array<ConstLanesView, 7> RobotBatch::StateArrays() const {
+  return {q(), qd(), q_target(), torque(), link_poses(), target_pose(), base_velocity()};
+}
+
 uint64_t RobotBatch::StateDigest(ThreadPool& pool, uint64_t first_robot) const {
-  const ConstLanesView groups[] = {q(),          qd(),          q_target(),     torque(),
-                                   link_poses(), target_pose(), base_velocity()};
+  const std::array<ConstLanesView, 7> groups = StateArrays();
   std::atomic<uint64_t> digest{0};  // addition mod 2^64 commutes: any order of ranges agrees
   constexpr size_t kRobotsPerRange = 1024;
   pool.ParallelForRanges(size(), kRobotsPerRange, [&](size_t begin, size_t end) {
@@ -694,9 +698,7 @@ uint64_t RobotBatch::StateDigest(ThreadPool& pool, uint64_t first_robot) const {
       uint64_t hash = SplitMix64(first_robot + r);
       for (const ConstLanesView& group : groups) {
         for (size_t k = 0; k < group.arrays; ++k) {
-          const float value = group.Array(k)[r];
-          const uint32_t bits = std::isnan(value) ? 0x7fc00000u : std::bit_cast<uint32_t>(value);
-          hash = SplitMix64(hash ^ bits);
+          hash = SplitMix64(hash ^ CanonicalFloatBits(std::bit_cast<uint32_t>(group.Array(k)[r])));
         }
       }
       sum += hash;
@@ -708,8 +710,7 @@ uint64_t RobotBatch::StateDigest(ThreadPool& pool, uint64_t first_robot) const {
 
 uint64_t RobotBatch::StateHash() const {
   StateHasher hasher;
-  for (const ConstLanesView& arrays :
-       {q(), qd(), q_target(), torque(), link_poses(), target_pose(), base_velocity()}) {
+  for (const ConstLanesView& arrays : StateArrays()) {
     for (size_t k = 0; k < arrays.arrays; ++k) {
       hasher.Add(ConstFloatView{arrays.Array(k), arrays.count});
     }

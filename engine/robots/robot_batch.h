@@ -7,6 +7,7 @@
 // Steady-state steps allocate nothing.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -191,6 +192,8 @@ class RobotBatch {
   uint64_t StateDigest(ThreadPool& pool, uint64_t first_robot = 0) const;
 
  private:
+  // The arrays StateHash and StateDigest cover, in their order.
+  std::array<ConstLanesView, 7> StateArrays() const;
   struct State;  // defined in robot_batch.cc; on the heap so that tree()'s joint pointer and
                  // the views survive moves of the batch
   explicit RobotBatch(std::unique_ptr<State> state);

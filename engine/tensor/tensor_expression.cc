@@ -123,11 +123,11 @@ Status Check(const ExpressionProgram& program, const TensorView* out, const char
       const size_t view_axis = axis + view.rank() - layout.rank;
       layout.strides[v][axis] = in_view && view.shape(view_axis) != 1 ? view.stride(view_axis) : 0;
     }
-    layout.dense[v] = Dense(layout, layout.strides[v]);
+    const bool dense = Dense(layout, layout.strides[v]);
     const DType dtype = view.dtype();
-    if (layout.dense[v] && dtype == DType::kF32) {
+    if (dense && dtype == DType::kF32) {
       layout.load[v] = Load::kInPlace;
-    } else if (layout.dense[v] && StorageTypeOf(dtype, &layout.storage[v])) {
+    } else if (dense && StorageTypeOf(dtype, &layout.storage[v])) {
       layout.load[v] = Load::kWiden;
     } else {
       layout.load[v] = Load::kElements;
@@ -363,15 +363,14 @@ Status PlanEvaluation(const TensorView& out, const ExpressionProgram& program, L
                       Store& store) {
   if (Status s = Check(program, &out, "Evaluate", layout); !s.ok()) return s;
   for (size_t axis = 0; axis < layout.rank; ++axis) store.strides[axis] = out.stride(axis);
-  store.dense = Dense(layout, store.strides);
+  const bool dense = Dense(layout, store.strides);  // C-contiguous on the broadcast shape
   // The last step writes into out when out is C-contiguous f32 and the result is that step.
-  store.direct =
-      store.dense && out.dtype() == DType::kF32 && program.result.kind == Operand::Kind::kStep;
+  store.direct = dense && out.dtype() == DType::kF32 && program.result.kind == Operand::Kind::kStep;
   // An out that cannot stay in the caches is written past them: without reading each line
   // first, memory moves 20 bytes per element of (a - b) * c + d rather than 24.
   constexpr int64_t kStreamBytes = int64_t{16} << 20;
   store.stream = store.direct && layout.count * int64_t{4} >= kStreamBytes;
-  store.narrow = store.dense && StorageTypeOf(out.dtype(), &store.storage);
+  store.narrow = dense && StorageTypeOf(out.dtype(), &store.storage);
   // Element by element for other dtypes and layouts, and for a constant result.
   if (out.dtype() != DType::kF32) store.element = StoreFromF32(out.dtype());
   return {};
@@ -451,29 +450,24 @@ Result<double> ReduceProgram(ReduceOp op, const ExpressionProgram& program) {
     const auto n = static_cast<size_t>(std::min<int64_t>(tile, layout.count - begin));
     size_t step;
     const float* result = RunTile(program, layout, begin, n, scratch, nullptr, &step);
-    const auto stride = static_cast<ptrdiff_t>(step);
+    // A row, or a broadcast constant (stride 0) through the strided kernel.
+    const auto accumulate = [&](auto row, auto strided, auto& state) {
+      if (step == 1) {
+        row(result, n, state);
+      } else {
+        strided(result, ptrdiff_t{0}, n, state);
+      }
+    };
     switch (op) {
       case ReduceOp::kSum:
       case ReduceOp::kMean:
-        if (step == 1) {
-          AccumulateSum(result, n, sum);
-        } else {
-          AccumulateSumStrided(result, stride, n, sum);
-        }
+        accumulate(AccumulateSum, AccumulateSumStrided, sum);
         break;
       case ReduceOp::kMin:
-        if (step == 1) {
-          AccumulateMin(result, n, extremum);
-        } else {
-          AccumulateMinStrided(result, stride, n, extremum);
-        }
+        accumulate(AccumulateMin, AccumulateMinStrided, extremum);
         break;
       case ReduceOp::kMax:
-        if (step == 1) {
-          AccumulateMax(result, n, extremum);
-        } else {
-          AccumulateMaxStrided(result, stride, n, extremum);
-        }
+        accumulate(AccumulateMax, AccumulateMaxStrided, extremum);
         break;
     }
   }

@@ -32,7 +32,6 @@ struct Layout {
   size_t rank = 0;
   std::array<int64_t, kMaxTensorRank> shape{};
   std::array<std::array<int64_t, kMaxTensorRank>, kMaxExpressionViews> strides{};
-  std::array<bool, kMaxExpressionViews> dense{};  // strides are the shape's C-order strides
   std::array<Load, kMaxExpressionViews> load{};
   std::array<StorageType, kMaxExpressionViews> storage{};   // of kWiden views
   std::array<ElementToF32, kMaxExpressionViews> element{};  // of kElements views
@@ -44,7 +43,6 @@ struct Layout {
 // How a tile's result reaches out's elements.
 struct Store {
   std::array<int64_t, kMaxTensorRank> strides{};
-  bool dense = false;
   bool direct = false;  // the last step writes into out (C-contiguous f32)
   bool stream = false;  // ... by non-temporal stores (out far larger than the caches)
   bool narrow = false;  // C-contiguous and narrowed by the row kernel
