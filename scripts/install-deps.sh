@@ -9,6 +9,7 @@
 set -euo pipefail
 
 packages=(build-essential make cmake ccache pkg-config clang-format
+          libopenmpi-dev openmpi-bin  # swarm-robots sharded over MPI ranks (mpirun)
           libhwy-dev libglm-dev libxxhash-dev libpng-dev catch2
           libopencv-imgproc-dev libopencv-core-dev python3-numpy libdlpack-dev
           clang libclang-rt-14-dev  # clang + its runtime: the libFuzzer build (make fuzz)

@@ -9,12 +9,14 @@ int Fail(const Status& status) {
   return kExitBadInput;
 }
 
+Status AllocationError(const Status& status, size_t memory_limit, const std::string& what) {
+  if (status.code() != ErrorCode::kOverBudget) return status;
+  return Status(status.code(), "--memory-limit=" + FormatBytes(memory_limit) +
+                                   " is too small for " + what + ": " + status.message());
+}
+
 int FailAllocation(const Status& status, size_t memory_limit, const std::string& what) {
-  if (status.code() == ErrorCode::kOverBudget) {
-    std::fprintf(stderr, "swarm-robots: --memory-limit=%s is too small for %s\n",
-                 FormatBytes(memory_limit).c_str(), what.c_str());
-  }
-  return Fail(status);
+  return Fail(AllocationError(status, memory_limit, what));
 }
 
 Result<RobotModel> LoadRobotModel(const std::string& urdf_path, bool floating_base,

@@ -15,7 +15,10 @@ inline constexpr int kExitBadInput = 2;
 
 // Prints "swarm-robots: <message>" to stderr and returns kExitBadInput.
 int Fail(const Status& status);
-// As Fail, first naming --memory-limit when the budget refused an allocation.
+// An allocation's error, prefixed "--memory-limit=X is too small for <what>: " when the budget
+// refused it.
+Status AllocationError(const Status& status, size_t memory_limit, const std::string& what);
+// Fail(AllocationError(...)).
 int FailAllocation(const Status& status, size_t memory_limit, const std::string& what);
 
 // Loads --urdf (which must be given) with or without a floating base.

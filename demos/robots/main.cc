@@ -3,6 +3,7 @@
 //
 //   swarm-robots [run] --urdf assets/robots/ur5.urdf --robots 100000 --steps 1000 --dt 0.002
 //       --task reach|track|random --seed S --threads N --simd X --out run.npy
+//   mpirun -np N swarm-robots run ...   (built with MPI: the robots split over N ranks)
 //   swarm-robots info --urdf X [--json] [--floating-base]
 //   swarm-robots fk --urdf X --q q.npy --out poses.npy [--floating-base] [--threads N]
 //   swarm-robots dynamics --urdf X --q q.npy --qd qd.npy [--mass M.npy] [--bias h.npy]
@@ -17,9 +18,16 @@
 #include "demos/robots/fk_command.h"
 #include "demos/robots/info_command.h"
 #include "demos/robots/options.h"
+#include "demos/robots/rank_group.h"
 #include "demos/robots/run_command.h"
 
 namespace {
+
+// An error every rank agreed on (RankGroup::Agree), printed once.
+int FailOnce(const swarm::RankGroup& ranks, const swarm::Status& status) {
+  if (ranks.is_root()) return swarm::Fail(status);
+  return swarm::kExitBadInput;
+}
 
 template <typename Options>
 bool PrintedHelp(const Options& options) {
@@ -30,8 +38,19 @@ bool PrintedHelp(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Under mpirun (a build with MPI) the ranks of the run; otherwise this process alone.
+  swarm::RankGroup ranks(&argc, &argv);
+  // Every early exit goes through an agreement: MPMD launches (`mpirun -np 1 a : -np 2 b`) may
+  // give the ranks different command lines, and a rank that left alone would leave the others
+  // waiting for it.
   swarm::Result<swarm::CommandLine> line = swarm::ParseCommand(argc, argv);
-  if (!line.ok()) return swarm::Fail(line.status());
+  swarm::Status command = line.status();
+  if (command.ok() && line->command != swarm::RobotsCommand::kRun && ranks.size() > 1) {
+    command = swarm::InvalidArgument(
+        "only 'run' shards its robots over MPI ranks; start the other commands as one process "
+        "(mpirun -np 1, or without mpirun)");
+  }
+  if (swarm::Status s = ranks.Agree(command); !s.ok()) return FailOnce(ranks, s);
   const int first = line->first_argument;
   switch (line->command) {
     case swarm::RobotsCommand::kHelp:
@@ -39,9 +58,12 @@ int main(int argc, char** argv) {
       return 0;
     case swarm::RobotsCommand::kRun: {
       swarm::Result<swarm::RunOptions> options = swarm::ParseRunOptions(argc, argv, first);
-      if (!options.ok()) return swarm::Fail(options.status());
-      if (PrintedHelp(options.value())) return 0;
-      return swarm::RunRobots(options.value());
+      if (swarm::Status s = ranks.Agree(options.status()); !s.ok()) return FailOnce(ranks, s);
+      if (ranks.AnyOf(options->help)) {
+        if (ranks.is_root()) std::fputs(options->usage.c_str(), stdout);
+        return 0;
+      }
+      return swarm::RunRobots(options.value(), ranks);
     }
     case swarm::RobotsCommand::kInfo: {
       swarm::Result<swarm::InfoOptions> options = swarm::ParseInfoOptions(argc, argv, first);

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 #include "swarm/core/flags.h"
 #include "swarm/core/simd.h"
@@ -253,6 +255,62 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
     options.record_robots = options.robots;
   }
   return options;
+}
+
+std::string RunFingerprintText(const RunOptions& options) {
+  std::string text;
+  // Exact: numbers as hexadecimal floating point.
+  const auto add = [&text](const char* name, auto value) {
+    text += name;
+    text += '=';
+    if constexpr (std::is_floating_point_v<decltype(value)>) {
+      char number[64];
+      std::snprintf(number, sizeof(number), "%a", double(value));
+      text += number;
+    } else if constexpr (std::is_convertible_v<decltype(value), std::string_view>) {
+      text += value;
+    } else {
+      text += std::to_string(value);
+    }
+    text += ';';
+  };
+  const RobotTaskParams& task = options.task;
+  add("floating_base", options.floating_base);
+  add("end_effector", options.end_effector);
+  add("robots", options.robots);
+  add("steps", options.steps);
+  add("dt", options.dt);
+  add("task", static_cast<int>(task.task));
+  add("seed", task.seed);
+  add("first_robot", task.first_robot);
+  add("start_spread", task.start_spread);
+  add("track_radius", task.track_radius);
+  add("track_period", task.track_period_seconds);
+  add("resample", task.random_resample_steps);
+  add("success_position", task.success_position_m);
+  add("success_orientation", task.success_orientation_rad);
+  for (float value : task.stand_posture) add("posture", value);
+  add("stand_spread", task.stand_spread);
+  add("drop_height", task.drop_height);
+  add("success_height", task.success_height_m);
+  add("success_tilt", task.success_tilt_rad);
+  add("torque_control", task.torque_control);
+  add("controller", static_cast<int>(task.controller));
+  add("records", !options.out.empty());
+  add("record_every", options.record_every);
+  add("record_robots", options.record_robots);
+  add("armature", options.armature);
+  for (double g : options.gravity) add("gravity", g);
+  add("integrator", static_cast<int>(options.integrator));
+  add("ground_contacts", options.ground_contacts);
+  add("kp", options.kp);
+  add("kd", options.kd);
+  for (const std::string& link : options.contact_links) add("contact_link", link);
+  add("contact_radius", options.contact_radius);
+  add("ground_stiffness", options.ground_stiffness);
+  add("ground_damping", options.ground_damping);
+  add("ground_friction", options.ground_friction);
+  return text;
 }
 
 Result<InfoOptions> ParseInfoOptions(int argc, const char* const* argv, int first) {

@@ -74,7 +74,14 @@ struct RunOptions {
   double ground_friction = GroundContact{}.friction;
   bool help = false;
   std::string usage;
+  // A new field that changes what a run computes belongs in RunFingerprintText too.
 };
+
+// The options that make a run what it is, as text: everything but the process's own resources
+// (--threads, --simd, --memory-limit, --no-progress, --max-urdf-bytes), where files are
+// (--urdf's path: its bytes are compared instead; --out's path and --max-output, which only rank
+// 0 uses) and the help. Every MPI rank of a sharded run must have the same.
+std::string RunFingerprintText(const RunOptions& options);
 
 struct InfoOptions {
   std::string urdf;

@@ -1,15 +1,32 @@
+// `swarm-robots run`, as one process or as the MPI ranks of a sharded run (rank_group.h). Rank r
+// of N steps the robots RobotSliceOf(R, r, N) as one batch whose robot 0 is robot `first` of the
+// run (RobotTaskParams::first_robot), with its own thread pool, so every robot does exactly what
+// it does in a one-process run. The ranks meet only at agreements and gathers:
+//   1. every rank loads the URDF; all agree (a failure anywhere ends every rank, status 2);
+//   2. every rank's flags and URDF bytes must match rank 0's (RunFingerprintText);
+//   3. every rank allocates its batch, runner and recording under its own --memory-limit;
+//   4. the steps, with a gather of the recorded robots to rank 0 at every recorded step, where
+//      a failure (rank 0 writing the files) stops every rank after that step;
+//   5. rank 0 gathers every rank's totals (run_totals.h) and report line, merges and prints.
+// Only rank 0 prints and writes; an error is printed once, naming the rank that failed first.
 #include "demos/robots/run_command.h"
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "demos/robots/cli_common.h"
 #include "demos/robots/progress_bar.h"
 #include "demos/robots/run_report.h"
+#include "demos/robots/run_totals.h"
 #include "demos/robots/trajectory_recorder.h"
 #include "swarm/core/buffer.h"
 #include "swarm/core/simd.h"
+#include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/robots/robot_batch.h"
 #include "swarm/robots/robot_tasks.h"
@@ -23,24 +40,16 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-}  // namespace
-
-int RunRobots(const RunOptions& options) {
-  const Clock::time_point start = Clock::now();
-  if (Status s = ForceSimdTarget(options.simd); !s.ok()) return Fail(s);
-  Result<RobotModel> model =
-      LoadRobotModel(options.urdf, options.floating_base, options.max_urdf_bytes);
-  if (!model.ok()) return Fail(model.status());
-
+RobotBatchConfig BatchConfig(const RunOptions& options, const RobotModel& model) {
   RobotBatchConfig config;
-  config.control = DefaultJointControl(*model);
+  config.control = DefaultJointControl(model);
   for (JointControl& joint : config.control) {
     if (options.kp >= 0.0) joint.kp = static_cast<float>(options.kp);
     if (options.kd >= 0.0) joint.kd = static_cast<float>(options.kd);
   }
   if (options.task.torque_control) {
     config.torque.enabled = true;
-    config.torque.dynamics.armature.assign(model->dof(), options.armature);
+    config.torque.dynamics.armature.assign(model.dof(), options.armature);
     for (int k = 0; k < 3; ++k) config.torque.gravity[k] = static_cast<float>(options.gravity[k]);
     config.torque.integrator = options.integrator;
     if (options.ground_contacts) {
@@ -53,85 +62,214 @@ int RunRobots(const RunOptions& options) {
       contacts.ground.friction = static_cast<float>(options.ground_friction);
     }
   }
-  if (!options.end_effector.empty()) {
-    Result<size_t> link = model->FindLink(options.end_effector);
-    if (!link.ok()) return Fail(InvalidArgument("--end-effector: " + link.status().message()));
-    config.end_effector = link.value();
-  }
-  std::optional<RecordingPlan> plan;
-  if (!options.out.empty()) {
-    Result<RecordingPlan> planned =
-        PlanRecording(options.out, options.steps, options.record_every, options.record_robots,
-                      model->q_count(), options.max_output);
-    if (!planned.ok()) return Fail(planned.status());
-    plan = planned.value();
-  }
+  return config;
+}
 
-  MemoryAccountant memory(options.memory_limit);
-  const std::string what = std::to_string(options.robots) + " robots of '" + model->name + "'";
-  Result<RobotBatch> created = RobotBatch::Create(memory, model.value(), options.robots, config);
-  if (!created.ok()) return FailAllocation(created.status(), options.memory_limit, what);
-  RobotBatch& batch = created.value();
-  Result<RobotTaskRunner> runner = RobotTaskRunner::Create(memory, batch, options.task);
-  if (!runner.ok()) return FailAllocation(runner.status(), options.memory_limit, what);
-  // Final per-robot errors: position, orientation, joint tracking.
-  FloatArray errors_of[3];
-  for (FloatArray& array : errors_of) {
-    Result<FloatArray> allocated =
-        FloatArray::Create(memory, batch.size(), MemoryCategory::kScratch);
-    if (!allocated.ok()) return FailAllocation(allocated.status(), options.memory_limit, what);
-    array = std::move(allocated).value();
-  }
-  TrajectoryRecorder recorder;
-  if (plan) {
-    Result<TrajectoryRecorder> opened = TrajectoryRecorder::Create(memory, *plan);
-    if (!opened.ok()) {
-      return FailAllocation(opened.status(), options.memory_limit, "the recording of " + what);
+// What must be the same on every rank: the run's flags and the URDF's bytes.
+uint64_t RunFingerprint(const RunOptions& options) {
+  StateHasher hasher;
+  const std::string text = RunFingerprintText(options);
+  hasher.AddBytes(text.data(), text.size());
+  std::ifstream urdf(options.urdf, std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(urdf), std::istreambuf_iterator<char>()};
+  hasher.AddBytes(bytes.data(), bytes.size());
+  return hasher.Digest();
+}
+
+// One rank's part of a run: its slice of the robots, its memory, batch, task and recording.
+// Declared in destruction order: the accountant outlives everything allocated from it.
+class RankRun {
+ public:
+  RankRun(const RunOptions& options, RankGroup& ranks)
+      : options_(options),
+        ranks_(ranks),
+        slice_(RobotSliceOf(options.robots, ranks.rank(), ranks.size())),
+        memory_(options.memory_limit),
+        pool_(options.threads) {}
+
+  // Steps 1 and 2 of the file comment, each ending in an agreement.
+  Status Load() {
+    Status loaded = LoadModel();
+    if (Status agreed = ranks_.Agree(loaded); !agreed.ok()) return agreed;
+    const uint64_t mine = RunFingerprint(options_);
+    const uint64_t root = ranks_.BroadcastWord(mine);
+    Status same;
+    if (mine != root) {
+      same = InvalidArgument(
+          "its flags or its URDF's bytes differ from rank 0's; every rank of a run needs the same "
+          "flags (all but --threads, --simd, --memory-limit, --no-progress, --max-urdf-bytes, "
+          "--out and --max-output) and the same URDF");
     }
-    recorder = std::move(opened).value();
+    return ranks_.Agree(same);
   }
 
-  ThreadPool pool(options.threads);
-  PrintRunHeader(options, batch, pool.num_threads());
+  Status Allocate() { return ranks_.Agree(AllocateLocal()); }
+
+  // Step 4: the task's start and steps, recording along the way; every rank stops after the
+  // first recorded step at which any rank has failed.
+  Status Run(RunTimings& timings) {
+    if (ranks_.is_root()) PrintRunHeader(options_, *batch_, pool_.num_threads(), ranks_.size());
+    runner_->Start(pool_);
+    Status status;
+    const auto record = [&] {
+      const Clock::time_point start = Clock::now();
+      Status recorded = recorder_.Record(*batch_, ranks_);
+      timings.recording_seconds += SecondsSince(start);
+      if (status.ok()) status = recorded;
+      return !ranks_.AnyOf(!status.ok());
+    };
+    if (plan_ && !record()) return ranks_.Agree(status);
+    const float dt = static_cast<float>(options_.dt);
+    ProgressBar progress(stderr,
+                         ProgressBar::ModeFor(stderr, options_.progress && ranks_.is_root()),
+                         options_.steps, options_.robots);
+    uint64_t done = 0;
+    while (done < options_.steps) {
+      const Clock::time_point step_start = Clock::now();
+      if (status.ok()) status = runner_->Step(pool_, done, dt);
+      stepping_seconds_ += SecondsSince(step_start);
+      ++done;
+      if (plan_ && plan_->IsRecordedStep(done) && !record()) break;
+      progress.Update(done);
+    }
+    progress.Finish(done);
+    if (plan_ && status.ok()) status = recorder_.Finish();
+    timings.gather_seconds = recorder_.gather_seconds();
+    return ranks_.Agree(status);
+  }
+
+  // This rank's totals: task errors, torques and energies, state digest, stepping time.
+  RunTotals Totals() {
+    FloatArray* errors = errors_of_;
+    runner_->MeasureErrors(pool_, errors[0].span(), errors[1].span(), errors[2].span());
+    RunTotals totals;
+    totals.errors = runner_->Totals(errors[0].span(), errors[1].span(), errors[2].span());
+    if (options_.task.torque_control) {
+      // The errors' arrays are free again: kinetic and potential energy per robot.
+      batch_->MeasureEnergy(pool_, errors[0].span(), errors[1].span());
+      totals.torque = MeasureTorqueTotals(*batch_, errors[0].span(), errors[1].span());
+    }
+    totals.state_digest = batch_->StateDigest(pool_, slice_.first);
+    totals.stepping_seconds = stepping_seconds_;
+    return totals;
+  }
+
+  std::string ReportLine() const {
+    return RankReportLine(ranks_.rank(), ranks_.host(), slice_, pool_.num_threads(),
+                          stepping_seconds_, memory_);
+  }
+
+  const RobotBatch& batch() const { return *batch_; }
+  const MemoryAccountant& memory() const { return memory_; }
+  const RecordingPlan* plan() const { return plan_ ? &*plan_ : nullptr; }
+
+ private:
+  Status LoadModel() {
+    if (Status s = ForceSimdTarget(options_.simd); !s.ok()) return s;
+    Result<RobotModel> model =
+        LoadRobotModel(options_.urdf, options_.floating_base, options_.max_urdf_bytes);
+    if (!model.ok()) return model.status();
+    model_ = std::move(model).value();
+    return {};
+  }
+
+  Status AllocateLocal() {
+    RobotBatchConfig config = BatchConfig(options_, *model_);
+    if (!options_.end_effector.empty()) {
+      Result<size_t> link = model_->FindLink(options_.end_effector);
+      if (!link.ok()) return InvalidArgument("--end-effector: " + link.status().message());
+      config.end_effector = link.value();
+    }
+    if (!options_.out.empty()) {
+      Result<RecordingPlan> planned =
+          PlanRecording(options_.out, options_.steps, options_.record_every, options_.record_robots,
+                        model_->q_count(), options_.max_output);
+      if (!planned.ok()) return planned.status();
+      plan_ = planned.value();
+    }
+    std::string what = std::to_string(slice_.count) + " robots of '" + model_->name + "'";
+    if (ranks_.size() > 1)
+      what += " (this rank's share of " + std::to_string(options_.robots) + ")";
+    Result<RobotBatch> created = RobotBatch::Create(memory_, *model_, slice_.count, config);
+    if (!created.ok()) return AllocationError(created.status(), options_.memory_limit, what);
+    batch_.emplace(std::move(created).value());
+    RobotTaskParams task = options_.task;
+    task.first_robot = slice_.first;
+    Result<RobotTaskRunner> runner = RobotTaskRunner::Create(memory_, *batch_, task);
+    if (!runner.ok()) return AllocationError(runner.status(), options_.memory_limit, what);
+    runner_.emplace(std::move(runner).value());
+    // Final per-robot errors: position, orientation, joint tracking.
+    for (FloatArray& array : errors_of_) {
+      Result<FloatArray> allocated =
+          FloatArray::Create(memory_, batch_->size(), MemoryCategory::kScratch);
+      if (!allocated.ok()) return AllocationError(allocated.status(), options_.memory_limit, what);
+      array = std::move(allocated).value();
+    }
+    if (plan_) {
+      Result<TrajectoryRecorder> opened =
+          TrajectoryRecorder::Create(memory_, *plan_, options_.robots, ranks_);
+      if (!opened.ok()) {
+        return AllocationError(opened.status(), options_.memory_limit, "the recording of " + what);
+      }
+      recorder_ = std::move(opened).value();
+    }
+    return {};
+  }
+
+  const RunOptions& options_;
+  RankGroup& ranks_;
+  const RobotSlice slice_;
+  MemoryAccountant memory_;
+  ThreadPool pool_;
+  std::optional<RobotModel> model_;
+  std::optional<RecordingPlan> plan_;
+  std::optional<RobotBatch> batch_;
+  std::optional<RobotTaskRunner> runner_;
+  FloatArray errors_of_[3];
+  TrajectoryRecorder recorder_;
+  double stepping_seconds_ = 0.0;
+};
+
+// Rank 0 prints the error; every rank leaves with the same status.
+int FailEverywhere(const RankGroup& ranks, const Status& status) {
+  if (ranks.is_root()) return Fail(status);
+  return kExitBadInput;
+}
+
+}  // namespace
+
+int RunRobots(const RunOptions& options, RankGroup& ranks) {
+  const Clock::time_point start = Clock::now();
+  if (options.robots < static_cast<uint64_t>(ranks.size())) {
+    return FailEverywhere(ranks,
+                          InvalidArgument("--robots " + std::to_string(options.robots) +
+                                          " is fewer than the " + std::to_string(ranks.size()) +
+                                          " MPI ranks: every rank needs at least one robot"));
+  }
+  RankRun run(options, ranks);
   RunTimings timings;
-  runner->Start(pool);
-  const auto record = [&]() -> Status {
-    const Clock::time_point record_start = Clock::now();
-    Status status = recorder.Record(batch);
-    timings.recording_seconds += SecondsSince(record_start);
-    return status;
-  };
-  if (plan) {
-    if (Status s = record(); !s.ok()) return Fail(s);
+  if (Status s = run.Load(); !s.ok()) return FailEverywhere(ranks, s);
+  if (Status s = run.Allocate(); !s.ok()) return FailEverywhere(ranks, s);
+  if (Status s = run.Run(timings); !s.ok()) return FailEverywhere(ranks, s);
+
+  // Step 5: every rank's totals and report line to rank 0, merged in rank order.
+  const RunTotals mine = run.Totals();
+  const Clock::time_point gather_start = Clock::now();
+  const std::vector<uint64_t> words = ranks.GatherWords(mine.Words());
+  const std::vector<std::string> rank_lines = ranks.GatherTexts(run.ReportLine());
+  if (!ranks.is_root()) return 0;
+  RunTotals totals;
+  for (size_t r = 0; r < words.size() / RunTotals::kWords; ++r) {
+    totals.Merge(RunTotals::FromWords(std::span<const uint64_t>(words)
+                                          .subspan(r * RunTotals::kWords)
+                                          .first<RunTotals::kWords>()));
   }
-  const float dt = static_cast<float>(options.dt);
-  ProgressBar progress(stderr, ProgressBar::ModeFor(stderr, options.progress), options.steps,
-                       options.robots);
-  for (uint64_t step = 0; step < options.steps; ++step) {
-    const Clock::time_point step_start = Clock::now();
-    if (Status s = runner->Step(pool, step, dt); !s.ok()) return Fail(s);
-    timings.stepping_seconds += SecondsSince(step_start);
-    if (plan && plan->IsRecordedStep(step + 1)) {
-      if (Status s = record(); !s.ok()) return Fail(s);
-    }
-    progress.Update(step + 1);
-  }
-  progress.Finish(options.steps);
-  if (plan) {
-    if (Status s = recorder.Finish(); !s.ok()) return Fail(s);
-  }
-  runner->MeasureErrors(pool, errors_of[0].span(), errors_of[1].span(), errors_of[2].span());
-  const TaskErrorSummary errors =
-      runner->Summarize(errors_of[0].span(), errors_of[1].span(), errors_of[2].span());
-  std::optional<TorqueSummary> torque_summary;
-  if (options.task.torque_control) {
-    // The errors' arrays are free again: kinetic and potential energy per robot.
-    batch.MeasureEnergy(pool, errors_of[0].span(), errors_of[1].span());
-    torque_summary = SummarizeTorque(batch, errors_of[0].span(), errors_of[1].span());
-  }
+  timings.summary_seconds = SecondsSince(gather_start);
+  timings.stepping_seconds = totals.stepping_seconds;
   timings.total_seconds = SecondsSince(start);
-  PrintRunSummary(options, batch, errors, timings, memory, plan ? &*plan : nullptr,
-                  batch.StateDigest(pool), torque_summary ? &*torque_summary : nullptr);
+  PrintRunSummary(
+      options, run.batch(), totals, timings, run.memory(), run.plan(),
+      ranks.size() > 1 ? std::span<const std::string>(rank_lines) : std::span<const std::string>());
   return 0;
 }
 

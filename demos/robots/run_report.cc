@@ -12,58 +12,32 @@
 
 namespace swarm {
 
-TorqueSummary SummarizeTorque(const RobotBatch& batch, std::span<const float> kinetic,
-                              std::span<const float> potential) {
-  TorqueSummary summary;
-  const ConstLanesView torque = batch.torque();
-  const std::vector<JointControl>& control = batch.config().control;
-  // Exact sums: the means do not depend on how the robots are split among batches.
-  ExactSum sum;
-  for (size_t r = 0; r < batch.size(); ++r) {
-    for (size_t j = 0; j < torque.arrays; ++j) {
-      const double magnitude = std::fabs(double(torque.Array(j)[r]));
-      sum.Add(std::fabs(torque.Array(j)[r]));
-      summary.max_abs_torque = std::max(summary.max_abs_torque, magnitude);
-      summary.saturated += magnitude >= control[j].effort_limit;
-    }
-  }
-  summary.joints = batch.size() * torque.arrays;
-  summary.mean_abs_torque = summary.joints > 0 ? sum.Value() / double(summary.joints) : 0.0;
-  ExactSum kinetic_sum, potential_sum;
-  for (size_t r = 0; r < batch.size(); ++r) {
-    kinetic_sum.Add(kinetic[r]);
-    potential_sum.Add(potential[r]);
-    summary.max_kinetic = std::max(summary.max_kinetic, double(kinetic[r]));
-  }
-  summary.mean_kinetic = kinetic_sum.Value() / double(batch.size());
-  summary.mean_potential = potential_sum.Value() / double(batch.size());
-  const ConstLanesView normal = batch.contact_forces();
-  ExactSum normal_sum;
-  for (size_t r = 0; r < batch.size(); ++r) {
-    for (size_t c = 0; c < normal.arrays; ++c) {
-      normal_sum.Add(normal.Array(c)[r]);
-      summary.touching += normal.Array(c)[r] > 0.0f;
-    }
-  }
-  summary.contacts = batch.size() * normal.arrays;
-  summary.mean_normal_force = normal_sum.Value() / double(batch.size());
-  return summary;
-}
-
-void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t threads) {
+void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t threads, int ranks) {
   const RobotModel& model = batch.model();
   const SimdTarget target = ActiveSimdTarget();
   std::printf(
       "swarm-robots: task %s, %zu robots of '%s' (%zu dof, %zu q values, %zu links, "
       "end effector '%s'%s)\n",
-      RobotTaskName(options.task.task), batch.size(), model.name.c_str(), model.dof(),
-      model.q_count(), model.links.size(), model.links[batch.end_effector()].c_str(),
+      RobotTaskName(options.task.task), static_cast<size_t>(options.robots), model.name.c_str(),
+      model.dof(), model.q_count(), model.links.size(), model.links[batch.end_effector()].c_str(),
       model.floating_base ? ", floating base" : "");
   std::printf("%llu steps of %g s, seed %llu, %zu thread(s), SIMD %s (%s)\n",
               static_cast<unsigned long long>(options.steps), options.dt,
               static_cast<unsigned long long>(options.task.seed), threads, target.name.c_str(),
               target.hwy_name.c_str());
   std::printf("SIMD targets this CPU supports: %s\n", TargetNames(SupportedTargets()).c_str());
+  if (ranks > 1) {
+    // Rank 0 holds the most robots, the last rank the fewest.
+    const uint64_t most = RobotSliceOf(options.robots, 0, ranks).count;
+    const uint64_t fewest = RobotSliceOf(options.robots, ranks - 1, ranks).count;
+    const std::string each = fewest == most
+                                 ? std::to_string(most)
+                                 : std::to_string(fewest) + " to " + std::to_string(most);
+    std::printf(
+        "MPI: %d ranks of %s robots each, in robot order, every rank with its own thread pool "
+        "(the threads and SIMD above are rank 0's)\n",
+        ranks, each.c_str());
+  }
   if (options.task.torque_control) {
     std::printf(
         "torque control: %s, rigid-body dynamics, armature %g per joint, gravity (%g, %g, %g), "
@@ -87,19 +61,42 @@ void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t t
   std::fflush(stdout);
 }
 
-void PrintRunSummary(const RunOptions& options, const RobotBatch& batch,
-                     const TaskErrorSummary& errors, const RunTimings& timings,
-                     const MemoryAccountant& memory, const RecordingPlan* recording,
-                     uint64_t state_digest, const TorqueSummary* torque) {
-  const double robot_steps = static_cast<double>(batch.size()) * static_cast<double>(options.steps);
+std::string RankReportLine(int rank, const std::string& host, RobotSlice slice, size_t threads,
+                           double stepping_seconds, const MemoryAccountant& memory) {
+  const size_t budget = memory.budget();
+  char line[512];
+  std::snprintf(line, sizeof(line),
+                "  rank %d on %s: robots [%llu, %llu), SIMD %s, %zu thread(s), stepping %.3f s; "
+                "memory peak %s of %s, process RSS %s\n",
+                rank, host.c_str(), static_cast<unsigned long long>(slice.first),
+                static_cast<unsigned long long>(slice.first + slice.count),
+                ActiveSimdTarget().name.c_str(), threads, stepping_seconds,
+                FormatBytes(memory.Total().peak_bytes).c_str(),
+                budget == kNoBudget ? "no budget" : ("a budget of " + FormatBytes(budget)).c_str(),
+                FormatBytes(ProcessResidentBytes()).c_str());
+  return line;
+}
+
+void PrintRunSummary(const RunOptions& options, const RobotBatch& batch, const RunTotals& totals,
+                     const RunTimings& timings, const MemoryAccountant& memory,
+                     const RecordingPlan* recording, std::span<const std::string> rank_lines) {
+  const TaskErrorSummary errors = totals.errors.Summary();
+  const double robot_steps =
+      static_cast<double>(options.robots) * static_cast<double>(options.steps);
   const double rate = timings.stepping_seconds > 0 ? robot_steps / timings.stepping_seconds : 0.0;
   std::printf(
       "stepping: %.3f s for %.3g robot-steps: %s robot-steps/s (%.3f ms per step of "
-      "%zu robots)\n",
+      "%llu robots)\n",
       timings.stepping_seconds, robot_steps, FormatRate(rate).c_str(),
-      1e3 * timings.stepping_seconds / static_cast<double>(options.steps), batch.size());
+      1e3 * timings.stepping_seconds / static_cast<double>(options.steps),
+      static_cast<unsigned long long>(options.robots));
   std::printf("total: %.3f s (recording %.3f s)\n", timings.total_seconds,
               timings.recording_seconds);
+  if (!rank_lines.empty()) {
+    std::printf(
+        "MPI gathers on rank 0: %.3f s receiving recorded robots, %.3f s the ranks' totals\n",
+        timings.gather_seconds, timings.summary_seconds);
+  }
   if (options.task.task == RobotTask::kReach) {
     char orientation[64] = "";
     if (batch.config().ik.orientation_weight > 0.0f) {
@@ -129,24 +126,29 @@ void PrintRunSummary(const RunOptions& options, const RobotBatch& batch,
   }
   std::printf("final joint tracking error |q - q_target|: mean %.6f, max %.6f\n",
               errors.mean_joint_error, errors.max_joint_error);
-  if (torque != nullptr) {
+  if (options.task.torque_control) {
+    const TorqueSummary torque = totals.torque.Summary();
     std::printf(
         "final torques: mean |tau| %.4f, max %.4f (N m or N); %zu of %zu joints at their effort "
         "limit\n",
-        torque->mean_abs_torque, torque->max_abs_torque, torque->saturated, torque->joints);
+        torque.mean_abs_torque, torque.max_abs_torque, torque.saturated, torque.joints);
     std::printf("final energy per robot: kinetic mean %.6f J, max %.6f J; potential mean %.6f J\n",
-                torque->mean_kinetic, torque->max_kinetic, torque->mean_potential);
-    if (torque->contacts > 0) {
+                torque.mean_kinetic, torque.max_kinetic, torque.mean_potential);
+    if (torque.contacts > 0) {
       std::printf("final contacts: %zu of %zu touching; normal force per robot mean %.4f N\n",
-                  torque->touching, torque->contacts, torque->mean_normal_force);
+                  torque.touching, torque.contacts, torque.mean_normal_force);
     }
   }
   std::printf("state hash %016llx after %llu steps\n",
-              static_cast<unsigned long long>(state_digest),
+              static_cast<unsigned long long>(totals.state_digest),
               static_cast<unsigned long long>(options.steps));
   std::printf("memory per robot: %.0f B (batch arrays %s)\n", batch.BytesPerRobot(),
               FormatBytes(batch.allocated_bytes()).c_str());
   std::fputs(memory.Report().c_str(), stdout);
+  if (!rank_lines.empty()) {
+    std::printf("memory and time of every rank (the table above is rank 0's):\n");
+    for (const std::string& line : rank_lines) std::fputs(line.c_str(), stdout);
+  }
   if (recording != nullptr) {
     std::printf("wrote %s: float32 [%llu, %llu, %llu] (q at steps 0, %llu, ..., %llu)\n",
                 recording->q_path.c_str(), static_cast<unsigned long long>(recording->frames),

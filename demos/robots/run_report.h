@@ -1,15 +1,19 @@
 // What `swarm-robots run` prints on stdout: a header naming the run (model, robots, task, threads,
-// the SIMD target that runs and those the CPU supports; torque control and ground contacts),
-// then the summary: stepping throughput in robot-steps per second, the task's final errors
-// (reach and stand: success rate), torques, energies and contact forces, the state hash that
-// the determinism tests compare, memory per robot, the memory report and the files written.
+// the SIMD target that runs and those the CPU supports; torque control and ground contacts; the
+// MPI ranks), then the summary: stepping throughput in robot-steps per second, the task's final
+// errors (reach and stand: success rate), torques, energies and contact forces, the state hash that
+// the determinism tests compare, memory per robot, the memory report (and each rank's memory)
+// and the files written.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "demos/robots/options.h"
+#include "demos/robots/rank_group.h"
+#include "demos/robots/run_totals.h"
 #include "demos/robots/trajectory_recorder.h"
 #include "swarm/core/memory.h"
 #include "swarm/robots/robot_batch.h"
@@ -18,32 +22,25 @@
 namespace swarm {
 
 struct RunTimings {
-  double stepping_seconds = 0.0;   // RobotTaskRunner::Step calls only
+  double stepping_seconds = 0.0;   // RobotTaskRunner::Step calls only (the slowest rank's)
   double recording_seconds = 0.0;  // gathering and writing frames
+  double gather_seconds = 0.0;     // of which rank 0 receiving other ranks' recorded robots
+  double summary_seconds = 0.0;    // rank 0 gathering and merging the ranks' totals
   double total_seconds = 0.0;      // start to finish, setup included
 };
 
-// Torque control's final state: joint torques (|tau| over every robot and joint, and how many sit
-// at their effort limit) and energies per robot (sums in robot order).
-struct TorqueSummary {
-  double mean_abs_torque = 0.0, max_abs_torque = 0.0;
-  size_t saturated = 0, joints = 0;
-  double mean_kinetic = 0.0, mean_potential = 0.0, max_kinetic = 0.0;
-  // Ground contacts: how many of every robot's contacts touch, and the mean total normal force
-  // per robot (N).
-  size_t touching = 0, contacts = 0;
-  double mean_normal_force = 0.0;
-};
-TorqueSummary SummarizeTorque(const RobotBatch& batch, std::span<const float> kinetic,
-                              std::span<const float> potential);
+// The run's robots are options.robots (batch is rank 0's part of them), split among `ranks`.
+void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t threads, int ranks);
 
-void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t threads);
+// One rank's line of the per-rank report of a sharded run: where it ran, its robots, its SIMD
+// target and threads, its stepping time and its memory (peak of the total, budget, RSS).
+std::string RankReportLine(int rank, const std::string& host, RobotSlice slice, size_t threads,
+                           double stepping_seconds, const MemoryAccountant& memory);
 
-// `state_digest`: RobotBatch::StateDigest of the whole run (printed as its state hash, which
-// does not depend on how the run's robots are split).
-void PrintRunSummary(const RunOptions& options, const RobotBatch& batch,
-                     const TaskErrorSummary& errors, const RunTimings& timings,
-                     const MemoryAccountant& memory, const RecordingPlan* recording,
-                     uint64_t state_digest, const TorqueSummary* torque = nullptr);
+// `totals`: the whole run's (merged over ranks); `memory`: rank 0's; `rank_lines`: every rank's
+// RankReportLine when the run has more than one rank (else empty).
+void PrintRunSummary(const RunOptions& options, const RobotBatch& batch, const RunTotals& totals,
+                     const RunTimings& timings, const MemoryAccountant& memory,
+                     const RecordingPlan* recording, std::span<const std::string> rank_lines);
 
 }  // namespace swarm

@@ -1,6 +1,7 @@
 #include "demos/robots/trajectory_recorder.h"
 
 #include <algorithm>
+#include <chrono>
 #include <vector>
 
 #include "demos/robots/options.h"
@@ -34,14 +35,25 @@ Result<RecordingPlan> PlanRecording(const std::string& q_path, uint64_t steps, u
 }
 
 Result<TrajectoryRecorder> TrajectoryRecorder::Create(MemoryAccountant& accountant,
-                                                      const RecordingPlan& plan) {
+                                                      const RecordingPlan& plan,
+                                                      uint64_t run_robots, const RankGroup& ranks) {
   TrajectoryRecorder recorder;
   recorder.plan_ = plan;
+  recorder.writes_files_ = ranks.is_root();
+  for (int r = 0; r < ranks.size(); ++r) {
+    const RobotSlice slice = RobotSliceOf(run_robots, r, ranks.size());
+    const uint64_t recorded = std::min(plan.robots, slice.first + slice.count);
+    recorder.rank_robots_.push_back(recorded > slice.first ? recorded - slice.first : 0);
+  }
+  recorder.rank_floats_.resize(recorder.rank_robots_.size());
+  recorder.local_robots_ = recorder.rank_robots_[ranks.rank()];
+  const size_t frame_robots = recorder.writes_files_ ? plan.robots : recorder.local_robots_;
   const size_t floats_per_robot = std::max<size_t>(plan.q_count, kPoseArrays);
   Result<FloatArray> frame =
-      FloatArray::Create(accountant, plan.robots * floats_per_robot, MemoryCategory::kScratch);
+      FloatArray::Create(accountant, frame_robots * floats_per_robot, MemoryCategory::kScratch);
   if (!frame.ok()) return frame.status();
   recorder.frame_ = std::move(frame).value();
+  if (!recorder.writes_files_) return recorder;
   const int64_t frames = static_cast<int64_t>(plan.frames);
   const int64_t m = static_cast<int64_t>(plan.robots);
   Result<NpyStreamWriter> q_file =
@@ -54,26 +66,42 @@ Result<TrajectoryRecorder> TrajectoryRecorder::Create(MemoryAccountant& accounta
   return recorder;
 }
 
-Status TrajectoryRecorder::Record(const RobotBatch& batch) {
-  const size_t m = plan_.robots;
-  const size_t q_count = plan_.q_count;
+template <typename PackColumn>
+Status TrajectoryRecorder::RecordColumns(size_t floats_per_robot, PackColumn pack_column,
+                                         NpyStreamWriter& file, RankGroup& ranks) {
   float* frame = frame_.span().data();
-  const ConstLanesView q = batch.q();
-  for (size_t c = 0; c < q_count; ++c) {
-    const float* column = q.Array(c);
-    for (size_t r = 0; r < m; ++r) frame[r * q_count + c] = column[r];
+  for (size_t c = 0; c < floats_per_robot; ++c) {
+    const float* column = pack_column(c);
+    for (size_t r = 0; r < local_robots_; ++r) frame[r * floats_per_robot + c] = column[r];
   }
-  if (Status s = q_file_.Append({frame, m * q_count}); !s.ok()) return s;
+  for (size_t r = 0; r < rank_robots_.size(); ++r) {
+    rank_floats_[r] = rank_robots_[r] * floats_per_robot;
+  }
+  const size_t local_floats = local_robots_ * floats_per_robot;
+  const auto gather_start = std::chrono::steady_clock::now();
+  ranks.GatherFloats(
+      {frame, local_floats}, rank_floats_,
+      writes_files_ ? frame_.span().first(plan_.robots * floats_per_robot) : std::span<float>());
+  gather_seconds_ +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - gather_start).count();
+  if (!writes_files_) return {};
+  return file.Append({frame, plan_.robots * floats_per_robot});
+}
+
+Status TrajectoryRecorder::Record(const RobotBatch& batch, RankGroup& ranks) {
+  const ConstLanesView q = batch.q();
+  Status q_status = RecordColumns(
+      plan_.q_count, [&](size_t c) { return q.Array(c); }, q_file_, ranks);
   const ConstLanesView poses = batch.link_poses();
   const size_t link = kPoseArrays * batch.end_effector();
-  for (size_t c = 0; c < kPoseArrays; ++c) {
-    const float* column = poses.Array(link + kFileToPoseArray[c]);
-    for (size_t r = 0; r < m; ++r) frame[r * kPoseArrays + c] = column[r];
-  }
-  return ee_file_.Append({frame, m * kPoseArrays});
+  Status ee_status = RecordColumns(
+      kPoseArrays, [&](size_t c) { return poses.Array(link + kFileToPoseArray[c]); }, ee_file_,
+      ranks);
+  return q_status.ok() ? ee_status : q_status;
 }
 
 Status TrajectoryRecorder::Finish() {
+  if (!writes_files_) return {};
   if (Status s = q_file_.Finish(); !s.ok()) return s;
   return ee_file_.Finish();
 }

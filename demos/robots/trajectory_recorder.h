@@ -4,12 +4,16 @@
 //   run_ee.npy  float32 [frames, M, 7]        end-effector pose px py pz qw qx qy qz
 // (swarm's pose arrays hold qx qy qz qw; the files use the w-first order most robotics tools
 // print). Frames stream to disk as they are recorded, through one scratch frame of M robots.
+// In a run sharded over MPI ranks the recorded robots may lie on several ranks: each packs its
+// own, rank 0 gathers them into its frame (robot order is rank order) and writes the files.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "demos/robots/npy_stream.h"
+#include "demos/robots/rank_group.h"
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/status.h"
@@ -36,22 +40,39 @@ Result<RecordingPlan> PlanRecording(const std::string& q_path, uint64_t steps, u
 
 class TrajectoryRecorder {
  public:
-  // Opens both files and allocates the scratch frame (MemoryCategory::kScratch).
-  static Result<TrajectoryRecorder> Create(MemoryAccountant& accountant, const RecordingPlan& plan);
+  // One rank's recorder in a run whose robots are split as RobotSliceOf(plan's run, r, ranks):
+  // rank 0 opens both files and allocates the frame of all M robots, the others a frame of their
+  // own recorded robots (MemoryCategory::kScratch). `run_robots`: the robots of the whole run.
+  static Result<TrajectoryRecorder> Create(MemoryAccountant& accountant, const RecordingPlan& plan,
+                                           uint64_t run_robots, const RankGroup& ranks);
   TrajectoryRecorder() = default;
 
-  // Appends the batch's current q and end-effector pose of robots [0, M) as one frame.
-  Status Record(const RobotBatch& batch);
-  // Checks that every frame was written and renames the files into place.
+  // Appends the current q and end-effector pose of robots [0, M) as one frame. Collective: every
+  // rank calls it at the same steps; the status is rank 0's writing.
+  Status Record(const RobotBatch& batch, RankGroup& ranks);
+  // Checks that every frame was written and renames the files into place (rank 0).
   Status Finish();
 
   const RecordingPlan& plan() const { return plan_; }
+  // Seconds rank 0 spent receiving the other ranks' robots (and waiting for them).
+  double gather_seconds() const { return gather_seconds_; }
 
  private:
+  // Packs `floats_per_robot` columns of this rank's recorded robots (robot-major) into frame_,
+  // gathers the other ranks' after them on rank 0, and appends the frame to `file` there.
+  template <typename PackColumn>
+  Status RecordColumns(size_t floats_per_robot, PackColumn pack_column, NpyStreamWriter& file,
+                       RankGroup& ranks);
+
   RecordingPlan plan_;
+  bool writes_files_ = false;
+  uint64_t local_robots_ = 0;          // this rank's robots among [0, M)
+  std::vector<uint64_t> rank_robots_;  // every rank's robots among [0, M)
+  std::vector<uint64_t> rank_floats_;  // scratch: every rank's floats of one gather
   NpyStreamWriter q_file_;
   NpyStreamWriter ee_file_;
   FloatArray frame_;
+  double gather_seconds_ = 0.0;
 };
 
 }  // namespace swarm

@@ -1,6 +1,7 @@
 #include "swarm/robots/robot_tasks.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <numbers>
 
@@ -495,6 +496,36 @@ TaskErrorSummary TaskErrorTotals::Summary() const {
     summary.mean_joint_error = joint_error.Value() / n;
   }
   return summary;
+}
+
+std::array<uint64_t, TaskErrorTotals::kWords> TaskErrorTotals::Words() const {
+  std::array<uint64_t, kWords> words{};
+  auto out = words.begin();
+  *out++ = robots;
+  *out++ = successes;
+  for (const ExactSum* sum : {&position_m, &orientation_rad, &joint_error}) {
+    out = std::ranges::copy(sum->Words(), out).out;
+  }
+  for (double max : {max_position_m, max_orientation_rad, max_joint_error}) {
+    *out++ = std::bit_cast<uint64_t>(max);
+  }
+  return words;
+}
+
+TaskErrorTotals TaskErrorTotals::FromWords(std::span<const uint64_t, kWords> words) {
+  TaskErrorTotals totals;
+  totals.robots = static_cast<size_t>(words[0]);
+  totals.successes = static_cast<size_t>(words[1]);
+  size_t next = 2;
+  for (ExactSum* sum : {&totals.position_m, &totals.orientation_rad, &totals.joint_error}) {
+    *sum = ExactSum::FromWords(words.subspan(next).first<ExactSum::kWords>());
+    next += ExactSum::kWords;
+  }
+  for (double* max :
+       {&totals.max_position_m, &totals.max_orientation_rad, &totals.max_joint_error}) {
+    *max = std::bit_cast<double>(words[next++]);
+  }
+  return totals;
 }
 
 }  // namespace swarm

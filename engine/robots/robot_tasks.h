@@ -26,6 +26,7 @@
 // per robot, so no robot evaluates a transcendental function of its own.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -132,6 +133,12 @@ struct TaskErrorTotals {
 
   void Merge(const TaskErrorTotals& other);
   TaskErrorSummary Summary() const;  // means: the exact sums, rounded once, over robots
+
+  // The totals as words, and back, for moving them between processes (MPI_UINT64_T): the two
+  // counts, the three sums' ExactSum words, then the three maxima's IEEE bits.
+  static constexpr size_t kWords = 2 + 3 * ExactSum::kWords + 3;
+  std::array<uint64_t, kWords> Words() const;
+  static TaskErrorTotals FromWords(std::span<const uint64_t, kWords> words);
 };
 
 class RobotTaskRunner {

@@ -526,22 +526,33 @@ TEST_CASE("Summarize counts successes against both thresholds and averages exact
         std::bit_cast<uint64_t>(backward.mean_position_m));
   CHECK(std::bit_cast<uint64_t>(forward.mean_joint_error) ==
         std::bit_cast<uint64_t>(backward.mean_joint_error));
-  // The totals of three ranges merged, last range first, summarize to the same bits.
+  // The totals of three ranges merged, last range first, summarize to the same bits; so do
+  // they when each range's totals travel as words (as between MPI ranks) before the merge.
   const std::span<const float> all(spread);
   const size_t cuts[] = {0, 333, 334, 1000};
-  TaskErrorTotals merged;
+  TaskErrorTotals merged, merged_from_words;
   for (size_t part = 3; part-- > 0;) {
     const std::span<const float> range = all.subspan(cuts[part], cuts[part + 1] - cuts[part]);
-    merged.Merge(many_runner->Totals(range, range, range));
+    const TaskErrorTotals totals = many_runner->Totals(range, range, range);
+    merged.Merge(totals);
+    const std::array<uint64_t, TaskErrorTotals::kWords> words = totals.Words();
+    merged_from_words.Merge(TaskErrorTotals::FromWords(words));
   }
-  const TaskErrorSummary from_parts = merged.Summary();
-  CHECK(from_parts.robots == forward.robots);
-  CHECK(from_parts.successes == forward.successes);
-  CHECK(std::bit_cast<uint64_t>(from_parts.mean_position_m) ==
-        std::bit_cast<uint64_t>(forward.mean_position_m));
-  CHECK(std::bit_cast<uint64_t>(from_parts.mean_orientation_rad) ==
-        std::bit_cast<uint64_t>(forward.mean_orientation_rad));
-  CHECK(from_parts.max_joint_error == forward.max_joint_error);
+  for (const TaskErrorTotals* totals : {&merged, &merged_from_words}) {
+    const TaskErrorSummary from_parts = totals->Summary();
+    CHECK(from_parts.robots == forward.robots);
+    CHECK(from_parts.successes == forward.successes);
+    CHECK(std::bit_cast<uint64_t>(from_parts.mean_position_m) ==
+          std::bit_cast<uint64_t>(forward.mean_position_m));
+    CHECK(std::bit_cast<uint64_t>(from_parts.mean_orientation_rad) ==
+          std::bit_cast<uint64_t>(forward.mean_orientation_rad));
+    CHECK(std::bit_cast<uint64_t>(from_parts.mean_joint_error) ==
+          std::bit_cast<uint64_t>(forward.mean_joint_error));
+    CHECK(from_parts.max_position_m == forward.max_position_m);
+    CHECK(from_parts.max_orientation_rad == forward.max_orientation_rad);
+    CHECK(from_parts.max_joint_error == forward.max_joint_error);
+  }
+  CHECK(merged_from_words.Words() == merged.Words());
 }
 
 // --- stand ---------------------------------------------------------------------------------------
