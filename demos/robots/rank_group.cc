@@ -42,8 +42,8 @@ Status AgreedStatus(std::span<const std::string> encoded) {
   } else if (ranks > 1) {
     message = "rank " + std::to_string(first) + " of " + std::to_string(ranks) + ": " + message;
     if (failed > 1) {
-      message += " (and " + std::to_string(failed - 1) + " more rank" +
-                 (failed > 2 ? "s" : "") + " failed)";
+      message += " (and " + std::to_string(failed - 1) + " more rank" + (failed > 2 ? "s" : "") +
+                 " failed)";
     }
   }
   return Status(code, std::move(message));

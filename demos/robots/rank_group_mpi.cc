@@ -49,7 +49,8 @@ Status RankGroup::Agree(const Status& mine) {
   if (!AnyOf(!mine.ok())) return {};
   const std::vector<std::string> encoded = GatherTexts(rank_group_internal::EncodeStatus(mine));
   std::string agreed;
-  if (is_root()) agreed = rank_group_internal::EncodeStatus(rank_group_internal::AgreedStatus(encoded));
+  if (is_root())
+    agreed = rank_group_internal::EncodeStatus(rank_group_internal::AgreedStatus(encoded));
   BroadcastText(agreed);
   // Decoded as the status of a one-rank group: the message already names the rank.
   const std::string single[] = {agreed};

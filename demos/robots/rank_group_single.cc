@@ -19,7 +19,6 @@ std::vector<uint64_t> RankGroup::GatherWords(std::span<const uint64_t> mine) {
 
 std::vector<std::string> RankGroup::GatherTexts(const std::string& mine) { return {mine}; }
 
-void RankGroup::GatherFloats(std::span<const float>, std::span<const uint64_t>,
-                             std::span<float>) {}
+void RankGroup::GatherFloats(std::span<const float>, std::span<const uint64_t>, std::span<float>) {}
 
 }  // namespace swarm

@@ -79,8 +79,8 @@ void RunTotals::Merge(const RunTotals& other) {
 std::array<uint64_t, RunTotals::kWords> RunTotals::Words() const {
   std::array<uint64_t, kWords> words{};
   auto out = std::ranges::copy(errors.Words(), words.begin()).out;
-  for (uint64_t count : {torque.robots, torque.joints, torque.saturated, torque.contacts,
-                         torque.touching}) {
+  for (uint64_t count :
+       {torque.robots, torque.joints, torque.saturated, torque.contacts, torque.touching}) {
     *out++ = count;
   }
   for (const ExactSum* sum :
@@ -100,8 +100,8 @@ RunTotals RunTotals::FromWords(std::span<const uint64_t, kWords> words) {
   totals.errors = TaskErrorTotals::FromWords(words.first<TaskErrorTotals::kWords>());
   size_t next = TaskErrorTotals::kWords;
   TorqueTotals& torque = totals.torque;
-  for (uint64_t* count : {&torque.robots, &torque.joints, &torque.saturated, &torque.contacts,
-                          &torque.touching}) {
+  for (uint64_t* count :
+       {&torque.robots, &torque.joints, &torque.saturated, &torque.contacts, &torque.touching}) {
     *count = words[next++];
   }
   for (ExactSum* sum :

@@ -40,8 +40,8 @@ TorqueTotals MeasureTorqueTotals(const RobotBatch& batch, std::span<const float>
 
 struct RunTotals {
   TaskErrorTotals errors;
-  TorqueTotals torque;        // all zero without torque control
-  uint64_t state_digest = 0;  // RobotBatch::StateDigest: batches' digests add up mod 2^64
+  TorqueTotals torque;            // all zero without torque control
+  uint64_t state_digest = 0;      // RobotBatch::StateDigest: batches' digests add up mod 2^64
   double stepping_seconds = 0.0;  // not a result: the slowest batch's time, for the rate
 
   void Merge(const RunTotals& other);

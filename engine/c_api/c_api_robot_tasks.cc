@@ -1,4 +1,6 @@
 // C API: robot tasks (swarm/robots/robot_tasks.h) on the caller's robot batches.
+#include <algorithm>
+#include <array>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -6,6 +8,7 @@
 
 #include "swarm/c_api/c_api_internal.h"
 #include "swarm/c_api/c_api_robots_internal.h"
+#include "swarm/core/buffer.h"
 #include "swarm/robots/robot_tasks.h"
 
 struct swarm_robot_task_impl {
@@ -17,6 +20,7 @@ static_assert(static_cast<int>(swarm::RobotTask::kReach) == SWARM_TASK_REACH &&
               static_cast<int>(swarm::RobotTask::kTrack) == SWARM_TASK_TRACK &&
               static_cast<int>(swarm::RobotTask::kRandom) == SWARM_TASK_RANDOM &&
               static_cast<int>(swarm::RobotTask::kStand) == SWARM_TASK_STAND);
+static_assert(swarm::TaskErrorTotals::kWords == SWARM_TASK_TOTALS_WORDS);
 static_assert(static_cast<int>(swarm::TorqueController::kNone) == SWARM_TORQUE_NONE &&
               static_cast<int>(swarm::TorqueController::kPdGravity) == SWARM_TORQUE_PD_GRAVITY &&
               static_cast<int>(swarm::TorqueController::kComputedTorque) ==
@@ -25,6 +29,15 @@ static_assert(static_cast<int>(swarm::TorqueController::kNone) == SWARM_TORQUE_N
 using swarm::c_api::Guarded;
 using swarm::c_api::NullArgument;
 using swarm::c_api::Report;
+
+namespace {
+
+swarm::TaskErrorTotals TotalsOf(const swarm_task_totals& totals) {
+  return swarm::TaskErrorTotals::FromWords(
+      std::span<const uint64_t, SWARM_TASK_TOTALS_WORDS>(totals.words));
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -78,5 +91,61 @@ swarm_status swarm_robot_task_step(swarm_robot_task task, uint64_t step, float d
 }
 
 void swarm_robot_task_destroy(swarm_robot_task task) { delete task; }
+
+swarm_status swarm_robot_task_totals(swarm_robot_task task, swarm_task_totals* out) {
+  constexpr const char* kFunction = "swarm_robot_task_totals";
+  return Guarded(kFunction, [&]() -> swarm_status {
+    if (task == nullptr) return NullArgument(kFunction, "task");
+    if (out == nullptr) return NullArgument(kFunction, "out");
+    swarm::c_api::RobotBatchState& state = *task->batch;
+    std::lock_guard<std::mutex> lock(state.context->kernel_mutex);
+    // Per-robot errors, in scratch memory under the context's budget.
+    swarm::FloatArray errors[3];
+    for (swarm::FloatArray& array : errors) {
+      swarm::Result<swarm::FloatArray> allocated = swarm::FloatArray::Create(
+          state.context->memory, state.batch.size(), swarm::MemoryCategory::kScratch);
+      if (!allocated.ok()) return Report(kFunction, allocated.status());
+      array = std::move(allocated).value();
+    }
+    task->runner->MeasureErrors(state.context->pool, errors[0].span(), errors[1].span(),
+                                errors[2].span());
+    const std::array<uint64_t, SWARM_TASK_TOTALS_WORDS> words =
+        task->runner->Totals(errors[0].span(), errors[1].span(), errors[2].span()).Words();
+    std::copy(words.begin(), words.end(), out->words);
+    return SWARM_OK;
+  });
+}
+
+swarm_status swarm_task_totals_merge(swarm_task_totals* into, const swarm_task_totals* other) {
+  constexpr const char* kFunction = "swarm_task_totals_merge";
+  return Guarded(kFunction, [&]() -> swarm_status {
+    if (into == nullptr) return NullArgument(kFunction, "into");
+    if (other == nullptr) return NullArgument(kFunction, "other");
+    swarm::TaskErrorTotals merged = TotalsOf(*into);
+    merged.Merge(TotalsOf(*other));
+    const std::array<uint64_t, SWARM_TASK_TOTALS_WORDS> words = merged.Words();
+    std::copy(words.begin(), words.end(), into->words);
+    return SWARM_OK;
+  });
+}
+
+swarm_status swarm_task_totals_summary(const swarm_task_totals* totals, swarm_task_summary* out) {
+  constexpr const char* kFunction = "swarm_task_totals_summary";
+  return Guarded(kFunction, [&]() -> swarm_status {
+    if (totals == nullptr) return NullArgument(kFunction, "totals");
+    if (out == nullptr) return NullArgument(kFunction, "out");
+    const swarm::TaskErrorSummary summary = TotalsOf(*totals).Summary();
+    *out = swarm_task_summary{summary.robots,
+                              summary.successes,
+                              summary.SuccessRate(),
+                              summary.mean_position_m,
+                              summary.max_position_m,
+                              summary.mean_orientation_rad,
+                              summary.max_orientation_rad,
+                              summary.mean_joint_error,
+                              summary.max_joint_error};
+    return SWARM_OK;
+  });
+}
 
 }  // extern "C"

@@ -608,6 +608,41 @@ swarm_status swarm_robot_task_create(swarm_robot_batch batch, const swarm_robot_
 swarm_status swarm_robot_task_step(swarm_robot_task task, uint64_t step, float dt);
 void swarm_robot_task_destroy(swarm_robot_task task);
 
+/* The task's errors as totals that merge (swarm::TaskErrorTotals): the robot and success
+ * counts, exact sums of each error (so a mean does not depend on the order or the split) and
+ * maxima, as words a process can send to another (MPI_UINT64_T). The totals of the batches of a
+ * split run, merged in any order, summarize to the bits of one batch of all its robots. All-zero
+ * words are the totals of no robots.
+ *
+ *   swarm_task_totals mine, all[ranks];
+ *   swarm_robot_task_totals(runner, &mine);
+ *   MPI_Gather(mine.words, SWARM_TASK_TOTALS_WORDS, MPI_UINT64_T,
+ *              all, SWARM_TASK_TOTALS_WORDS, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+ *   for (int r = 1; r < ranks; ++r) swarm_task_totals_merge(&all[0], &all[r]);   // rank 0
+ *   swarm_task_summary summary;
+ *   swarm_task_totals_summary(&all[0], &summary);
+ */
+#define SWARM_TASK_TOTALS_WORDS 26
+typedef struct swarm_task_totals {
+  uint64_t words[SWARM_TASK_TOTALS_WORDS];
+} swarm_task_totals;
+
+typedef struct swarm_task_summary {
+  uint64_t robots;
+  uint64_t successes;                     /* within the task's success thresholds (reach, stand) */
+  double success_rate;                    /* successes / robots; 0 for no robots */
+  double mean_position_m, max_position_m; /* end-effector position error (stand: base height) */
+  double mean_orientation_rad, max_orientation_rad; /* orientation error (stand: base tilt) */
+  double mean_joint_error, max_joint_error;         /* max over joints of |q - q_target| */
+} swarm_task_summary;
+
+/* The totals of the batch's robots now: their errors against the task's goals. */
+swarm_status swarm_robot_task_totals(swarm_robot_task task, swarm_task_totals* out);
+/* into = into merged with other. */
+swarm_status swarm_task_totals_merge(swarm_task_totals* into, const swarm_task_totals* other);
+/* The means (each exact sum rounded once, then divided by the robots) and maxima. */
+swarm_status swarm_task_totals_summary(const swarm_task_totals* totals, swarm_task_summary* out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -1,7 +1,11 @@
 // Unit tests of swarm-robots' parts that need no robot: the progress text, command and flag
 // parsing, the recording plan and its size limit, and the streaming .npy writer (read back with
-// engine/tensor/npy.h here; numpy reads the real outputs in robots_outputs_test.py).
+// engine/tensor/npy.h here; numpy reads the real outputs in robots_outputs_test.py); and the
+// parts of a run sharded over MPI ranks that need no MPI: the robot slices, the agreed error,
+// the run fingerprint and the run totals moved as words and merged.
+#include <bit>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +15,9 @@
 #include "demos/robots/npy_stream.h"
 #include "demos/robots/options.h"
 #include "demos/robots/progress_bar.h"
+#include "demos/robots/rank_group.h"
+#include "demos/robots/rank_group_internal.h"
+#include "demos/robots/run_totals.h"
 #include "demos/robots/trajectory_recorder.h"
 #include "swarm/tensor/npy.h"
 
@@ -232,6 +239,157 @@ TEST_CASE("two NpyStreamWriters of one path never mix: the path holds one comple
   }
   values_at(2.0f);
   CHECK(Temporaries(dir, "race.npy") == 0);
+}
+
+TEST_CASE("robot slices: contiguous in rank order, every robot once, sizes differ by one") {
+  for (uint64_t robots : {1u, 2u, 3u, 7u, 100u, 101u, 1000003u}) {
+    for (int ranks = 1; ranks <= 17; ++ranks) {
+      if (robots < uint64_t(ranks)) continue;
+      uint64_t next = 0, most = 0, fewest = robots;
+      for (int r = 0; r < ranks; ++r) {
+        const RobotSlice slice = RobotSliceOf(robots, r, ranks);
+        CHECK(slice.first == next);
+        CHECK(slice.count >= 1);
+        next += slice.count;
+        most = std::max(most, slice.count);
+        fewest = std::min(fewest, slice.count);
+        // Earlier ranks hold at least as many robots as later ones.
+        if (r > 0) CHECK(RobotSliceOf(robots, r - 1, ranks).count >= slice.count);
+      }
+      CHECK(next == robots);
+      CHECK(most - fewest <= 1);
+    }
+  }
+  const RobotSlice last = RobotSliceOf(101, 2, 3);  // 34 + 34 + 33
+  CHECK(last.first == 68);
+  CHECK(last.count == 33);
+}
+
+TEST_CASE("agreed error: the lowest failing rank, named, with how many others failed") {
+  using rank_group_internal::AgreedStatus;
+  using rank_group_internal::EncodeStatus;
+  const Status ok;
+  const Status bad_urdf = InvalidArgument("URDF file 'x': cannot open");
+  const Status budget(ErrorCode::kOverBudget, "budget: 1 MiB");
+  const std::string all_ok[] = {EncodeStatus(ok), EncodeStatus(ok), EncodeStatus(ok)};
+  CHECK(AgreedStatus(all_ok).ok());
+  const std::string one[] = {EncodeStatus(ok), EncodeStatus(budget), EncodeStatus(ok)};
+  const Status agreed_one = AgreedStatus(one);
+  CHECK(agreed_one.code() == ErrorCode::kOverBudget);
+  CHECK(agreed_one.message() == "rank 1 of 3: budget: 1 MiB");
+  const std::string two[] = {EncodeStatus(ok), EncodeStatus(bad_urdf), EncodeStatus(budget),
+                             EncodeStatus(budget)};
+  CHECK(AgreedStatus(two).message() ==
+        "rank 1 of 4: URDF file 'x': cannot open (and 2 more ranks failed)");
+  const std::string alike[] = {EncodeStatus(bad_urdf), EncodeStatus(bad_urdf)};
+  CHECK(AgreedStatus(alike).message() == "URDF file 'x': cannot open (on each of the 2 ranks)");
+  // One process: the error as it is; a message holding the separator survives.
+  const std::string single[] = {EncodeStatus(InvalidArgument("a: b: c"))};
+  CHECK(AgreedStatus(single).message() == "a: b: c");
+  CHECK(AgreedStatus(single).code() == ErrorCode::kInvalidArgument);
+}
+
+TEST_CASE("run fingerprint: every option that shapes the results, none of a rank's own") {
+  Result<RunOptions> base =
+      ParseRunOptions(3, std::vector<const char*>{"run", "--urdf", "robot.urdf"}.data(), 1);
+  REQUIRE(base.ok());
+  const std::string text = RunFingerprintText(base.value());
+  const auto with = [&](std::vector<const char*> flags) {
+    flags.insert(flags.begin(), {"run", "--urdf", "robot.urdf"});
+    Result<RunOptions> options = ParseRunOptions(int(flags.size()), flags.data(), 1);
+    REQUIRE(options.ok());
+    return RunFingerprintText(options.value());
+  };
+  // A rank's own resources and rank 0's files do not count ...
+  CHECK(with({"--threads", "3"}) == text);
+  CHECK(with({"--simd", "scalar"}) == text);
+  CHECK(with({"--memory-limit", "1G"}) == text);
+  CHECK(with({"--no-progress"}) == text);
+  CHECK(with({"--max-urdf-bytes", "1M"}) == text);
+  CHECK(with({"--max-output", "4G"}) == text);
+  // ... and whether a run records does (the ranks gather frames), but not where it writes.
+  CHECK(with({"--out", "a.npy"}) != text);
+  CHECK(with({"--out", "a.npy"}) == with({"--out", "elsewhere/b.npy"}));
+  // Everything that changes what the robots do, or what is recorded, counts.
+  for (std::vector<const char*> flags :
+       std::vector<std::vector<const char*>>{{"--robots", "7"},
+                                             {"--steps", "9"},
+                                             {"--dt", "0.001"},
+                                             {"--task", "track"},
+                                             {"--seed", "2"},
+                                             {"--start-spread", "0.25"},
+                                             {"--track-radius", "0.1"},
+                                             {"--track-period", "3"},
+                                             {"--resample-every", "9"},
+                                             {"--record-every", "3"},
+                                             {"--record-robots", "5"},
+                                             {"--control", "torque"},
+                                             {"--kp", "100"},
+                                             {"--kd", "2"},
+                                             {"--floating-base"},
+                                             {"--end-effector", "wrist"}}) {
+    INFO(flags[0]);
+    CHECK(with(flags) != text);
+  }
+  // Numbers are compared exactly, not as rounded text.
+  CHECK(with({"--dt", "0.0020000000000000001"}) == text);
+  CHECK(with({"--dt", "0.0020000000000001"}) != text);
+}
+
+TEST_CASE("run totals: split into ranks, moved as words and merged, they equal the whole") {
+  // Synthetic per-robot values spanning many binades, whose double sum depends on the order.
+  std::vector<float> values(999);
+  for (size_t r = 0; r < values.size(); ++r) {
+    values[r] = std::ldexp(1.0f + float(r % 13) / 16.0f, int(r % 50) - 25);
+  }
+  const auto totals_of = [&](size_t first, size_t count) {
+    RunTotals totals;
+    totals.errors.robots = count;
+    totals.torque.robots = count;
+    totals.torque.joints = 6 * count;
+    for (size_t r = first; r < first + count; ++r) {
+      totals.errors.position_m.Add(values[r]);
+      totals.errors.max_joint_error = std::max(totals.errors.max_joint_error, double(values[r]));
+      totals.errors.successes += values[r] < 1.0f;
+      totals.torque.kinetic.Add(values[r]);
+      totals.torque.abs_torque.Add(values[values.size() - 1 - r]);
+      totals.torque.max_kinetic = std::max(totals.torque.max_kinetic, double(values[r]));
+      totals.torque.touching += r % 3 == 0;
+    }
+    totals.state_digest = 0x9e3779b97f4a7c15ull * (first + 1) + count;
+    totals.stepping_seconds = 0.001 * double(count);
+    return totals;
+  };
+  const RunTotals whole = totals_of(0, values.size());
+  for (int ranks : {1, 2, 3, 7}) {
+    INFO(ranks << " ranks");
+    RunTotals merged;
+    uint64_t digest = 0;
+    double slowest = 0.0;
+    // Merged last rank first, through words, as rank 0 would receive them in any order.
+    for (int r = ranks; r-- > 0;) {
+      const RobotSlice slice = RobotSliceOf(values.size(), r, ranks);
+      const RunTotals part = totals_of(slice.first, slice.count);
+      digest += part.state_digest;
+      slowest = std::max(slowest, part.stepping_seconds);
+      const std::array<uint64_t, RunTotals::kWords> words = part.Words();
+      merged.Merge(RunTotals::FromWords(words));
+    }
+    CHECK(merged.errors.Words() == whole.errors.Words());
+    CHECK(merged.state_digest == digest);
+    CHECK(merged.stepping_seconds == slowest);
+    const TorqueSummary a = merged.torque.Summary(), b = whole.torque.Summary();
+    CHECK(std::bit_cast<uint64_t>(a.mean_kinetic) == std::bit_cast<uint64_t>(b.mean_kinetic));
+    CHECK(std::bit_cast<uint64_t>(a.mean_abs_torque) == std::bit_cast<uint64_t>(b.mean_abs_torque));
+    CHECK(a.max_kinetic == b.max_kinetic);
+    CHECK(a.touching == b.touching);
+    CHECK(a.joints == b.joints);
+  }
+  // The mean of the whole against a long-double reference (exact sums round once).
+  long double reference = 0.0L;
+  for (float v : values) reference += v;
+  CHECK(whole.torque.Summary().mean_kinetic ==
+        Approx(double(reference / values.size())).epsilon(1e-15));
 }
 
 }  // namespace

@@ -5,9 +5,11 @@ a robot count that no rank count divides and recorded robots spread over several
 with other thread counts and SIMD targets change nothing. Failures on one rank (a URDF it cannot
 read, a budget too small for its share, flags that differ from rank 0's, rank 0's files failing
 mid-run) end every rank with status 2 and one message naming the rank, within a time limit, and
-leave no output file behind.
+leave no output file behind. The C API's MPI example (demos/mpi_robots) prints the same state
+hash and summary as swarm-robots for the same run.
 
     robots_mpi_test.py <swarm-robots> <mpiexec> <assets/robots> <shared urdf dir> <work dir>
+        <swarm-mpi-robots>
 """
 
 import os
@@ -17,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-binary, mpiexec, assets, shared_urdf, work = sys.argv[1:6]
+binary, mpiexec, assets, shared_urdf, work, c_api_example = sys.argv[1:7]
 work = Path(work)
 work.mkdir(parents=True, exist_ok=True)
 ur5 = f"{assets}/ur5.urdf"
@@ -199,6 +201,29 @@ check_failure("rank 0's files fail mid-run",
                "trap '' XFSZ; ulimit -f 32; exec \"$0\" \"$@\"", binary, *recording, ":",
                "-np", "2", binary, *recording],
               [r"^swarm-robots: rank 0 of 3: ", r"File too large"], out_dir=full_dir)
+
+# The C API example shards the run itself: the same summary and state hash as swarm-robots.
+for task, control in (("reach", "kinematic"), ("random", "torque")):
+    plain, _ = run([binary, "--urdf", ur5, "--robots", "101", "--steps", "30", "--task", task,
+                    "--control", control, "--no-progress", "--threads", "1"],
+                   name=f"C API example reference {task} {control}")
+    if plain is None:
+        continue
+    expected = [l for l in plain.stdout.splitlines()
+                if l.startswith(("final joint tracking", "state hash"))]
+    successes = re.search(r"\((\d+) of 101 robots", plain.stdout)
+    for ranks in (1, 2, 3):
+        example, _ = run([*mpirun, "-np", str(ranks), c_api_example, ur5, "101", "30", task,
+                          control], name=f"C API example {task} {control} np{ranks}")
+        if example is None:
+            continue
+        got = [l for l in example.stdout.splitlines()
+               if l.startswith(("final joint tracking", "state hash"))]
+        if len(expected) != 2 or got != expected:
+            failures.append(f"C API example {task} {control} np{ranks}: {got}, expected {expected}")
+        if successes and f"success: {successes.group(1)} of 101 robots" not in example.stdout:
+            failures.append(f"C API example {task} {control} np{ranks}: success count differs:\n"
+                            f"{example.stdout}")
 
 if failures:
     print("\n\n".join(failures), file=sys.stderr)

@@ -4,6 +4,7 @@
 // form; a floating body falling under gravity (the discrete free-fall formula) onto the ground
 // and resting at the spring's depth m g / k; zero-copy views that outlive the batch; and bad
 // input with its message and the state left as it was.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -265,7 +266,10 @@ TEST_CASE("robot tasks on batches of robot ranges do what one batch of all the r
   ModelPtr model = Parse(kPendulum);
   for (const swarm_robot_task_kind kind : {SWARM_TASK_REACH, SWARM_TASK_RANDOM}) {
     INFO("task " << kind);
-    // q after 30 steps, and the state digest, of robots [first, first + robots) of a run.
+    // q after 30 steps, the state digest and the task totals of robots [first, first + robots)
+    // of a run; `joint_errors` gets each robot's |q - q_target| (the pendulum's one joint).
+    std::vector<double> joint_errors;
+    swarm_task_totals totals{};
     const auto state = [&](size_t first, size_t robots, uint64_t* digest) {
       swarm_robot_batch_desc desc{};
       desc.robots = robots;
@@ -276,24 +280,64 @@ TEST_CASE("robot tasks on batches of robot ranges do what one batch of all the r
       for (uint64_t step = 0; step < 30; ++step) {
         REQUIRE(swarm_robot_task_step(runner, step, 0.01f) == SWARM_OK);
       }
+      REQUIRE(swarm_robot_task_totals(runner, &totals) == SWARM_OK);
       swarm_robot_task_destroy(runner);
       REQUIRE(swarm_robot_batch_state_digest(batch.get(), first, digest) == SWARM_OK);
       TensorPtr q = View(batch.get(), SWARM_ROBOT_Q);
+      TensorPtr q_target = View(batch.get(), SWARM_ROBOT_Q_TARGET);
       const swarm_tensor_info info = Info(q.get());
+      const swarm_tensor_info target_info = Info(q_target.get());
       std::vector<float> values;
-      for (size_t r = 0; r < robots; ++r)
+      joint_errors.clear();
+      for (size_t r = 0; r < robots; ++r) {
         values.push_back(*ElementOf<float>(info, {int64_t(r), 0}));
+        joint_errors.push_back(std::fabs(double(values.back()) -
+                                         double(*ElementOf<float>(target_info, {int64_t(r), 0}))));
+      }
       return values;
     };
     uint64_t whole_digest = 0, head_digest = 0, tail_digest = 0;
     const std::vector<float> whole = state(0, 12, &whole_digest);
+    const swarm_task_totals whole_totals = totals;
+    const std::vector<double> whole_joint_errors = joint_errors;
     std::vector<float> parts = state(0, 5, &head_digest);
+    const swarm_task_totals head_totals = totals;
     const std::vector<float> tail = state(5, 7, &tail_digest);
+    swarm_task_totals tail_totals = totals;
     parts.insert(parts.end(), tail.begin(), tail.end());
     CHECK(parts == whole);
     CHECK(head_digest + tail_digest == whole_digest);
     CHECK(whole[0] != whole[5]);  // robots draw their own numbers
+    // The ranges' totals merged (tail first) are the whole batch's, word for word; their
+    // summary holds the mean and max of |q - q_target| computed here from the tensors.
+    REQUIRE(swarm_task_totals_merge(&tail_totals, &head_totals) == SWARM_OK);
+    CHECK(std::equal(std::begin(tail_totals.words), std::end(tail_totals.words),
+                     std::begin(whole_totals.words)));
+    swarm_task_summary summary{};
+    REQUIRE(swarm_task_totals_summary(&tail_totals, &summary) == SWARM_OK);
+    CHECK(summary.robots == 12);
+    CHECK(summary.successes <= 12);
+    CHECK(summary.success_rate == double(summary.successes) / 12.0);
+    double sum = 0.0, max = 0.0;
+    for (double e : whole_joint_errors) {
+      sum += e;
+      max = std::max(max, e);
+    }
+    CHECK(summary.mean_joint_error == Approx(sum / 12.0).epsilon(1e-12));
+    CHECK(summary.max_joint_error == max);
+    CHECK(summary.mean_joint_error > 0.0);
   }
+  // All-zero words are the totals of no robots.
+  swarm_task_totals empty{};
+  swarm_task_summary nothing{};
+  REQUIRE(swarm_task_totals_summary(&empty, &nothing) == SWARM_OK);
+  CHECK(nothing.robots == 0);
+  CHECK(nothing.success_rate == 0.0);
+  CHECK(nothing.mean_joint_error == 0.0);
+  CHECK(swarm_task_totals_merge(nullptr, &empty) == SWARM_INVALID_ARGUMENT);
+  CHECK(LastError() == "swarm_task_totals_merge: into is null");
+  CHECK(swarm_task_totals_summary(&empty, nullptr) == SWARM_INVALID_ARGUMENT);
+  CHECK(swarm_robot_task_totals(nullptr, &empty) == SWARM_INVALID_ARGUMENT);
   // The task keeps its batch: it runs after the caller destroyed the batch handle.
   swarm_robot_batch_desc desc{};
   desc.robots = 2;
