@@ -96,7 +96,7 @@ esac
 quick_flags=()
 numpy_flags=()
 if [[ $quick -eq 1 ]]; then
-  quick_flags=(--max-count=1e6 --rounds=1 --memory-rounds=1)
+  quick_flags=(--max-count=1e6 --rounds=1 --memory-rounds=1 --min-time=0.02)
   numpy_flags=(--max-count 1e6 --repeats 1)
 fi
 for flag in "${bench_flags[@]}"; do
@@ -136,7 +136,7 @@ for name in "${suites[@]}"; do
   if [[ "$name" == vision ]]; then
     # The vision binary prints its own table (best round, ratios, targets) after the runs.
     vision_flags=()
-    if [[ $quick -eq 1 ]]; then vision_flags=(--quick --rounds=1); fi
+    if [[ $quick -eq 1 ]]; then vision_flags=(--quick --rounds=1 --min-time=0.02); fi
     "$build_dir/bench/swarm-bench-vision" "${vision_flags[@]}" "${bench_flags[@]}" \
       --benchmark_out="$json" --benchmark_out_format=json
     summary+=("vision suite run time: $(( $(date +%s) - start )) s (benchmark binary)")
@@ -166,7 +166,9 @@ for name in "${suites[@]}"; do
   if [[ "$name" == dynamics ]]; then
     # One run per robot; each prints its own tables (best round, M evals/s, ratios, targets).
     dynamics_flags=()
-    if [[ $quick -eq 1 ]]; then dynamics_flags=(--max-robots=1e4 --rounds=1 --memory-rounds=1); fi
+    if [[ $quick -eq 1 ]]; then
+      dynamics_flags=(--max-robots=1e4 --rounds=1 --memory-rounds=1 --min-time=0.02)
+    fi
     for robot in ur5 panda_arm quadruped; do
       robot_flags=(--urdf="$root/assets/robots/$robot.urdf")
       if [[ $robot == quadruped ]]; then robot_flags+=(--floating-base); fi
