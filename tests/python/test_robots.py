@@ -154,13 +154,29 @@ class RobotBatches(unittest.TestCase):
             task = batch.task("random", seed=3, first_robot=first)
             for step in range(20):
                 task.step(step, 0.01)
-            return batch.q.copy(), batch.state_digest(first)
+            return batch.q.copy(), batch.state_digest(first), task.totals(), batch.q_target.copy()
 
-        whole, whole_digest = run(0, 9)
-        head, head_digest = run(0, 4)
-        tail, tail_digest = run(4, 5)
+        whole, whole_digest, whole_totals, whole_target = run(0, 9)
+        head, head_digest, head_totals, _ = run(0, 4)
+        tail, tail_digest, tail_totals, _ = run(4, 5)
         np.testing.assert_array_equal(np.concatenate([head, tail]), whole)
         self.assertEqual((head_digest + tail_digest) % (1 << 64), whole_digest)
+        # Totals travel as words (as through mpi4py) and merge, tail first, into the whole
+        # batch's; the summary's joint error is max_j |q - q_target| from the numpy views.
+        received = swarm.TaskTotals(self.lib, tail_totals.words).merge(
+            swarm.TaskTotals(self.lib, head_totals.words))
+        np.testing.assert_array_equal(received.words, whole_totals.words)
+        summary = received.summary()
+        # Per robot in float32, as swarm measures it; the mean of those in float64 (the exact
+        # sum rounds once: within 1e-15).
+        errors = np.abs(whole - whole_target).max(axis=1).astype(np.float64)
+        self.assertEqual(summary["robots"], 9)
+        self.assertAlmostEqual(summary["mean_joint_error"], errors.mean(), delta=1e-15)
+        self.assertEqual(summary["max_joint_error"], errors.max())
+        self.assertGreater(summary["mean_joint_error"], 0.0)
+        self.assertEqual(swarm.TaskTotals(self.lib).summary()["robots"], 0)
+        with self.assertRaises(ValueError):
+            swarm.TaskTotals(self.lib, np.zeros(5, np.uint64))
         with self.assertRaises(ValueError):
             self.ctx.robot_batch(self.model, 2).task("fly")
         with self.assertRaises(swarm.SwarmError) as caught:

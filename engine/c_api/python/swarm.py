@@ -107,6 +107,21 @@ class _RobotTaskDesc(ctypes.Structure):
                 ("torque_control", ctypes.c_bool), ("controller", ctypes.c_int)]
 
 
+TASK_TOTALS_WORDS = 26  # SWARM_TASK_TOTALS_WORDS
+
+
+class _TaskTotals(ctypes.Structure):
+    _fields_ = [("words", ctypes.c_uint64 * TASK_TOTALS_WORDS)]
+
+
+class _TaskSummary(ctypes.Structure):
+    _fields_ = [("robots", ctypes.c_uint64), ("successes", ctypes.c_uint64),
+                ("success_rate", ctypes.c_double),
+                ("mean_position_m", ctypes.c_double), ("max_position_m", ctypes.c_double),
+                ("mean_orientation_rad", ctypes.c_double), ("max_orientation_rad", ctypes.c_double),
+                ("mean_joint_error", ctypes.c_double), ("max_joint_error", ctypes.c_double)]
+
+
 class _ContextDesc(ctypes.Structure):
     _fields_ = [("budget_bytes", ctypes.c_size_t), ("threads", ctypes.c_size_t)]
 
@@ -346,6 +361,11 @@ _SIGNATURES = {
         ctypes.c_int, [_P, ctypes.POINTER(_RobotTaskDesc), ctypes.POINTER(_P)]),
     "swarm_robot_task_step": (ctypes.c_int, [_P, ctypes.c_uint64, ctypes.c_float]),
     "swarm_robot_task_destroy": (None, [_P]),
+    "swarm_robot_task_totals": (ctypes.c_int, [_P, ctypes.POINTER(_TaskTotals)]),
+    "swarm_task_totals_merge": (
+        ctypes.c_int, [ctypes.POINTER(_TaskTotals), ctypes.POINTER(_TaskTotals)]),
+    "swarm_task_totals_summary": (
+        ctypes.c_int, [ctypes.POINTER(_TaskTotals), ctypes.POINTER(_TaskSummary)]),
 }
 
 
@@ -975,8 +995,44 @@ class RobotModel(_Handle):
                 for index in range(count)]
 
 
+class TaskTotals:
+    """A task's errors as totals that merge (swarm_c.h swarm_task_totals): batches of a split run
+    merged in any order summarize to the bits of one batch of all the robots. `words` is a
+    uint64 numpy array of TASK_TOTALS_WORDS values to send between processes (mpi4py's
+    comm.gather); TaskTotals(lib, words) takes it back. TaskTotals(lib) is the totals of no
+    robots."""
+
+    def __init__(self, lib, words=None):
+        self._lib = lib
+        self._totals = _TaskTotals()
+        if words is not None:
+            values = np.ascontiguousarray(words, dtype=np.uint64)
+            if values.shape != (TASK_TOTALS_WORDS,):
+                raise ValueError(f"task totals are {TASK_TOTALS_WORDS} uint64 words, got shape "
+                                 f"{values.shape}")
+            ctypes.memmove(self._totals.words, values.ctypes.data, values.nbytes)
+
+    @property
+    def words(self):
+        return np.frombuffer(bytes(self._totals.words), dtype=np.uint64).copy()
+
+    def merge(self, other):
+        """self = self merged with other; returns self."""
+        self._lib._call("swarm_task_totals_merge", ctypes.byref(self._totals),
+                        ctypes.byref(other._totals))
+        return self
+
+    def summary(self):
+        """A dict: robots, successes, success_rate, the means and maxima of the position,
+        orientation and joint errors."""
+        out = _TaskSummary()
+        self._lib._call("swarm_task_totals_summary", ctypes.byref(self._totals), ctypes.byref(out))
+        return {name: getattr(out, name) for name, _ in _TaskSummary._fields_}
+
+
 class RobotTask(_Handle):
-    """RobotBatch.task's result: step(step, dt) runs step `step` (0, 1, 2, ...) of the task."""
+    """RobotBatch.task's result: step(step, dt) runs step `step` (0, 1, 2, ...) of the task;
+    totals() measures the batch's errors against the task's goals as mergeable TaskTotals."""
 
     _destroy = "swarm_robot_task_destroy"
 
@@ -986,6 +1042,11 @@ class RobotTask(_Handle):
 
     def step(self, step, dt):
         self._lib._call("swarm_robot_task_step", self._handle, step, dt)
+
+    def totals(self):
+        totals = TaskTotals(self._lib)
+        self._lib._call("swarm_robot_task_totals", self._handle, ctypes.byref(totals._totals))
+        return totals
 
 
 class RobotBatch(_Handle):
