@@ -29,8 +29,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   if (argc < 4) {
     if (rank == 0) {
-      fprintf(stderr, "usage: mpirun -np N %s <urdf> <robots> <steps> [task] [control]\n",
-              argv[0]);
+      fprintf(stderr, "usage: mpirun -np N %s <urdf> <robots> <steps> [task] [control]\n", argv[0]);
     }
     MPI_Finalize();
     return 2;
