@@ -29,8 +29,11 @@ RobotSlice RobotSliceOf(uint64_t robots, int rank, int ranks);
 
 class RankGroup {
  public:
-  // Joins MPI when built with it (MPI_Init_thread: only the thread that made the group calls
-  // MPI); leaves it when destroyed. One per process, made before anything else in main.
+  // Joins MPI when built with it and started by an MPI launcher (mpirun, srun), which hands each
+  // process its part of the job through the environment that MPI_Init reads; leaves it when
+  // destroyed. Started otherwise, the process is a group of one without MPI (MPI_Init would
+  // make a one-process job, at about half a second per start). Only the thread that made the
+  // group calls MPI (MPI_THREAD_FUNNELED). One per process, made before anything else in main.
   RankGroup(int* argc, char*** argv);
   ~RankGroup();
   RankGroup(const RankGroup&) = delete;
@@ -41,8 +44,6 @@ class RankGroup {
   bool is_root() const { return rank_ == 0; }
   // "vm" or the node's name as MPI knows it.
   const std::string& host() const { return host_; }
-  // Whether this swarm-robots was built with MPI.
-  static bool HasMpi();
 
   // Every rank's status in, the same status out on every rank: OK when all are OK, else the
   // error of the lowest failing rank, its message prefixed "rank R of N: " (and followed by how
@@ -68,6 +69,7 @@ class RankGroup {
  private:
   int rank_ = 0;
   int size_ = 1;
+  bool joined_mpi_ = false;
   std::string host_;
 };
 

@@ -1,9 +1,12 @@
 // RankGroup over MPI_COMM_WORLD. MPI's default error handler ends the whole job on a
-// communication failure, so the calls here do not return MPI errors.
+// communication failure, so the calls here do not return MPI errors. A process started without
+// an MPI launcher does not join MPI: it is a group of one, and every collective is its trivial
+// one-process form.
 #include <mpi.h>
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 
 #include "demos/robots/rank_group.h"
 #include "demos/robots/rank_group_internal.h"
@@ -28,9 +31,20 @@ void BroadcastText(std::string& text) {
   }
 }
 
+// Whether a launcher started this process as part of an MPI job: OpenMPI's mpirun, or a PMIx
+// or PMI launcher such as Slurm's srun, sets these for MPI_Init to read.
+bool StartedByMpiLauncher() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"}) {
+    if (std::getenv(name) != nullptr) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
-RankGroup::RankGroup(int* argc, char*** argv) {
+RankGroup::RankGroup(int* argc, char*** argv) : host_("this machine") {
+  if (!StartedByMpiLauncher()) return;
+  joined_mpi_ = true;
   int provided = 0;
   MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -41,11 +55,12 @@ RankGroup::RankGroup(int* argc, char*** argv) {
   host_.assign(name, static_cast<size_t>(std::max(length, 0)));
 }
 
-RankGroup::~RankGroup() { MPI_Finalize(); }
-
-bool RankGroup::HasMpi() { return true; }
+RankGroup::~RankGroup() {
+  if (joined_mpi_) MPI_Finalize();
+}
 
 Status RankGroup::Agree(const Status& mine) {
+  if (!joined_mpi_) return mine;
   if (!AnyOf(!mine.ok())) return {};
   const std::vector<std::string> encoded = GatherTexts(rank_group_internal::EncodeStatus(mine));
   std::string agreed;
@@ -58,6 +73,7 @@ Status RankGroup::Agree(const Status& mine) {
 }
 
 bool RankGroup::AnyOf(bool mine) {
+  if (!joined_mpi_) return mine;
   int value = mine ? 1 : 0;
   int any = 0;
   MPI_Allreduce(&value, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -65,11 +81,13 @@ bool RankGroup::AnyOf(bool mine) {
 }
 
 uint64_t RankGroup::BroadcastWord(uint64_t value) {
+  if (!joined_mpi_) return value;
   MPI_Bcast(&value, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   return value;
 }
 
 std::vector<uint64_t> RankGroup::GatherWords(std::span<const uint64_t> mine) {
+  if (!joined_mpi_) return {mine.begin(), mine.end()};
   std::vector<uint64_t> all(is_root() ? mine.size() * static_cast<size_t>(size_) : 0);
   MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, all.data(),
              static_cast<int>(mine.size()), MPI_UINT64_T, 0, MPI_COMM_WORLD);
@@ -77,6 +95,7 @@ std::vector<uint64_t> RankGroup::GatherWords(std::span<const uint64_t> mine) {
 }
 
 std::vector<std::string> RankGroup::GatherTexts(const std::string& mine) {
+  if (!joined_mpi_) return {mine};
   const uint64_t length = mine.size();
   const std::vector<uint64_t> lengths = GatherWords({&length, 1});
   std::vector<std::string> texts;
@@ -101,6 +120,7 @@ std::vector<std::string> RankGroup::GatherTexts(const std::string& mine) {
 
 void RankGroup::GatherFloats(std::span<const float> mine, std::span<const uint64_t> counts,
                              std::span<float> root_out) {
+  if (!joined_mpi_) return;  // rank 0's floats are already in place
   if (!is_root()) {
     for (uint64_t done = 0; done < mine.size();) {
       const uint64_t piece = std::min<uint64_t>(mine.size() - done, kMaxPiece);

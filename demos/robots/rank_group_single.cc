@@ -7,7 +7,6 @@ namespace swarm {
 
 RankGroup::RankGroup(int*, char***) : host_("this machine") {}
 RankGroup::~RankGroup() = default;
-bool RankGroup::HasMpi() { return false; }
 
 Status RankGroup::Agree(const Status& mine) { return mine; }
 bool RankGroup::AnyOf(bool mine) { return mine; }
