@@ -40,9 +40,10 @@ Result<RecordingPlan> PlanRecording(const std::string& q_path, uint64_t steps, u
 
 class TrajectoryRecorder {
  public:
-  // One rank's recorder in a run whose robots are split as RobotSliceOf(plan's run, r, ranks):
+  // One rank's recorder in a run of `run_robots` robots split among the ranks by RobotSliceOf:
   // rank 0 opens both files and allocates the frame of all M robots, the others a frame of their
-  // own recorded robots (MemoryCategory::kScratch). `run_robots`: the robots of the whole run.
+  // own recorded robots (MemoryCategory::kScratch). `Record` then takes robot r of this rank's
+  // batch to be robot slice.first + r of the run.
   static Result<TrajectoryRecorder> Create(MemoryAccountant& accountant, const RecordingPlan& plan,
                                            uint64_t run_robots, const RankGroup& ranks);
   TrajectoryRecorder() = default;
@@ -58,8 +59,9 @@ class TrajectoryRecorder {
   double gather_seconds() const { return gather_seconds_; }
 
  private:
-  // Packs `floats_per_robot` columns of this rank's recorded robots (robot-major) into frame_,
-  // gathers the other ranks' after them on rank 0, and appends the frame to `file` there.
+  // Packs `floats_per_robot` columns (pack_column(c): column c over the batch's robots) of this
+  // rank's recorded robots, robot-major, into frame_; gathers the other ranks' after them on
+  // rank 0, and appends the frame to `file` there.
   template <typename PackColumn>
   Status RecordColumns(size_t floats_per_robot, PackColumn pack_column, NpyStreamWriter& file,
                        RankGroup& ranks);
