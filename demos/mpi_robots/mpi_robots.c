@@ -15,7 +15,8 @@
 
 #include "swarm/c_api/swarm_c.h"
 
-/* Rank 0 prints the message; every rank leaves (MPI_Abort ends the others' waits). */
+/* The failing rank prints why; MPI_Abort then ends every rank of the job, also those waiting in
+ * a collective for this one. */
 static void Check(swarm_status status, const char* what, int rank) {
   if (status == SWARM_OK) return;
   fprintf(stderr, "swarm-mpi-robots: rank %d: %s: %s\n", rank, what, swarm_last_error());
@@ -27,12 +28,11 @@ int main(int argc, char** argv) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  /* Ranks may be started with different arguments (mpirun ... : ...): a rank that finds its own
+   * wrong ends the job rather than leave the others waiting. */
   if (argc < 4) {
-    if (rank == 0) {
-      fprintf(stderr, "usage: mpirun -np N %s <urdf> <robots> <steps> [task] [control]\n", argv[0]);
-    }
-    MPI_Finalize();
-    return 2;
+    fprintf(stderr, "usage: mpirun -np N %s <urdf> <robots> <steps> [task] [control]\n", argv[0]);
+    MPI_Abort(MPI_COMM_WORLD, 2);
   }
   const uint64_t robots = strtoull(argv[2], NULL, 10);
   const uint64_t steps = strtoull(argv[3], NULL, 10);
@@ -42,9 +42,8 @@ int main(int argc, char** argv) {
   if (strcmp(task_name, "track") == 0) kind = SWARM_TASK_TRACK;
   if (strcmp(task_name, "random") == 0) kind = SWARM_TASK_RANDOM;
   if (robots < (uint64_t)ranks) {
-    if (rank == 0) fprintf(stderr, "swarm-mpi-robots: need at least one robot per rank\n");
-    MPI_Finalize();
-    return 2;
+    fprintf(stderr, "swarm-mpi-robots: rank %d: need at least one robot per rank\n", rank);
+    MPI_Abort(MPI_COMM_WORLD, 2);
   }
 
   /* This rank's robots: [first, first + count), the first robots % ranks ranks one longer. */

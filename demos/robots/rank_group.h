@@ -5,7 +5,7 @@
 //
 // Every collective must be called by every rank, in the same order, so that none waits for a
 // call that never comes: a rank that fails keeps taking part and reports its failure at the next
-// agreement (Agree, AnyFailed) instead of leaving. A rank that crashes outright is MPI's to handle:
+// agreement (Agree, AnyOf) instead of leaving. A rank that crashes outright is MPI's to handle:
 // mpirun ends the job.
 #pragma once
 

@@ -77,7 +77,8 @@ uint64_t RunFingerprint(const RunOptions& options) {
 }
 
 // One rank's part of a run: its slice of the robots, its memory, batch, task and recording.
-// Declared in destruction order: the accountant outlives everything allocated from it.
+// Members are destroyed in the reverse of their order here, so the accountant and the pool
+// outlive everything allocated from or run on them.
 class RankRun {
  public:
   RankRun(const RunOptions& options, RankGroup& ranks)
@@ -124,16 +125,17 @@ class RankRun {
                          ProgressBar::ModeFor(stderr, options_.progress && ranks_.is_root()),
                          options_.steps, options_.robots);
     uint64_t done = 0;
-    while (done < options_.steps) {
+    bool stopped = false;  // some rank failed: the files stay incomplete, unrenamed
+    while (done < options_.steps && !stopped) {
       const Clock::time_point step_start = Clock::now();
       if (status.ok()) status = runner_->Step(pool_, done, dt);
       stepping_seconds_ += SecondsSince(step_start);
       ++done;
-      if (plan_ && plan_->IsRecordedStep(done) && !record()) break;
+      if (plan_ && plan_->IsRecordedStep(done)) stopped = !record();
       progress.Update(done);
     }
     progress.Finish(done);
-    if (plan_ && status.ok()) status = recorder_.Finish();
+    if (plan_ && !stopped && status.ok()) status = recorder_.Finish();
     timings.gather_seconds = recorder_.gather_seconds();
     return ranks_.Agree(status);
   }
@@ -181,9 +183,10 @@ class RankRun {
       config.end_effector = link.value();
     }
     if (!options_.out.empty()) {
+      // Only rank 0 writes, so only its --max-output applies.
       Result<RecordingPlan> planned =
           PlanRecording(options_.out, options_.steps, options_.record_every, options_.record_robots,
-                        model_->q_count(), options_.max_output);
+                        model_->q_count(), ranks_.is_root() ? options_.max_output : kNoBudget);
       if (!planned.ok()) return planned.status();
       plan_ = planned.value();
     }
@@ -209,7 +212,8 @@ class RankRun {
       Result<TrajectoryRecorder> opened =
           TrajectoryRecorder::Create(memory_, *plan_, options_.robots, ranks_);
       if (!opened.ok()) {
-        return AllocationError(opened.status(), options_.memory_limit, "the recording of " + what);
+        return AllocationError(opened.status(), options_.memory_limit,
+                               "the recording of " + std::to_string(plan_->robots) + " robots");
       }
       recorder_ = std::move(opened).value();
     }
@@ -240,12 +244,14 @@ int FailEverywhere(const RankGroup& ranks, const Status& status) {
 
 int RunRobots(const RunOptions& options, RankGroup& ranks) {
   const Clock::time_point start = Clock::now();
+  Status enough;
   if (options.robots < static_cast<uint64_t>(ranks.size())) {
-    return FailEverywhere(ranks,
-                          InvalidArgument("--robots " + std::to_string(options.robots) +
-                                          " is fewer than the " + std::to_string(ranks.size()) +
-                                          " MPI ranks: every rank needs at least one robot"));
+    enough = InvalidArgument("--robots " + std::to_string(options.robots) + " is fewer than the " +
+                             std::to_string(ranks.size()) +
+                             " MPI ranks: every rank needs at least one robot");
   }
+  // Agreed: with per-rank command lines (mpirun ... : ...) the ranks may see different counts.
+  if (Status s = ranks.Agree(enough); !s.ok()) return FailEverywhere(ranks, s);
   RankRun run(options, ranks);
   RunTimings timings;
   if (Status s = run.Load(); !s.ok()) return FailEverywhere(ranks, s);

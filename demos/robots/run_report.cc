@@ -142,8 +142,8 @@ void PrintRunSummary(const RunOptions& options, const RobotBatch& batch, const R
   std::printf("state hash %016llx after %llu steps\n",
               static_cast<unsigned long long>(totals.state_digest),
               static_cast<unsigned long long>(options.steps));
-  std::printf("memory per robot: %.0f B (batch arrays %s)\n", batch.BytesPerRobot(),
-              FormatBytes(batch.allocated_bytes()).c_str());
+  std::printf("memory per robot: %.0f B (%sbatch arrays %s)\n", batch.BytesPerRobot(),
+              rank_lines.empty() ? "" : "rank 0's ", FormatBytes(batch.allocated_bytes()).c_str());
   std::fputs(memory.Report().c_str(), stdout);
   if (!rank_lines.empty()) {
     std::printf("memory and time of every rank (the table above is rank 0's):\n");

@@ -180,6 +180,10 @@ check_failure("rank 1 with other flags",
 check_failure("fewer robots than ranks",
               [*mpirun, "-np", "3", binary, *flags_with(small, "--robots", "2")],
               [r"--robots 2 is fewer than the 3 MPI ranks"])
+check_failure("fewer robots than ranks on rank 0 alone",
+              [*mpirun, "-np", "1", binary, *flags_with(small, "--robots", "2"), ":",
+               "-np", "2", binary, *small],
+              [r"^swarm-robots: rank 0 of 3: --robots 2 is fewer than the 3 MPI ranks"])
 check_failure("a bad flag on rank 1 alone",
               [*mpirun, "-np", "1", binary, *small, ":",
                "-np", "1", binary, *flags_with(small, "--threads", "0")],
