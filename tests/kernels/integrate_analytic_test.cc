@@ -197,10 +197,24 @@ TEST_CASE("Velocity Verlet keeps a harmonic oscillator's energy bounded without 
     }
   };
 
+  // The energy statistics are measured on the first target (their double-precision scalar loop
+  // costs far more than the kernels, and ten times more under an emulator). Every other target
+  // runs the same kernel calls and must end in the same bits, so the same bounds hold there.
   std::optional<Particles> first_final;
   ForEachTarget([&](const TargetUnderTest& target) {
     INFO("target " << target.name);
     Particles state = initial;
+    if (first_final) {
+      compute_accelerations(state);
+      for (int step = 1; step <= kSteps; ++step) {
+        VerletKickDrift(state.positions.view(), state.velocities.view(),
+                        state.accelerations.view(), kDt);
+        compute_accelerations(state);
+        VerletKick(state.velocities.view(), state.accelerations.view(), kDt);
+      }
+      CHECK(test::BitwiseEqual(state, *first_final));
+      return;
+    }
     std::vector<double> initial_energy(kCount * 3);
     for (size_t i = 0; i < kCount; ++i) {
       for (int axis = 0; axis < 3; ++axis) initial_energy[i * 3 + axis] = energy(state, i, axis);
@@ -231,11 +245,7 @@ TEST_CASE("Velocity Verlet keeps a harmonic oscillator's energy bounded without 
                                         << last_window_mean);
     CHECK(worst_error <= kEnergyBound);
     CHECK(std::abs(last_window_mean - first_window_mean) <= kDriftBound);
-    if (!first_final) {
-      first_final.emplace(state);
-    } else {
-      CHECK(test::BitwiseEqual(state, *first_final));
-    }
+    first_final.emplace(state);
   });
 }
 
