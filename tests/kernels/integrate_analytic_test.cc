@@ -207,8 +207,8 @@ TEST_CASE("Velocity Verlet keeps a harmonic oscillator's energy bounded without 
     if (first_final) {
       compute_accelerations(state);
       for (int step = 1; step <= kSteps; ++step) {
-        VerletKickDrift(state.positions.view(), state.velocities.view(),
-                        state.accelerations.view(), kDt);
+        VerletKickDrift(state.positions.view(), state.velocities.view(), state.accelerations.view(),
+                        kDt);
         compute_accelerations(state);
         VerletKick(state.velocities.view(), state.accelerations.view(), kDt);
       }
