@@ -9,6 +9,11 @@ int Fail(const Status& status) {
   return kExitBadInput;
 }
 
+int FailAgreed(const RankGroup& ranks, const Status& status) {
+  if (ranks.is_root()) return Fail(status);
+  return kExitBadInput;
+}
+
 Status AllocationError(const Status& status, size_t memory_limit, const std::string& what) {
   if (status.code() != ErrorCode::kOverBudget) return status;
   return Status(status.code(), "--memory-limit=" + FormatBytes(memory_limit) +

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 
+#include "demos/robots/rank_group.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/status.h"
 #include "swarm/robots/robot_model.h"
@@ -15,6 +16,9 @@ inline constexpr int kExitBadInput = 2;
 
 // Prints "swarm-robots: <message>" to stderr and returns kExitBadInput.
 int Fail(const Status& status);
+// For an error every rank agreed on (RankGroup::Agree): Fail on rank 0, so that it is printed
+// once; kExitBadInput on every rank.
+int FailAgreed(const RankGroup& ranks, const Status& status);
 // An allocation's error, prefixed "--memory-limit=X is too small for <what>: " when the budget
 // refused it.
 Status AllocationError(const Status& status, size_t memory_limit, const std::string& what);

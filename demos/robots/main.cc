@@ -23,12 +23,6 @@
 
 namespace {
 
-// An error every rank agreed on (RankGroup::Agree), printed once.
-int FailOnce(const swarm::RankGroup& ranks, const swarm::Status& status) {
-  if (ranks.is_root()) return swarm::Fail(status);
-  return swarm::kExitBadInput;
-}
-
 template <typename Options>
 bool PrintedHelp(const Options& options) {
   if (options.help) std::fputs(options.usage.c_str(), stdout);
@@ -50,7 +44,7 @@ int main(int argc, char** argv) {
         "only 'run' shards its robots over MPI ranks; start the other commands as one process "
         "(mpirun -np 1, or without mpirun)");
   }
-  if (swarm::Status s = ranks.Agree(command); !s.ok()) return FailOnce(ranks, s);
+  if (swarm::Status s = ranks.Agree(command); !s.ok()) return swarm::FailAgreed(ranks, s);
   const int first = line->first_argument;
   switch (line->command) {
     case swarm::RobotsCommand::kHelp:
@@ -58,7 +52,8 @@ int main(int argc, char** argv) {
       return 0;
     case swarm::RobotsCommand::kRun: {
       swarm::Result<swarm::RunOptions> options = swarm::ParseRunOptions(argc, argv, first);
-      if (swarm::Status s = ranks.Agree(options.status()); !s.ok()) return FailOnce(ranks, s);
+      if (swarm::Status s = ranks.Agree(options.status()); !s.ok())
+        return swarm::FailAgreed(ranks, s);
       if (ranks.AnyOf(options->help)) {
         if (ranks.is_root()) std::fputs(options->usage.c_str(), stdout);
         return 0;

@@ -234,12 +234,6 @@ class RankRun {
   double stepping_seconds_ = 0.0;
 };
 
-// Rank 0 prints the error; every rank leaves with the same status.
-int FailEverywhere(const RankGroup& ranks, const Status& status) {
-  if (ranks.is_root()) return Fail(status);
-  return kExitBadInput;
-}
-
 }  // namespace
 
 int RunRobots(const RunOptions& options, RankGroup& ranks) {
@@ -251,12 +245,12 @@ int RunRobots(const RunOptions& options, RankGroup& ranks) {
                              " MPI ranks: every rank needs at least one robot");
   }
   // Agreed: with per-rank command lines (mpirun ... : ...) the ranks may see different counts.
-  if (Status s = ranks.Agree(enough); !s.ok()) return FailEverywhere(ranks, s);
+  if (Status s = ranks.Agree(enough); !s.ok()) return FailAgreed(ranks, s);
   RankRun run(options, ranks);
   RunTimings timings;
-  if (Status s = run.Load(); !s.ok()) return FailEverywhere(ranks, s);
-  if (Status s = run.Allocate(); !s.ok()) return FailEverywhere(ranks, s);
-  if (Status s = run.Run(timings); !s.ok()) return FailEverywhere(ranks, s);
+  if (Status s = run.Load(); !s.ok()) return FailAgreed(ranks, s);
+  if (Status s = run.Allocate(); !s.ok()) return FailAgreed(ranks, s);
+  if (Status s = run.Run(timings); !s.ok()) return FailAgreed(ranks, s);
 
   // Step 5: every rank's totals and report line to rank 0, merged in rank order.
   const RunTotals mine = run.Totals();
