@@ -1,6 +1,6 @@
-// swarm-bench-dynamics: the batched rigid-body dynamics kernels (kernels/robot_dynamics.h) next to
-// the per-robot double-precision textbook reference and MuJoCo, in one binary so that every ratio
-// comes from one run on one machine state.
+// swarm-bench-dynamics: the batched rigid-body dynamics kernels
+// (swarm/kernels/robots/dynamics/robot_dynamics.h) next to the per-robot double-precision textbook
+// reference and MuJoCo, in one binary so that every ratio comes from one run on one machine state.
 //
 // For R = 1, 16, 1e3, 1e4, 1e5, 1e6 robots of one model, 1 and 2 threads:
 //   rnea_*   inverse dynamics tau = M qdd + h (swarm: InverseDynamics; MuJoCo: mj_kinematics,
@@ -12,8 +12,8 @@
 // *_kernel is swarm over SoA lane arrays (two threads take one half of the robots each, with
 // their own scratch), *_mujoco MuJoCo 2.2.2 robot after robot over AoS doubles (one mjData per
 // thread; only for fixed-base URDFs MuJoCo loads), *_reference the textbook reference
-// (kernels/robot_dynamics_reference.h, double, one thread, up to 1e4 robots). Rates count robot
-// evaluations per second.
+// (swarm/kernels/robots/dynamics/robot_dynamics_reference.h, double, one thread, up to 1e4 robots).
+// Rates count robot evaluations per second.
 //
 // Before anything is timed, 1,000 robots are checked: the kernels against the reference (tau and
 // M within 1e-4 of the largest entry, qdd within 1e-3) and MuJoCo against the reference (tau, M,
@@ -43,8 +43,8 @@
 #include "swarm/core/flags.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
-#include "swarm/kernels/robot_dynamics.h"
-#include "swarm/kernels/robot_dynamics_reference.h"
+#include "swarm/kernels/robots/dynamics/robot_dynamics.h"
+#include "swarm/kernels/robots/dynamics/robot_dynamics_reference.h"
 #include "swarm/robots/dynamics_model.h"
 #include "swarm/robots/robot_model.h"
 

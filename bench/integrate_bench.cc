@@ -1,7 +1,7 @@
 // swarm-bench-integrate: the Euler integration kernel against its peers and the memory roofline,
 // all in one binary so that every ratio comes from one run on one machine state.
 //
-// Workload (DESIGN.md, "Reference workloads"): v += (g - k v) dt;  p += v dt on SoA f32x4, w
+// Workload (docs/design.md, "Reference workloads"): v += (g - k v) dt;  p += v dt on SoA f32x4, w
 // carried through. Throughput counts 64 B per particle (p and v, 16 B each, read and written),
 // whatever an implementation really moves, so GB/s and ns/particle convert into each other:
 //
@@ -52,7 +52,7 @@
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/core/tile_pipeline.h"
-#include "swarm/kernels/integrate.h"
+#include "swarm/kernels/particles/integrate.h"
 
 namespace swarm::bench {
 namespace {

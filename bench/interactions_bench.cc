@@ -52,7 +52,7 @@ struct Options {
 
 [[noreturn]] void Die(const std::string& message) { Fail(kProgram, message); }
 
-// The demo's scenes (engine/particles/interaction_presets.h) in its 20 m box.
+// The demo's scenes (swarm/particles/interaction_presets.h) in its 20 m box.
 ParticleConfig ConfigFor(const std::string& model, uint64_t particles) {
   const BoxParams box{{-10.0f, 0.0f, -10.0f}, {10.0f, 20.0f, 10.0f}, 0.5f, 0.05f};
   if (model == "granular") return SandDumpPreset(box, particles);

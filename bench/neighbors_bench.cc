@@ -1,6 +1,6 @@
 // swarm-bench-neighbors: every point's neighbours within a radius, built and listed from scratch
 // each time, as a particle step needs them: swarm's NeighborGrid next to nanoflann 1.4's k-d
-// tree and a plain scalar uniform grid, in one binary (DESIGN.md's neighbour workload).
+// tree and a plain scalar uniform grid, in one binary (docs/design.md's neighbour workload).
 //
 // Workload: N points uniform in the unit cube, stored in random order (the order a particle
 // system's storage drifts into), radius chosen for 30 neighbours in the interior (about 29 on

@@ -6,7 +6,7 @@
 //                  0.1 /s, the default box [-10, 10] x [0, 20] x [-10, 10], the attractor at the
 //                  box centre (strength 50, softening 0.5), a fountain (box) emitter with
 //                  lifetimes 1-3 s. Per tile the step runs attractor, Euler, box, ageing and
-//                  respawn (engine/particles/particle_system.h); 1 and 2 threads are ThreadPool(1)
+//                  respawn (swarm/particles/particle_system.h); 1 and 2 threads are ThreadPool(1)
 //                  and ThreadPool(2) with the default TileSchedule.
 //   stream_triad   a[i] = b[i] + s c[i] over three float arrays of 3 N elements each (36 B per
 //                  particle, next to the step's 33 B of state it touches), tiled over the same

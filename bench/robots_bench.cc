@@ -1,14 +1,17 @@
-// swarm-bench-robots: batched robot kinematics and control (engine/robots/robot_batch.h over
+// swarm-bench-robots: batched robot kinematics and control (swarm/robots/robot_batch.h over
 // kernels/robot_*.h) next to per-robot loops and MuJoCo, in one binary so that every ratio comes
-// from one run on one machine state (DESIGN.md's robot workload: 6-DOF arm FK, UR5 parameters).
+// from one run on one machine state (docs/design.md's robot workload: 6-DOF arm FK, UR5
+// parameters).
 //
 // Forward kinematics of every link, R = 1, 16, 1e3, 1e4, 1e5, 1e6 robots, 1 and 2 threads:
 //   fk_batch      RobotBatch::ForwardKinematics over ThreadPool(1) / ThreadPool(2) (tiles of the
 //                 batch's default TileSchedule: tiles of 1,024 robots, each thread at least
 //                 4,096, so below 8,192 robots the 2-thread rows run on one thread)
-//   fk_kernel     the raw kernel ForwardKinematics (kernels/robot_kinematics.h) over all robots
+//   fk_kernel     the raw kernel ForwardKinematics (swarm/kernels/robots/robot_kinematics.h) over
+//   all robots
 //                 in one call, 1 thread
-//   fk_reference  the same-op-order scalar reference (kernels/robot_kinematics_reference.h
+//   fk_reference  the same-op-order scalar reference
+//   (swarm/kernels/robots/robot_kinematics_reference.h
 //                 RobotForwardKinematics), robot after robot over per-robot (AoS) arrays, 1 thread
 //   fk_glm        a natural per-robot glm loop over AoS arrays (bench/robots_peer_glm.h, -O2)
 //   fk_mujoco     MuJoCo 2.2.2: per robot, qpos = q, mj_kinematics, body poses (xpos, xquat)
@@ -59,8 +62,8 @@
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
-#include "swarm/kernels/robot_kinematics.h"
-#include "swarm/kernels/robot_kinematics_reference.h"
+#include "swarm/kernels/robots/robot_kinematics.h"
+#include "swarm/kernels/robots/robot_kinematics_reference.h"
 #include "swarm/robots/robot_batch.h"
 #include "swarm/robots/robot_model.h"
 

@@ -12,8 +12,9 @@
 
 namespace swarm::bench {
 
-// Joint i moves link i + 1 relative to link parent_link (< i + 1), as kernels/robot_kinematics.h
-// numbers them: child = parent o origin o motion(multiplier q[q_index] + offset).
+// Joint i moves link i + 1 relative to link parent_link (< i + 1), as
+// swarm/kernels/robots/robot_kinematics.h numbers them: child = parent o origin o motion(multiplier
+// q[q_index] + offset).
 struct GlmJoint {
   enum class Motion : uint8_t { kFixed, kRevolute, kPrismatic };
   size_t parent_link = 0;

@@ -1,5 +1,5 @@
-// swarm-bench-tensor: tensor reductions, elementwise ops and printing (engine/tensor/tensor_ops.h,
-// engine/tensor/tensor_format.h) next to a plain read pass over the same bytes, in one binary so
+// swarm-bench-tensor: tensor reductions, elementwise ops and printing (swarm/tensor/tensor_ops.h,
+// swarm/tensor/tensor_format.h) next to a plain read pass over the same bytes, in one binary so
 // every ratio comes from one run on one machine state. numpy runs beside it (bench/numpy_tensor.py,
 // scripts/bench.sh --suite tensor) and bench/numpy_tensor.py --table prints the comparison.
 //
@@ -263,7 +263,7 @@ void CheckResults() {
       bits ^= element;
     }
     const double sum = Check(Sum(workspace.view()));
-    // The bound of kernels/tensor_ops.h.
+    // The bound of swarm/kernels/tensor/row_kernels.h.
     const double bound =
         static_cast<double>(magnitude) * ((static_cast<double>(count) / 32.0 + 5.0) * 0x1p-53);
     if (std::fabs(sum - static_cast<double>(exact)) > bound) {

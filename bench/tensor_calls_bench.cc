@@ -5,7 +5,7 @@
 // nanoseconds.
 //
 // Workloads, contiguous f32[N] tensors, N = 1, 3, 16, 100, 1e3, 1e4, 1e6, 1e7, 1e8:
-//   swarm_sum   Sum(view) (the deterministic double-lane sum, engine/tensor/tensor_ops.h)
+//   swarm_sum   Sum(view) (the deterministic double-lane sum, swarm/tensor/tensor_ops.h)
 //   swarm_add   Add(a, b, out)
 //   prepared_sum, prepared_add   the same prepared once (PreparedSum, PreparedElementwise), run
 //               per call

@@ -1,7 +1,7 @@
 // swarm-bench-transform: the batched transform kernels against their peers and the memory
 // roofline, all in one binary so that every ratio comes from one run on one machine state.
 //
-// Workloads (DESIGN.md, "Reference workloads"), out of place (in -> out, in never changes), on
+// Workloads (docs/design.md, "Reference workloads"), out of place (in -> out, in never changes), on
 // SoA f32x4 points. Throughput counts the bytes each workload must read and write per element,
 // whatever an implementation really moves (the AoS peers read whole vec4s), so GB/s and
 // ns/element convert into each other:
@@ -63,9 +63,9 @@
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/core/tile_pipeline.h"
-#include "swarm/kernels/quaternion.h"
-#include "swarm/kernels/transform.h"
-#include "swarm/kernels/views.h"
+#include "swarm/kernels/base/views.h"
+#include "swarm/kernels/geometry/quaternion.h"
+#include "swarm/kernels/geometry/transform.h"
 
 namespace swarm::bench {
 namespace {

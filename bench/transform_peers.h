@@ -16,7 +16,8 @@
 
 namespace swarm::bench {
 
-// The four lane arrays of one SoA f32x4 buffer (kernels/views.h layout, seen as plain pointers).
+// The four lane arrays of one SoA f32x4 buffer (swarm/kernels/base/views.h layout, seen as plain
+// pointers).
 struct Vec4Lanes {
   float* x;
   float* y;

@@ -1,7 +1,7 @@
-// swarm-bench-vision: the vision filters (engine/vision/vision_ops.h over kernels/vision_*) side by
+// swarm-bench-vision: the vision filters (swarm/vision/vision_ops.h over kernels/vision_*) side by
 // side with OpenCV 4.6 in one binary, so every ratio comes from one run on one machine state.
 //
-// Workloads (DESIGN.md "Reference workloads", border reflect-101), on 1920x1080 and 3840x2160:
+// Workloads (docs/design.md "Reference workloads", border reflect-101), on 1920x1080 and 3840x2160:
 //   gaussian5  Gaussian 5x5 sigma 1: GaussianBlur vs cv::GaussianBlur(Size(5, 5), 1.0); f32, u8
 //   box3       normalised box 3x3: BoxFilter vs cv::blur(Size(3, 3)); f32, u8
 //   sobel      Sobel 3x3 dx and dy: Sobel (one fused pass) vs two cv::Sobel calls (f32 to CV_32F,

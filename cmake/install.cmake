@@ -10,10 +10,23 @@ get_property(SWARM_LIBRARIES GLOBAL PROPERTY SWARM_LIBRARIES)
 install(TARGETS swarm ${SWARM_LIBRARIES} EXPORT swarmTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/swarm.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/swarm)
+install(FILES ${SWARM_PUBLIC_INCLUDE_DIR}/swarm/swarm.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/swarm)
 get_property(SWARM_PUBLIC_HEADERS GLOBAL PROPERTY SWARM_PUBLIC_HEADERS)
 list(APPEND SWARM_PUBLIC_HEADERS swarm.h)
 list(SORT SWARM_PUBLIC_HEADERS)
+# Everything under include/swarm/ is public: the rooms' lists must name exactly those files, so a
+# header added there and forgotten in its room's list fails here, not in a consumer's build.
+file(GLOB_RECURSE SWARM_HEADERS_ON_DISK RELATIVE ${SWARM_PUBLIC_INCLUDE_DIR}/swarm
+  ${SWARM_PUBLIC_INCLUDE_DIR}/swarm/*)
+list(SORT SWARM_HEADERS_ON_DISK)
+if(NOT SWARM_HEADERS_ON_DISK STREQUAL SWARM_PUBLIC_HEADERS)
+  set(listed_only ${SWARM_PUBLIC_HEADERS})
+  list(REMOVE_ITEM listed_only ${SWARM_HEADERS_ON_DISK})
+  set(unlisted ${SWARM_HEADERS_ON_DISK})
+  list(REMOVE_ITEM unlisted ${SWARM_PUBLIC_HEADERS})
+  message(FATAL_ERROR "include/swarm/ and the rooms' PUBLIC_HEADERS lists differ: listed but "
+    "missing: '${listed_only}'; present but not listed: '${unlisted}'")
+endif()
 list(JOIN SWARM_PUBLIC_HEADERS "\n" SWARM_PUBLIC_HEADER_LINES)
 file(WRITE ${PROJECT_BINARY_DIR}/swarm_public_headers.txt "${SWARM_PUBLIC_HEADER_LINES}\n")
 

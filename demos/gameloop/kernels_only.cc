@@ -3,10 +3,10 @@
 // result bit for bit against the scalar reference. It exists to prove that the installed
 // swarm::kernels target is complete on its own: headers, Highway and GLM come with it.
 #include <hwy/targets.h>
-#include <swarm/kernels/integrate.h>
-#include <swarm/kernels/integrate_reference.h>
-#include <swarm/kernels/targets.h>
-#include <swarm/kernels/views.h>
+#include <swarm/kernels/base/targets.h>
+#include <swarm/kernels/base/views.h>
+#include <swarm/kernels/particles/integrate.h>
+#include <swarm/kernels/particles/integrate_reference.h>
 
 #include <array>
 #include <cstdio>
@@ -18,8 +18,8 @@ namespace {
 constexpr size_t kCount = 37;  // not a multiple of any vector width: exercises the tail
 constexpr size_t kLaneStride = swarm::RoundUpToVector<float>(kCount);
 
-// The layout kernels/views.h asks for: four lane arrays, each padded to whole vectors with zeros,
-// the block aligned to kAlignBytes.
+// The layout swarm/kernels/base/views.h asks for: four lane arrays, each padded to whole vectors
+// with zeros, the block aligned to kAlignBytes.
 struct OwnSoa {
   alignas(swarm::kAlignBytes) std::array<float, 4 * kLaneStride> lanes{};
   swarm::Vec4View view() { return {lanes.data(), kCount, kLaneStride}; }

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "swarm/kernels/assert.h"
+#include "swarm/kernels/base/assert.h"
 
 namespace swarm {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "demos/particles/frame_timings.h"
 #include "demos/particles/scene.h"
-#include "swarm/kernels/render.h"
+#include "swarm/kernels/render/render.h"
 
 namespace swarm {
 

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "swarm/kernels/emit.h"
-#include "swarm/kernels/lowbias32.h"
+#include "swarm/kernels/base/lowbias32.h"
+#include "swarm/kernels/particles/emit.h"
 #include "swarm/particles/interaction_presets.h"
 
 namespace swarm {
@@ -17,8 +17,8 @@ constexpr glm::vec3 kBoxMin{-10.0f, 0.0f, -10.0f};
 constexpr glm::vec3 kBoxMax{10.0f, 20.0f, 10.0f};
 
 // Speed of a circular orbit of radius r around a Plummer-softened attractor: the centripetal
-// acceleration v^2 / r equals strength r / (r^2 + eps^2)^(3/2) (kernels/integrate.h), so
-// v = r sqrt(strength / (r^2 + eps^2)^(3/2)).
+// acceleration v^2 / r equals strength r / (r^2 + eps^2)^(3/2)
+// (swarm/kernels/particles/integrate.h), so v = r sqrt(strength / (r^2 + eps^2)^(3/2)).
 float CircularOrbitSpeed(float strength, float softening, float radius) {
   const float softened = radius * radius + softening * softening;
   return radius * std::sqrt(strength / (softened * std::sqrt(softened)));
@@ -144,7 +144,7 @@ ParticleConfig Snow(uint64_t seed) {
   return config;
 }
 
-// The interacting scenes are the library's presets (engine/particles/interaction_presets.h) in
+// The interacting scenes are the library's presets (swarm/particles/interaction_presets.h) in
 // the scenes' box, with the scene's seed.
 ParticleConfig Interacting(ParticleConfig (*preset)(const BoxParams&, size_t), uint64_t seed,
                            size_t particles) {

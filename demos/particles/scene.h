@@ -2,7 +2,7 @@
 // interaction) that may change with the step number. SceneConfig is a pure function of (scene,
 // seed, step, particle count), so a run is reproduced exactly by its seed and step count: the
 // headless mode and the window step the same configurations and draw the same frames. The last
-// three scenes make particles interact (engine/particles/particle_interactions.h); their sizes
+// three scenes make particles interact (swarm/particles/particle_interactions.h); their sizes
 // follow the particle count, so any count fills the same volume.
 #pragma once
 

@@ -10,7 +10,7 @@
 #include "demos/robots/npy_input.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
-#include "swarm/kernels/robot_dynamics.h"
+#include "swarm/kernels/robots/dynamics/robot_dynamics.h"
 #include "swarm/robots/dynamics_model.h"
 #include "swarm/tensor/npy.h"
 #include "swarm/tensor/tensor.h"

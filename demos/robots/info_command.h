@@ -1,5 +1,5 @@
 // `swarm-robots info`: what q and the pose outputs of a URDF model mean. With --json, the one-line
-// RobotModelJson of engine/robots/robot_model.h; otherwise a table of the q columns (name, joint
+// RobotModelJson of swarm/robots/robot_model.h; otherwise a table of the q columns (name, joint
 // type, limits) and of the links in pose order (with the joint that moves each).
 #pragma once
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "swarm/core/status.h"
-#include "swarm/kernels/views.h"
+#include "swarm/kernels/base/views.h"
 #include "swarm/tensor/tensor.h"
 
 namespace swarm {

@@ -1,4 +1,4 @@
-// A .npy file written frame by frame: the header (engine/tensor/npy.h NpyHeaderBytes, the bytes
+// A .npy file written frame by frame: the header (swarm/tensor/npy.h NpyHeaderBytes, the bytes
 // numpy's np.save writes) first, then the elements as they are produced, so a long run's trajectory
 // never has to sit in memory. The file is written under a temporary name unique to this writer
 // (core/output_file.h) and renamed to `path` by Finish once every element is there: a failed run

@@ -63,7 +63,7 @@ struct RunOptions {
   double gravity[3] = {0.0, 0.0, -9.81};
   TorqueIntegrator integrator = TorqueIntegrator::kSemiImplicitEuler;
   // Ground contacts (torque control): at contact_links (empty: the leaf links), with the
-  // parameters of kernels/robot_contact.h.
+  // parameters of swarm/kernels/robots/robot_contact.h.
   bool ground_contacts = false;
   // PD gains of every joint; negative: DefaultJointControl's.
   double kp = -1.0, kd = -1.0;

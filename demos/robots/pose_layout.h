@@ -1,11 +1,11 @@
 // Poses in swarm-robots' files are px py pz qw qx qy qz (w first, as the users and most
-// robotics tools print quaternions); swarm's pose arrays (kernels/robot_kinematics.h) are
-// px py pz qx qy qz qw. kFileToPoseArray[c] is the pose array that file column c comes from.
+// robotics tools print quaternions); swarm's pose arrays (swarm/kernels/robots/robot_kinematics.h)
+// are px py pz qx qy qz qw. kFileToPoseArray[c] is the pose array that file column c comes from.
 #pragma once
 
 #include <cstddef>
 
-#include "swarm/kernels/robot_kinematics.h"
+#include "swarm/kernels/robots/robot_kinematics.h"
 
 namespace swarm {
 

@@ -1,5 +1,5 @@
 // The stage list of swarm-vision and the pipeline that runs it over a PNG's planes, through the
-// checked entry points of engine/vision/vision_ops.h.
+// checked entry points of swarm/vision/vision_ops.h.
 //
 // Frames: every stage's output is an ImageBatch of copies x planes frames (frame index
 // copy * planes + plane; copies = --batch N, or 1 for a single image), created in the first run

@@ -3,7 +3,7 @@
 #include <span>
 #include <string>
 
-#include "swarm/c_api/c_api_internal.h"
+#include "engine/c_api/c_api_internal.h"
 #include "swarm/core/simd.h"
 #include "swarm/tensor/tensor_adapters.h"
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "swarm/c_api/c_api_internal.h"
+#include "engine/c_api/c_api_internal.h"
 #include "swarm/tensor/dlpack.h"
 #include "swarm/tensor/npy.h"
 

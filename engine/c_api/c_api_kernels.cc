@@ -2,7 +2,7 @@
 #include <mutex>
 #include <string>
 
-#include "swarm/c_api/c_api_internal.h"
+#include "engine/c_api/c_api_internal.h"
 #include "swarm/particles/particle_ops.h"
 #include "swarm/vision/vision_ops.h"
 

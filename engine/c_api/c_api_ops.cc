@@ -1,12 +1,12 @@
-// C API: elementwise arithmetic and reductions on f32 tensor views (engine/tensor/tensor_ops.h),
-// and fused expressions (engine/tensor/tensor_expression.h), evaluated once or prepared.
+// C API: elementwise arithmetic and reductions on f32 tensor views (swarm/tensor/tensor_ops.h),
+// and fused expressions (swarm/tensor/tensor_expression.h), evaluated once or prepared.
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "swarm/c_api/c_api_internal.h"
+#include "engine/c_api/c_api_internal.h"
 #include "swarm/tensor/tensor_expression.h"
 #include "swarm/tensor/tensor_expression_text.h"
 #include "swarm/tensor/tensor_ops.h"

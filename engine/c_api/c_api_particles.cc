@@ -4,7 +4,7 @@
 #include <mutex>
 #include <string>
 
-#include "swarm/c_api/c_api_internal.h"
+#include "engine/c_api/c_api_internal.h"
 #include "swarm/core/text.h"
 #include "swarm/particles/interaction_presets.h"
 #include "swarm/particles/neighbor_grid.h"

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "swarm/c_api/c_api_internal.h"
-#include "swarm/c_api/c_api_robots_internal.h"
+#include "engine/c_api/c_api_internal.h"
+#include "engine/c_api/c_api_robots_internal.h"
 #include "swarm/core/buffer.h"
 #include "swarm/robots/robot_tasks.h"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "swarm/c_api/c_api_internal.h"
-#include "swarm/c_api/c_api_robots_internal.h"
+#include "engine/c_api/c_api_internal.h"
+#include "engine/c_api/c_api_robots_internal.h"
 #include "swarm/robots/robot_batch.h"
 #include "swarm/robots/robot_model.h"
 #include "swarm/tensor/tensor_adapters.h"

@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "swarm/c_api/c_api_internal.h"
+#include "engine/c_api/c_api_internal.h"
 #include "swarm/robots/robot_batch.h"
 #include "swarm/robots/robot_model.h"
 

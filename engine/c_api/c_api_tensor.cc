@@ -4,7 +4,7 @@
 #include <span>
 #include <string>
 
-#include "swarm/c_api/c_api_internal.h"
+#include "engine/c_api/c_api_internal.h"
 #include "swarm/tensor/tensor_copy.h"
 #include "swarm/tensor/tensor_format.h"
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "swarm/kernels/aos.h"
+#include "swarm/kernels/base/aos.h"
 
 namespace swarm {
 

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <new>
 
-#include "swarm/kernels/views.h"
+#include "swarm/kernels/base/views.h"
 
 namespace swarm {
 

@@ -1,7 +1,7 @@
 #include "swarm/core/simd.h"
 
 #include "hwy/targets.h"
-#include "swarm/kernels/targets.h"
+#include "swarm/kernels/base/targets.h"
 
 namespace swarm {
 namespace {
@@ -38,7 +38,7 @@ std::vector<SimdTarget> TargetsIn(int64_t mask) {
 }
 
 // The target ForceSimdTarget last chose (0 = automatic). It mirrors the state Highway keeps in
-// its dispatch table, which is process-wide by design (DESIGN.md), so it is process-wide too.
+// its dispatch table, which is process-wide by design (docs/design.md), so it is process-wide too.
 int64_t& ForcedTargetBits() {
   static int64_t forced_bits = 0;
   return forced_bits;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "swarm/kernels/assert.h"
+#include "swarm/kernels/base/assert.h"
 
 namespace swarm {
 namespace {

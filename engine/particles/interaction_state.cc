@@ -5,9 +5,9 @@
 #include <mutex>
 #include <utility>
 
-#include "swarm/kernels/integrate.h"
-#include "swarm/kernels/lowbias32.h"
-#include "swarm/kernels/particle_interactions.h"
+#include "swarm/kernels/base/lowbias32.h"
+#include "swarm/kernels/particles/integrate.h"
+#include "swarm/kernels/particles/interaction_kernels.h"
 
 namespace swarm {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "swarm/kernels/neighbor_grid.h"
+#include "swarm/kernels/particles/neighbor_search.h"
 
 namespace swarm {
 namespace {

@@ -129,8 +129,8 @@ Status NeighborGrid::ChooseCells(const PointBounds& bounds, float radius, CellGr
   uint64_t cell_count = 1;
   for (int axis = 0; axis < 3; ++axis) {
     cells->origin[axis] = bounds.min[axis];
-    // The same arithmetic as a point's cell (kernels/neighbor_grid-inl.h), so the highest point
-    // lands in the last cell.
+    // The same arithmetic as a point's cell (kernels/particles/neighbor_search-inl.h), so the
+    // highest point lands in the last cell.
     const double last = std::floor((static_cast<double>(bounds.max[axis]) - cells->origin[axis]) *
                                    cells->inverse_cell_size);
     if (!(last < kMaxCellsPerAxis)) {

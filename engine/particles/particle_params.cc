@@ -5,7 +5,7 @@
 #include <string>
 
 #include "swarm/core/text.h"
-#include "swarm/kernels/emit.h"
+#include "swarm/kernels/particles/emit.h"
 
 namespace swarm {
 namespace {

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "swarm/core/state_hash.h"
-#include "swarm/kernels/emit.h"
+#include "swarm/kernels/particles/emit.h"
 #include "swarm/particles/particle_params.h"
 
 namespace swarm {
@@ -32,7 +32,8 @@ Status ValidateParticleConfig(const ParticleConfig& config) {
   if (Status s = ValidateEmitter(config.emitter); !s.ok()) return s;
   if (Status s = ValidateInteraction(config.interaction); !s.ok()) return s;
   // Each tile slices the byte array of dead flags too, and byte views may only be sliced at
-  // multiples of their padding (kernels/views.h), which is coarser than the float padding.
+  // multiples of their padding (swarm/kernels/base/views.h), which is coarser than the float
+  // padding.
   const size_t tile = config.schedule.tile_elements;
   if (tile == 0 || tile % kSliceElements != 0) {
     return InvalidArgument("tile_elements must be a positive multiple of " +

@@ -7,8 +7,8 @@
 #include <string>
 #include <utility>
 
-#include "swarm/kernels/transform.h"
-#include "swarm/kernels/vision_filter.h"
+#include "swarm/kernels/geometry/transform.h"
+#include "swarm/kernels/vision/vision_filter.h"
 #include "swarm/vision/png.h"
 
 namespace swarm {

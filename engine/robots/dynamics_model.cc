@@ -6,8 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "engine/robots/frame_math.h"
 #include "swarm/core/text.h"
-#include "swarm/robots/frame_math.h"
 
 namespace swarm {
 namespace {

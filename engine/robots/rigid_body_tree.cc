@@ -3,8 +3,8 @@
 #include <cmath>
 #include <utility>
 
+#include "engine/robots/frame_math.h"
 #include "swarm/core/text.h"
-#include "swarm/robots/frame_math.h"
 
 namespace swarm {
 namespace {

@@ -9,11 +9,12 @@
 #include <limits>
 #include <utility>
 
+#include "engine/robots/frame_math.h"
+#include "engine/robots/torque_step.h"
 #include "swarm/core/checked_math.h"
 #include "swarm/core/lane_storage.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/text.h"
-#include "swarm/robots/frame_math.h"
 
 namespace swarm {
 
@@ -32,7 +33,7 @@ namespace swarm {
 // `jacobian` holds one block of 6 * dof arrays of tile_elements floats per tile: the end
 // effector's Jacobian lives only between the two stages of IkStep on one tile, so each tile has
 // its own block, no two threads share one, and steps need no allocation. `dynamics_scratch`
-// likewise holds one kernels/robot_dynamics.h scratch per tile.
+// likewise holds one swarm/kernels/robots/dynamics/robot_dynamics.h scratch per tile.
 struct RobotBatch::State {
   RobotModel model;
   std::vector<KinematicJoint> kinematic_joints;  // tree.joints points here
@@ -471,144 +472,61 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
         "floating base of " +
         Quoted(s.model.name) + "); use pd-gravity");
   }
-  const DynamicsTree& tree = s.dynamics_tree;
-  const JointControl* control = s.config.control.data();
-  const TorqueModeConfig& torque_config = s.config.torque;
-  const size_t dof = s.dof(), base = s.base(), n = s.velocities();
-  const LanesView q_all = q();
-  const LanesView q_joints = s.JointQ();
-  const LanesView velocities = s.Arrays(s.base_velocity_begin(), n);
-  const LanesView joint_velocities = qd();
-  const LanesView forces = s.Arrays(s.base_force_begin(), n);
-  const LanesView torques = torque();
-  const LanesView applied = s.Arrays(s.applied_begin(), n);
-  const LanesView accelerations = qdd();
-  const LanesView poses = link_poses();
-  const LanesView contact_forces = s.Arrays(s.contact_forces_begin(), s.contacts.size());
-  const JointTargets targets{q_target(), qd_target(), qdd_target()};
-  const auto control_stage = [&](size_t begin, size_t count) {
-    if (dof == 0) return;
-    const auto slice = [&](const auto& view) { return view.Slice(begin, count); };
-    const JointTargets tile_targets{slice(targets.q), slice(targets.qd), slice(targets.qdd)};
-    float* scratch = s.DynamicsScratch(begin);
-    switch (controller) {
-      case TorqueController::kNone:
-        ClampTorques(control, dof, slice(torques));
-        return;
-      case TorqueController::kPdGravity:
-        // g(q) into [base force | torque]; the base's part is no actuation and is cleared.
-        GravityTorques(tree, torque_config.gravity, slice(q_all), slice(forces), scratch);
-        for (size_t k = 0; k < base; ++k) {
-          std::fill_n(forces.Array(k) + begin, count, 0.0f);
-        }
-        AddPdTorques(control, dof, slice(q_joints), slice(joint_velocities), tile_targets,
-                     slice(torques));
-        return;
-      case TorqueController::kComputedTorque:
-        // Fixed base, so n == dof: the commanded accelerations go through qdd as a temporary.
-        PdAccelerations(control, dof, slice(q_joints), slice(joint_velocities), tile_targets,
-                        slice(accelerations));
-        InverseDynamics(tree, torque_config.gravity, slice(q_all), slice(velocities),
-                        slice(accelerations), slice(torques), scratch);
-        ClampTorques(control, dof, slice(torques));
-        return;
-    }
+  const size_t n = s.velocities();
+  TorqueStepModel model;
+  model.dynamics = &s.dynamics_tree;
+  model.kinematics = &s.tree;
+  model.control = s.config.control.data();
+  model.config = &s.config.torque;
+  model.contacts = s.contacts.data();
+  model.contact_count = s.contacts.size();
+  model.dof = s.dof();
+  model.base = s.base();
+  model.velocities = n;
+  model.q_count = s.model.q_count();
+  model.scratch = s.dynamics_scratch.lane(0);
+  model.scratch_floats = s.scratch_floats;
+  model.tile_elements = s.config.schedule.tile_elements;
+  const size_t rk_q = s.rk_q_arrays(), rk_v = s.rk_v_arrays();
+  const TorqueStepArrays arrays{
+      .q = q(),
+      .q_joints = s.JointQ(),
+      .velocities = s.Arrays(s.base_velocity_begin(), n),
+      .joint_velocities = qd(),
+      .forces = s.Arrays(s.base_force_begin(), n),
+      .torques = torque(),
+      .applied = s.Arrays(s.applied_begin(), n),
+      .accelerations = qdd(),
+      .poses = link_poses(),
+      .contact_forces = s.Arrays(s.contact_forces_begin(), s.contacts.size()),
+      .targets = {q_target(), qd_target(), qdd_target()},
+      .rk_q0 = s.Arrays(s.rk_q0_begin(), rk_q),
+      .rk_v0 = s.Arrays(s.rk_v0_begin(), rk_v),
+      .rk_q_stage = s.Arrays(s.rk_q_stage_begin(), rk_q),
+      .rk_v_stage = s.Arrays(s.rk_v_stage_begin(), rk_v),
+      .rk_v_sum = s.Arrays(s.rk_v_sum_begin(), rk_v),
+      .rk_a_sum = s.Arrays(s.rk_a_sum_begin(), rk_v),
+      .rk_a_stage = s.Arrays(s.rk_a_stage_begin(), rk_v)};
+  // The stages (engine/robots/torque_step.h), fused over tiles: controller, integration (each
+  // evaluation of the dynamics adds limits and contacts, then runs forward dynamics), and the
+  // links' poses at the new state.
+  const auto control = [&](size_t begin, size_t count) {
+    ControlTorques(model, arrays, controller, begin, count);
   };
-  // Limit springs and contacts at (q, v) of robots [begin, begin + count), then forward dynamics
-  // into a.
-  const auto physics = [&](size_t begin, size_t count, const ConstLanesView& q_state,
-                           const ConstLanesView& v_state, const LanesView& a) {
-    const LanesView joint_applied = applied.Arrays(base, dof).Slice(begin, count);
-    if (dof > 0) {
-      AddJointLimitForces(control, dof, torque_config.limit_spring,
-                          q_state.Arrays(tree.joint_q_begin(), dof), v_state.Arrays(base, dof),
-                          torques.Slice(begin, count), joint_applied);
-    }
-    if (!s.contacts.empty()) {
-      // The base's forces are the contacts' alone: cleared before every evaluation.
-      for (size_t k = 0; k < base; ++k) std::fill_n(applied.Array(k) + begin, count, 0.0f);
-      const LanesView tile_poses = poses.Slice(begin, count);
-      swarm::ForwardKinematics(s.tree, q_state, tile_poses);
-      AddGroundContactForces(s.tree, s.contacts.data(), s.contacts.size(),
-                             torque_config.contacts.ground, tile_poses, v_state,
-                             applied.Slice(begin, count), contact_forces.Slice(begin, count));
-    }
-    ForwardDynamics(tree, torque_config.gravity, q_state, v_state, applied.Slice(begin, count), a,
-                    s.DynamicsScratch(begin));
+  const auto euler = [&](size_t begin, size_t count) {
+    EulerStep(model, arrays, dt, begin, count);
   };
-  // q_out = q_from moved for `seconds` at velocity v (joints linearly, a floating base along
-  // its body velocity).
-  const auto advance = [&](const ConstLanesView& q_from, const ConstLanesView& v, float seconds,
-                           const LanesView& q_out) {
-    if (dof > 0) {
-      AddScaled(q_from.Arrays(tree.joint_q_begin(), dof), v.Arrays(base, dof), seconds,
-                q_out.Arrays(tree.joint_q_begin(), dof));
-    }
-    if (base > 0) {
-      AdvanceFloatingBase(q_from.Arrays(0, kFloatingBaseArrays), v.Arrays(0, base), seconds,
-                          q_out.Arrays(0, kFloatingBaseArrays));
-    }
-  };
-  const auto euler_stage = [&](size_t begin, size_t count) {
-    const auto slice = [&](const auto& view) { return view.Slice(begin, count); };
-    physics(begin, count, slice(q_all), slice(velocities), slice(accelerations));
-    if (dof > 0) {
-      IntegrateAccelerations(accelerations.Arrays(base, dof).Slice(begin, count), slice(q_joints),
-                             slice(joint_velocities), dt);
-    }
-    if (base > 0) {
-      IntegrateFloatingBase(accelerations.Arrays(0, base).Slice(begin, count),
-                            q_all.Arrays(0, kFloatingBaseArrays).Slice(begin, count),
-                            velocities.Arrays(0, base).Slice(begin, count), dt);
-    }
-  };
-  const auto runge_kutta_stage = [&](size_t begin, size_t count) {
-    const auto tile = [&](size_t first, size_t arrays) {
-      return s.Arrays(first, arrays).Slice(begin, count);
-    };
-    const size_t nq = s.model.q_count();
-    const LanesView q = q_all.Slice(begin, count), v = velocities.Slice(begin, count);
-    const LanesView q0 = tile(s.rk_q0_begin(), nq), v0 = tile(s.rk_v0_begin(), n);
-    const LanesView q_stage = tile(s.rk_q_stage_begin(), nq);
-    const LanesView v_stage = tile(s.rk_v_stage_begin(), n);
-    const LanesView v_sum = tile(s.rk_v_sum_begin(), n), a_sum = tile(s.rk_a_sum_begin(), n);
-    const LanesView a_stage = tile(s.rk_a_stage_begin(), n);
-    const LanesView a1 = accelerations.Slice(begin, count);
-    for (size_t k = 0; k < nq; ++k) std::copy_n(q.Array(k), count, q0.Array(k));
-    for (size_t k = 0; k < n; ++k) std::copy_n(v.Array(k), count, v0.Array(k));
-    const float half = 0.5f * dt;
-    // k1 at (q0, v0).
-    physics(begin, count, q0, v0, a1);
-    // k2 at (q0 + dt/2 v0, v0 + dt/2 a1); sums v0 + 2 v2 + 2 v3 + v4, a1 + 2 a2 + 2 a3 + a4.
-    AddScaled(v0, a1, half, v_stage);
-    advance(q0, v0, half, q_stage);
-    physics(begin, count, q_stage, v_stage, a_stage);
-    AddScaled(v0, v_stage, 2.0f, v_sum);
-    AddScaled(a1, a_stage, 2.0f, a_sum);
-    // k3 at (q0 + dt/2 v2, v0 + dt/2 a2).
-    advance(q0, v_stage, half, q_stage);
-    AddScaled(v0, a_stage, half, v_stage);
-    physics(begin, count, q_stage, v_stage, a_stage);
-    AddScaled(v_sum, v_stage, 2.0f, v_sum);
-    AddScaled(a_sum, a_stage, 2.0f, a_sum);
-    // k4 at (q0 + dt v3, v0 + dt a3).
-    advance(q0, v_stage, dt, q_stage);
-    AddScaled(v0, a_stage, dt, v_stage);
-    physics(begin, count, q_stage, v_stage, a_stage);
-    AddScaled(v_sum, v_stage, 1.0f, v_sum);
-    AddScaled(a_sum, a_stage, 1.0f, a_sum);
-    // The step: v = v0 + dt/6 (a sum), q = q0 moved for dt/6 along the velocity sum.
-    const float sixth = dt / 6.0f;
-    AddScaled(v0, a_sum, sixth, v);
-    advance(q0, v_sum, sixth, q);
+  const auto runge_kutta = [&](size_t begin, size_t count) {
+    RungeKutta4Step(model, arrays, dt, begin, count);
   };
   const auto fk = [&](size_t begin, size_t count) {
-    swarm::ForwardKinematics(s.tree, q_all.Slice(begin, count), poses.Slice(begin, count));
+    swarm::ForwardKinematics(s.tree, arrays.q.Slice(begin, count),
+                             arrays.poses.Slice(begin, count));
   };
   if (s.runge_kutta()) {
-    RunFused(pool, size(), s.config.schedule, control_stage, runge_kutta_stage, fk);
+    RunFused(pool, size(), s.config.schedule, control, runge_kutta, fk);
   } else {
-    RunFused(pool, size(), s.config.schedule, control_stage, euler_stage, fk);
+    RunFused(pool, size(), s.config.schedule, control, euler, fk);
   }
   return {};
 }

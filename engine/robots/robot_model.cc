@@ -113,7 +113,7 @@ KinematicTree BuildKinematicTree(const RobotModel& model, std::vector<KinematicJ
   return tree;
 }
 
-// Default gains for the decoupled unit-inertia joint model of kernels/robot_control.h
+// Default gains for the decoupled unit-inertia joint model of swarm/kernels/robots/robot_control.h
 // (inverse_inertia = 1): kp = 400, kd = 40 = 2 sqrt(kp) make each joint a critically damped
 // second-order system with natural frequency sqrt(kp) = 20 rad/s, so a step settles to 2% in
 // about 5.8 / 20 = 0.3 s without overshoot, and stays stable under semi-implicit Euler for

@@ -8,7 +8,7 @@
 #include "swarm/core/exact_sum.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/text.h"
-#include "swarm/kernels/robot_kinematics_reference.h"
+#include "swarm/kernels/robots/robot_kinematics_reference.h"
 
 namespace swarm {
 namespace {

@@ -36,12 +36,12 @@
 #include <utility>
 #include <vector>
 
+#include "engine/robots/frame_math.h"
+#include "engine/robots/urdf_xml_gate.h"
+#include "engine/robots/urdf_xml_outline.h"
 #include "swarm/core/input_file.h"
 #include "swarm/core/text.h"
-#include "swarm/robots/frame_math.h"
 #include "swarm/robots/robot_model.h"
-#include "swarm/robots/urdf_xml_gate.h"
-#include "swarm/robots/urdf_xml_outline.h"
 
 namespace swarm {
 namespace {

@@ -1,4 +1,4 @@
-#include "swarm/robots/urdf_xml_gate.h"
+#include "engine/robots/urdf_xml_gate.h"
 
 #include <expat.h>
 

@@ -1,4 +1,4 @@
-#include "swarm/robots/urdf_xml_outline.h"
+#include "engine/robots/urdf_xml_outline.h"
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-// .npy files in memory and on disk (engine/tensor/npy.h); npy_header.cc parses and writes the
+// .npy files in memory and on disk (swarm/tensor/npy.h); npy_header.cc parses and writes the
 // header.
 //
 // Element bytes are copied as they are: swarm runs on little-endian machines only (checked at

@@ -1,4 +1,4 @@
-// .npy headers (engine/tensor/npy.h): the prefix (magic, version, header length) and the header, a
+// .npy headers (swarm/tensor/npy.h): the prefix (magic, version, header length) and the header, a
 // Python dict literal, as numpy/lib/format.py of numpy 1.24 reads and writes them.
 //
 // numpy reads the dict with ast.literal_eval. swarm does not evaluate Python: a small

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "swarm/core/checked_math.h"
-#include "swarm/kernels/views.h"
+#include "swarm/kernels/base/views.h"
 
 namespace swarm {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <type_traits>
 
-#include "swarm/kernels/tensor_ops.h"
+#include "swarm/kernels/tensor/row_kernels.h"
 #include "swarm/tensor/tensor_copy.h"
 
 namespace swarm {

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "swarm/kernels/tensor_ops.h"
+#include "swarm/kernels/tensor/row_kernels.h"
 #include "swarm/tensor/tensor_copy.h"
 
 namespace swarm {
@@ -162,7 +162,7 @@ struct Broadcast {
   std::span<const int64_t> shape_span() const { return {shape.data(), rank}; }
 };
 
-// The walk documented in engine/tensor/tensor_ops.h: axes of extent 1 dropped; axes where out steps
+// The walk documented in swarm/tensor/tensor_ops.h: axes of extent 1 dropped; axes where out steps
 // backwards walked forwards instead (element results do not depend on the order); axes nested by
 // decreasing |out stride| for write locality, except that if the innermost cannot run the kernel
 // and another axis can, that one (the longest such) becomes the inner row.
@@ -198,7 +198,7 @@ RowPlan<3> ElementwisePlan(std::span<const int64_t> shape,
 
 // --- reductions ---
 
-// The canonical traversal of engine/tensor/tensor_ops.h for one view.
+// The canonical traversal of swarm/tensor/tensor_ops.h for one view.
 RowPlan<1> CanonicalPlan(const TensorView& view) {
   std::array<Axis<1>, kMaxTensorRank> axes{};
   size_t count = 0;

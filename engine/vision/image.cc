@@ -1,4 +1,4 @@
-// Size validation shared by Image<T> and ImageBatch<T> (engine/vision/image.h).
+// Size validation shared by Image<T> and ImageBatch<T> (swarm/vision/image.h).
 #include "swarm/vision/image.h"
 
 #include <string>

@@ -1,4 +1,4 @@
-// PNG load and save through libpng (engine/vision/png.h).
+// PNG load and save through libpng (swarm/vision/png.h).
 //
 // libpng reports errors by longjmp to the last setjmp. The functions that call setjmp
 // (ReadHeader, ReadPixels, WritePixels) and the callbacks libpng calls hold only plain C data
@@ -19,7 +19,7 @@
 #include "swarm/core/buffer.h"
 #include "swarm/core/input_file.h"
 #include "swarm/core/output_file.h"
-#include "swarm/kernels/vision_convert.h"
+#include "swarm/kernels/vision/vision_convert.h"
 
 namespace swarm {
 

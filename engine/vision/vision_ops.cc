@@ -1,4 +1,4 @@
-// Checked, threaded and batched entry points for the vision kernels (engine/vision/vision_ops.h).
+// Checked, threaded and batched entry points for the vision kernels (swarm/vision/vision_ops.h).
 #include "swarm/vision/vision_ops.h"
 
 #include <algorithm>
@@ -7,9 +7,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "swarm/kernels/vision_convert.h"
-#include "swarm/kernels/vision_filter.h"
-#include "swarm/vision/vision_ops_checks.h"
+#include "engine/vision/vision_ops_checks.h"
+#include "swarm/kernels/vision/vision_convert.h"
+#include "swarm/kernels/vision/vision_filter.h"
 
 namespace swarm {
 
@@ -181,11 +181,11 @@ Status RgbToGray(ThreadPool& pool, ConstImageF32View r, ConstImageF32View g, Con
 }
 
 // ---------------------------------------------------------------------------------------------
-// Smoothing filters (kernels/vision_filter.h)
+// Smoothing filters (swarm/kernels/vision/vision_filter.h)
 
 namespace {
 
-// The kernels' limits (kernels/vision_filter.h): u8 box sums must fit 32 bits.
+// The kernels' limits (swarm/kernels/vision/vision_filter.h): u8 box sums must fit 32 bits.
 constexpr size_t kMaxGaussianSize = 4095;
 constexpr size_t kMaxBoxSize = 2047;
 

@@ -1,6 +1,6 @@
 // Validation and band splitting shared by the vision entry points (engine/vision/vision_ops.cc,
 // engine/vision/vision_ops_gradient.cc). Not part of the API (installed with the other engine
-// headers only because the install rule takes them all); include engine/vision/vision_ops.h
+// headers only because the install rule takes them all); include swarm/vision/vision_ops.h
 // instead.
 #pragma once
 
@@ -13,8 +13,8 @@
 
 #include "swarm/core/status.h"
 #include "swarm/core/thread_pool.h"
-#include "swarm/kernels/frame_range.h"
-#include "swarm/kernels/views.h"
+#include "swarm/kernels/base/views.h"
+#include "swarm/kernels/vision/frame_range.h"
 
 namespace swarm::vision_internal {
 

@@ -1,18 +1,18 @@
 // Checked, threaded and batched entry points for the gradient kernels
-// (kernels/vision_gradient.h); declared in engine/vision/vision_ops.h.
+// (swarm/kernels/vision/vision_gradient.h); declared in swarm/vision/vision_ops.h.
 #include <string>
 #include <type_traits>
 
-#include "swarm/kernels/vision_gradient.h"
+#include "engine/vision/vision_ops_checks.h"
+#include "swarm/kernels/vision/vision_gradient.h"
 #include "swarm/vision/vision_ops.h"
-#include "swarm/vision/vision_ops_checks.h"
 
 namespace swarm {
 
 using namespace vision_internal;  // NOLINT: the shared checks of this engine part
 
 // ---------------------------------------------------------------------------------------------
-// Gradients (kernels/vision_gradient.h)
+// Gradients (swarm/kernels/vision/vision_gradient.h)
 
 namespace {
 

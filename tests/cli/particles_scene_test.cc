@@ -12,7 +12,7 @@
 #include "demos/particles/scene.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
-#include "swarm/kernels/emit.h"
+#include "swarm/kernels/particles/emit.h"
 #include "swarm/particles/particle_system.h"
 
 namespace swarm {

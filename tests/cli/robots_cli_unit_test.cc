@@ -1,6 +1,6 @@
 // Unit tests of swarm-robots' parts that need no robot: the progress text, command and flag
 // parsing, the recording plan and its size limit, and the streaming .npy writer (read back with
-// engine/tensor/npy.h here; numpy reads the real outputs in robots_outputs_test.py); and the
+// swarm/tensor/npy.h here; numpy reads the real outputs in robots_outputs_test.py); and the
 // parts of a run sharded over MPI ranks that need no MPI: the robot slices, the agreed error,
 // the run fingerprint and the run totals moved as words and merged.
 #include <bit>

@@ -1,4 +1,4 @@
-// libFuzzer harness for text expressions (engine/tensor/tensor_expression_text.h), which reach
+// libFuzzer harness for text expressions (swarm/tensor/tensor_expression_text.h), which reach
 // swarm from Python and C callers: any bytes are parsed over four small views (a f32[3][4] with a
 // NaN, b f32[4], c f16[3][1], m bool[3][4]). Besides the sanitizers (the parser's recursion, reads
 // past the text), each input checks the parser's promises: an error is a message naming the

@@ -1,4 +1,4 @@
-// libFuzzer harness for the .npy reader (engine/tensor/npy.h): any bytes go to ParseNpy under a 16
+// libFuzzer harness for the .npy reader (swarm/tensor/npy.h): any bytes go to ParseNpy under a 16
 // MiB budget. Besides the sanitizers (out-of-bounds reads, overflow, leaks), each input checks what
 // the reader promises: ParseNpy succeeds exactly when ParseNpyHeader does and the data length
 // matches, the tensor holds the file's data bytes, and rewriting a C-order result with

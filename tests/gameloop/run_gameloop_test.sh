@@ -50,7 +50,7 @@ mkdir -p "$work"
 step "install $build_dir into $stage"
 logged "$work/install.log" "$cmake" --install "$build_dir" --prefix "$stage" --config "$config"
 for file in include/swarm/swarm.h include/swarm/particles/particle_system.h \
-            include/swarm/kernels/integrate.h include/swarm/c_api/swarm_c.h; do
+            include/swarm/kernels/particles/integrate.h include/swarm/c_api/swarm_c.h; do
   [[ -f $stage/$file ]] || fail "$file was not installed"
 done
 for pattern in libswarm_core.a libswarm_tensor.a libswarm_vision.a libswarm_particles.a \
@@ -60,7 +60,7 @@ for pattern in libswarm_core.a libswarm_tensor.a libswarm_vision.a libswarm_part
 done
 
 step "exactly the public headers are installed, and each compiles on its own"
-# Internal headers by name: per-target code, helpers of one room, and the files DESIGN.md and the
+# Internal headers by name: per-target code, helpers of one room, and the files docs/design.md and the
 # rooms' CMakeLists.txt call internal. None may be installed, whatever the public list says.
 internal=$(cd "$stage/include" && find . -type f \( -name '*-inl.h' -o -name '*_checks.h' \
   -o -name '*_internal.h' -o -name row_prefetch.h -o -name robot_joint_plan.h \
@@ -73,6 +73,12 @@ installed=$(cd "$stage/include/swarm" && find . -type f | sed 's|^\./||' | sort)
 listed=$(sort "$build_dir/swarm_public_headers.txt")
 [[ $installed == "$listed" ]] || fail "installed headers differ from the public list:
 $(diff <(echo "$listed") <(echo "$installed"))"
+# The installed headers are the source tree's include/swarm/ files, byte for byte: consumers and
+# the project's own code read the same text (docs/design.md, "Include paths").
+for header in $installed; do
+  cmp -s "$stage/include/swarm/$header" "$source_root/include/swarm/$header" ||
+    fail "installed swarm/$header differs from include/swarm/$header"
+done
 # One translation unit per header, against the staged prefix and system headers only, so a public
 # header that includes an internal one, or leans on an include it does not make, fails here.
 compile_header() {

@@ -1,9 +1,9 @@
-// The scratch the dynamics kernels take (kernels/robot_dynamics.h), owned by a test: aligned,
-// sized for one tree.
+// The scratch the dynamics kernels take (swarm/kernels/robots/dynamics/robot_dynamics.h), owned by
+// a test: aligned, sized for one tree.
 #pragma once
 
 #include "hwy/aligned_allocator.h"
-#include "swarm/kernels/robot_dynamics.h"
+#include "swarm/kernels/robots/dynamics/robot_dynamics.h"
 
 namespace swarm::test {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "hwy/targets.h"
-#include "swarm/kernels/targets.h"
+#include "swarm/kernels/base/targets.h"
 
 namespace swarm::test {
 

@@ -1,4 +1,4 @@
-// Padded planar images owned by the vision kernel tests, independent of engine/vision/image.h so
+// Padded planar images owned by the vision kernel tests, independent of swarm/vision/image.h so
 // that a kernel test cannot pass because of an engine bug.
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <memory>
 #include <opencv2/core.hpp>
 
-#include "swarm/kernels/views.h"
+#include "swarm/kernels/base/views.h"
 
 namespace swarm::test {
 

@@ -1,8 +1,9 @@
-// DESIGN.md's buffer padding, spelled out here independently of the library's kernels/views.h so
-// the layout tests compare the library against the rule rather than against itself: every lane
-// array and attribute array is padded to one vector of the widest target the build can dispatch
-// to. x86-64: AVX-512's 64 bytes. aarch64: 256 bytes, SVE's architectural maximum of 2048 bits
-// (an SVE vector's length is known only at run time). Allocations stay 64-byte aligned on both.
+// docs/design.md's buffer padding, spelled out here independently of the library's
+// swarm/kernels/base/views.h so the layout tests compare the library against the rule rather than
+// against itself: every lane array and attribute array is padded to one vector of the widest target
+// the build can dispatch to. x86-64: AVX-512's 64 bytes. aarch64: 256 bytes, SVE's architectural
+// maximum of 2048 bits (an SVE vector's length is known only at run time). Allocations stay 64-byte
+// aligned on both.
 #pragma once
 
 #include <cstddef>

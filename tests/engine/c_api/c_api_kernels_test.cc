@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "c_api_test_support.h"
 #include "swarm/c_api/swarm_c.h"
+#include "tests/engine/c_api/c_api_test_support.h"
 
 namespace swarm::test {
 namespace {
@@ -351,7 +351,7 @@ TEST_CASE("Euler integration through the C API matches the scalar formula bit fo
   }
   const swarm_euler_params params{{0.5f, -9.81f, 0.0f}, 0.25f, 0.01f};
   REQUIRE(swarm_integrate_euler(positions.get(), velocities.get(), &params) == SWARM_OK);
-  // kernels/integrate.h: v += (g - k v) dt; p += v dt on x, y, z; w untouched.
+  // swarm/kernels/particles/integrate.h: v += (g - k v) dt; p += v dt on x, y, z; w untouched.
   for (int64_t i = 0; i < kCount; ++i) {
     for (int64_t lane = 0; lane < 4; ++lane) {
       float vel = v0[i * 4 + lane];

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "c_api_test_support.h"
 #include "swarm/c_api/swarm_c.h"
+#include "tests/engine/c_api/c_api_test_support.h"
 
 namespace swarm::test {
 namespace {

@@ -10,9 +10,9 @@
 #include <thread>
 #include <vector>
 
-#include "c_api_test_support.h"
-#include "support/padding.h"
 #include "swarm/c_api/swarm_c.h"
+#include "tests/engine/c_api/c_api_test_support.h"
+#include "tests/support/padding.h"
 
 namespace swarm::test {
 namespace {
@@ -130,7 +130,7 @@ TEST_CASE("every buffer kind is a zeroed writable view with swarm's padded layou
     for (size_t i = 0; i < footprint; ++i) nonzero += bytes[i] != 0;
     CHECK(nonzero == 0);
   };
-  // Lane and row strides: whole padding vectors (support/padding.h).
+  // Lane and row strides: whole padding vectors (tests/support/padding.h).
   const auto kPadFloats10 = static_cast<int64_t>(test::PaddedFloats(10));
   const auto kPadFloats17 = static_cast<int64_t>(test::PaddedFloats(17));
   const auto kRowFloats5 = static_cast<int64_t>(test::PaddedFloats(5));

@@ -1,5 +1,5 @@
-// Tests for engine/core/buffer.h and engine/core/lane_storage.h: the SoA layout promised in
-// DESIGN.md (64-byte alignment, lane-major lanes padded to whole vectors, zero padding),
+// Tests for swarm/core/buffer.h and swarm/core/lane_storage.h: the SoA layout promised in
+// docs/design.md (64-byte alignment, lane-major lanes padded to whole vectors, zero padding),
 // content-keeping resizes, single-element access, bulk AoS <-> SoA copies on every SIMD target, and
 // the errors for wrong spans and impossible sizes.
 #include "swarm/core/buffer.h"
@@ -16,11 +16,11 @@
 #include <utility>
 #include <vector>
 
-#include "support/for_each_target.h"
-#include "support/padding.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
-#include "swarm/kernels/lowbias32.h"
+#include "swarm/kernels/base/lowbias32.h"
+#include "tests/support/for_each_target.h"
+#include "tests/support/padding.h"
 
 namespace swarm {
 namespace {

@@ -1,4 +1,4 @@
-// Tests for engine/core/checked_math.h: products and sums that fit are exact, and every overflow
+// Tests for swarm/core/checked_math.h: products and sums that fit are exact, and every overflow
 // of int64_t and size_t is reported, compared against 128-bit arithmetic.
 #include "swarm/core/checked_math.h"
 

@@ -1,4 +1,4 @@
-// ExactSum (engine/core/exact_sum.h) against exact references: sums of floats on a common grid
+// ExactSum (swarm/core/exact_sum.h) against exact references: sums of floats on a common grid
 // computed in 128-bit integers and rounded once by the compiler's int128-to-double conversion,
 // hand-worked rounding ties, and the independence from order and splitting it promises.
 #include "swarm/core/exact_sum.h"

@@ -1,4 +1,4 @@
-// Tests for engine/core/output_file.h and input_file.h: an output file appears complete or not at
+// Tests for swarm/core/output_file.h and input_file.h: an output file appears complete or not at
 // all (a failed write, a file-size limit, a discarded writer leave the old file and no temporary),
 // and input files are opened and read with clear, bounded errors.
 #include <catch2/catch.hpp>
@@ -7,9 +7,9 @@
 #include <iterator>
 #include <string>
 
-#include "support/file_size_limit.h"
 #include "swarm/core/input_file.h"
 #include "swarm/core/output_file.h"
+#include "tests/support/file_size_limit.h"
 
 namespace swarm {
 namespace {

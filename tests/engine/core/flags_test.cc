@@ -1,4 +1,4 @@
-// Tests for engine/core/flags.h: byte sizes and counts as typed on a command line, and FlagSet's
+// Tests for swarm/core/flags.h: byte sizes and counts as typed on a command line, and FlagSet's
 // parsing (both --name=value and --name value, unknown flags, missing values, --help) with its
 // validate-then-store promise: a bad command line changes none of the target variables.
 #include "swarm/core/flags.h"

@@ -1,4 +1,4 @@
-// Tests for Mat4Buffer (engine/core/buffer.h): the 16-lane column-major layout (aligned, padded,
+// Tests for Mat4Buffer (swarm/core/buffer.h): the 16-lane column-major layout (aligned, padded,
 // zero padding), Get/Set against glm::mat4 indexing, bulk AoS <-> SoA round trips for arbitrary
 // bit patterns, wrong-size spans (error, nothing changed), content-keeping resizes, and a
 // buffer's view feeding a kernel.
@@ -13,11 +13,11 @@
 #include <utility>
 #include <vector>
 
-#include "support/padding.h"
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
-#include "swarm/kernels/lowbias32.h"
-#include "swarm/kernels/transform.h"
+#include "swarm/kernels/base/lowbias32.h"
+#include "swarm/kernels/geometry/transform.h"
+#include "tests/support/padding.h"
 
 namespace swarm {
 namespace {

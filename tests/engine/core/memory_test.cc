@@ -1,4 +1,4 @@
-// Tests for engine/core/memory.h: exact per-category accounting of the buffers' padded allocations,
+// Tests for swarm/core/memory.h: exact per-category accounting of the buffers' padded allocations,
 // the peak of the total, the report table, and the budget (a refused request names category,
 // request, budget and bytes in use, and loses nothing already allocated).
 #include "swarm/core/memory.h"
@@ -11,17 +11,17 @@
 #include <utility>
 #include <vector>
 
-#include "support/padding.h"
 #include "swarm/core/buffer.h"
 #include "swarm/core/state_hash.h"
+#include "tests/support/padding.h"
 
 namespace swarm {
 namespace {
 
 // Bytes the accountant charges for `lanes` lane arrays of `count` elements of `element_bytes`,
-// derived from DESIGN.md independently of the library (support/padding.h): each lane is padded to
-// whole padding vectors, the block is rounded to 64 bytes, and an empty buffer still takes one
-// 64-byte block (the allocator hands out a unique pointer for it).
+// derived from docs/design.md independently of the library (tests/support/padding.h): each lane is
+// padded to whole padding vectors, the block is rounded to 64 bytes, and an empty buffer still
+// takes one 64-byte block (the allocator hands out a unique pointer for it).
 size_t ExpectedBytes(size_t lanes, size_t element_bytes, size_t count) {
   const size_t padded = test::PaddedCount(count, element_bytes);
   const size_t bytes = std::max<size_t>(lanes * padded * element_bytes, 1);

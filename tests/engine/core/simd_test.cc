@@ -1,4 +1,4 @@
-// Tests for engine/core/simd.h: listing, parsing and forcing SIMD targets. Forcing is process-wide,
+// Tests for swarm/core/simd.h: listing, parsing and forcing SIMD targets. Forcing is process-wide,
 // so every test restores automatic dispatch on exit (AutoTargetOnExit), even when a REQUIRE fails.
 #include "swarm/core/simd.h"
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "hwy/targets.h"
-#include "swarm/kernels/targets.h"
+#include "swarm/kernels/base/targets.h"
 
 namespace swarm {
 namespace {

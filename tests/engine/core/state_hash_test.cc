@@ -1,4 +1,4 @@
-// Tests for engine/core/state_hash.h. The reference is libxxhash itself: for NaN-free arrays the
+// Tests for swarm/core/state_hash.h. The reference is libxxhash itself: for NaN-free arrays the
 // digest must equal XXH3-64 over the raw bytes, each array's digest seeding the next; arrays with
 // NaNs must hash as if every NaN were the canonical quiet NaN 0x7fc00000.
 #include "swarm/core/state_hash.h"

@@ -1,4 +1,4 @@
-// Tests for engine/core/text.h: quoting of untrusted text and the shortest round-trip numbers of
+// Tests for swarm/core/text.h: quoting of untrusted text and the shortest round-trip numbers of
 // error messages, against strings worked out by hand and against strtod/strtof read-back.
 #include "swarm/core/text.h"
 

@@ -1,4 +1,4 @@
-// Tests for engine/core/thread_pool.h: every index runs exactly once, on the thread and in the
+// Tests for swarm/core/thread_pool.h: every index runs exactly once, on the thread and in the
 // order the documented static partition says, for 1..4 threads; pools are reusable and shut down
 // cleanly whether or not they ever ran work.
 #include "swarm/core/thread_pool.h"

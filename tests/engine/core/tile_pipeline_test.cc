@@ -1,4 +1,4 @@
-// Tests for engine/core/tile_pipeline.h: the fused and the pass-by-pass schedules visit tiles in
+// Tests for swarm/core/tile_pipeline.h: the fused and the pass-by-pass schedules visit tiles in
 // the documented order, and running the particle kernels through either gives the same bits as
 // running each kernel once over the whole buffers, for any tile size and thread count.
 #include "swarm/core/tile_pipeline.h"
@@ -13,13 +13,13 @@
 #include <utility>
 #include <vector>
 
-#include "support/padding.h"
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
-#include "swarm/kernels/emit.h"
-#include "swarm/kernels/integrate.h"
+#include "swarm/kernels/particles/emit.h"
+#include "swarm/kernels/particles/integrate.h"
+#include "tests/support/padding.h"
 
 namespace swarm {
 namespace {
@@ -239,8 +239,8 @@ TEST_CASE("Tiled f32x4 kernels match whole-buffer kernels bit for bit, any tile 
   CheckTiledMatchesWhole<false>({kFloatTile, 3 * kFloatTile, 1024, 4096, 16384});
 }
 
-// Slices of a byte array must start on a multiple of its padding (kernels/views.h), so pipelines
-// whose stages touch the dead flags use tiles that are multiples of it.
+// Slices of a byte array must start on a multiple of its padding (swarm/kernels/base/views.h), so
+// pipelines whose stages touch the dead flags use tiles that are multiples of it.
 TEST_CASE("A full particle step in tiles matches whole-buffer kernels bit for bit") {
   CheckTiledMatchesWhole<true>({kByteTile, 3 * kByteTile, 1024, 4096, 16384});
 }

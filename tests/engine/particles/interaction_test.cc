@@ -1,4 +1,4 @@
-// Tests for interacting particle systems (engine/particles/particle_interactions.h) against
+// Tests for interacting particle systems (swarm/particles/particle_interactions.h) against
 // analytic solutions and conservation laws:
 //   granular  a head-on collision of two spheres against the linear spring-dashpot's analytic
 //             restitution and contact time; the momentum of an isolated colliding cloud; a
@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "support/for_each_target.h"
-#include "support/golden.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/particles/particle_system.h"
+#include "tests/support/for_each_target.h"
+#include "tests/support/golden.h"
 
 namespace swarm {
 namespace {

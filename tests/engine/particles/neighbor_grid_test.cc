@@ -1,10 +1,10 @@
-// Tests for engine/particles/neighbor_grid.h and neighbor_blocks.h: neighbour lists (and blocks)
-// equal a brute-force double-precision reference (kernels/neighbor_grid_reference.h) on uniform,
-// clustered, lattice, far-apart and tiny point sets, under every SIMD target and 1-3 threads. Pairs
-// whose distance is within a relative 2^-20 of the radius may go either way (float32 distance test
-// against a double reference) and are the only differences allowed; the lattice sets place pairs at
-// exactly the radius in binary-exact coordinates, where float and double agree, so there none are
-// allowed at all.
+// Tests for swarm/particles/neighbor_grid.h and neighbor_blocks.h: neighbour lists (and blocks)
+// equal a brute-force double-precision reference
+// (swarm/kernels/particles/neighbor_search_reference.h) on uniform, clustered, lattice, far-apart
+// and tiny point sets, under every SIMD target and 1-3 threads. Pairs whose distance is within a
+// relative 2^-20 of the radius may go either way (float32 distance test against a double reference)
+// and are the only differences allowed; the lattice sets place pairs at exactly the radius in
+// binary-exact coordinates, where float and double agree, so there none are allowed at all.
 #include "swarm/particles/neighbor_grid.h"
 
 #include <algorithm>
@@ -17,14 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "support/for_each_target.h"
-#include "support/golden.h"
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
-#include "swarm/kernels/neighbor_grid_reference.h"
+#include "swarm/kernels/particles/neighbor_search_reference.h"
 #include "swarm/particles/neighbor_blocks.h"
+#include "tests/support/for_each_target.h"
+#include "tests/support/golden.h"
 
 namespace swarm {
 namespace {

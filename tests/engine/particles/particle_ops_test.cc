@@ -1,4 +1,4 @@
-// Tests for engine/particles/particle_ops.h and engine/particles/particle_params.h: the checked
+// Tests for swarm/particles/particle_ops.h and swarm/particles/particle_params.h: the checked
 // entry points compute what the scalar references compute, and every kind of bad input (mismatched
 // sizes, bad dt, bad parameters) returns kInvalidArgument with a message naming the problem while
 // every buffer, including the ones that would have been written, keeps its bits.
@@ -16,8 +16,8 @@
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
-#include "swarm/kernels/emit.h"
-#include "swarm/kernels/integrate_reference.h"
+#include "swarm/kernels/particles/emit.h"
+#include "swarm/kernels/particles/integrate_reference.h"
 #include "swarm/particles/particle_params.h"
 
 namespace swarm {

@@ -1,7 +1,7 @@
-// Tests for engine/particles/particle_system.h: the fused step is deterministic across SIMD targets
+// Tests for swarm/particles/particle_system.h: the fused step is deterministic across SIMD targets
 // and thread counts, agrees with an independent scalar re-implementation of the step (AoS
-// glm::vec4, kernels/integrate_reference.h), and its boundaries (dt, config, budget, resize) refuse
-// bad requests without changing the state.
+// glm::vec4, swarm/kernels/particles/integrate_reference.h), and its boundaries (dt, config,
+// budget, resize) refuse bad requests without changing the state.
 #include "swarm/particles/particle_system.h"
 
 #include <catch2/catch.hpp>
@@ -14,15 +14,15 @@
 #include <utility>
 #include <vector>
 
-#include "support/for_each_target.h"
-#include "support/golden.h"
-#include "support/padding.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
-#include "swarm/kernels/emit_reference.h"
-#include "swarm/kernels/integrate_reference.h"
-#include "swarm/kernels/targets.h"
+#include "swarm/kernels/base/targets.h"
+#include "swarm/kernels/particles/emit_reference.h"
+#include "swarm/kernels/particles/integrate_reference.h"
+#include "tests/support/for_each_target.h"
+#include "tests/support/golden.h"
+#include "tests/support/padding.h"
 
 namespace swarm {
 namespace {
@@ -234,7 +234,8 @@ TEST_CASE("Create and Configure reject invalid configurations") {
   config.schedule.tile_elements = 100;
   expect(config, "tile_elements");
   // A multiple of the float padding is not enough: every tile also slices the byte array of
-  // dead flags, whose slices must start on multiples of the byte padding (kernels/views.h).
+  // dead flags, whose slices must start on multiples of the byte padding
+  // (swarm/kernels/base/views.h).
   config.schedule.tile_elements = test::PaddedFloats(1);
   const std::string multiple = "tile_elements must be a positive multiple of " +
                                std::to_string(test::PaddedBytes(1)) + ", got " +

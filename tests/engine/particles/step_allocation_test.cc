@@ -1,5 +1,5 @@
-// Steady-state stepping allocates nothing (DESIGN.md, Memory): 1,000 ParticleSystem::Step calls
-// with 1 and 2 threads make no accounted allocation and no call to the global operator new.
+// Steady-state stepping allocates nothing (docs/design.md, "Memory"): 1,000 ParticleSystem::Step
+// calls with 1 and 2 threads make no accounted allocation and no call to the global operator new.
 //
 // This translation unit replaces the global operator new/delete with counting versions, so it is
 // its own test program: the replacement must not leak into other tests.

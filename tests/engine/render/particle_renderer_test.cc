@@ -1,4 +1,4 @@
-// ParticleRenderer (engine/render/particle_renderer.h): particles land on the pixels glm's own
+// ParticleRenderer (swarm/render/particle_renderer.h): particles land on the pixels glm's own
 // projection puts them on, with the palette colour and tone map the kernels promise; frames are
 // bitwise identical on every SIMD target and thread count; the glow spreads light a bounded
 // distance; bad settings and pools are refused with a message and change nothing; rendering
@@ -12,15 +12,15 @@
 #include <string>
 #include <vector>
 
-#include "support/for_each_target.h"
-#include "support/golden.h"
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
-#include "swarm/kernels/render_reference.h"
+#include "swarm/kernels/render/render_reference.h"
 #include "swarm/particles/particle_system.h"
 #include "swarm/vision/png.h"
+#include "tests/support/for_each_target.h"
+#include "tests/support/golden.h"
 
 namespace swarm {
 namespace {
@@ -67,7 +67,7 @@ std::vector<uint32_t> FrameCopy(const ParticleRenderer& renderer) {
 }
 
 // The visible pixels of a FrameCopy, row by row: the row padding differs between architectures
-// (kernels/views.h), so golden digests must not see it.
+// (swarm/kernels/base/views.h), so golden digests must not see it.
 std::vector<uint32_t> VisiblePixels(const ParticleRenderer& renderer,
                                     const std::vector<uint32_t>& frame) {
   const size_t stride = renderer.frame_row_stride();

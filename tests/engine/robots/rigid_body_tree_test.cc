@@ -1,4 +1,4 @@
-// Tests for engine/robots/rigid_body_tree.h and the loader's reading of <inertial> and
+// Tests for swarm/robots/rigid_body_tree.h and the loader's reading of <inertial> and
 // <dynamics>: hand-computed tensors for rotated inertial frames and fixed-joint folding (parallel
 // axis theorem), the validation errors, and, for every real-world file, the whole robot's mass,
 // centre of mass and inertia about it in random poses, computed once from the folded bodies and
@@ -14,7 +14,7 @@
 #include <string>
 
 #include "swarm/robots/robot_model.h"
-#include "urdf_reference_model.h"
+#include "tests/engine/robots/urdf_reference_model.h"
 
 namespace swarm {
 namespace {

@@ -1,6 +1,6 @@
 
 
-// Tests for engine/robots/robot_batch.h: robot r gets the same bits alone or among 17, 1000 or
+// Tests for swarm/robots/robot_batch.h: robot r gets the same bits alone or among 17, 1000 or
 // 100,000 robots, on every thread count and SIMD target; ControlStep and IkStep equal a per-robot
 // loop of the kernels' scalar references (kernels/robot_*_reference.h) bitwise; steps allocate
 // nothing; Create refuses bad configurations and budgets without leaking; ControlStep refuses a bad
@@ -17,16 +17,16 @@
 #include <string>
 #include <vector>
 
-#include "support/for_each_target.h"
-#include "support/golden.h"
-#include "support/padding.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
-#include "swarm/kernels/lowbias32.h"
-#include "swarm/kernels/robot_control_reference.h"
-#include "swarm/kernels/robot_ik_reference.h"
-#include "swarm/kernels/robot_kinematics_reference.h"
+#include "swarm/kernels/base/lowbias32.h"
+#include "swarm/kernels/robots/robot_control_reference.h"
+#include "swarm/kernels/robots/robot_ik_reference.h"
+#include "swarm/kernels/robots/robot_kinematics_reference.h"
 #include "swarm/robots/robot_model.h"
+#include "tests/support/for_each_target.h"
+#include "tests/support/golden.h"
+#include "tests/support/padding.h"
 
 namespace swarm {
 namespace {
@@ -224,7 +224,7 @@ RobotBatch RunExperiment(MemoryAccountant& memory, const RobotModel& model, size
   return std::move(batch).value();
 }
 
-// `name` keys the golden StateHash of each batch size (support/golden.h).
+// `name` keys the golden StateHash of each batch size (tests/support/golden.h).
 void CheckBatchSizeThreadAndTargetIndependence(const std::string& name, const RobotModel& model) {
   constexpr size_t kRounds = 3;
   const std::vector<uint64_t> probes = {0, 1, 15, 16, 999, 54321, 99999};

@@ -1,5 +1,5 @@
 // Tests for ground contacts in RobotBatch's torque mode (GroundContactConfig,
-// kernels/robot_contact.h), against analytic results and the Solo12 of ../shared/urdf:
+// swarm/kernels/robots/robot_contact.h), against analytic results and the Solo12 of ../shared/urdf:
 //   - a floating block resting on one contact sinks by m g / k and its contact carries m g;
 //   - a block sliding on its contact stops after the distance the regularised Coulomb law
 //     integrates to in closed form (mu g deceleration above the slip velocity);
@@ -16,13 +16,13 @@
 #include <string>
 #include <vector>
 
-#include "engine/robots/solo12_fixture.h"
-#include "support/for_each_target.h"
-#include "support/golden.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/robots/robot_batch.h"
 #include "swarm/robots/robot_model.h"
+#include "tests/engine/robots/solo12_fixture.h"
+#include "tests/support/for_each_target.h"
+#include "tests/support/golden.h"
 
 namespace swarm {
 namespace {

@@ -1,6 +1,7 @@
-// Tests for kernels/robot_dynamics.h against Orocos KDL 1.5 (Debian liborocos-kdl-dev and
-// libkdl-parser-dev), a second double-precision reference beside
-// kernels/robot_dynamics_reference.h that shares no code with swarm: kdl_parser turns each file of
+// Tests for swarm/kernels/robots/dynamics/robot_dynamics.h against Orocos KDL 1.5 (Debian
+// liborocos-kdl-dev and libkdl-parser-dev), a second double-precision reference beside
+// swarm/kernels/robots/dynamics/robot_dynamics_reference.h that shares no code with swarm:
+// kdl_parser turns each file of
 // ../shared/urdf into a KDL::Tree itself (urdfdom parses the XML for both, but the joint frames,
 // axes, inertia rotations and the tree are KDL's), and KDL's solvers compute
 //   tau    TreeIdSolver_RNE under gravity (0, 0, -9.81) at random q, qd, qdd;
@@ -44,12 +45,12 @@
 #include <vector>
 
 #include "hwy/aligned_allocator.h"
-#include "kernels/robot_fixture.h"
-#include "support/dynamics_scratch.h"
-#include "support/for_each_target.h"
-#include "swarm/kernels/robot_dynamics.h"
+#include "swarm/kernels/robots/dynamics/robot_dynamics.h"
 #include "swarm/robots/dynamics_model.h"
 #include "swarm/robots/robot_model.h"
+#include "tests/kernels/robots/robot_fixture.h"
+#include "tests/support/dynamics_scratch.h"
+#include "tests/support/for_each_target.h"
 
 namespace swarm {
 namespace {

@@ -1,5 +1,5 @@
 // Forward kinematics of whole robots, end to end: swarm's URDF loader + BuildKinematicTree + the
-// batched ForwardKinematics kernel (kernels/robot_kinematics.h) against an independent
+// batched ForwardKinematics kernel (swarm/kernels/robots/robot_kinematics.h) against an independent
 // double-precision implementation straight from the URDF specification, which reads the XML
 // itself with tinyxml2 (urdf_reference_model.h). Every shipped robot and every real-world file in
 // ../shared/urdf, 100 seeded random configurations within the joint limits each, fixed and
@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "support/for_each_target.h"
-#include "swarm/kernels/robot_kinematics.h"
+#include "swarm/kernels/robots/robot_kinematics.h"
 #include "swarm/robots/robot_model.h"
-#include "urdf_reference_model.h"
+#include "tests/engine/robots/urdf_reference_model.h"
+#include "tests/support/for_each_target.h"
 
 namespace swarm {
 namespace {

@@ -1,4 +1,4 @@
-// Tests for engine/robots/robot_tasks.h, the task generators behind swarm-robots: reach goals are
+// Tests for swarm/robots/robot_tasks.h, the task generators behind swarm-robots: reach goals are
 // the forward kinematics (an independent double-precision implementation here) of configurations
 // within the limits; start states, track circles and random targets follow their documented
 // formulas; every task gives robot r the same bits in any batch size, thread count and SIMD
@@ -17,12 +17,12 @@
 #include <utility>
 #include <vector>
 
-#include "engine/robots/solo12_fixture.h"
-#include "support/for_each_target.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/robots/robot_batch.h"
 #include "swarm/robots/robot_model.h"
+#include "tests/engine/robots/solo12_fixture.h"
+#include "tests/support/for_each_target.h"
 
 namespace swarm {
 namespace {

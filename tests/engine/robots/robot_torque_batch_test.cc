@@ -1,4 +1,4 @@
-// Tests for RobotBatch's torque mode (engine/robots/robot_batch.h TorqueStep) on the shipped
+// Tests for RobotBatch's torque mode (swarm/robots/robot_batch.h TorqueStep) on the shipped
 // robots (assets/robots, with published or stated mass properties) and ../shared/urdf:
 //   - PD + gravity compensation holds a UR5 still where PD alone sags by g / kp;
 //   - computed torque tracks a Panda's sinusoidal joint trajectory;
@@ -17,14 +17,14 @@
 #include <vector>
 
 #include "hwy/aligned_allocator.h"
-#include "support/dynamics_scratch.h"
-#include "support/for_each_target.h"
-#include "support/golden.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
-#include "swarm/kernels/robot_dynamics.h"
+#include "swarm/kernels/robots/dynamics/robot_dynamics.h"
 #include "swarm/robots/robot_batch.h"
 #include "swarm/robots/robot_model.h"
+#include "tests/support/dynamics_scratch.h"
+#include "tests/support/for_each_target.h"
+#include "tests/support/golden.h"
 
 namespace swarm {
 namespace {

@@ -1,4 +1,4 @@
-// Tests for engine/robots/robot_model.h on bad input: one case per kind of broken URDF (structure,
+// Tests for swarm/robots/robot_model.h on bad input: one case per kind of broken URDF (structure,
 // joint types, numbers, mimics, XML syntax, files), each asserting that loading fails with a
 // message naming the source, the joint or link at fault and the problem.
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// Tests for engine/robots/robot_model.h on valid input: every shipped robot (assets/robots) and
+// Tests for swarm/robots/robot_model.h on valid input: every shipped robot (assets/robots) and
 // every real-world file in ../shared/urdf loads with the links, joints, degrees of freedom and root
 // that an independent tinyxml2 reading of the same file gives (urdf_reference_model.h), each messy
 // case the loader promises to handle (as an inline URDF), and the conversions to what the kernels
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "swarm/robots/robot_model.h"
-#include "urdf_reference_model.h"
+#include "tests/engine/robots/urdf_reference_model.h"
 
 namespace swarm {
 namespace {

@@ -1,4 +1,4 @@
-// Tests for engine/tensor/dlpack.h. Export: every dtype's DLPack code and bits (a table written
+// Tests for swarm/tensor/dlpack.h. Export: every dtype's DLPack code and bits (a table written
 // from the DLPack 0.6 header), and for contiguous, reversed-slice, transposed and SoA (Vec4Buffer)
 // views, that DLPack's address of every element (data + byte_offset + sum(index * stride) * bytes)
 // is the view's and holds the analytic value stored there. Lifetime: the deleter runs exactly once

@@ -1,4 +1,4 @@
-// Tests for engine/tensor/npy.h on bad input: one case per kind of malformed, truncated or lying
+// Tests for swarm/tensor/npy.h on bad input: one case per kind of malformed, truncated or lying
 // file, asserting the message (what was expected, what was found) and that nothing was allocated;
 // the header grammar's accepted variants; memory budgets against huge claimed shapes; errors of
 // LoadNpy and SaveNpy that come from the file system (named path, errno text, no partial file);
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "support/file_size_limit.h"
 #include "swarm/tensor/npy.h"
+#include "tests/support/file_size_limit.h"
 
 namespace swarm {
 namespace {

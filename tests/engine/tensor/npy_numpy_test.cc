@@ -1,4 +1,4 @@
-// Tests for engine/tensor/npy.h against numpy itself (Debian's /usr/bin/python3 with numpy 1.24).
+// Tests for swarm/tensor/npy.h against numpy itself (Debian's /usr/bin/python3 with numpy 1.24).
 // numpy -> swarm: numpy writes every dtype, shapes of rank 0 to 4, C and Fortran order, format
 // 1.0 and 2.0, with side files holding the elements in C order and in file order; LoadNpy must
 // give the same dtype, shape, memory bytes and C-order values, Fortran strides for Fortran files,
@@ -20,10 +20,10 @@
 #include <string>
 #include <vector>
 
-#include "npy_test_values.h"
-#include "support/every_index.h"
-#include "support/python_process.h"
 #include "swarm/tensor/npy.h"
+#include "tests/engine/tensor/npy_test_values.h"
+#include "tests/support/every_index.h"
+#include "tests/support/python_process.h"
 
 namespace swarm {
 namespace {

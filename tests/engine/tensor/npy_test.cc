@@ -1,4 +1,4 @@
-// Tests for engine/tensor/npy.h, round trips: every dtype through SaveNpy and LoadNpy for shapes of
+// Tests for swarm/tensor/npy.h, round trips: every dtype through SaveNpy and LoadNpy for shapes of
 // rank 0 to 4 (zero-size axes included) from C- and Fortran-order tensors; non-contiguous views
 // (reversed and stepped slices, transposes, permutations, broadcast zero strides, a Vec4Buffer's
 // SoA view, a gather larger than the writer's stack buffer) written in C order; the exact header
@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "npy_test_values.h"
-#include "support/every_index.h"
 #include "swarm/core/buffer.h"
 #include "swarm/tensor/tensor_adapters.h"
+#include "tests/engine/tensor/npy_test_values.h"
+#include "tests/support/every_index.h"
 
 namespace swarm {
 namespace {

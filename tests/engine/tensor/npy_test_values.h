@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "swarm/kernels/small_floats.h"
+#include "swarm/kernels/tensor/small_floats.h"
 
 namespace swarm::test {
 

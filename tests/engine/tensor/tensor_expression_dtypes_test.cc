@@ -1,4 +1,4 @@
-// Fused expressions (engine/tensor/tensor_expression.h) with comparisons, logic, Where, casts,
+// Fused expressions (swarm/tensor/tensor_expression.h) with comparisons, logic, Where, casts,
 // views and outs of every real dtype, and the reductions other than Sum. Each is checked bit for
 // bit against the same operations one by one: Elementwise and UnaryRow into f32 temporaries,
 // CopyInto for every conversion between dtypes, and a plain loop for Where, under every SIMD
@@ -12,8 +12,6 @@
 #include <random>
 #include <vector>
 
-#include "expression_operands.h"
-#include "support/for_each_target.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/tensor/tensor.h"
@@ -21,6 +19,8 @@
 #include "swarm/tensor/tensor_expression.h"
 #include "swarm/tensor/tensor_expression_text.h"
 #include "swarm/tensor/tensor_ops.h"
+#include "tests/engine/tensor/expression_operands.h"
+#include "tests/support/for_each_target.h"
 
 namespace swarm {
 namespace {

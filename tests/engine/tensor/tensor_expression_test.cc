@@ -1,4 +1,4 @@
-// Fused expressions (engine/tensor/tensor_expression.h) against the same operations evaluated one
+// Fused expressions (swarm/tensor/tensor_expression.h) against the same operations evaluated one
 // by one with Elementwise into C-contiguous temporaries: bit for bit, on random shapes,
 // broadcasts and layouts (transposed, reversed, gapped), with NaN, +-0 and +-inf among the
 // values, under every SIMD target and 1-3 threads; and against double precision within a stated
@@ -14,14 +14,14 @@
 #include <random>
 #include <vector>
 
-#include "expression_operands.h"
-#include "support/for_each_target.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/tensor/tensor.h"
 #include "swarm/tensor/tensor_copy.h"
 #include "swarm/tensor/tensor_expression_text.h"
 #include "swarm/tensor/tensor_ops.h"
+#include "tests/engine/tensor/expression_operands.h"
+#include "tests/support/for_each_target.h"
 
 namespace swarm {
 namespace {

@@ -1,9 +1,9 @@
-// Tests for engine/tensor/tensor_ops.h: elementwise ops with broadcasting against a naive
+// Tests for swarm/tensor/tensor_ops.h: elementwise ops with broadcasting against a naive
 // index-by-index loop on random shapes and layouts (SoA buffers, transposes, negative and step-2
 // slices, in place); reductions against the documented order bit for bit, against long double and
 // numpy (/usr/bin/python3) within stated tolerances, and across SIMD targets; and every kind of
 // bad input, asserting the message and that the output is unchanged. The row kernels themselves
-// are tested in tests/kernels/tensor_ops_test.cc.
+// are tested in tests/kernels/tensor/row_kernels_test.cc.
 #include "swarm/tensor/tensor_ops.h"
 
 #include <algorithm>
@@ -23,16 +23,16 @@
 #include <string>
 #include <vector>
 
-#include "support/for_each_target.h"
-#include "support/golden.h"
-#include "support/python_process.h"
 #include "swarm/core/buffer.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
-#include "swarm/kernels/tensor_ops_reference.h"
+#include "swarm/kernels/tensor/row_kernels_reference.h"
 #include "swarm/tensor/tensor.h"
 #include "swarm/tensor/tensor_adapters.h"
 #include "swarm/tensor/tensor_copy.h"
+#include "tests/support/for_each_target.h"
+#include "tests/support/golden.h"
+#include "tests/support/python_process.h"
 
 namespace swarm {
 namespace {
@@ -115,7 +115,7 @@ std::vector<int64_t> RandomShape(std::mt19937& rng, size_t rank, int64_t max_ext
   return shape;
 }
 
-// The elements of a view in the canonical order of engine/tensor/tensor_ops.h, written plainly:
+// The elements of a view in the canonical order of swarm/tensor/tensor_ops.h, written plainly:
 // drop extent-1 axes, walk negative strides backwards, nest by decreasing |stride| (stable).
 std::vector<float> CanonicalOrder(const TensorView& view) {
   std::vector<size_t> axes;
@@ -513,7 +513,7 @@ TEST_CASE("Reductions of random layouts match the canonical order and long doubl
       magnitude += std::fabs(static_cast<long double>(value));
     }
     if (std::isfinite(static_cast<double>(exact)) && !std::isnan(sum)) {
-      // The bound of kernels/tensor_ops.h with n <= 9^4.
+      // The bound of swarm/kernels/tensor/row_kernels.h with n <= 9^4.
       REQUIRE(std::fabs(sum - exact) <= magnitude * ((6561.0 / 32 + 5) * 0x1p-53 + 1e-16L));
     }
   }

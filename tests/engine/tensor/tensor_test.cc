@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "support/python_process.h"
 #include "swarm/tensor/tensor_copy.h"
+#include "tests/support/python_process.h"
 
 namespace swarm {
 namespace {

@@ -1,4 +1,4 @@
-// Tests for engine/vision/image.h: layout (stride, alignment, zero fill), accounting, moves,
+// Tests for swarm/vision/image.h: layout (stride, alignment, zero fill), accounting, moves,
 // batches, and the errors for zero and overflowing sizes and for the memory budget.
 #include "swarm/vision/image.h"
 
@@ -7,7 +7,7 @@
 #include <limits>
 #include <utility>
 
-#include "support/padding.h"
+#include "tests/support/padding.h"
 
 namespace swarm {
 namespace {

@@ -1,4 +1,4 @@
-// Tests for engine/vision/png.h: bit-exact round trips of gray, RGB and RGBA; libpng's other
+// Tests for swarm/vision/png.h: bit-exact round trips of gray, RGB and RGBA; libpng's other
 // formats (16-bit, palette, gray + alpha, interlaced) converted on load; and a clear error, never a
 // crash, for empty, non-PNG, truncated, corrupt and oversized files. Test files go to
 // png_test_files/ in the working directory (the build tree, where ctest runs the test).

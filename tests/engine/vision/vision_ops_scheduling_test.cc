@@ -10,8 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "engine/vision/vision_ops_checks.h"
 #include "swarm/core/thread_pool.h"
-#include "swarm/vision/vision_ops_checks.h"
 
 namespace swarm {
 namespace {

@@ -1,4 +1,4 @@
-// Tests for engine/vision/vision_ops.h: the checked, threaded and batched entry points give the
+// Tests for swarm/vision/vision_ops.h: the checked, threaded and batched entry points give the
 // bits of one whole-image kernel call for 1, 2 and 3 threads and for batches (frames across
 // threads, and frames x bands when there are fewer frames than threads); steady-state calls
 // allocate nothing; every kind of bad input returns kInvalidArgument naming the parameter and
@@ -15,15 +15,15 @@
 #include <string>
 #include <vector>
 
-#include "support/for_each_target.h"
-#include "support/golden.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
-#include "swarm/kernels/vision_convert.h"
-#include "swarm/kernels/vision_filter.h"
-#include "swarm/kernels/vision_gradient.h"
+#include "swarm/kernels/vision/vision_convert.h"
+#include "swarm/kernels/vision/vision_filter.h"
+#include "swarm/kernels/vision/vision_gradient.h"
 #include "swarm/vision/image.h"
+#include "tests/support/for_each_target.h"
+#include "tests/support/golden.h"
 
 namespace swarm {
 namespace {
@@ -62,8 +62,8 @@ std::vector<T> Bits(const ImageBatch<T>& batch) {
   return std::vector<T>(v.data, v.data + v.image_stride * v.count);
 }
 
-// The visible pixels only, row by row: row padding differs between architectures (kernels/views.h),
-// so golden digests must not see it.
+// The visible pixels only, row by row: row padding differs between architectures
+// (swarm/kernels/base/views.h), so golden digests must not see it.
 template <typename T>
 std::vector<T> VisiblePixels(const Image<T>& image) {
   const ImageView<const T> v = image.view();
@@ -144,7 +144,7 @@ TEST_CASE("f32 filters: 1, 2 and 3 threads give the bits of one kernel call") {
   }
 }
 
-// The golden digest (support/golden.h) of one filter's output over every target and 1 and 3
+// The golden digest (tests/support/golden.h) of one filter's output over every target and 1 and 3
 // threads, which must all agree first.
 template <typename Out, class Filter>
 void CheckFilterGolden(const std::string& key, MemoryAccountant& memory, size_t width,

@@ -1,0 +1,106 @@
+// The stages of one torque-controlled step of a robot batch (RobotBatch::TorqueStep), each a
+// function over one tile of robots [begin, begin + count), so that the step reads as the sequence
+// it is and each stage can be read, tested and replaced alone:
+//
+//   ControlTorques               the controller's joint torques (none, PD + gravity, computed
+//   torque) then, per evaluation of the dynamics at a state (q, v):
+//     AddLimitAndContactForces   applied = torques + joint-limit springs; ground contacts
+//     ApplyForwardDynamics       a = M^-1 (applied - bias) by ABA (or CRBA + LTDL with couplings)
+//   EulerStep or RungeKutta4Step one evaluation and semi-implicit Euler, or four evaluations and
+//                                classical RK4 (as MuJoCo's mj_Euler and mj_RungeKutta)
+//   then forward kinematics of the new state (RobotBatch::TorqueStep runs it).
+//
+// RobotBatch keeps the state and orchestrates: it checks the call, describes its arrays and model
+// here (TorqueStepModel, TorqueStepArrays) and runs the stages fused over tiles (RunFused). Every
+// stage touches only its tile's robots, so the step gives the same bits at any tile or thread
+// count. Internal to engine/robots.
+#pragma once
+
+#include <cstddef>
+
+#include "swarm/kernels/base/views.h"
+#include "swarm/kernels/robots/dynamics/robot_dynamics.h"
+#include "swarm/kernels/robots/robot_contact.h"
+#include "swarm/kernels/robots/robot_control.h"
+#include "swarm/kernels/robots/robot_kinematics.h"
+#include "swarm/kernels/robots/robot_torque.h"
+#include "swarm/robots/robot_batch.h"
+
+namespace swarm {
+
+// The model a torque step runs: the dynamics and kinematic trees, the joints' control settings,
+// the torque-mode settings and the contact points, with the sizes derived from them.
+struct TorqueStepModel {
+  const DynamicsTree* dynamics = nullptr;
+  const KinematicTree* kinematics = nullptr;
+  const JointControl* control = nullptr;  // one per joint (dof)
+  const TorqueModeConfig* config = nullptr;
+  const ContactPoint* contacts = nullptr;
+  size_t contact_count = 0;
+  size_t dof = 0;         // joints
+  size_t base = 0;        // 6 for a floating base, else 0
+  size_t velocities = 0;  // base + dof
+  size_t q_count = 0;     // arrays of q (a floating base's 7 first)
+  // Dynamics scratch: one block of scratch_floats per tile of tile_elements robots.
+  float* scratch = nullptr;
+  size_t scratch_floats = 0;
+  size_t tile_elements = 0;
+
+  float* Scratch(size_t begin) const { return scratch + begin / tile_elements * scratch_floats; }
+};
+
+// The batch's arrays a torque step reads and writes, each over all robots (RobotBatch's storage
+// layout, engine/robots/robot_batch.cc). The rk_* arrays exist for the RK4 integrator only.
+struct TorqueStepArrays {
+  LanesView q;                 // q_count arrays
+  LanesView q_joints;          // the joints' part of q (dof)
+  LanesView velocities;        // [base velocity | qd] (velocities)
+  LanesView joint_velocities;  // qd (dof)
+  LanesView forces;            // [base force | torque] (velocities)
+  LanesView torques;           // torque (dof)
+  LanesView applied;           // what forward dynamics reads (velocities)
+  LanesView accelerations;     // qdd (velocities)
+  LanesView poses;             // link poses
+  LanesView contact_forces;    // one normal force per contact point
+  JointTargets targets;        // q, qd and qdd targets (dof each)
+  LanesView rk_q0, rk_v0, rk_q_stage, rk_v_stage, rk_v_sum, rk_a_sum, rk_a_stage;
+};
+
+// The controller's joint torques into arrays.torques: kNone clamps the user's torques to the
+// effort limits; kPdGravity adds PD torques to the gravity torques g(q) (the base's part of g is
+// no actuation and is cleared); kComputedTorque (fixed base only) runs the commanded
+// accelerations through inverse dynamics and clamps.
+void ControlTorques(const TorqueStepModel& model, const TorqueStepArrays& arrays,
+                    TorqueController controller, size_t begin, size_t count);
+
+// The forces at state (q_state, v_state) of the tile's robots (views of the tile, not of the
+// batch): the joints' applied forces are the torques plus the joint-limit springs, and with
+// contact points the base's applied forces are cleared, the links placed by forward kinematics
+// and the ground contacts' forces added (normal forces into arrays.contact_forces).
+void AddLimitAndContactForces(const TorqueStepModel& model, const TorqueStepArrays& arrays,
+                              size_t begin, size_t count, const ConstLanesView& q_state,
+                              const ConstLanesView& v_state);
+
+// Accelerations `a` of the tile's robots at (q_state, v_state) under the applied forces:
+// AddLimitAndContactForces, then forward dynamics.
+void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& arrays,
+                          size_t begin, size_t count, const ConstLanesView& q_state,
+                          const ConstLanesView& v_state, const LanesView& a);
+
+// q_out = q_from moved for `seconds` at velocity v: joints linearly, a floating base along its
+// body velocity (AdvanceFloatingBase). Views of one tile.
+void AdvancePositions(const TorqueStepModel& model, const ConstLanesView& q_from,
+                      const ConstLanesView& v, float seconds, const LanesView& q_out);
+
+// One semi-implicit Euler step of dt seconds: accelerations at the current state, then
+// v += a dt and q advanced with the new v.
+void EulerStep(const TorqueStepModel& model, const TorqueStepArrays& arrays, float dt, size_t begin,
+               size_t count);
+
+// One classical Runge-Kutta step of dt seconds: four evaluations of the dynamics at the stages
+// k1 = f(q0, v0), k2 and k3 at dt/2, k4 at dt, then v = v0 + dt/6 (a1 + 2 a2 + 2 a3 + a4) and q
+// moved from q0 for dt/6 along v0 + 2 v2 + 2 v3 + v4, with the sums kept in the rk_* arrays.
+void RungeKutta4Step(const TorqueStepModel& model, const TorqueStepArrays& arrays, float dt,
+                     size_t begin, size_t count);
+
+}  // namespace swarm

@@ -1,0 +1,204 @@
+// R robots of one model stepped in lockstep: state in structure-of-arrays over the robot index
+// (robot r's joint j is element r of array j, docs/design.md), accounted under
+// MemoryCategory::kRobots, and the kernels of swarm/kernels/robots/ run fused per cache-sized tile of
+// robots over a ThreadPool.
+//
+// Every step is deterministic: robot r's state depends only on its own inputs, never on the batch
+// size, the tile, the thread count or the SIMD target (tests/engine/robots/robot_batch_test.cc).
+// Steady-state steps allocate nothing.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "swarm/core/memory.h"
+#include "swarm/core/status.h"
+#include "swarm/core/thread_pool.h"
+#include "swarm/core/tile_pipeline.h"
+#include "swarm/kernels/base/views.h"
+#include "swarm/kernels/robots/dynamics/robot_dynamics.h"
+#include "swarm/kernels/robots/robot_contact.h"
+#include "swarm/kernels/robots/robot_control.h"
+#include "swarm/kernels/robots/robot_ik.h"
+#include "swarm/kernels/robots/robot_kinematics.h"
+#include "swarm/kernels/robots/robot_torque.h"
+#include "swarm/robots/dynamics_model.h"
+#include "swarm/robots/robot_model.h"
+
+namespace swarm {
+
+// Robots per tile. A tile's state is ~130 floats per robot for a 6-DOF arm (q, velocities,
+// targets, torques, every link pose, the end effector's Jacobian), so 1024 robots are ~0.5 MB,
+// inside L2. Measured on 100,000 UR5s (AVX-512, one thread): fused control steps take about 2x
+// longer at 256 robots per tile and 3x at 64 than at 1024-4096; IK steps are fastest near 1024.
+inline constexpr size_t kDefaultRobotTileElements = 1024;
+// A robot step costs ~100x a particle step, so a worker pays for its wake-up (~10-50 us) from a
+// few thousand robots on.
+inline constexpr size_t kDefaultRobotMinElementsPerThread = 4096;
+
+// What TorqueStep computes the joint torques with (swarm/kernels/robots/robot_torque.h):
+//   kNone            the torques the caller wrote into torque() (a policy's output), clamped to
+//                    the effort limits
+//   kPdGravity       g(q) + kp (q_target - q) + kd (qd_target - qd), clamped
+//   kComputedTorque  M(q) a + h(q, qd) with a = qdd_target + kp (q_target - q) +
+//                    kd (qd_target - qd), clamped (fixed-base robots: a floating base is not
+//                    actuated)
+enum class TorqueController { kNone, kPdGravity, kComputedTorque };
+const char* TorqueControllerName(TorqueController controller);  // "none", "pd-gravity", ...
+
+// How TorqueStep advances (q, v) over dt:
+//   kSemiImplicitEuler  v += qdd dt, then q += v dt (one forward dynamics per step)
+//   kRungeKutta4        classical RK4 on (q, v) with the controller's torques held over the step
+//                       and the limit springs evaluated at every stage (four forward dynamics);
+//                       a floating base's stage poses move from the step's start pose along the
+//                       stage's body velocity, and the final pose along the RK4 average velocity
+enum class TorqueIntegrator { kSemiImplicitEuler, kRungeKutta4 };
+const char* TorqueIntegratorName(TorqueIntegrator integrator);  // "euler", "rk4"
+
+// Compliant point contacts of links against the ground plane in torque mode
+// (swarm/kernels/robots/robot_contact.h: spring-damper normal force, regularised Coulomb friction),
+// evaluated at every forward dynamics of a step (each RK4 stage too) from the forward kinematics of
+// the stage's configuration.
+struct GroundContactConfig {
+  bool enabled = false;
+  std::vector<std::string> links;  // link names; empty: every leaf link (RobotModel::LeafLinks)
+  float radius = 0.0f;             // of every contact sphere (centred on the link origin), m
+  GroundContact ground;
+};
+
+// Torque-controlled simulation: rigid-body dynamics from the URDF's inertials
+// (swarm/robots/dynamics_model.h), joint limits as one-sided springs, semi-implicit Euler.
+struct TorqueModeConfig {
+  bool enabled = false;      // off: the batch is kinematic (ControlStep), and needs no inertials
+  DynamicsOptions dynamics;  // armature per joint; the URDF's joint damping and friction
+  JointLimitSpring limit_spring;
+  float gravity[3] = {0.0f, 0.0f, -9.81f};  // world frame, m/s^2
+  TorqueIntegrator integrator = TorqueIntegrator::kSemiImplicitEuler;
+  GroundContactConfig contacts;
+};
+
+struct RobotBatchConfig {
+  // Link whose pose IK steers and whose pose is reported (the end effector); SIZE_MAX picks
+  // model.DefaultEndEffector().
+  size_t end_effector = SIZE_MAX;
+  // Per independent joint (dof entries); empty picks DefaultJointControl(model).
+  std::vector<JointControl> control;
+  IkParams ik;
+  // Robots per tile (a positive multiple of kPadFloats) and per thread. Results do not depend on
+  // either.
+  TileSchedule schedule{kDefaultRobotTileElements, kDefaultRobotMinElementsPerThread};
+  TorqueModeConfig torque;
+};
+
+class RobotBatch {
+ public:
+  // All arrays are allocated here (and only here) under kRobots: the state in one allocation
+  // (each array padded to a whole number of vectors) and one Jacobian scratch per tile in a
+  // second, so that steps allocate nothing. q starts at zero (clamped into the position limits; a
+  // floating base at the identity pose), velocities and torques zero, q_target = q, link_poses()
+  // the forward kinematics of q and target_pose() the end effector's pose (IK holds still).
+  // Errors (nothing stays allocated; the accountant's bytes in use are unchanged): robots == 0
+  // or too many to address, config.control.size() != dof, gains not finite >= 0, limits not > 0
+  // or lower > upper, an end effector out of range, IK parameters not finite > 0
+  // (orientation_weight >= 0), a tile size that is not a positive multiple of kPadFloats, or the
+  // accountant's budget (kOverBudget, naming "robots"); with config.torque.enabled also the
+  // dynamics model's errors (a moving body without mass, naming its links), a limit spring or
+  // gravity that is not finite (>= 0 for the spring), and with contacts enabled an unknown or
+  // repeated contact link, a radius not finite >= 0 or ground parameters out of range (naming the
+  // field).
+  static Result<RobotBatch> Create(MemoryAccountant& accountant, const RobotModel& model,
+                                   size_t robots, const RobotBatchConfig& config = {});
+  RobotBatch();
+  ~RobotBatch();
+  RobotBatch(RobotBatch&& other) noexcept;
+  RobotBatch& operator=(RobotBatch&& other) noexcept;
+
+  size_t size() const;
+  const RobotModel& model() const;
+  const KinematicTree& tree() const;
+  const RobotBatchConfig& config() const;
+  size_t end_effector() const;
+
+  // State views over all robots (padding excluded from count). Writing through them is how users
+  // set initial configurations, set points and goals; the views stay valid while the batch lives.
+  LanesView q();            // q_count arrays (floating base first)
+  LanesView qd();           // dof arrays (joint velocities)
+  LanesView q_target();     // dof arrays (PD set points)
+  LanesView torque();       // dof arrays (last PD output)
+  LanesView link_poses();   // 7 * links arrays (px py pz qx qy qz qw per link)
+  LanesView target_pose();  // 7 arrays: each robot's end-effector goal for IK
+  // Torque mode only (zero arrays otherwise): a floating base's velocity (6 arrays, vx vy vz wx wy
+  // wz in the base frame, swarm/kernels/robots/dynamics/robot_dynamics.h), the controllers' target
+  // velocities and accelerations (dof arrays each, zero unless written), and the last step's
+  // accelerations (velocity_count arrays: the base's 6 first).
+  LanesView base_velocity();
+  LanesView qd_target();
+  LanesView qdd_target();
+  LanesView qdd();
+  ConstLanesView q() const;
+  ConstLanesView qd() const;
+  ConstLanesView q_target() const;
+  ConstLanesView torque() const;
+  ConstLanesView link_poses() const;
+  ConstLanesView target_pose() const;
+  ConstLanesView base_velocity() const;
+  ConstLanesView qdd() const;
+  // Torque mode with contacts: each contact's normal force at the last forward dynamics of the
+  // last step (N; 0 out of contact), one array per contact in contact_points() order, and the
+  // contacts themselves (empty without contacts).
+  ConstLanesView contact_forces() const;
+  std::span<const ContactPoint> contact_points() const;
+  // The dynamics tree of torque mode (nullptr when it is off).
+  const DynamicsTree* dynamics_tree() const;
+
+  // Forward kinematics of every link into link_poses().
+  void ForwardKinematics(ThreadPool& pool);
+  // One control step, fused per tile: PD torques toward q_target, integration with limits over
+  // dt seconds, forward kinematics. dt must be finite and > 0 (error otherwise, state untouched).
+  Status ControlStep(ThreadPool& pool, float dt);
+  // One IK step, fused per tile: the end effector's Jacobian from link_poses() (so call after FK
+  // or ControlStep), then a damped-least-squares step that writes q_target toward target_pose().
+  void IkStep(ThreadPool& pool);
+  // One torque-controlled step, fused per tile: the controller's torques into torque() (clamped
+  // to the effort limits), joint-limit springs, forward dynamics (ABA), the configured
+  // integrator (semi-implicit Euler: qd += qdd dt, then q += qd dt; a floating base as
+  // swarm/kernels/robots/robot_torque.h; or RK4), forward kinematics. With contacts, each forward
+  // dynamics first computes the link poses of its configuration and adds the contact forces. qdd()
+  // holds the accelerations at the step's start. Errors (state untouched): torque mode off, dt not
+  // finite > 0, computed torque on a floating base.
+  Status TorqueStep(ThreadPool& pool, float dt, TorqueController controller);
+
+  // Torque mode: each robot's kinetic energy 0.5 v^T (M + A) v (v = [base velocity, qd]) and
+  // potential energy -sum_b m_b g . c_b (c_b a body's world centre of mass from link_poses(), so
+  // call after a step or ForwardKinematics), in J. Spans have size() entries. Uses the batch's
+  // internal force arrays as scratch, so it allocates nothing and leaves the state unchanged.
+  void MeasureEnergy(ThreadPool& pool, std::span<float> kinetic, std::span<float> potential);
+
+  // Bytes this batch allocated (state and scratch) and their per-robot share.
+  size_t allocated_bytes() const;
+  double BytesPerRobot() const;
+  // xxHash of every state array's first size() elements (q, qd, q_target, torque, link poses,
+  // target pose, and a floating base's velocity in torque mode), for determinism checks.
+  uint64_t StateHash() const;
+  // A digest of the same state that does not depend on how a run's robots are split into
+  // batches: the sum modulo 2^64 of one hash per robot, of its index among all the run's robots
+  // (first_robot + r, as RobotTaskParams::first_robot numbers them) and its values (NaN
+  // canonical, as StateHash). The digests of batches of consecutive ranges add up (mod 2^64) to
+  // the digest of one batch of all the robots.
+  uint64_t StateDigest(ThreadPool& pool, uint64_t first_robot = 0) const;
+
+ private:
+  // The arrays StateHash and StateDigest cover, in their order.
+  std::array<ConstLanesView, 7> StateArrays() const;
+  struct State;  // defined in robot_batch.cc; on the heap so that tree()'s joint pointer and
+                 // the views survive moves of the batch
+  explicit RobotBatch(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace swarm

@@ -1,0 +1,201 @@
+// Per-target code of forward dynamics by the articulated-body algorithm (ABA, Featherstone
+// table 7.1; swarm/kernels/robots/dynamics/robot_dynamics.h: ForwardDynamics). Dispatched from
+// aba.cc. Trees with mimic couplings take CRBA, RNEA and LTDL instead (crba-inl.h:
+// CoupledForwardDynamicsImpl).
+
+#if defined(SWARM_KERNELS_ROBOTS_DYNAMICS_ABA_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SWARM_KERNELS_ROBOTS_DYNAMICS_ABA_INL_H_
+#undef SWARM_KERNELS_ROBOTS_DYNAMICS_ABA_INL_H_
+#else
+#define SWARM_KERNELS_ROBOTS_DYNAMICS_ABA_INL_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include "hwy/highway.h"
+#include "kernels/robots/dynamics/robot_dynamics_layout.h"
+#include "kernels/robots/dynamics/spatial_algebra-inl.h"
+#include "kernels/robots/dynamics/tree_factor-inl.h"
+#include "swarm/kernels/robots/dynamics/robot_dynamics.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace swarm {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+namespace dl = dynamics_layout;
+
+// ABA (Featherstone table 7.1; floating base as table 9.6): qdd into slots [qdd, qdd + n).
+// Trees without couplings only.
+template <class D>
+HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float gravity[3],
+                                      const InLanes& q, const InLanes& qd, const InLanes& tau,
+                                      size_t i, const Slots& s, size_t qdd) {
+  using V = hn::Vec<D>;
+  const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
+  const size_t joint_velocity = regions.temp, momentum = regions.temp + 6;
+  const size_t congruence_temp = regions.temp + 12;
+  if (tree.floating_base) BaseRotation(d, q, i, s);
+  RootVelocity(d, tree, qd, i, s);
+  if (tree.floating_base) {
+    const DynamicsBody& root = tree.bodies[0];
+    SetRigidInertia(d, root, s, BodySlot(0, dl::kInertia));
+    RigidInertiaTimes(d, root, s, BodySlot(0, dl::kV), momentum);
+    // pA_0 = v_0 x* I_0 v_0 - the wrench applied to the base (tau's (F, n) in spatial order).
+    const size_t p_a = BodySlot(0, dl::kF);
+    HWY_UNROLL(32)
+    for (size_t k = 0; k < 3; ++k) {
+      Put(d, s, p_a + k, hn::Neg(hn::LoadU(d, tau.Array(3 + k) + i)));
+      Put(d, s, p_a + 3 + k, hn::Neg(hn::LoadU(d, tau.Array(k) + i)));
+    }
+    AddCrossForce(d, s, BodySlot(0, dl::kV), momentum, p_a);
+  }
+  // Outward: X_b, v_b, c_b = v_b x S qd_b, IA_b = I_b, pA_b = v_b x* I_b v_b.
+  for (size_t b = 1; b < tree.body_count; ++b) {
+    const DynamicsBody& body = tree.bodies[b];
+    const JointInputs arrays = JointArrays(tree, body);
+    const V value = hn::LoadU(d, q.Array(arrays.q_array) + i);
+    const V rate = hn::LoadU(d, qd.Array(arrays.velocity_array) + i);
+    const JointSubspace joint = JointOf(s, b);
+    JointTransform(d, body, joint, value, s, b);
+    const size_t v = BodySlot(b, dl::kV);
+    MotionToChild(d, joint, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR),
+                  BodySlot(body.parent, dl::kV), v);
+    AddMotionSubspaceTimes(d, joint, rate, s, v);
+    CrossJointMotion(d, joint, rate, s, v, BodySlot(b, dl::kA));
+    SetRigidInertia(d, body, s, BodySlot(b, dl::kInertia));
+    RigidInertiaTimes(d, body, s, v, momentum);
+    PutZero(d, s, BodySlot(b, dl::kF), 6);
+    AddCrossForce(d, s, v, momentum, BodySlot(b, dl::kF));
+  }
+  // Inward: U = IA S, D = S^T U + armature, u = tau - joint terms - S^T pA; the articulated
+  // inertia and bias force handed to the parent.
+  for (size_t b = tree.body_count; b-- > 1;) {
+    const DynamicsBody& body = tree.bodies[b];
+    const JointInputs arrays = JointArrays(tree, body);
+    const size_t ia = BodySlot(b, dl::kInertia), u_slot = BodySlot(b, dl::kU);
+    const size_t p_a = BodySlot(b, dl::kF), c = BodySlot(b, dl::kA);
+    const JointSubspace joint = JointOf(s, b);
+    InertiaColumn(d, joint, s, ia, u_slot);
+    const V d_inv = hn::Div(hn::Set(d, 1.0f), hn::Add(MotionSubspaceDot(d, joint, s, u_slot),
+                                                      hn::Set(d, body.armature)));
+    const V rate = hn::LoadU(d, qd.Array(arrays.velocity_array) + i);
+    const V small_u = hn::Sub(hn::Sub(hn::LoadU(d, tau.Array(arrays.velocity_array) + i),
+                                      JointResistance(d, tree, body, rate)),
+                              MotionSubspaceDot(d, joint, s, p_a));
+    Put(d, s, BodySlot(b, dl::kDInv), d_inv);
+    Put(d, s, BodySlot(b, dl::kSmallU), small_u);
+    if (body.parent == 0 && !tree.floating_base) continue;
+    // Ia = IA - U U^T / D in place (A -= Uw Uw^T / D, B -= Uw Uv^T / D, C -= Uv Uv^T / D).
+    HWY_UNROLL(32)
+    for (size_t row = 0; row < 3; ++row) {
+      const V uw = hn::Mul(Get(d, s, u_slot + row), d_inv);
+      const V uv = hn::Mul(Get(d, s, u_slot + 3 + row), d_inv);
+      HWY_UNROLL(32)
+      for (size_t col = 0; col < 3; ++col) {
+        const size_t a_slot = ia + kInertiaA + 3 * row + col;
+        const size_t b_slot = ia + kInertiaB + 3 * row + col;
+        const size_t c_slot = ia + kInertiaC + 3 * row + col;
+        Put(d, s, a_slot, hn::Sub(Get(d, s, a_slot), hn::Mul(uw, Get(d, s, u_slot + col))));
+        Put(d, s, b_slot, hn::Sub(Get(d, s, b_slot), hn::Mul(uw, Get(d, s, u_slot + 3 + col))));
+        Put(d, s, c_slot, hn::Sub(Get(d, s, c_slot), hn::Mul(uv, Get(d, s, u_slot + 3 + col))));
+      }
+    }
+    // pa = pA + Ia c + U (u / D).
+    InertiaTimes(d, s, ia, c, momentum);
+    const V scale = hn::Mul(small_u, d_inv);
+    HWY_UNROLL(32)
+    for (size_t k = 0; k < 6; ++k) {
+      Put(d, s, p_a + k,
+          hn::Add(hn::Add(Get(d, s, p_a + k), Get(d, s, momentum + k)),
+                  hn::Mul(Get(d, s, u_slot + k), scale)));
+    }
+    const size_t e = BodySlot(b, dl::kE), r = BodySlot(b, dl::kR);
+    AddCongruent(d, joint, s, e, r, ia, BodySlot(body.parent, dl::kInertia), congruence_temp);
+    ForceToParent(d, joint, s, e, r, p_a, BodySlot(body.parent, dl::kF), true);
+  }
+  // The root's acceleration relative to free fall: (0, -g) for a fixed base; for a floating one
+  // the solution of IA_0 a = -pA_0 (6 x 6, dense LDL^T).
+  const size_t root_a = BodySlot(0, dl::kA);
+  if (tree.floating_base) {
+    const size_t system = regions.base_system, rhs = regions.base_system + 36;
+    const size_t ia = BodySlot(0, dl::kInertia);
+    HWY_UNROLL(32)
+    for (size_t row = 0; row < 6; ++row) {
+      HWY_UNROLL(32)
+      for (size_t col = 0; col < 6; ++col) {
+        size_t slot;
+        if (row < 3 && col < 3) {
+          slot = ia + kInertiaA + 3 * row + col;
+        } else if (row < 3) {
+          slot = ia + kInertiaB + 3 * row + (col - 3);
+        } else if (col < 3) {
+          slot = ia + kInertiaB + 3 * col + (row - 3);
+        } else {
+          slot = ia + kInertiaC + 3 * (row - 3) + (col - 3);
+        }
+        Put(d, s, system + 6 * row + col, Get(d, s, slot));
+      }
+      Put(d, s, rhs + row, hn::Neg(Get(d, s, BodySlot(0, dl::kF) + row)));
+    }
+    FactorInSlots(d, s, system, 6, nullptr);
+    SolveInSlots(d, s, system, 6, nullptr, rhs);
+    CopySlots(d, s, rhs, root_a, 6);
+  } else {
+    NegativeGravity(d, tree, gravity, s, root_a);
+  }
+  // Outward: a_b = X a_p + c_b, qdd_b = (u - U^T a_b) / D, a_b += S qdd_b.
+  for (size_t b = 1; b < tree.body_count; ++b) {
+    const DynamicsBody& body = tree.bodies[b];
+    const size_t a = BodySlot(b, dl::kA), u_slot = BodySlot(b, dl::kU);
+    const JointSubspace joint = JointOf(s, b);
+    MotionToChild(d, joint, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR),
+                  BodySlot(body.parent, dl::kA), joint_velocity);
+    HWY_UNROLL(32)
+    for (size_t k = 0; k < 6; ++k) {
+      Put(d, s, a + k, hn::Add(Get(d, s, joint_velocity + k), Get(d, s, a + k)));
+    }
+    V u_dot_a = hn::Mul(Get(d, s, u_slot), Get(d, s, a));
+    HWY_UNROLL(32)
+    for (size_t k = 1; k < 6; ++k) {
+      u_dot_a = hn::Add(u_dot_a, hn::Mul(Get(d, s, u_slot + k), Get(d, s, a + k)));
+    }
+    const V acceleration = hn::Mul(hn::Sub(Get(d, s, BodySlot(b, dl::kSmallU)), u_dot_a),
+                                   Get(d, s, BodySlot(b, dl::kDInv)));
+    AddMotionSubspaceTimes(d, joint, acceleration, s, a);
+    Put(d, s, qdd + JointArrays(tree, body).velocity_array, acceleration);
+  }
+  if (tree.floating_base) {  // qdd of the base = a_0 + (0, E g), in (v, w) order
+    NegativeGravity(d, tree, gravity, s, joint_velocity);
+    HWY_UNROLL(32)
+    for (size_t k = 0; k < 3; ++k) {
+      Put(d, s, qdd + k, hn::Sub(Get(d, s, root_a + 3 + k), Get(d, s, joint_velocity + 3 + k)));
+      Put(d, s, qdd + 3 + k, Get(d, s, root_a + k));
+    }
+  }
+}
+
+inline void ForwardDynamicsImpl(const DynamicsTree& tree, const float* gravity,
+                                const ConstLanesView& q, const ConstLanesView& qd,
+                                const ConstLanesView& tau, const LanesView& qdd, float* scratch) {
+  const hn::ScalableTag<float> d;
+  const InLanes q_in{q.data, q.stride}, qd_in{qd.data, qd.stride}, tau_in{tau.data, tau.stride};
+  const OutLanes out{qdd.data, qdd.stride};
+  const size_t n = tree.velocity_count();
+  const dl::Regions regions = dl::ScratchRegions(tree.body_count, n);
+  const Slots shared = PrepareScratch(tree, scratch);
+  ForEachVector(d, qdd.count, [&](size_t i, auto store) HWY_ATTR {
+    const Slots local = shared;
+    const Slots& s = VectorSlots(local, shared);
+    PrefetchInputs(d, q, i), PrefetchInputs(d, qd, i), PrefetchInputs(d, tau, i);
+    PrefetchOutputs(d, qdd, i);
+    ArticulatedBodyVector(d, tree, gravity, q_in, qd_in, tau_in, i, s, regions.vector1);
+    StoreSlots(d, s, regions.vector1, n, out, i, store);
+  });
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace swarm
+HWY_AFTER_NAMESPACE();
+
+#endif  // SWARM_KERNELS_ROBOTS_DYNAMICS_ABA_INL_H_

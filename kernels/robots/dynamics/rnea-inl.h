@@ -1,0 +1,168 @@
+// Per-target code of inverse dynamics by the recursive Newton-Euler algorithm (RNEA,
+// Featherstone table 5.1; swarm/kernels/robots/dynamics/robot_dynamics.h: InverseDynamics,
+// GravityTorques, MassTimes). Dispatched from rnea.cc; forward dynamics with couplings
+// (crba-inl.h) runs InverseDynamicsVector for the bias forces.
+
+#if defined(SWARM_KERNELS_ROBOTS_DYNAMICS_RNEA_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SWARM_KERNELS_ROBOTS_DYNAMICS_RNEA_INL_H_
+#undef SWARM_KERNELS_ROBOTS_DYNAMICS_RNEA_INL_H_
+#else
+#define SWARM_KERNELS_ROBOTS_DYNAMICS_RNEA_INL_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include "hwy/highway.h"
+#include "kernels/robots/dynamics/robot_dynamics_layout.h"
+#include "kernels/robots/dynamics/spatial_algebra-inl.h"
+#include "swarm/kernels/robots/dynamics/robot_dynamics.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace swarm {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+namespace dl = dynamics_layout;
+
+// RNEA (Featherstone table 5.1, with a floating base as in 9.3): tau into slots [tau, tau + n).
+// qdd == nullptr means qdd = 0 (the bias h).
+template <class D>
+HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float gravity[3],
+                                      const InLanes& q, const InLanes* qd, const InLanes* qdd,
+                                      size_t i, const Slots& s, size_t tau) {
+  using V = hn::Vec<D>;
+  const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
+  const size_t momentum = regions.temp;  // I v, or v x S qd
+  const size_t n = tree.velocity_count();
+  PutZero(d, s, tau, n);
+  const auto acceleration_in = [&](size_t array) HWY_ATTR {
+    return qdd == nullptr ? hn::Zero(d) : hn::LoadU(d, qdd->Array(array) + i);
+  };
+  // qd == nullptr (qd = 0): no velocities, velocity-product or joint resistance terms.
+  const bool moving = qd != nullptr;
+  // The root: v_0, a_0 = base acceleration - gravity, f_0.
+  if (tree.floating_base) BaseRotation(d, q, i, s);
+  if (moving) RootVelocity(d, tree, *qd, i, s);
+  const size_t root_a = BodySlot(0, dl::kA);
+  NegativeGravity(d, tree, gravity, s, root_a);
+  if (tree.floating_base) {
+    HWY_UNROLL(32)
+    for (size_t k = 0; k < 3; ++k) {
+      Put(d, s, root_a + k, acceleration_in(3 + k));
+      Put(d, s, root_a + 3 + k, hn::Add(Get(d, s, root_a + 3 + k), acceleration_in(k)));
+    }
+    const DynamicsBody& root = tree.bodies[0];
+    RigidInertiaTimes(d, root, s, root_a, BodySlot(0, dl::kF));
+    if (moving) {
+      RigidInertiaTimes(d, root, s, BodySlot(0, dl::kV), momentum);
+      AddCrossForce(d, s, BodySlot(0, dl::kV), momentum, BodySlot(0, dl::kF));
+    }
+  }
+  // Outward: v_b = X v_p + S qd_b, a_b = X a_p + S qdd_b + v_b x S qd_b, f_b = I a_b + v_b x* I
+  // v_b.
+  for (size_t b = 1; b < tree.body_count; ++b) {
+    const DynamicsBody& body = tree.bodies[b];
+    const JointSubspace joint = JointOf(s, b);
+    const JointInputs arrays = JointArrays(tree, body);
+    const V value = CoupledValue(d, body, hn::LoadU(d, q.Array(arrays.q_array) + i));
+    const V acceleration = CoupledRate(d, body, acceleration_in(arrays.velocity_array));
+    JointTransform(d, body, joint, value, s, b);
+    const size_t e = BodySlot(b, dl::kE), r = BodySlot(b, dl::kR);
+    const size_t v = BodySlot(b, dl::kV), a = BodySlot(b, dl::kA), f = BodySlot(b, dl::kF);
+    if (!moving) {  // a_b = X a_p + S qdd_b, f_b = I a_b
+      MotionToChild(d, joint, s, e, r, BodySlot(body.parent, dl::kA), a);
+      if (qdd != nullptr) AddMotionSubspaceTimes(d, joint, acceleration, s, a);
+      RigidInertiaTimes(d, body, s, a, f);
+      continue;
+    }
+    const V rate = CoupledRate(d, body, hn::LoadU(d, qd->Array(arrays.velocity_array) + i));
+    MotionToChild(d, joint, s, e, r, BodySlot(body.parent, dl::kV), v);
+    AddMotionSubspaceTimes(d, joint, rate, s, v);
+    MotionToChild(d, joint, s, e, r, BodySlot(body.parent, dl::kA), a);
+    CrossJointMotion(d, joint, rate, s, v, momentum);  // v_b x S qd_b, momentum as a temporary
+    AddMotionSubspaceTimes(d, joint, acceleration, s, a);
+    HWY_UNROLL(32)
+    for (size_t k = 0; k < 6; ++k) {
+      Put(d, s, a + k, hn::Add(Get(d, s, a + k), Get(d, s, momentum + k)));
+    }
+    RigidInertiaTimes(d, body, s, a, f);
+    RigidInertiaTimes(d, body, s, v, momentum);
+    AddCrossForce(d, s, v, momentum, f);
+  }
+  // Inward: tau_b = S^T f_b + joint terms, f_p += X^T f_b.
+  for (size_t b = tree.body_count; b-- > 1;) {
+    const DynamicsBody& body = tree.bodies[b];
+    const JointSubspace joint = JointOf(s, b);
+    const JointInputs arrays = JointArrays(tree, body);
+    const size_t f = BodySlot(b, dl::kF);
+    V joint_tau = MotionSubspaceDot(d, joint, s, f);
+    if (qdd != nullptr) {
+      const V acceleration = CoupledRate(d, body, acceleration_in(arrays.velocity_array));
+      joint_tau = hn::Add(joint_tau, hn::Mul(hn::Set(d, body.armature), acceleration));
+    }
+    if (moving) {
+      const V rate = CoupledRate(d, body, hn::LoadU(d, qd->Array(arrays.velocity_array) + i));
+      joint_tau = hn::Add(joint_tau, JointResistance(d, tree, body, rate));
+    }
+    const size_t column = tau + arrays.velocity_array;
+    Put(d, s, column, hn::Add(Get(d, s, column), CoupledRate(d, body, joint_tau)));
+    if (body.parent != 0 || tree.floating_base) {
+      ForceToParent(d, joint, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR), f,
+                    BodySlot(body.parent, dl::kF), true);
+    }
+  }
+  if (tree.floating_base) {  // the base's (F, n) in its (v, w) order
+    const size_t f = BodySlot(0, dl::kF);
+    HWY_UNROLL(32)
+    for (size_t k = 0; k < 3; ++k) {
+      Put(d, s, tau + k, Get(d, s, f + 3 + k));
+      Put(d, s, tau + 3 + k, Get(d, s, f + k));
+    }
+  }
+}
+
+inline void InverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
+                                const ConstLanesView& q, const ConstLanesView& qd,
+                                const ConstLanesView& qdd, const LanesView& tau, float* scratch) {
+  const hn::ScalableTag<float> d;
+  const InLanes q_in{q.data, q.stride}, qd_in{qd.data, qd.stride}, qdd_in{qdd.data, qdd.stride};
+  const OutLanes out{tau.data, tau.stride};
+  const size_t result = dl::ScratchRegions(tree.body_count, tree.velocity_count()).vector1;
+  const Slots shared = PrepareScratch(tree, scratch);
+  ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
+    const Slots local = shared;
+    const Slots& s = VectorSlots(local, shared);
+    PrefetchInputs(d, q, i), PrefetchInputs(d, qd, i), PrefetchInputs(d, qdd, i);
+    PrefetchOutputs(d, tau, i);
+    InverseDynamicsVector(d, tree, gravity, q_in, &qd_in, &qdd_in, i, s, result);
+    StoreSlots(d, s, result, tree.velocity_count(), out, i, store);
+  });
+}
+
+// InverseDynamics at qd = 0 (and qdd = 0 when qdd is null): gravity torques, or (M + A) qdd
+// without gravity.
+inline void StaticInverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
+                                      const ConstLanesView& q, const ConstLanesView* qdd,
+                                      const LanesView& tau, float* scratch) {
+  const hn::ScalableTag<float> d;
+  const InLanes q_in{q.data, q.stride};
+  const InLanes qdd_in{qdd != nullptr ? qdd->data : nullptr, qdd != nullptr ? qdd->stride : 0};
+  const OutLanes out{tau.data, tau.stride};
+  const size_t result = dl::ScratchRegions(tree.body_count, tree.velocity_count()).vector1;
+  const Slots shared = PrepareScratch(tree, scratch);
+  ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
+    const Slots local = shared;
+    const Slots& s = VectorSlots(local, shared);
+    PrefetchInputs(d, q, i), PrefetchOutputs(d, tau, i);
+    if (qdd != nullptr) PrefetchInputs(d, *qdd, i);
+    InverseDynamicsVector(d, tree, gravity, q_in, nullptr, qdd != nullptr ? &qdd_in : nullptr, i, s,
+                          result);
+    StoreSlots(d, s, result, tree.velocity_count(), out, i, store);
+  });
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace swarm
+HWY_AFTER_NAMESPACE();
+
+#endif  // SWARM_KERNELS_ROBOTS_DYNAMICS_RNEA_INL_H_

@@ -1,0 +1,110 @@
+// Dispatch for the torque-control kernels (swarm/kernels/robots/robot_torque.h): compiled once per
+// SIMD target; each exported entry checks its preconditions and picks the best supported target
+// once per call.
+#include "swarm/kernels/robots/robot_torque.h"
+
+#include <cmath>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/robots/robot_torque-inl.h"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "kernels/robots/robot_torque-inl.h"
+
+#if HWY_ONCE
+namespace swarm {
+
+HWY_EXPORT(AddPdTorquesImpl);
+HWY_EXPORT(PdAccelerationsImpl);
+HWY_EXPORT(ClampTorquesImpl);
+HWY_EXPORT(AddJointLimitForcesImpl);
+HWY_EXPORT(IntegrateAccelerationsImpl);
+HWY_EXPORT(IntegrateFloatingBaseImpl);
+HWY_EXPORT(AdvanceFloatingBaseImpl);
+HWY_EXPORT(AddScaledImpl);
+
+namespace {
+
+bool ValidJoints(const JointControl* joints, size_t joint_count) {
+  if (joint_count != 0 && joints == nullptr) return false;
+  for (size_t j = 0; j < joint_count; ++j) {
+    const JointControl& joint = joints[j];
+    const bool valid = std::isfinite(joint.kp) && joint.kp >= 0.0f && std::isfinite(joint.kd) &&
+                       joint.kd >= 0.0f && joint.effort_limit > 0.0f && joint.lower <= joint.upper;
+    if (!valid) return false;
+  }
+  return true;
+}
+
+bool ValidDt(float dt) { return std::isfinite(dt) && dt > 0.0f; }
+
+}  // namespace
+
+void AddPdTorques(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
+                  const ConstLanesView& qd, const JointTargets& target, const LanesView& tau) {
+  SWARM_ASSERT(SameCount(tau, q, qd, target.q, target.qd) && ValidJoints(joints, joint_count));
+  SWARM_ASSERT(q.arrays == joint_count && qd.arrays == joint_count &&
+               target.q.arrays == joint_count && target.qd.arrays == joint_count &&
+               tau.arrays == joint_count);
+  HWY_DYNAMIC_DISPATCH(AddPdTorquesImpl)(joints, joint_count, q, qd, target, tau);
+}
+
+void PdAccelerations(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
+                     const ConstLanesView& qd, const JointTargets& target, const LanesView& a) {
+  SWARM_ASSERT(SameCount(a, q, qd, target.q, target.qd, target.qdd) &&
+               ValidJoints(joints, joint_count));
+  SWARM_ASSERT(q.arrays == joint_count && qd.arrays == joint_count &&
+               target.q.arrays == joint_count && target.qd.arrays == joint_count &&
+               target.qdd.arrays == joint_count && a.arrays == joint_count);
+  HWY_DYNAMIC_DISPATCH(PdAccelerationsImpl)(joints, joint_count, q, qd, target, a);
+}
+
+void ClampTorques(const JointControl* joints, size_t joint_count, const LanesView& tau) {
+  SWARM_ASSERT(ValidJoints(joints, joint_count) && tau.arrays == joint_count);
+  HWY_DYNAMIC_DISPATCH(ClampTorquesImpl)(joints, joint_count, tau);
+}
+
+void AddJointLimitForces(const JointControl* joints, size_t joint_count,
+                         const JointLimitSpring& spring, const ConstLanesView& q,
+                         const ConstLanesView& qd, const ConstLanesView& tau,
+                         const LanesView& out) {
+  SWARM_ASSERT(SameCount(out, q, qd, tau) && ValidJoints(joints, joint_count));
+  SWARM_ASSERT(q.arrays == joint_count && qd.arrays == joint_count && tau.arrays == joint_count &&
+               out.arrays == joint_count);
+  SWARM_ASSERT(std::isfinite(spring.stiffness) && spring.stiffness >= 0.0f &&
+               std::isfinite(spring.damping) && spring.damping >= 0.0f);
+  HWY_DYNAMIC_DISPATCH(AddJointLimitForcesImpl)(joints, joint_count, spring, q, qd, tau, out);
+}
+
+void IntegrateAccelerations(const ConstLanesView& qdd, const LanesView& q, const LanesView& qd,
+                            float dt) {
+  SWARM_ASSERT(SameCount(q, qd, qdd) && q.arrays == qd.arrays && q.arrays == qdd.arrays);
+  SWARM_ASSERT(ValidDt(dt));
+  HWY_DYNAMIC_DISPATCH(IntegrateAccelerationsImpl)(qdd, q, qd, dt);
+}
+
+void IntegrateFloatingBase(const ConstLanesView& base_qdd, const LanesView& base_q,
+                           const LanesView& base_qd, float dt) {
+  SWARM_ASSERT(SameCount(base_q, base_qd, base_qdd) && base_q.arrays == 7 && base_qd.arrays == 6 &&
+               base_qdd.arrays == 6);
+  SWARM_ASSERT(ValidDt(dt));
+  HWY_DYNAMIC_DISPATCH(IntegrateFloatingBaseImpl)(base_qdd, base_q, base_qd, dt);
+}
+
+void AdvanceFloatingBase(const ConstLanesView& base_q, const ConstLanesView& base_velocity,
+                         float seconds, const LanesView& out) {
+  SWARM_ASSERT(SameCount(out, base_q, base_velocity) && base_q.arrays == 7 &&
+               base_velocity.arrays == 6 && out.arrays == 7);
+  SWARM_ASSERT(std::isfinite(seconds));
+  HWY_DYNAMIC_DISPATCH(AdvanceFloatingBaseImpl)(base_q, base_velocity, seconds, out);
+}
+
+void AddScaled(const ConstLanesView& a, const ConstLanesView& b, float scale,
+               const LanesView& out) {
+  SWARM_ASSERT(SameCount(out, a, b) && a.arrays == out.arrays && b.arrays == out.arrays);
+  SWARM_ASSERT(std::isfinite(scale));
+  HWY_DYNAMIC_DISPATCH(AddScaledImpl)(a, b, scale, out);
+}
+
+}  // namespace swarm
+#endif  // HWY_ONCE
