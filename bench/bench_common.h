@@ -22,7 +22,7 @@
 #include <utility>
 
 #include "bench/bench_start.h"
-#include "swarm/core/flags.h"
+#include "demos/command_line/flags.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/core/tile_pipeline.h"
 

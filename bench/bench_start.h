@@ -8,14 +8,15 @@
 #include <string>
 #include <string_view>
 
-#include "swarm/core/flags.h"
+#include "demos/command_line/flags.h"
+#include "demos/command_line/program_exit.h"
 #include "swarm/core/simd.h"
 
 namespace swarm::bench {
 
+// "<program>: <message>" on stderr and exit status 2 (demos/command_line/program_exit.h).
 [[noreturn]] inline void Fail(const char* program, const std::string& message) {
-  std::fprintf(stderr, "%s: %s\n", program, message.c_str());
-  std::exit(2);
+  FailAndExit(program, InvalidArgument(message));
 }
 
 // The start every benchmark program shares: prints swarm's --help next to Google Benchmark's,
@@ -28,8 +29,8 @@ inline void StartBenchmark(const char* program, FlagSet& flags, int* argc, char*
     if (std::string_view(argv[i]) == "--help") std::fputs(flags.Usage().c_str(), stdout);
   }
   benchmark::Initialize(argc, argv);
-  if (Status s = flags.Parse(*argc, argv); !s.ok()) Fail(program, s.message());
-  if (Status s = ForceSimdTarget(*simd); !s.ok()) Fail(program, s.message());
+  if (Status s = flags.Parse(*argc, argv); !s.ok()) FailAndExit(program, s);
+  if (Status s = ForceSimdTarget(*simd); !s.ok()) FailAndExit(program, s);
   const SimdTarget target = ActiveSimdTarget();
   benchmark::AddCustomContext("swarm_simd_target", target.name + " (" + target.hwy_name + ")");
 }

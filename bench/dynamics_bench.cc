@@ -39,8 +39,9 @@
 
 #include "bench/bench_common.h"
 #include "bench/best_round_reporter.h"
+#include "demos/command_line/flags.h"
+#include "demos/command_line/runtime_flags.h"
 #include "hwy/aligned_allocator.h"
-#include "swarm/core/flags.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
 #include "swarm/kernels/robots/dynamics/robot_dynamics.h"
@@ -503,7 +504,7 @@ int main(int argc, char** argv) {
   flags.AddCount("max-robots", &options.max_robots, 1, kLargeCount,
                  "largest robot count (1 .. 1e6)");
   swarm::bench::AddRoundFlags(flags, options.rounds, "R < 1e5", "1e5 <= R < 1e6", "R = 1e6");
-  flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar (swarm only)");
+  AddSimdFlag(flags, &options.simd, " (swarm only)");
   swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
   swarm::bench::LoadRobot(options);
   benchmark::AddCustomContext("robot_urdf", options.urdf);

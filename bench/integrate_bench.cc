@@ -46,8 +46,9 @@
 #include "bench/bench_common.h"
 #include "bench/peers.h"
 #include "bench/peers_glm.h"
+#include "demos/command_line/flags.h"
+#include "demos/command_line/runtime_flags.h"
 #include "swarm/core/buffer.h"
-#include "swarm/core/flags.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
@@ -341,7 +342,7 @@ int main(int argc, char** argv) {
   flags.AddCount("max-count", &options.max_count, 16, swarm::bench::kLargeCount,
                  "largest N to run (16 always runs)");
   swarm::bench::AddRoundFlags(flags, options.rounds, "N < 1e6", "1e6 <= N < 1e8", "N = 1e8");
-  flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar (swarm only)");
+  AddSimdFlag(flags, &options.simd, " (swarm only)");
   swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
   benchmark::AddCustomContext("bytes_per_particle", "64 (p and v, 16 B each, read and written)");
   std::string rounds = std::to_string(options.rounds.rounds) + " below 1e6, ";

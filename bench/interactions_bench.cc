@@ -26,7 +26,8 @@
 
 #include "bench/bench_common.h"
 #include "bench/best_round_reporter.h"
-#include "swarm/core/flags.h"
+#include "demos/command_line/flags.h"
+#include "demos/command_line/runtime_flags.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
@@ -165,7 +166,7 @@ int main(int argc, char** argv) {
   flags.AddCount("rounds", &options.rounds.rounds, 1, 100, "interleaved rounds");
   flags.AddNumber("min-time", &options.rounds.min_time_seconds, 0.001, 60.0,
                   "minimum timed seconds per run");
-  flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar");
+  AddSimdFlag(flags, &options.simd);
   swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
   swarm::bench::Pools pools;
   swarm::bench::RegisterAll(options, pools);

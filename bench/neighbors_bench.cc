@@ -37,8 +37,9 @@
 
 #include "bench/bench_common.h"
 #include "bench/best_round_reporter.h"
+#include "demos/command_line/flags.h"
+#include "demos/command_line/runtime_flags.h"
 #include "swarm/core/buffer.h"
-#include "swarm/core/flags.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
@@ -309,7 +310,7 @@ int main(int argc, char** argv) {
   flags.AddCount("max-particles", &options.max_particles, swarm::bench::kCounts[0], 1'000'000,
                  "largest N to run (1e4 always runs)");
   swarm::bench::AddRoundFlags(flags, options.rounds, "N < 1e6", "N = 1e6", nullptr);
-  flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar");
+  AddSimdFlag(flags, &options.simd);
   swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
   swarm::bench::Pools pools;
   swarm::bench::RegisterAll(options, pools);

@@ -58,7 +58,8 @@
 #include "bench/bench_common.h"
 #include "bench/best_round_reporter.h"
 #include "bench/robots_peer_glm.h"
-#include "swarm/core/flags.h"
+#include "demos/command_line/flags.h"
+#include "demos/command_line/runtime_flags.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
@@ -624,7 +625,7 @@ int main(int argc, char** argv) {
   flags.AddCount("control-robots", &options.control_robots, 1, 10'000'000,
                  "robots of the control and IK rows");
   swarm::bench::AddRoundFlags(flags, options.rounds, "R < 1e5", "1e5 <= R < 1e6", "R = 1e6");
-  flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar (swarm only)");
+  AddSimdFlag(flags, &options.simd, " (swarm only)");
   swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
   swarm::bench::LoadRobot(options);
   benchmark::AddCustomContext("robot_urdf", options.urdf);

@@ -88,8 +88,9 @@ HWY_AFTER_NAMESPACE();
 #include <utility>
 
 #include "bench/bench_common.h"
+#include "demos/command_line/flags.h"
+#include "demos/command_line/runtime_flags.h"
 #include "swarm/core/buffer.h"
-#include "swarm/core/flags.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
 #include "swarm/tensor/tensor.h"
@@ -327,7 +328,7 @@ int main(int argc, char** argv) {
   flags.AddCount("max-count", &options.max_count, 1'000, swarm::bench::kLargeCount,
                  "largest N of the reductions and elementwise ops");
   swarm::bench::AddRoundFlags(flags, options.rounds, "N < 1e6", "1e6 <= N < 1e8", "N = 1e8");
-  flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar");
+  AddSimdFlag(flags, &options.simd);
   swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
   swarm::bench::CheckResults();
   swarm::bench::RegisterAll(options);

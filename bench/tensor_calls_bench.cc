@@ -32,7 +32,8 @@
 #include "bench/bench_common.h"
 #include "bench/best_round_reporter.h"
 #include "bench/tensor_calls_peers.h"
-#include "swarm/core/flags.h"
+#include "demos/command_line/flags.h"
+#include "demos/command_line/runtime_flags.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
 #include "swarm/tensor/tensor.h"
@@ -313,7 +314,7 @@ int main(int argc, char** argv) {
   flags.AddCount("rounds", &options.rounds.rounds, 1, 100, "interleaved rounds");
   flags.AddNumber("min-time", &options.rounds.min_time_seconds, 0.001, 60.0,
                   "minimum timed seconds per run");
-  flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar");
+  AddSimdFlag(flags, &options.simd);
   swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
   swarm::bench::RegisterAll(options);
   swarm::bench::BestRoundReporter reporter;

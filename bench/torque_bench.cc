@@ -35,7 +35,8 @@
 
 #include "bench/bench_common.h"
 #include "bench/best_round_reporter.h"
-#include "swarm/core/flags.h"
+#include "demos/command_line/flags.h"
+#include "demos/command_line/runtime_flags.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
@@ -297,7 +298,7 @@ int main(int argc, char** argv) {
   flags.AddCount("robots", &options.robots, swarm::bench::kCheckRobots, 10'000'000,
                  "robots per batch");
   swarm::bench::AddRoundFlags(flags, options.rounds, "R < 1e6", "1e6 <= R < 1e7", nullptr);
-  flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar");
+  AddSimdFlag(flags, &options.simd);
   swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
   const std::vector<swarm::bench::Scenario> scenarios = swarm::bench::Scenarios(options);
   swarm::bench::Pools pools;

@@ -56,8 +56,9 @@
 #include "bench/bench_common.h"
 #include "bench/transform_peers.h"
 #include "bench/transform_peers_glm.h"
+#include "demos/command_line/flags.h"
+#include "demos/command_line/runtime_flags.h"
 #include "swarm/core/buffer.h"
-#include "swarm/core/flags.h"
 #include "swarm/core/lane_storage.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
@@ -491,7 +492,7 @@ int main(int argc, char** argv) {
   flags.AddCount("max-count", &options.max_count, 1'000, swarm::bench::kMaxCount,
                  "largest N to run (N = 1e3, 1e4, ... up to it)");
   swarm::bench::AddRoundFlags(flags, options.rounds, "N < 1e6", "N >= 1e6", nullptr);
-  flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar (swarm only)");
+  AddSimdFlag(flags, &options.simd, " (swarm only)");
   swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
   benchmark::AddCustomContext(
       "bytes_per_element",

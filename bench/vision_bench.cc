@@ -43,8 +43,9 @@
 #include <vector>
 
 #include "bench/bench_start.h"
+#include "demos/command_line/flags.h"
+#include "demos/command_line/runtime_flags.h"
 #include "hwy/cache_control.h"
-#include "swarm/core/flags.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
@@ -586,7 +587,7 @@ int main(int argc, char** argv) {
   flags.AddCount("rounds", &options.rounds, 1, 100, "interleaved rounds (the best counts)");
   flags.AddNumber("min-time", &options.min_time_seconds, 0.001, 60.0,
                   "minimum timed seconds per run");
-  flags.AddString("simd", &options.simd, "auto|avx512|avx2|sse4|ssse3|scalar (swarm only)");
+  AddSimdFlag(flags, &options.simd, " (swarm only)");
   flags.AddSwitch("quick", &options.quick, "1920x1080 only");
   swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
   benchmark::AddCustomContext("opencv_version", CV_VERSION);

@@ -11,7 +11,6 @@
 // states. Bad flags print a message and exit with status 2; a violated loop invariant prints a
 // message and exits with status 1.
 #include <swarm/core/buffer.h>
-#include <swarm/core/flags.h>
 #include <swarm/core/memory.h>
 #include <swarm/core/simd.h>
 #include <swarm/core/state_hash.h>
@@ -21,10 +20,13 @@
 #include <swarm/particles/particle_system.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <ratio>
 #include <string>
 #include <type_traits>
@@ -136,6 +138,63 @@ int Fail(const swarm::Status& status) {
   return 2;
 }
 
+// The loop's few flags, `--name value` or `--name=value`, parsed here: a game reads its settings
+// its own way, and swarm's command-line support (demos/command_line) is not part of the
+// installed library.
+constexpr const char* kUsage =
+    "usage: swarm-gameloop [--particles N] [--frames N] [--threads N] [--simd NAME] [--seed S]\n"
+    "                      [--hitch-every N] [--report-every N]\n"
+    "Runs swarm in a fixed-timestep game loop with render interpolation.\n";
+
+swarm::Status ParseOptions(int argc, char** argv, Options& options, bool& help) {
+  struct CountFlag {
+    const char* name;
+    uint64_t* value;
+    uint64_t min, max;
+  };
+  const CountFlag counts[] = {{"particles", &options.particles, 1, 100'000'000},
+                              {"frames", &options.frames, 1, 100'000'000},
+                              {"threads", &options.threads, 1, 256},
+                              {"seed", &options.seed, 0, UINT64_MAX},
+                              {"hitch-every", &options.hitch_every, 0, UINT64_MAX},
+                              {"report-every", &options.report_every, 1, UINT64_MAX}};
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help") {
+      help = true;
+      continue;
+    }
+    if (arg.rfind("--", 0) != 0) return swarm::InvalidArgument("unexpected argument '" + arg + "'");
+    std::string name = arg.substr(2), value;
+    if (const size_t equals = name.find('='); equals != std::string::npos) {
+      value = name.substr(equals + 1);
+      name.resize(equals);
+    } else if (i + 1 < argc) {
+      value = argv[++i];
+    } else {
+      return swarm::InvalidArgument("--" + name + ": expected a value");
+    }
+    if (name == "simd") {
+      options.simd = value;
+      continue;
+    }
+    const CountFlag* flag = std::find_if(std::begin(counts), std::end(counts),
+                                         [&](const CountFlag& f) { return name == f.name; });
+    if (flag == std::end(counts)) return swarm::InvalidArgument("unknown flag --" + name);
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long parsed = std::strtoull(value.c_str(), &end, 10);
+    if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0 || parsed < flag->min ||
+        parsed > flag->max) {
+      return swarm::InvalidArgument("--" + name + ": expected a whole number in [" +
+                                    std::to_string(flag->min) + ", " + std::to_string(flag->max) +
+                                    "], got '" + value + "'");
+    }
+    *flag->value = parsed;
+  }
+  return {};
+}
+
 int InvariantViolated(const std::string& what) {
   std::fprintf(stderr, "swarm-gameloop: invariant violated: %s\n", what.c_str());
   return 1;
@@ -145,20 +204,10 @@ int InvariantViolated(const std::string& what) {
 
 int main(int argc, char** argv) {
   Options options;
-  swarm::FlagSet flags("swarm-gameloop",
-                       "Runs swarm in a fixed-timestep game loop with render interpolation.");
-  flags.AddCount("particles", &options.particles, 1, 100'000'000, "number of particles");
-  flags.AddCount("frames", &options.frames, 1, 100'000'000, "rendered frames to simulate");
-  flags.AddCount("threads", &options.threads, 1, 256, "threads in the pool (caller included)");
-  flags.AddString("simd", &options.simd, swarm::SimdChoices());
-  flags.AddCount("seed", &options.seed, 0, UINT64_MAX, "seed of the frame times and the emitter");
-  flags.AddCount("hitch-every", &options.hitch_every, 0, UINT64_MAX,
-                 "a 400 ms frame every this many frames (0: never)");
-  flags.AddCount("report-every", &options.report_every, 1, UINT64_MAX,
-                 "print a summary every this many frames");
-  if (swarm::Status s = flags.Parse(argc, argv); !s.ok()) return Fail(s);
-  if (flags.help_requested()) {
-    std::fputs(flags.Usage().c_str(), stdout);
+  bool help = false;
+  if (swarm::Status s = ParseOptions(argc, argv, options, help); !s.ok()) return Fail(s);
+  if (help) {
+    std::fputs(kUsage, stdout);
     return 0;
   }
   if (swarm::Status s = swarm::ForceSimdTarget(options.simd); !s.ok()) return Fail(s);

@@ -20,13 +20,14 @@
 
 int main(int argc, char** argv) {
   swarm::Result<swarm::DemoOptions> parsed = swarm::ParseDemoOptions(argc, argv);
-  if (!parsed.ok()) return swarm::Fail(parsed.status());
+  if (!parsed.ok()) return swarm::Fail(swarm::kProgram, parsed.status());
   const swarm::DemoOptions& options = parsed.value();
   if (options.help) {
     std::fputs(options.usage.c_str(), stdout);
     return 0;
   }
-  if (swarm::Status s = swarm::ForceSimdTarget(options.simd); !s.ok()) return swarm::Fail(s);
+  if (swarm::Status s = swarm::ForceSimdTarget(options.simd); !s.ok())
+    return swarm::Fail(swarm::kProgram, s);
 
   swarm::MemoryAccountant memory(options.memory_limit);
   swarm::ThreadPool pool(options.threads);

@@ -1,9 +1,7 @@
 #include "demos/particles/options.h"
 
-#include <algorithm>
-#include <thread>
-
-#include "swarm/core/flags.h"
+#include "demos/command_line/flags.h"
+#include "demos/command_line/runtime_flags.h"
 #include "swarm/core/simd.h"
 #include "swarm/render/particle_renderer.h"
 
@@ -11,7 +9,7 @@ namespace swarm {
 
 Result<DemoOptions> ParseDemoOptions(int argc, const char* const* argv) {
   DemoOptions options;
-  options.threads = std::clamp<uint64_t>(std::thread::hardware_concurrency(), 1, 256);
+  options.threads = DefaultThreads();
   std::string simd = "auto";
   std::string scene = SceneName(options.scene);
   FlagSet flags("swarm-particles",
@@ -24,10 +22,10 @@ Result<DemoOptions> ParseDemoOptions(int argc, const char* const* argv) {
   flags.AddCount("particles", &options.particles, 1, kMaxParticles,
                  "number of particles (the scene's own: 1e6; fluid 1e5, granular 2e5, flock "
                  "2.5e5)");
-  flags.AddCount("threads", &options.threads, 1, 256, "threads in the pool (caller included)");
-  flags.AddString("simd", &simd, SimdChoices());
+  AddThreadsFlag(flags, &options.threads);
+  AddSimdFlag(flags, &simd);
   flags.AddString("scene", &scene, SceneNames());
-  flags.AddBytes("memory-limit", &options.memory_limit, "memory budget, e.g. 256M");
+  AddMemoryLimitFlag(flags, &options.memory_limit);
   flags.AddCount("seed", &options.seed, 0, UINT64_MAX, "random seed of the scene");
   flags.AddCount("width", &options.width, kMinFrameSize, kMaxFrameSize, "frame width in pixels");
   flags.AddCount("height", &options.height, kMinFrameSize, kMaxFrameSize, "frame height in pixels");

@@ -6,11 +6,6 @@
 
 namespace swarm {
 
-int Fail(const Status& status) {
-  std::fprintf(stderr, "swarm-particles: %s\n", status.message().c_str());
-  return kExitBadInput;
-}
-
 int FailSetup(const Status& status, const DemoOptions& options) {
   if (status.code() == ErrorCode::kOverBudget) {
     std::fprintf(stderr,
@@ -23,7 +18,7 @@ int FailSetup(const Status& status, const DemoOptions& options) {
                  static_cast<unsigned long long>(options.width),
                  static_cast<unsigned long long>(options.height));
   }
-  return Fail(status);
+  return Fail(kProgram, status);
 }
 
 Status InStage(const std::string& stage, const Status& status) {

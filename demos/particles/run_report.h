@@ -6,7 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
+#include "demos/command_line/program_exit.h"
 #include "demos/particles/frame_timings.h"
 #include "demos/particles/options.h"
 #include "demos/particles/particle_demo.h"
@@ -15,10 +17,8 @@
 
 namespace swarm {
 
-inline constexpr int kExitBadInput = 2;
-
-// Prints "swarm-particles: <message>" to stderr and returns kExitBadInput.
-int Fail(const Status& status);
+// The program's name in its messages (Fail, demos/command_line/program_exit.h).
+inline constexpr std::string_view kProgram = "swarm-particles";
 // As Fail, first naming --memory-limit when the budget refused the request.
 int FailSetup(const Status& status, const DemoOptions& options);
 // `status` with the stage of the run that met it in front ("frame 12, physics step: ..."), its

@@ -98,7 +98,7 @@ int InteractiveDemo::Run() {
     const double elapsed = Seconds(start - previous_start);
     previous_start = start;
     const FrameInput input = PollFrameInput();
-    if (Status s = Apply(input); !s.ok()) return Fail(s);
+    if (Status s = Apply(input); !s.ok()) return Fail(kProgram, s);
     // Quitting draws one more frame, so that --out gets the window as it was left.
     const bool last_frame = input.quit || (options_.frames > 0 && frame + 1 == options_.frames);
 
@@ -107,14 +107,14 @@ int InteractiveDemo::Run() {
     if (paused_) clock_.Reset();
     const Clock::time_point physics_start = Clock::now();
     for (uint32_t step = 0; step < steps; ++step) {
-      if (Status s = demo_.Step(); !s.ok()) return Fail(s);
+      if (Status s = demo_.Step(); !s.ok()) return Fail(kProgram, s);
     }
     times[FrameStage::kPhysics] = Milliseconds(Clock::now() - physics_start);
 
     const RenderSettings& settings = demo_.renderer().settings();
     const glm::mat4 view_projection = camera_.ViewProjection(static_cast<float>(settings.width),
                                                              static_cast<float>(settings.height));
-    if (Status s = demo_.Render(view_projection); !s.ok()) return Fail(s);
+    if (Status s = demo_.Render(view_projection); !s.ok()) return Fail(kProgram, s);
     const RenderTimings& render = demo_.renderer().timings();
     times[FrameStage::kTransform] = render.transform_ms;
     times[FrameStage::kSplat] = render.splat_ms;
@@ -124,7 +124,7 @@ int InteractiveDemo::Run() {
     const Clock::time_point upload_start = Clock::now();
     if (Status s = display_->Upload(demo_.renderer().frame(), demo_.renderer().frame_row_stride());
         !s.ok()) {
-      return Fail(s);
+      return Fail(kProgram, s);
     }
     times[FrameStage::kUpload] = Milliseconds(Clock::now() - upload_start);
     display_->DrawFrame();
@@ -136,7 +136,7 @@ int InteractiveDemo::Run() {
       // Read before presenting: after SDL_RenderPresent the back buffer is undefined.
       if (Status s = display_->ReadPixels(&read_back_, &read_back_width_, &read_back_height_);
           !s.ok()) {
-        return Fail(s);
+        return Fail(kProgram, s);
       }
     }
     display_->Present();
@@ -306,7 +306,7 @@ Result<int> RunWindow(const DemoOptions& options, MemoryAccountant& memory, Thre
       memory, pool, {sized.particles, sized.scene, sized.seed, sized.width, sized.height});
   if (!demo.ok()) return FailSetup(demo.status(), sized);
   if (Status s = display.value()->SetFrameSize(sized.width, sized.height); !s.ok()) {
-    return Fail(s);
+    return Fail(kProgram, s);
   }
   InteractiveDemo interactive(sized, memory, pool, std::move(display).value(),
                               std::move(demo).value());

@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
+#include "demos/command_line/program_exit.h"
 #include "demos/robots/rank_group.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/status.h"
@@ -12,17 +14,13 @@
 
 namespace swarm {
 
-inline constexpr int kExitBadInput = 2;
-
-// Prints "swarm-robots: <message>" to stderr and returns kExitBadInput.
-int Fail(const Status& status);
+// The program's name in its messages (Fail, demos/command_line/program_exit.h).
+inline constexpr std::string_view kProgram = "swarm-robots";
 // For an error every rank agreed on (RankGroup::Agree): Fail on rank 0, so that it is printed
 // once; kExitBadInput on every rank.
 int FailAgreed(const RankGroup& ranks, const Status& status);
-// An allocation's error, prefixed "--memory-limit=X is too small for <what>: " when the budget
+// Fail(kProgram, BudgetError(...)): an allocation's error, naming --memory-limit when the budget
 // refused it.
-Status AllocationError(const Status& status, size_t memory_limit, const std::string& what);
-// Fail(AllocationError(...)).
 int FailAllocation(const Status& status, size_t memory_limit, const std::string& what);
 
 // Loads --urdf (which must be given) with or without a floating base.

@@ -59,14 +59,14 @@ std::pair<size_t, size_t> Block(size_t robots, size_t t, size_t threads) {
 }  // namespace
 
 int RunDynamics(const DynamicsCommandOptions& options) {
-  if (Status s = ForceSimdTarget(options.simd); !s.ok()) return Fail(s);
+  if (Status s = ForceSimdTarget(options.simd); !s.ok()) return Fail(kProgram, s);
   Result<RobotModel> model =
       LoadRobotModel(options.urdf, options.floating_base, options.max_urdf_bytes);
-  if (!model.ok()) return Fail(model.status());
+  if (!model.ok()) return Fail(kProgram, model.status());
   DynamicsOptions rigid_body_terms;
   rigid_body_terms.joint_friction = false;
   Result<DynamicsModel> dynamics = DynamicsModel::Build(model.value(), rigid_body_terms);
-  if (!dynamics.ok()) return Fail(dynamics.status());
+  if (!dynamics.ok()) return Fail(kProgram, dynamics.status());
   const DynamicsTree tree = dynamics->tree();
   MemoryAccountant memory(options.memory_limit);
 
@@ -77,7 +77,8 @@ int RunDynamics(const DynamicsCommandOptions& options) {
     return FailAllocation(q_file.status(), options.memory_limit, "--q '" + options.q_path + "'");
   }
   const RowsSpec q_spec{"--q", "joint values", "q_count", model->QNames(), 0};
-  if (Status s = CheckRows(q_file->view(), options.q_path, q_spec); !s.ok()) return Fail(s);
+  if (Status s = CheckRows(q_file->view(), options.q_path, q_spec); !s.ok())
+    return Fail(kProgram, s);
   const int64_t rows = q_file->view().shape(0);
   const auto load_velocities = [&](const std::string& flag, const std::string& path,
                                    const std::string& what) -> Result<Tensor> {

@@ -28,17 +28,18 @@ RowsSpec QSpec(const RobotModel& model) {
 }  // namespace
 
 int RunForwardKinematics(const FkOptions& options) {
-  if (Status s = ForceSimdTarget(options.simd); !s.ok()) return Fail(s);
+  if (Status s = ForceSimdTarget(options.simd); !s.ok()) return Fail(kProgram, s);
   Result<RobotModel> model =
       LoadRobotModel(options.urdf, options.floating_base, options.max_urdf_bytes);
-  if (!model.ok()) return Fail(model.status());
+  if (!model.ok()) return Fail(kProgram, model.status());
   MemoryAccountant memory(options.memory_limit);
   Result<Tensor> q_file = LoadNpy(memory, options.q_path);
   if (!q_file.ok()) {
     return FailAllocation(q_file.status(), options.memory_limit, "--q '" + options.q_path + "'");
   }
   const TensorView q = q_file->view();
-  if (Status s = CheckRows(q, options.q_path, QSpec(model.value())); !s.ok()) return Fail(s);
+  if (Status s = CheckRows(q, options.q_path, QSpec(model.value())); !s.ok())
+    return Fail(kProgram, s);
 
   const size_t robots = static_cast<size_t>(q.shape(0));
   const size_t links = model->links.size();
@@ -62,7 +63,7 @@ int RunForwardKinematics(const FkOptions& options) {
       for (size_t r = 0; r < robots; ++r) out[(r * links + l) * kPoseArrays + c] = column[r];
     }
   }
-  if (Status s = SaveNpy(poses->view(), options.out); !s.ok()) return Fail(s);
+  if (Status s = SaveNpy(poses->view(), options.out); !s.ok()) return Fail(kProgram, s);
   const SimdTarget target = ActiveSimdTarget();
   std::printf("swarm-robots fk: %zu robots of '%s', %zu links, %zu thread(s), SIMD %s (%s)\n",
               robots, model->name.c_str(), links, pool.num_threads(), target.name.c_str(),

@@ -64,7 +64,7 @@ void PrintTable(const RobotModel& model) {
 int PrintRobotInfo(const InfoOptions& options) {
   Result<RobotModel> model =
       LoadRobotModel(options.urdf, options.floating_base, options.max_urdf_bytes);
-  if (!model.ok()) return Fail(model.status());
+  if (!model.ok()) return Fail(kProgram, model.status());
   if (options.json) {
     std::printf("%s\n", RobotModelJson(model.value()).c_str());
   } else {

@@ -62,20 +62,20 @@ int main(int argc, char** argv) {
     }
     case swarm::RobotsCommand::kInfo: {
       swarm::Result<swarm::InfoOptions> options = swarm::ParseInfoOptions(argc, argv, first);
-      if (!options.ok()) return swarm::Fail(options.status());
+      if (!options.ok()) return swarm::Fail(swarm::kProgram, options.status());
       if (PrintedHelp(options.value())) return 0;
       return swarm::PrintRobotInfo(options.value());
     }
     case swarm::RobotsCommand::kFk: {
       swarm::Result<swarm::FkOptions> options = swarm::ParseFkOptions(argc, argv, first);
-      if (!options.ok()) return swarm::Fail(options.status());
+      if (!options.ok()) return swarm::Fail(swarm::kProgram, options.status());
       if (PrintedHelp(options.value())) return 0;
       return swarm::RunForwardKinematics(options.value());
     }
     case swarm::RobotsCommand::kDynamics: {
       swarm::Result<swarm::DynamicsCommandOptions> options =
           swarm::ParseDynamicsOptions(argc, argv, first);
-      if (!options.ok()) return swarm::Fail(options.status());
+      if (!options.ok()) return swarm::Fail(swarm::kProgram, options.status());
       if (PrintedHelp(options.value())) return 0;
       return swarm::RunDynamics(options.value());
     }

@@ -194,26 +194,26 @@ class RankRun {
     if (ranks_.size() > 1)
       what += " (this rank's share of " + std::to_string(options_.robots) + ")";
     Result<RobotBatch> created = RobotBatch::Create(memory_, *model_, slice_.count, config);
-    if (!created.ok()) return AllocationError(created.status(), options_.memory_limit, what);
+    if (!created.ok()) return BudgetError(created.status(), options_.memory_limit, what);
     batch_.emplace(std::move(created).value());
     RobotTaskParams task = options_.task;
     task.first_robot = slice_.first;
     Result<RobotTaskRunner> runner = RobotTaskRunner::Create(memory_, *batch_, task);
-    if (!runner.ok()) return AllocationError(runner.status(), options_.memory_limit, what);
+    if (!runner.ok()) return BudgetError(runner.status(), options_.memory_limit, what);
     runner_.emplace(std::move(runner).value());
     // Final per-robot errors: position, orientation, joint tracking.
     for (FloatArray& array : errors_of_) {
       Result<FloatArray> allocated =
           FloatArray::Create(memory_, batch_->size(), MemoryCategory::kScratch);
-      if (!allocated.ok()) return AllocationError(allocated.status(), options_.memory_limit, what);
+      if (!allocated.ok()) return BudgetError(allocated.status(), options_.memory_limit, what);
       array = std::move(allocated).value();
     }
     if (plan_) {
       Result<TrajectoryRecorder> opened =
           TrajectoryRecorder::Create(memory_, *plan_, options_.robots, ranks_);
       if (!opened.ok()) {
-        return AllocationError(opened.status(), options_.memory_limit,
-                               "the recording of " + std::to_string(plan_->robots) + " robots");
+        return BudgetError(opened.status(), options_.memory_limit,
+                           "the recording of " + std::to_string(plan_->robots) + " robots");
       }
       recorder_ = std::move(opened).value();
     }

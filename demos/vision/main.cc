@@ -26,8 +26,10 @@
 #include <string>
 #include <vector>
 
+#include "demos/command_line/flags.h"
+#include "demos/command_line/program_exit.h"
+#include "demos/command_line/runtime_flags.h"
 #include "demos/vision/pipeline.h"
-#include "swarm/core/flags.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
@@ -35,10 +37,7 @@
 
 namespace {
 
-int Fail(const swarm::Status& status) {
-  std::fprintf(stderr, "swarm-vision: %s\n", status.message().c_str());
-  return 2;
-}
+constexpr std::string_view kProgram = "swarm-vision";
 
 // A refused allocation also names the flag that set the budget.
 int FailAllocation(const swarm::Status& status, size_t memory_limit) {
@@ -48,7 +47,7 @@ int FailAllocation(const swarm::Status& status, size_t memory_limit) {
                  "pipeline\n",
                  swarm::FormatBytes(memory_limit).c_str());
   }
-  return Fail(status);
+  return swarm::Fail(kProgram, status);
 }
 
 }  // namespace
@@ -74,12 +73,12 @@ int main(int argc, char** argv) {
   flags.AddString("threshold", &stage_text, "stage: binary threshold T (255 above, else 0)");
   flags.AddString("truncate", &stage_text, "stage: truncate to T");
   flags.AddSwitch("u8", &options.u8, "keep u8 pixels where u8 kernels exist (default f32)");
-  flags.AddCount("threads", &threads, 1, 256, "threads in the pool (caller included)");
+  AddThreadsFlag(flags, &threads);
   flags.AddCount("batch", &batch, 0, 1'000'000,
                  "copy the input into a batch of N frames and run the batched entry points");
   flags.AddCount("repeat", &repeat, 1, 1'000'000, "run the pipeline this many times");
-  flags.AddBytes("memory-limit", &memory_limit, "memory budget, e.g. 96M");
-  flags.AddString("simd", &simd, swarm::SimdChoices());
+  AddMemoryLimitFlag(flags, &memory_limit, "96M");
+  AddSimdFlag(flags, &simd);
   std::string input;
   flags.AddPositional("in.png", &input, "input PNG (required)");
   flags.AddAlias("-o", "output");
@@ -87,16 +86,18 @@ int main(int argc, char** argv) {
        {"gray", "gaussian", "box", "sobel-mag", "pyr-down", "threshold", "truncate"}) {
     flags.AllowRepeats(stage);
   }
-  if (swarm::Status s = flags.Parse(argc, argv); !s.ok()) return Fail(s);
+  if (swarm::Status s = flags.Parse(argc, argv); !s.ok()) return swarm::Fail(kProgram, s);
   if (flags.help_requested()) {
     std::fputs(flags.Usage().c_str(), stdout);
     return 0;
   }
   swarm::Result<std::vector<swarm::Stage>> stages = swarm::ParseStages(flags.parsed());
-  if (!stages.ok()) return Fail(stages.status());
-  if (input.empty()) return Fail(swarm::InvalidArgument("no input PNG given (see --help)"));
-  if (output.empty()) return Fail(swarm::InvalidArgument("no output given: add -o out.png"));
-  if (swarm::Status s = swarm::ForceSimdTarget(simd); !s.ok()) return Fail(s);
+  if (!stages.ok()) return swarm::Fail(kProgram, stages.status());
+  if (input.empty())
+    return swarm::Fail(kProgram, swarm::InvalidArgument("no input PNG given (see --help)"));
+  if (output.empty())
+    return swarm::Fail(kProgram, swarm::InvalidArgument("no output given: add -o out.png"));
+  if (swarm::Status s = swarm::ForceSimdTarget(simd); !s.ok()) return swarm::Fail(kProgram, s);
   options.batch = batch;
 
   swarm::MemoryAccountant memory(memory_limit);

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "swarm/core/flags.h"
+#include "demos/command_line/flags.h"
 
 namespace swarm {
 namespace {

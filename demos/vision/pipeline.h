@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "swarm/core/flags.h"
+#include "demos/command_line/flags.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/status.h"
 #include "swarm/core/thread_pool.h"

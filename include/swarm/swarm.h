@@ -6,7 +6,6 @@
 
 #include "swarm/core/buffer.h"
 #include "swarm/core/checked_math.h"
-#include "swarm/core/flags.h"
 #include "swarm/core/lane_storage.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"

@@ -58,6 +58,8 @@ def main():
         # Fuzz regressions are hostile inputs; the checker and its test spell out bad paths.
         if '_regressions/' in path or path.startswith('tests/layout/'):
             continue
+        if not os.path.isfile(os.path.join(root, path)):  # deleted in the work tree
+            continue
         with open(os.path.join(root, path), encoding='utf-8', errors='replace') as f:
             lines = f.read().split('\n')
         folder = os.path.dirname(path)

@@ -1,7 +1,7 @@
 // R robots of one model stepped in lockstep: state in structure-of-arrays over the robot index
 // (robot r's joint j is element r of array j, docs/design.md), accounted under
-// MemoryCategory::kRobots, and the kernels of swarm/kernels/robots/ run fused per cache-sized tile of
-// robots over a ThreadPool.
+// MemoryCategory::kRobots, and the kernels of swarm/kernels/robots/ run fused per cache-sized tile
+// of robots over a ThreadPool.
 //
 // Every step is deterministic: robot r's state depends only on its own inputs, never on the batch
 // size, the tile, the thread count or the SIMD target (tests/engine/robots/robot_batch_test.cc).

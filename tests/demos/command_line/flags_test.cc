@@ -1,7 +1,7 @@
-// Tests for swarm/core/flags.h: byte sizes and counts as typed on a command line, and FlagSet's
-// parsing (both --name=value and --name value, unknown flags, missing values, --help) with its
-// validate-then-store promise: a bad command line changes none of the target variables.
-#include "swarm/core/flags.h"
+// Tests for demos/command_line/flags.h: byte sizes and counts as typed on a command line, and
+// FlagSet's parsing (both --name=value and --name value, unknown flags, missing values, --help)
+// with its validate-then-store promise: a bad command line changes none of the target variables.
+#include "demos/command_line/flags.h"
 
 #include <catch2/catch.hpp>
 #include <cstdint>

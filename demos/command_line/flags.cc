@@ -1,4 +1,4 @@
-#include "swarm/core/flags.h"
+#include "demos/command_line/flags.h"
 
 #include <algorithm>
 #include <cerrno>
