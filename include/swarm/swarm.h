@@ -1,13 +1,18 @@
 // swarm: batched deterministic SIMD kernels for games and robots. The umbrella header: every
-// public header of the C++ rooms (core, tensor, vision, particles, render, robots) and the kernel
-// families they call. The scalar references (swarm/kernels/*_reference.h) and the C API
-// (swarm/c_api/swarm_c.h, a separate library) are included by name where wanted.
+// public header of the C++ rooms (core, tensor, vision, particles, render, robots) and of the
+// kernel families they call. Two kinds are left out, to be included by name where wanted: the
+// scalar references (swarm/kernels/<room>/*_reference.h), which tests and benchmarks compare
+// with and a game never calls, and the C API (swarm/c_api/swarm_c.h), a separate shared library
+// for other languages. tests/layout/check_layout.py checks that nothing else is missing.
 #pragma once
 
 #include "swarm/core/buffer.h"
 #include "swarm/core/checked_math.h"
+#include "swarm/core/exact_sum.h"
+#include "swarm/core/input_file.h"
 #include "swarm/core/lane_storage.h"
 #include "swarm/core/memory.h"
+#include "swarm/core/output_file.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/status.h"
@@ -15,6 +20,8 @@
 #include "swarm/core/thread_pool.h"
 #include "swarm/core/tile_pipeline.h"
 #include "swarm/kernels/base/aos.h"
+#include "swarm/kernels/base/assert.h"
+#include "swarm/kernels/base/lowbias32.h"
 #include "swarm/kernels/base/random.h"
 #include "swarm/kernels/base/targets.h"
 #include "swarm/kernels/base/views.h"
@@ -25,18 +32,24 @@
 #include "swarm/kernels/particles/emit.h"
 #include "swarm/kernels/particles/integrate.h"
 #include "swarm/kernels/particles/interaction_kernels.h"
+#include "swarm/kernels/particles/neighbor_block_layout.h"
 #include "swarm/kernels/particles/neighbor_search.h"
 #include "swarm/kernels/render/render.h"
 #include "swarm/kernels/robots/dynamics/robot_dynamics.h"
+#include "swarm/kernels/robots/robot_contact.h"
 #include "swarm/kernels/robots/robot_control.h"
 #include "swarm/kernels/robots/robot_ik.h"
 #include "swarm/kernels/robots/robot_kinematics.h"
+#include "swarm/kernels/robots/robot_torque.h"
 #include "swarm/kernels/tensor/row_kernels.h"
+#include "swarm/kernels/tensor/small_floats.h"
+#include "swarm/kernels/vision/frame_range.h"
 #include "swarm/kernels/vision/vision_convert.h"
 #include "swarm/kernels/vision/vision_filter.h"
 #include "swarm/kernels/vision/vision_gradient.h"
 #include "swarm/particles/interaction_presets.h"
 #include "swarm/particles/interaction_state.h"
+#include "swarm/particles/neighbor_blocks.h"
 #include "swarm/particles/neighbor_grid.h"
 #include "swarm/particles/particle_interactions.h"
 #include "swarm/particles/particle_ops.h"
@@ -53,6 +66,9 @@
 #include "swarm/tensor/tensor.h"
 #include "swarm/tensor/tensor_adapters.h"
 #include "swarm/tensor/tensor_copy.h"
+#include "swarm/tensor/tensor_expression.h"
+#include "swarm/tensor/tensor_expression_plan.h"
+#include "swarm/tensor/tensor_expression_text.h"
 #include "swarm/tensor/tensor_format.h"
 #include "swarm/tensor/tensor_ops.h"
 #include "swarm/vision/image.h"

@@ -11,7 +11,9 @@ Fails, naming each file and line, when:
   - a comment or document names a project file that does not exist (`kernels/.../x.h`,
     `swarm/.../x.h`, `docs/x.md`, ...), or a design document outside the repository (DESIGN.md);
   - a basename of a source file means two things: the same file name in two folders of engine/,
-    kernels/ and include/swarm/.
+    kernels/ and include/swarm/;
+  - the umbrella include/swarm/swarm.h leaves out a public header other than the scalar
+    references (*_reference.h) and the C API (swarm/c_api/).
 
 usage: check_layout.py <source root>
 """
@@ -96,6 +98,21 @@ def main():
                 generated = name.startswith('bench/results/') or exists(name + '.in')
                 if not ok and not generated:
                     problems.append(f'{where}: names {name}, which does not exist')
+
+    # The umbrella header includes every public header but the scalar references and the C API.
+    umbrella_path = os.path.join(include_dir, 'swarm', 'swarm.h')
+    if os.path.isfile(umbrella_path):
+        with open(umbrella_path, encoding='utf-8') as f:
+            umbrella = f.read()
+        for path in files:
+            if not path.startswith('include/swarm/') or path == 'include/swarm/swarm.h':
+                continue
+            name = path[len('include/'):]
+            if name.endswith('_reference.h') or name.startswith('swarm/c_api/'):
+                continue
+            if f'#include "{name}"' not in umbrella:
+                problems.append(f'include/swarm/swarm.h: does not include {name} (add it, or '
+                                'say in its comment why it is left out and leave it out here)')
 
     seen = {}
     for path in files:
