@@ -1,10 +1,13 @@
 """Shared set-up of the Python tests: the library path comes as the first command-line argument
-(ctest passes $<TARGET_FILE:swarm_c>), the module is engine/c_api/python/swarm.py of this source tree."""
+(ctest passes $<TARGET_FILE:swarm_c>), the package is engine/c_api/python/swarm/ of this source
+tree, used in place: its parent folder goes first on sys.path (the installed package is
+tests/python/test_installed_package.py's)."""
 
 import pathlib
 import sys
 import unittest
 
+# The package's parent folder, engine/c_api/python.
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "engine" / "c_api" / "python"))
 
 import swarm  # noqa: E402

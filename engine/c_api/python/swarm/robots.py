@@ -1,0 +1,190 @@
+"""Robots: RobotModel (URDF), RobotBatch (R robots stepped in lockstep, their state as numpy
+views), RobotTask (swarm-robots' tasks on a batch) and TaskTotals (a task's mergeable errors)."""
+
+import ctypes
+
+import numpy as np
+
+from ._handles import _Handle, _text
+from ._structures import (TASK_TOTALS_WORDS, _RobotModelInfo, _RobotTaskDesc, _TaskSummary,
+                          _TaskTotals)
+from .tensors import Tensor
+
+_TORQUE_CONTROLLERS = {"none": 0, "pd-gravity": 1, "computed-torque": 2}
+_ROBOT_TASKS = {"reach": 0, "track": 1, "random": 2, "stand": 3}
+_INTEGRATORS = {"euler": 0, "rk4": 1}
+# swarm_robot_array values of the RobotBatch properties.
+_ROBOT_ARRAYS = {"q": 0, "qd": 1, "q_target": 2, "qd_target": 3, "qdd_target": 4, "torque": 5,
+                 "qdd": 6, "base_velocity": 7, "link_poses": 8, "target_pose": 9,
+                 "contact_forces": 10}
+
+
+class RobotModel(_Handle):
+    """A robot read from URDF: counts and names (links, q values, velocities)."""
+
+    _destroy = "swarm_robot_model_destroy"
+
+    def __init__(self, lib, handle):
+        super().__init__(lib, handle)
+        info = _RobotModelInfo()
+        lib._call("swarm_robot_model_info_get", handle, ctypes.byref(info))
+        self.dof = info.dof
+        self.q_count = info.q_count
+        self.velocity_count = info.velocity_count
+        self.floating_base = bool(info.floating_base)
+        self.name = self._names(0, 1)[0]
+        self.links = self._names(1, info.links)
+        self.q_names = self._names(2, info.q_count)
+        self.velocity_names = self._names(3, info.velocity_count)
+        self.default_end_effector = self.links[info.default_end_effector]
+
+    def _names(self, kind, count):
+        return [_text(self._lib, "swarm_robot_model_name", self._handle, kind, index)
+                for index in range(count)]
+
+
+class TaskTotals:
+    """A task's errors as totals that merge (swarm_c.h swarm_task_totals): batches of a split run
+    merged in any order summarize to the bits of one batch of all the robots. `words` is a
+    uint64 numpy array of TASK_TOTALS_WORDS values to send between processes (mpi4py's
+    comm.gather); TaskTotals(lib, words) takes it back. TaskTotals(lib) is the totals of no
+    robots."""
+
+    def __init__(self, lib, words=None):
+        self._lib = lib
+        self._totals = _TaskTotals()
+        if words is not None:
+            values = np.ascontiguousarray(words, dtype=np.uint64)
+            if values.shape != (TASK_TOTALS_WORDS,):
+                raise ValueError(f"task totals are {TASK_TOTALS_WORDS} uint64 words, got shape "
+                                 f"{values.shape}")
+            ctypes.memmove(self._totals.words, values.ctypes.data, values.nbytes)
+
+    @property
+    def words(self):
+        return np.frombuffer(bytes(self._totals.words), dtype=np.uint64).copy()
+
+    def merge(self, other):
+        """self = self merged with other; returns self."""
+        self._lib._call("swarm_task_totals_merge", ctypes.byref(self._totals),
+                        ctypes.byref(other._totals))
+        return self
+
+    def summary(self):
+        """A dict: robots, successes, success_rate, the means and maxima of the position,
+        orientation and joint errors."""
+        out = _TaskSummary()
+        self._lib._call("swarm_task_totals_summary", ctypes.byref(self._totals), ctypes.byref(out))
+        return {name: getattr(out, name) for name, _ in _TaskSummary._fields_}
+
+
+class RobotTask(_Handle):
+    """RobotBatch.task's result: step(step, dt) runs step `step` (0, 1, 2, ...) of the task;
+    totals() measures the batch's errors against the task's goals as mergeable TaskTotals."""
+
+    _destroy = "swarm_robot_task_destroy"
+
+    def __init__(self, lib, handle, batch):
+        super().__init__(lib, handle)
+        self.batch = batch
+
+    def step(self, step, dt):
+        self._lib._call("swarm_robot_task_step", self._handle, step, dt)
+
+    def totals(self):
+        totals = TaskTotals(self._lib)
+        self._lib._call("swarm_robot_task_totals", self._handle, ctypes.byref(totals._totals))
+        return totals
+
+
+class RobotBatch(_Handle):
+    """R robots of one model stepped in lockstep. Each state property is a numpy view of
+    swarm's arrays (float32, robot r in row r; link_poses is (R, links, 7) px py pz qx qy qz
+    qw): writes are seen by the next step, steps update the arrays in place. qdd, link_poses
+    and contact_forces are read-only. Views keep the batch's memory alive."""
+
+    _destroy = "swarm_robot_batch_destroy"
+
+    def __init__(self, lib, handle, model):
+        super().__init__(lib, handle)
+        self.model = model
+        size = ctypes.c_size_t()
+        lib._call("swarm_robot_batch_size", handle, ctypes.byref(size))
+        self.size = size.value
+        self._views = {}
+
+    def tensor(self, name):
+        """The swarm Tensor of one state array ("q", "qd", "torque", "link_poses", ...)."""
+        if name not in _ROBOT_ARRAYS:
+            raise KeyError(f"no robot state array {name!r}; there are {', '.join(_ROBOT_ARRAYS)}")
+        return Tensor(self._lib, self._lib._new_handle("swarm_robot_batch_tensor", self._handle,
+                                                       _ROBOT_ARRAYS[name]))
+
+    def _view(self, name):
+        if name not in self._views:
+            self._views[name] = self.tensor(name).numpy()
+        return self._views[name]
+
+    q = property(lambda self: self._view("q"))
+    qd = property(lambda self: self._view("qd"))
+    q_target = property(lambda self: self._view("q_target"))
+    qd_target = property(lambda self: self._view("qd_target"))
+    qdd_target = property(lambda self: self._view("qdd_target"))
+    torque = property(lambda self: self._view("torque"))
+    qdd = property(lambda self: self._view("qdd"))
+    base_velocity = property(lambda self: self._view("base_velocity"))
+    link_poses = property(lambda self: self._view("link_poses"))
+    target_pose = property(lambda self: self._view("target_pose"))
+    contact_forces = property(lambda self: self._view("contact_forces"))
+
+    def forward_kinematics(self):
+        """link_poses = FK(q)."""
+        self._lib._call("swarm_robot_batch_forward_kinematics", self._handle)
+
+    def control_step(self, dt):
+        """Kinematic batches: PD toward q_target, integration with limits, FK."""
+        self._lib._call("swarm_robot_batch_control_step", self._handle, dt)
+
+    def ik_step(self):
+        """One damped-least-squares step writing q_target toward target_pose."""
+        self._lib._call("swarm_robot_batch_ik_step", self._handle)
+
+    def torque_step(self, dt, controller="none"):
+        """Torque batches: the controller's torques ("none": the caller's, in .torque;
+        "pd-gravity"; "computed-torque"), forward dynamics with contacts, integration, FK."""
+        if controller not in _TORQUE_CONTROLLERS:
+            raise ValueError(f"controller must be one of {', '.join(_TORQUE_CONTROLLERS)}, got "
+                             f"{controller!r}")
+        self._lib._call("swarm_robot_batch_torque_step", self._handle, dt,
+                        _TORQUE_CONTROLLERS[controller])
+
+    def state_hash(self):
+        """xxHash of the state, array by array."""
+        value = ctypes.c_uint64()
+        self._lib._call("swarm_robot_batch_state_hash", self._handle, ctypes.byref(value))
+        return value.value
+
+    def task(self, task="reach", seed=1, first_robot=0, torque=False, controller="pd-gravity"):
+        """swarm-robots' task on this batch ("reach", "track", "random" or "stand"), started now:
+        robot r draws its goals as robot first_robot + r of a larger run, so batches of
+        consecutive robot ranges (one per process) do what one batch of them all does. torque:
+        torque steps with `controller` (a batch created with torque=True). Returns a RobotTask
+        whose step(step, dt) advances it."""
+        if task not in _ROBOT_TASKS:
+            raise ValueError(f"task must be one of {', '.join(_ROBOT_TASKS)}, got {task!r}")
+        if controller not in _TORQUE_CONTROLLERS:
+            raise ValueError(f"controller must be one of {', '.join(_TORQUE_CONTROLLERS)}, got "
+                             f"{controller!r}")
+        desc = _RobotTaskDesc(_ROBOT_TASKS[task], seed, first_robot, torque,
+                              _TORQUE_CONTROLLERS[controller])
+        handle = self._lib._new_handle("swarm_robot_task_create", self._handle, ctypes.byref(desc))
+        return RobotTask(self._lib, handle, self)
+
+    def state_digest(self, first_robot=0):
+        """A digest of the state that batches of consecutive robot ranges add up to (mod 2^64),
+        robot 0 of this batch being robot `first_robot` of the run; the "state hash" swarm-robots
+        run prints."""
+        value = ctypes.c_uint64()
+        self._lib._call("swarm_robot_batch_state_digest", self._handle, first_robot,
+                        ctypes.byref(value))
+        return value.value
