@@ -221,7 +221,6 @@ std::string RunFingerprintText(const RunOptions& options) {
   return text;
 }
 
-
 std::string EndEffectorOutputPath(std::string_view q_path) {
   std::string_view stem = q_path;
   if (stem.ends_with(".npy")) stem.remove_suffix(4);
