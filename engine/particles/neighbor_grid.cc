@@ -41,6 +41,17 @@ Status CheckRadius(float radius, const char* what) {
     return InvalidArgument(std::string(what) + " must be finite and > 0, got " +
                            NumberText(radius));
   }
+  if (radius > kMaxNeighborRadius) {
+    return InvalidArgument(std::string(what) + " " + NumberText(radius) +
+                           " is too large: at most " + NumberText(kMaxNeighborRadius) +
+                           " (2^62), so that squared distances up to it stay finite in float32");
+  }
+  if (radius < kMinNeighborRadius) {
+    return InvalidArgument(std::string(what) + " " + NumberText(radius) +
+                           " is too small: at least " + NumberText(kMinNeighborRadius) +
+                           " (2^-60), so that squared distances near it do not underflow in "
+                           "float32");
+  }
   return {};
 }
 
@@ -205,6 +216,15 @@ Status NeighborGrid::Build(const ConstVec4View& points, float radius, ThreadPool
   return {};
 }
 
+size_t NeighborGrid::AffordableEntries(const MemoryAccountant& accountant, size_t held) {
+  const size_t budget = accountant.budget();
+  if (budget == kNoBudget) return SIZE_MAX;
+  const size_t in_use = accountant.Total().bytes_in_use;
+  // The lists' current storage is freed before a larger one is made, so its bytes count as left.
+  const size_t left = budget - std::min(budget, in_use) + held * sizeof(int32_t);
+  return left / sizeof(int32_t);
+}
+
 Status NeighborGrid::CheckListRadius(float radius) const {
   if (Status s = CheckRadius(radius, "neighbour radius"); !s.ok()) return s;
   if (radius > radius_) {
@@ -222,6 +242,11 @@ Status NeighborGrid::ListNeighbors(float radius, ThreadPool& pool, NeighborLists
   if (Status s = ReserveWithHeadroom(lists.row_end_, count); !s.ok()) return s;
   const size_t threads = ThreadsFor(pool, count);
   const SortedGrid sorted = Sorted();
+  // The most entries the lists may come to hold: their own cap, and what the memory budget has
+  // left. A thread stops counting once its rows pass it, so an impossible list (a million
+  // coincident points) fails after work in proportion to the budget, not to the pairs.
+  const size_t affordable = AffordableEntries(*accountant_, lists.indices_.capacity());
+  const size_t stop_after = std::min(lists.max_entries_, affordable);
   // Each thread lists a contiguous range of rows into its own segment of the indices, sized in
   // proportion to its points; a segment too small is counted instead, and the list is redone in
   // storage grown to fit, segments sized by the counts.
@@ -234,7 +259,7 @@ Status NeighborGrid::ListNeighbors(float radius, ThreadPool& pool, NeighborLists
     int64_t* row_end = lists.row_end_.view().data + begin;
     needed[thread] = ListNeighborRows(sorted, radius, begin, end, row_end,
                                       lists.indices_.view().data + segment_start[thread], capacity,
-                                      capacity * sizeof(int32_t) >= kStreamOutputBytes);
+                                      capacity * sizeof(int32_t) >= kStreamOutputBytes, stop_after);
   };
   const auto usable = [&] {
     const size_t capacity = lists.indices_.capacity();
@@ -247,15 +272,29 @@ Status NeighborGrid::ListNeighbors(float radius, ThreadPool& pool, NeighborLists
   pool.ParallelFor(threads, list_rows);
   size_t total = 0;
   bool fits = true;
+  bool stopped = false;
   for (size_t thread = 0; thread < threads; ++thread) {
     total += needed[thread];
     fits = fits && needed[thread] <= segment_start[thread + 1] - segment_start[thread];
+    stopped = stopped || needed[thread] > stop_after;
   }
-  if (!fits) {
+  if (!fits || stopped || total > lists.max_entries_) {
+    // A stopped count is only a lower bound: the messages then say "more than".
+    const std::string need =
+        stopped ? "more than " + std::to_string(stop_after) : std::to_string(total);
     if (total > lists.max_entries_) {
-      return InvalidArgument("neighbour lists need " + std::to_string(total) +
+      lists.rows_ = lists.entries_ = 0;
+      return InvalidArgument("neighbour lists need " + need +
                              " entries, more than their capacity of " +
                              std::to_string(lists.max_entries_));
+    }
+    if (total > affordable) {
+      lists.rows_ = lists.entries_ = 0;
+      return Status(ErrorCode::kOverBudget,
+                    "neighbour lists need " + need + " entries, more than the memory budget has " +
+                        "left for them (" + std::to_string(affordable) + " entries, " +
+                        FormatBytes(affordable * sizeof(int32_t)) + " of the budget of " +
+                        FormatBytes(accountant_->budget()) + ")");
     }
     // Room for the counted rows, each segment rounded up to a vector, plus an eighth to spare.
     const size_t wanted = total + total / 8 + (threads + 1) * kPadElements<int32_t>;

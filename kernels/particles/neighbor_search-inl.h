@@ -404,10 +404,13 @@ struct RowStage {
   }
 };
 
+// With kWrite, the walk stops after the first row that ends past `stop_after` entries (see
+// ListNeighborRows).
 template <bool kWrite>
 HWY_INLINE size_t NeighborRows(const SortedGrid& sorted, float radius, size_t begin, size_t end,
                                int64_t* HWY_RESTRICT row_end, uint32_t* HWY_RESTRICT counts,
-                               int32_t* HWY_RESTRICT out, size_t capacity, bool stream) {
+                               int32_t* HWY_RESTRICT out, size_t capacity, bool stream,
+                               size_t stop_after) {
   const hn::ScalableTag<float> d;
   const hn::RebindToSigned<decltype(d)> di;
   const float* HWY_RESTRICT sx = sorted.points.x();
@@ -461,6 +464,10 @@ HWY_INLINE size_t NeighborRows(const SortedGrid& sorted, float radius, size_t be
       total += found;
       if constexpr (kWrite) {
         row_end[s - begin] = static_cast<int64_t>(total);
+        if (total > stop_after) {
+          if (stream) hwy::FlushStream();
+          return total;
+        }
       } else {
         counts[s - begin] = static_cast<uint32_t>(found);
       }
@@ -524,13 +531,15 @@ inline void ListNeighborBlockRowsImpl(const SortedGrid& sorted, float radius, si
 }
 
 inline size_t ListNeighborRowsImpl(const SortedGrid& sorted, float radius, size_t begin, size_t end,
-                                   int64_t* row_end, int32_t* out, size_t capacity, bool stream) {
-  return NeighborRows<true>(sorted, radius, begin, end, row_end, nullptr, out, capacity, stream);
+                                   int64_t* row_end, int32_t* out, size_t capacity, bool stream,
+                                   size_t stop_after) {
+  return NeighborRows<true>(sorted, radius, begin, end, row_end, nullptr, out, capacity, stream,
+                            stop_after);
 }
 
 inline void CountNeighborRowsImpl(const SortedGrid& sorted, float radius, size_t begin, size_t end,
                                   uint32_t* counts) {
-  NeighborRows<false>(sorted, radius, begin, end, nullptr, counts, nullptr, 0, false);
+  NeighborRows<false>(sorted, radius, begin, end, nullptr, counts, nullptr, 0, false, SIZE_MAX);
 }
 
 inline size_t CollectInSphereImpl(const ConstVec4View& sorted_points, const PointRun* runs,

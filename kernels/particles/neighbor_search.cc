@@ -64,11 +64,12 @@ void GatherFloats(const float* from, const uint32_t* order, float* to, size_t co
 }
 
 size_t ListNeighborRows(const SortedGrid& sorted, float radius, size_t begin, size_t end,
-                        int64_t* row_end, int32_t* out, size_t capacity, bool stream) {
+                        int64_t* row_end, int32_t* out, size_t capacity, bool stream,
+                        size_t stop_after) {
   SWARM_ASSERT(begin <= end && end <= sorted.points.count && ValidGrid(sorted.grid) &&
                IsVectorAligned(out));
   return HWY_DYNAMIC_DISPATCH(ListNeighborRowsImpl)(sorted, radius, begin, end, row_end, out,
-                                                    capacity, stream);
+                                                    capacity, stream, stop_after);
 }
 
 void CountNeighborRows(const SortedGrid& sorted, float radius, size_t begin, size_t end,

@@ -106,6 +106,36 @@ class Neighbors(unittest.TestCase):
             small.neighbors(self.rng.random((5000, 3), dtype=np.float32), 0.1)
         self.assertEqual(small.bytes_in_use, 0)  # nothing left behind by the failed call
 
+    def test_radii_whose_square_overflows_or_underflows_float32_are_refused(self):
+        # They listed points as their own neighbours (radius 1e20) or gave indices past the end
+        # (1e30); tiny radii listed points many radii apart (their square underflows to 0).
+        ctx = self.lib.context()
+        for count in (2, 3):
+            for radius in (1e20, 1e30, 2.0**62 * 1.01):
+                with self.assertRaisesRegex(swarm.SwarmError, "is too large: at most .* \\(2\\^62\\)"):
+                    ctx.neighbors(self.rng.random((count, 3), dtype=np.float32), radius)
+            for radius in (1e-20, 1e-30, 1e-40):
+                with self.assertRaisesRegex(swarm.SwarmError,
+                                            "is too small: at least .* \\(2\\^-60\\)"):
+                    ctx.neighbors(self.rng.random((count, 3), dtype=np.float32) * 1e-20, radius)
+        # Radii and points over the whole accepted range give the reference rows.
+        for exponent in (-59, -30, -5, 0, 5, 30, 61):
+            radius = 2.0**exponent
+            points = ((self.rng.random((60, 3)) - 0.5) * 4 * radius).astype(np.float32)
+            points[10] = points[3]  # a duplicate
+            self.check(ctx, points, radius)
+
+    def test_coincident_points_over_the_budget_are_refused_early(self):
+        # A million coincident points have 1e12 pairs: counting them all took over 30 s before
+        # the budget refused the lists; counting now stops at what the budget can hold.
+        small = self.lib.context(budget_bytes=256 << 20, threads=2)
+        points = np.ones((1_000_000, 3), np.float32)
+        with self.assertRaisesRegex(swarm.SwarmError,
+                                    "neighbour lists need more than [0-9]+ entries, more than the "
+                                    "memory budget has left for them"):
+            small.neighbors(points, 0.5)
+        self.assertEqual(small.bytes_in_use, 0)
+
 
 if __name__ == "__main__":
     main()

@@ -33,6 +33,17 @@
 
 namespace swarm {
 
+// The radii a grid accepts. The distance test compares float32 squared distances with radius^2,
+// so radius^2 must be a normal float32 number with room to spare on both sides:
+// - at most 2^62, so that radius^2 (and the sum of three squared coordinate differences of a pair
+//   within it) stays far from overflow at 3.4e38; a larger radius turns the test into
+//   inf <= inf, which lists every point, itself included;
+// - at least 2^-60, so that radius^2 stays above float32's smallest normal number (2^-126) and
+//   squared distances near it keep their precision; a smaller radius underflows to 0 <= 0, which
+//   lists points several radii apart.
+inline constexpr float kMaxNeighborRadius = 0x1p62f;
+inline constexpr float kMinNeighborRadius = 0x1p-60f;
+
 // Neighbour rows of the sorted points: row s is indices()[begin(s), end(s)), ascending sorted
 // indices. Rows computed by different threads live in separate segments of one array, so rows are
 // not contiguous across segments; NeighborRowsInInputOrder makes contiguous compressed rows.
@@ -74,7 +85,8 @@ class NeighborGrid {
   NeighborGrid() = default;  // an empty grid that must be assigned before use
 
   // Sorts lanes x, y, z of `points` into cells for neighbour queries of up to `radius`.
-  // Errors (the grid is then empty): radius not finite or <= 0; a point with a NaN or infinite
+  // Errors (the grid is then empty): radius not finite, <= 0 or outside [kMinNeighborRadius,
+  // kMaxNeighborRadius]; a point with a NaN or infinite
   // coordinate (the message names the first); more than 2^31 - 1 points; points spread over more
   // than 2^30 cells of the radius along an axis; the memory budget.
   Status Build(const ConstVec4View& points, float radius, ThreadPool& pool);
@@ -94,7 +106,9 @@ class NeighborGrid {
 
   // Every sorted point's neighbours within `radius` (<= the built radius; a smaller one reuses
   // the grid). Errors: radius invalid or above the built one; rows that would exceed the lists'
-  // max_entries or the memory budget (the message names the entries needed).
+  // max_entries or the memory budget (the message names the entries needed). Counting stops as
+  // soon as the rows pass what the budget can hold, so refusing costs work in proportion to the
+  // budget, not to the number of pairs.
   Status ListNeighbors(float radius, ThreadPool& pool, NeighborLists& lists) const;
   // counts[s] = the length of sorted point s's row; counts has size() entries.
   Status CountNeighbors(float radius, ThreadPool& pool, std::span<uint32_t> counts) const;
@@ -118,6 +132,9 @@ class NeighborGrid {
   friend class NeighborBlocks;  // lists into its own layout from the sorted points
   // Replaces `entries` (freed first) by `wanted` entries for lists that need `needed`; the error
   // names both and the budget's verdict.
+  // How many list entries the accountant's budget can still pay for, counting the `held` entries
+  // the lists already have (SIZE_MAX without a budget).
+  static size_t AffordableEntries(const MemoryAccountant& accountant, size_t held);
   static Status ReplaceEntries(MemoryAccountant& accountant, PaddedArray<int32_t>& entries,
                                size_t needed, size_t wanted);
   Status ChooseCells(const PointBounds& bounds, float radius, CellGrid* cells) const;

@@ -93,9 +93,12 @@ struct SortedGrid {
 // `capacity + kPadElements<int32_t>` entries: whole vectors are stored. When the rows need more
 // than `capacity` entries, the rows that do not fit are counted, not written (row_end still gets
 // their ends). With `stream` the rows bypass the caches (for lists far larger than L2). Returns
-// the entries the rows need.
+// the entries the rows need; once a row ends past `stop_after` entries the walk stops there and
+// returns that row's end (more than stop_after, and row_end is incomplete): a caller that cannot
+// hold more than stop_after entries learns so without counting every pair.
 size_t ListNeighborRows(const SortedGrid& sorted, float radius, size_t begin, size_t end,
-                        int64_t* row_end, int32_t* out, size_t capacity, bool stream);
+                        int64_t* row_end, int32_t* out, size_t capacity, bool stream,
+                        size_t stop_after = SIZE_MAX);
 
 // The same rows' lengths only: counts[s - begin] = number of neighbours of sorted point s.
 void CountNeighborRows(const SortedGrid& sorted, float radius, size_t begin, size_t end,
