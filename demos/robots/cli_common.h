@@ -10,6 +10,7 @@
 #include "demos/robots/rank_group.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/status.h"
+#include "swarm/kernels/base/views.h"
 #include "swarm/robots/robot_model.h"
 
 namespace swarm {
@@ -22,6 +23,12 @@ int FailAgreed(const RankGroup& ranks, const Status& status);
 // Fail(kProgram, BudgetError(...)): an allocation's error, naming --memory-limit when the budget
 // refused it.
 int FailAllocation(const Status& status, size_t memory_limit, const std::string& what);
+
+// OK, or an error naming `flag`, the robot and the column of the first value of `lanes` that is
+// not finite: "--qdd: robot 3, column 1 is nan: <what> overflowed from finite inputs; nothing
+// was written". Outputs are checked before any is written, so a failed command leaves every
+// output file as it was.
+Status CheckFiniteOutput(std::string_view flag, const ConstLanesView& lanes, std::string_view what);
 
 // Loads --urdf (which must be given) with or without a floating base.
 Result<RobotModel> LoadRobotModel(const std::string& urdf_path, bool floating_base,

@@ -147,16 +147,25 @@ int RunDynamics(const DynamicsCommandOptions& options) {
 
   const int64_t r = rows, nv = static_cast<int64_t>(n);
   struct Output {
+    const char* flag;
     const std::string& path;
     const LaneArrays& lanes;
     std::vector<int64_t> shape;
     const char* description;
   };
   const Output outputs[] = {
-      {options.mass_path, mass.value(), {r, nv, nv}, "M(q), row-major per robot"},
-      {options.bias_path, bias.value(), {r, nv}, "h(q, qd) = C qd + g"},
-      {options.qdd_path, qdd.value(), {r, nv}, "qdd = M^-1 (tau - h)"},
+      {"--mass", options.mass_path, mass.value(), {r, nv, nv}, "M(q), row-major per robot"},
+      {"--bias", options.bias_path, bias.value(), {r, nv}, "h(q, qd) = C qd + g"},
+      {"--qdd", options.qdd_path, qdd.value(), {r, nv}, "qdd = M^-1 (tau - h)"},
   };
+  for (const Output& output : outputs) {
+    if (output.path.empty()) continue;
+    if (Status s = CheckFiniteOutput(output.flag, output.lanes.view,
+                                     "the dynamics (a link mass or inertia near zero?)");
+        !s.ok()) {
+      return Fail(kProgram, s);
+    }
+  }
   for (const Output& output : outputs) {
     if (output.path.empty()) continue;
     if (Status s = SaveLanes(memory, output.lanes.view, output.shape, output.path); !s.ok()) {

@@ -50,6 +50,11 @@ int RunForwardKinematics(const FkOptions& options) {
   CopyRowsToLanes(q, batch.q());
   ThreadPool pool(options.threads);
   batch.ForwardKinematics(pool);
+  if (Status s = CheckFiniteOutput("--out", std::as_const(batch).link_poses(),
+                                   "forward kinematics (joint values near float32's limit?)");
+      !s.ok()) {
+    return Fail(kProgram, s);
+  }
 
   const int64_t shape[] = {static_cast<int64_t>(robots), static_cast<int64_t>(links),
                            static_cast<int64_t>(kPoseArrays)};

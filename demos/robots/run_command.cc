@@ -264,6 +264,9 @@ int RunRobots(const RunOptions& options, RankGroup& ranks) {
                                           .subspan(r * RunTotals::kWords)
                                           .first<RunTotals::kWords>()));
   }
+  if (options.task.torque_control) {
+    if (Status s = CheckFinite(totals.torque.Summary()); !s.ok()) return Fail(kProgram, s);
+  }
   timings.summary_seconds = SecondsSince(gather_start);
   timings.stepping_seconds = totals.stepping_seconds;
   timings.total_seconds = SecondsSince(start);

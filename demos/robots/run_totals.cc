@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "swarm/core/text.h"
+
 namespace swarm {
 
 TorqueTotals MeasureTorqueTotals(const RobotBatch& batch, std::span<const float> kinetic,
@@ -50,6 +52,27 @@ void TorqueTotals::Merge(const TorqueTotals& other) {
   normal_force.Merge(other.normal_force);
   max_abs_torque = std::max(max_abs_torque, other.max_abs_torque);
   max_kinetic = std::max(max_kinetic, other.max_kinetic);
+}
+
+Status CheckFinite(const TorqueSummary& summary) {
+  const struct {
+    const char* what;
+    double value;
+    const char* unit;
+  } values[] = {{"joint torque's mean |tau|", summary.mean_abs_torque, "N m or N"},
+                {"joint torque's max |tau|", summary.max_abs_torque, "N m or N"},
+                {"kinetic energy per robot: mean", summary.mean_kinetic, "J"},
+                {"kinetic energy per robot: max", summary.max_kinetic, "J"},
+                {"potential energy per robot: mean", summary.mean_potential, "J"},
+                {"normal force per robot: mean", summary.mean_normal_force, "N"}};
+  for (const auto& v : values) {
+    if (!std::isfinite(v.value)) {
+      return InvalidArgument(std::string("the final ") + v.what + " overflowed to " +
+                             NumberText(v.value) + " " + v.unit +
+                             " (the state is finite, but too large for its energy or forces)");
+    }
+  }
+  return {};
 }
 
 TorqueSummary TorqueTotals::Summary() const {

@@ -10,6 +10,7 @@
 #include <span>
 
 #include "swarm/core/exact_sum.h"
+#include "swarm/core/status.h"
 #include "swarm/robots/robot_batch.h"
 #include "swarm/robots/robot_tasks.h"
 
@@ -25,6 +26,11 @@ struct TorqueSummary {
   size_t touching = 0, contacts = 0;
   double mean_normal_force = 0.0;
 };
+
+// OK, or an error naming the first summary value that is not finite ("the final kinetic energy
+// per robot overflowed: mean inf J"): a run whose state stayed finite can still overflow a derived
+// quantity (0.5 v^T M v of a fast robot), which would otherwise be printed as a result.
+Status CheckFinite(const TorqueSummary& summary);
 
 struct TorqueTotals {
   uint64_t robots = 0, joints = 0, saturated = 0, contacts = 0, touching = 0;

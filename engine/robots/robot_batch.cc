@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "engine/robots/frame_math.h"
+#include "engine/robots/step_guard.h"
 #include "engine/robots/torque_step.h"
 #include "swarm/core/checked_math.h"
 #include "swarm/core/lane_storage.h"
@@ -24,7 +25,8 @@ namespace swarm {
 //   link poses (7 links) | target (7) | torque mode: qd_target (dof) | qdd_target (dof) |
 //   applied (n) | qdd (n) | contact normal forces (one per contact) | RK4 only: q0 (q_count) |
 //   v0 (n) | q stage (q_count) | v stage (n) | velocity sum (n) | acceleration sum (n) |
-//   stage accelerations (n)
+//   stage accelerations (n) | the step's start (engine/robots/step_guard.h): q, base velocity
+//   and qd (q_count + n) | torque (dof) | torque mode: qdd and contact forces (n + contacts)
 // with b = 6 for a floating base in torque mode (else 0) and n = b + dof, so that
 // [base velocity | qd] and [base force | torque] are the dynamics' velocity-like views; a
 // kinematic batch has exactly its old layout. `applied` is what forward dynamics reads (the
@@ -80,7 +82,22 @@ struct RobotBatch::State {
   size_t rk_v_sum_begin() const { return rk_v_stage_begin() + rk_v_arrays(); }
   size_t rk_a_sum_begin() const { return rk_v_sum_begin() + rk_v_arrays(); }
   size_t rk_a_stage_begin() const { return rk_a_sum_begin() + rk_v_arrays(); }
-  size_t array_count() const { return rk_a_stage_begin() + rk_v_arrays(); }
+  // Where a step saves what it writes (engine/robots/step_guard.h): [q | base velocity | qd],
+  // the torques and, in torque mode, [qdd | contact forces], each range contiguous in storage.
+  size_t saved_begin() const { return rk_a_stage_begin() + rk_v_arrays(); }
+  size_t derived_arrays() const { return dynamics_arrays() + contacts.size(); }
+  size_t array_count() const {
+    return saved_begin() + model.q_count() + velocities() + dof() + derived_arrays();
+  }
+  // The pairs of live and saved arrays a step's guard keeps (the three ranges above).
+  std::array<SavedArrays, 3> StepSaves() {
+    const size_t state = model.q_count() + velocities();
+    const size_t first = saved_begin();
+    return {
+        {{Arrays(q_begin(), state), Arrays(first, state)},
+         {Arrays(torque_begin(), dof()), Arrays(first + state, dof())},
+         {Arrays(qdd_begin(), derived_arrays()), Arrays(first + state + dof(), derived_arrays())}}};
+  }
 
   LanesView Arrays(size_t first, size_t n) {
     return {storage.lane(0) + first * stride, robots, stride, n};
@@ -424,11 +441,35 @@ void RobotBatch::ForwardKinematics(ThreadPool& pool) {
   });
 }
 
-Status RobotBatch::ControlStep(ThreadPool& pool, float dt) {
-  if (!(std::isfinite(dt) && dt > 0.0f)) {
-    return InvalidArgument("RobotBatch::ControlStep: dt must be finite and > 0 seconds, got " +
-                           NumberText(dt));
+namespace {
+
+Status CheckStepSeconds(const char* function, float dt) {
+  if (!(std::isfinite(dt) && dt > 0.0f && dt <= kMaxStepSeconds)) {
+    return InvalidArgument(std::string(function) + ": dt must be finite, > 0 and at most " +
+                           NumberText(kMaxStepSeconds) + " s, got " + NumberText(dt));
   }
+  return {};
+}
+
+}  // namespace
+
+Status RobotBatch::FinishGuardedStep(ThreadPool& pool, const char* function,
+                                     const StepOutput* outputs, size_t output_count,
+                                     size_t first_bad_robot) {
+  if (first_bad_robot >= size()) return {};
+  const std::string what = DescribeNonFinite(outputs, output_count, first_bad_robot);
+  const std::array<SavedArrays, 3> saves = state_->StepSaves();
+  RestoreStepStart(saves.data(), saves.size());
+  ForwardKinematics(pool);
+  return InvalidArgument(std::string(function) +
+                         ": the step overflowed from finite inputs: " + what +
+                         " (reduce dt, the torques or the state's magnitude); every robot is back "
+                         "at its state before the step");
+}
+
+Status RobotBatch::ControlStep(ThreadPool& pool, float dt) {
+  constexpr const char* kFunction = "RobotBatch::ControlStep";
+  if (Status s = CheckStepSeconds(kFunction, dt); !s.ok()) return s;
   const KinematicTree& kinematic_tree = state_->tree;
   const JointControl* control = state_->config.control.data();
   const size_t dof = state_->dof();
@@ -452,8 +493,17 @@ Status RobotBatch::ControlStep(ThreadPool& pool, float dt) {
   const auto fk = [&](size_t begin, size_t n) {
     swarm::ForwardKinematics(kinematic_tree, q_all.Slice(begin, n), poses.Slice(begin, n));
   };
-  RunFused(pool, size(), state_->config.schedule, pd, integrate, fk);
-  return {};
+  const std::array<SavedArrays, 3> saves = state_->StepSaves();
+  const auto save = [&](size_t begin, size_t n) {
+    SaveStepStart(saves.data(), saves.size(), begin, n);
+  };
+  const StepOutput outputs[] = {{"torque", torques}, {"q", q_all}, {"qd", velocities}};
+  std::atomic<size_t> first_bad_robot{SIZE_MAX};
+  const auto check = [&](size_t begin, size_t n) {
+    CheckStepOutputs(outputs, std::size(outputs), begin, n, &first_bad_robot);
+  };
+  RunFused(pool, size(), state_->config.schedule, save, pd, integrate, fk, check);
+  return FinishGuardedStep(pool, kFunction, outputs, std::size(outputs), first_bad_robot.load());
 }
 
 Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController controller) {
@@ -462,10 +512,7 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
     return InvalidArgument(
         "RobotBatch::TorqueStep: torque mode is off (create the batch with config.torque.enabled)");
   }
-  if (!(std::isfinite(dt) && dt > 0.0f)) {
-    return InvalidArgument("RobotBatch::TorqueStep: dt must be finite and > 0 seconds, got " +
-                           NumberText(dt));
-  }
+  if (Status status = CheckStepSeconds("RobotBatch::TorqueStep", dt); !status.ok()) return status;
   if (controller == TorqueController::kComputedTorque && s.model.floating_base) {
     return InvalidArgument(
         "RobotBatch::TorqueStep: computed torque needs a fixed base (nothing actuates the "
@@ -523,12 +570,27 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
     swarm::ForwardKinematics(s.tree, arrays.q.Slice(begin, count),
                              arrays.poses.Slice(begin, count));
   };
+  const std::array<SavedArrays, 3> saves = s.StepSaves();
+  const auto save = [&](size_t begin, size_t count) {
+    SaveStepStart(saves.data(), saves.size(), begin, count);
+  };
+  // The causes first: the torques (a controller's, or the caller's clamped), the accelerations.
+  const StepOutput outputs[] = {{"torque", arrays.torques},
+                                {"qdd", arrays.accelerations},
+                                {"q", arrays.q},
+                                {"base_velocity", arrays.velocities.Arrays(0, n - model.dof)},
+                                {"qd", arrays.joint_velocities}};
+  std::atomic<size_t> first_bad_robot{SIZE_MAX};
+  const auto check = [&](size_t begin, size_t count) {
+    CheckStepOutputs(outputs, std::size(outputs), begin, count, &first_bad_robot);
+  };
   if (s.runge_kutta()) {
-    RunFused(pool, size(), s.config.schedule, control, runge_kutta, fk);
+    RunFused(pool, size(), s.config.schedule, save, control, runge_kutta, fk, check);
   } else {
-    RunFused(pool, size(), s.config.schedule, control, euler, fk);
+    RunFused(pool, size(), s.config.schedule, save, control, euler, fk, check);
   }
-  return {};
+  return FinishGuardedStep(pool, "RobotBatch::TorqueStep", outputs, std::size(outputs),
+                           first_bad_robot.load());
 }
 
 void RobotBatch::IkStep(ThreadPool& pool) {

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -390,6 +391,36 @@ TEST_CASE("run totals: split into ranks, moved as words and merged, they equal t
   for (float v : values) reference += v;
   CHECK(whole.torque.Summary().mean_kinetic ==
         Approx(double(reference / values.size())).epsilon(1e-15));
+}
+
+TEST_CASE("run summary: a non-finite energy, torque or force is an error naming it") {
+  TorqueSummary finite;
+  finite.mean_abs_torque = 1.5, finite.max_abs_torque = 80.0, finite.mean_kinetic = 2.0;
+  finite.max_kinetic = 3.0, finite.mean_potential = -1.0, finite.mean_normal_force = 40.0;
+  CHECK(CheckFinite(finite).ok());
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const struct {
+    double TorqueSummary::*field;
+    double value;
+    const char* named;
+  } cases[] = {
+      {&TorqueSummary::mean_abs_torque, nan,
+       "the final joint torque's mean |tau| overflowed to nan"},
+      {&TorqueSummary::max_abs_torque, inf, "joint torque's max |tau| overflowed to inf N m or N"},
+      {&TorqueSummary::mean_kinetic, inf, "kinetic energy per robot: mean overflowed to inf J"},
+      {&TorqueSummary::max_kinetic, inf, "kinetic energy per robot: max overflowed to inf J"},
+      {&TorqueSummary::mean_potential, -inf, "potential energy per robot: mean overflowed to -inf"},
+      {&TorqueSummary::mean_normal_force, nan, "normal force per robot: mean overflowed to nan N"},
+  };
+  for (const auto& c : cases) {
+    TorqueSummary summary = finite;
+    summary.*c.field = c.value;
+    const Status status = CheckFinite(summary);
+    INFO(status.message());
+    CHECK(status.code() == ErrorCode::kInvalidArgument);
+    CHECK(status.message().find(c.named) != std::string::npos);
+  }
 }
 
 }  // namespace

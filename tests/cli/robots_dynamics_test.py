@@ -25,8 +25,9 @@ per model, row 0 the zero pose:
 5. the same bytes on every SIMD target the CPU supports, on 1, 2 and 3 threads, for a row alone
    and for float32 input holding the same values;
 6. bad input (wrong qd shape, NaN, --qdd without --tau, --tau without --qdd, a moving link
-   without <inertial>, a two-number --gravity) exits with status 2, names the problem and leaves
-   the output file untouched.
+   without <inertial>, a two-number --gravity, link masses and inertias of 1e-40
+   whose accelerations overflow)
+   exits with status 2, names the problem and leaves the output files untouched.
 
 A floating base: q starts with x y z qw qx qy qz (quaternions here are deliberately not unit:
 swarm normalises), qd with the base link's origin velocity v and angular velocity w, both in the
@@ -40,6 +41,7 @@ double-precision FK are accurate to about 1e-9.
 usage: robots_dynamics_test.py <swarm-robots> <shared urdf dir> <work dir>"""
 
 import os
+import re
 import sys
 
 import numpy as np
@@ -542,6 +544,19 @@ def check_bad_input():
     no_inertial = os.path.join(bad, "no_inertial.urdf")
     with open(no_inertial, "w") as f:
         f.write(NO_INERTIAL_URDF)
+    # Links whose masses and principal inertias are float32 zeros in effect (1e-40 is below
+    # float32's smallest normal number): forward dynamics divides by them.
+    weightless = os.path.join(bad, "weightless.urdf")
+    with open(urdf) as f:
+        text = re.sub(r'<mass value="[^"]*"', '<mass value="1e-40"', f.read())
+    text = re.sub(r'(i[xyz][xyz])="[^"]*"',
+                  lambda m: m.group(1) + ('="1e-40"' if m.group(1)[1] == m.group(1)[2] else '="0"'),
+                  text)
+    with open(weightless, "w") as f:
+        f.write(text)
+    qdd_out = os.path.join(bad, "qdd_out.npy")
+    if os.path.exists(qdd_out):  # from an earlier run of this test
+        os.remove(qdd_out)
     out = os.path.join(bad, "out.npy")
     sentinel = b"not written by a failed run"
     cases = [
@@ -562,6 +577,12 @@ def check_bad_input():
         ("--gravity 1,2", ["--urdf", urdf, "--q", paths["q"], "--qd", paths["qd"],
                            "--gravity", "1,2"],
          ["--gravity", "three", "1,2"]),
+        # A non-finite result is an error, and no output is written (not even --mass, which is
+        # finite): every output is checked before the first is saved.
+        ("accelerations that overflow (link masses and inertias of 1e-40)",
+         ["--urdf", weightless, "--q", paths["q"], "--qd", paths["qd"], "--tau", paths["tau"],
+          "--qdd", qdd_out],
+         ["--qdd: robot 0, column ", "overflowed from finite inputs", "nothing was written"]),
     ]
     for what, flags, expected in cases:
         with open(out, "wb") as f:
@@ -573,6 +594,7 @@ def check_bad_input():
                                                f"{result.stderr}")
         with open(out, "rb") as f:
             fail_unless(f.read() == sentinel, f"{what}: the failed run wrote {out}")
+        fail_unless(not os.path.exists(qdd_out), f"{what}: the failed run wrote {qdd_out}")
         print(f"ok: bad input: {what}: status 2, {result.stderr.strip()!r}")
 
 

@@ -41,6 +41,13 @@ inline constexpr size_t kDefaultRobotTileElements = 1024;
 // few thousand robots on.
 inline constexpr size_t kDefaultRobotMinElementsPerThread = 4096;
 
+struct StepOutput;  // engine/robots/step_guard.h
+
+// The longest step a batch takes, in seconds: a longer one is refused up front. Robots step at
+// 0.1-10 ms; past a second, the explicit integration of any stiff term is meaningless, and a
+// dt of 1e30 can only overflow.
+inline constexpr float kMaxStepSeconds = 1.0f;
+
 // What TorqueStep computes the joint torques with (swarm/kernels/robots/robot_torque.h):
 //   kNone            the torques the caller wrote into torque() (a policy's output), clamped to
 //                    the effort limits
@@ -159,7 +166,11 @@ class RobotBatch {
   // Forward kinematics of every link into link_poses().
   void ForwardKinematics(ThreadPool& pool);
   // One control step, fused per tile: PD torques toward q_target, integration with limits over
-  // dt seconds, forward kinematics. dt must be finite and > 0 (error otherwise, state untouched).
+  // dt seconds, forward kinematics. Errors (state untouched): dt not in (0, kMaxStepSeconds]; a
+  // step that makes a torque, q or qd non-finite (from finite but extreme inputs) restores every
+  // array it wrote, recomputes the link poses from the restored q (the same bits, unless q was
+  // written since the last step or FK) and names the first such value of the lowest robot ("the
+  // step overflowed from finite inputs: qd of robot 3, column 2 is inf ...").
   Status ControlStep(ThreadPool& pool, float dt);
   // One IK step, fused per tile: the end effector's Jacobian from link_poses() (so call after FK
   // or ControlStep), then a damped-least-squares step that writes q_target toward target_pose().
@@ -170,7 +181,8 @@ class RobotBatch {
   // swarm/kernels/robots/robot_torque.h; or RK4), forward kinematics. With contacts, each forward
   // dynamics first computes the link poses of its configuration and adds the contact forces. qdd()
   // holds the accelerations at the step's start. Errors (state untouched): torque mode off, dt not
-  // finite > 0, computed torque on a floating base.
+  // in (0, kMaxStepSeconds], computed torque on a floating base; and, as ControlStep, a step that
+  // makes a torque, an acceleration, q or a velocity non-finite, restoring what it wrote.
   Status TorqueStep(ThreadPool& pool, float dt, TorqueController controller);
 
   // Torque mode: each robot's kinetic energy 0.5 v^T (M + A) v (v = [base velocity, qd]) and
@@ -193,6 +205,10 @@ class RobotBatch {
   uint64_t StateDigest(ThreadPool& pool, uint64_t first_robot = 0) const;
 
  private:
+  // After a guarded step (engine/robots/step_guard.h): OK when first_bad_robot is past the last
+  // robot; otherwise restores every robot's start, recomputes the link poses and names the value.
+  Status FinishGuardedStep(ThreadPool& pool, const char* function, const StepOutput* outputs,
+                           size_t output_count, size_t first_bad_robot);
   // The arrays StateHash and StateDigest cover, in their order.
   std::array<ConstLanesView, 7> StateArrays() const;
   struct State;  // defined in robot_batch.cc; on the heap so that tree()'s joint pointer and

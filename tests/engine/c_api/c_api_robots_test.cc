@@ -497,7 +497,27 @@ TEST_CASE("robot batch errors name the problem and change nothing") {
           SWARM_INVALID_ARGUMENT);
     CHECK_THAT(LastError(),
                Contains("controller must be a swarm_torque_controller (0 .. 2), got 7"));
+    for (float dt : {1e30f, 2.0f}) {  // steps over kMaxStepSeconds can only overflow
+      CHECK(swarm_robot_batch_torque_step(owned.get(), dt, SWARM_TORQUE_NONE) ==
+            SWARM_INVALID_ARGUMENT);
+      CHECK_THAT(LastError(), Contains("dt must be finite, > 0 and at most 1 s"));
+      CHECK(swarm_robot_batch_control_step(owned.get(), dt) == SWARM_INVALID_ARGUMENT);
+    }
+    // Finite inputs whose step overflows (q far past the joint limit: the limit's spring force
+    // overflows): the error names the value, and the state is restored.
     TensorPtr q = View(owned.get(), SWARM_ROBOT_Q);
+    const float q2 = *ElementOf<float>(Info(q.get()), {2, 0});
+    *ElementOf<float>(Info(q.get()), {2, 0}) = 3e38f;
+    REQUIRE(swarm_robot_batch_forward_kinematics(owned.get()) == SWARM_OK);
+    const uint64_t far = Hash(owned.get());
+    CHECK(swarm_robot_batch_torque_step(owned.get(), 0.01f, SWARM_TORQUE_NONE) ==
+          SWARM_INVALID_ARGUMENT);
+    CHECK_THAT(LastError(), Contains("the step overflowed from finite inputs: qdd of robot 2, "
+                                     "column 0 is -inf") &&
+                                Contains("every robot is back at its state before the step"));
+    CHECK(Hash(owned.get()) == far);
+    *ElementOf<float>(Info(q.get()), {2, 0}) = q2;
+    REQUIRE(swarm_robot_batch_forward_kinematics(owned.get()) == SWARM_OK);
     *ElementOf<float>(Info(q.get()), {1, 0}) = INFINITY;
     CHECK(swarm_robot_batch_forward_kinematics(owned.get()) == SWARM_INVALID_ARGUMENT);
     CHECK_THAT(LastError(), Contains("q of robot 1, column 0 is inf"));

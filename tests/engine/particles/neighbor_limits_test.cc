@@ -98,8 +98,10 @@ TEST_CASE("radii whose square leaves float32's normal range are refused, naming 
   NeighborGrid grid(memory);
   REQUIRE(grid.Build(buffer.view(), 1.0f, pool).ok());
   PaddedArray<int32_t> found = PaddedArray<int32_t>::Create(memory, 0).value();
-  REQUIRE(grid.QuerySphere({0, 0, 0}, 1e20f, found).message().find("query radius 1e+20 is too "
-                                                                   "large") == 0);
+  REQUIRE(grid.QuerySphere({0, 0, 0}, 1e20f, found)
+              .message()
+              .find("query radius 1e+20 is too "
+                    "large") == 0);
   // At the limits themselves the rows are the reference's.
   for (float radius : {kMaxNeighborRadius, kMinNeighborRadius}) {
     const float scale = radius * 0.75f;

@@ -446,10 +446,10 @@ TEST_CASE("RobotBatch: 100 steady-state steps allocate nothing") {
 TEST_CASE("RobotBatch: a budget too small is refused naming kRobots, nothing leaked") {
   const RobotModel model = LoadModel(kUr5Urdf);
   constexpr size_t kRobots = 1000;
-  // The state: q, qd, q_target, torque (6 each), 8 link poses and the goal, one padded array of
-  // kRobots floats each.
+  // The state: q, qd, q_target, torque (6 each), 8 link poses and the goal, and the step's saved
+  // start (q, qd and torque, 6 each), one padded array of kRobots floats each.
   const size_t state_bytes =
-      (4 * 6 + kPoseArrays * 8 + kPoseArrays) * test::PaddedFloats(kRobots) * sizeof(float);
+      (7 * 6 + kPoseArrays * 8 + kPoseArrays) * test::PaddedFloats(kRobots) * sizeof(float);
   for (const size_t budget : {size_t{4096}, state_bytes + 4096}) {
     INFO("budget " << budget);
     MemoryAccountant memory(budget);
@@ -481,12 +481,13 @@ TEST_CASE("RobotBatch: ControlStep refuses a bad dt and leaves the state as it w
   ThreadPool pool(1);
   SeedRobots(*batch, 3, pool);
   const uint64_t before = batch->StateHash();
-  for (float dt : {0.0f, -0.01f, std::nanf(""), std::numeric_limits<float>::infinity()}) {
+  for (float dt :
+       {0.0f, -0.01f, std::nanf(""), std::numeric_limits<float>::infinity(), 1.5f, 1e30f}) {
     INFO("dt " << dt);
     const Status status = batch->ControlStep(pool, dt);
     REQUIRE_FALSE(status.ok());
     CHECK(status.code() == ErrorCode::kInvalidArgument);
-    CHECK_THAT(status.message(), Contains("dt must be finite and > 0"));
+    CHECK_THAT(status.message(), Contains("dt must be finite, > 0 and at most 1 s"));
     CHECK(batch->StateHash() == before);
   }
   // The hash sees every array: one good step changes it.
