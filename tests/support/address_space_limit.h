@@ -55,7 +55,8 @@ ChildOutcome RunUnderAddressSpaceLimit(size_t bytes, const Body& body) {
   close(channel[1]);
   ChildOutcome outcome;
   char chunk[512];
-  for (ssize_t n; (n = read(channel[0], chunk, sizeof(chunk))) > 0;) outcome.report.append(chunk, n);
+  for (ssize_t n; (n = read(channel[0], chunk, sizeof(chunk))) > 0;)
+    outcome.report.append(chunk, n);
   close(channel[0]);
   int status = 0;
   waitpid(child, &status, 0);
