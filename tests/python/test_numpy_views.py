@@ -1,4 +1,4 @@
-"""numpy <-> swarm without copies: writable views through __array_interface__, read-only views
+"""numpy <-> swarm without copies: writable views through __array__, read-only views
 through np.from_dlpack, numpy arrays imported into swarm through DLPack, and the lifetimes that
 keep every one of them valid after the Python objects that made them are gone.
 

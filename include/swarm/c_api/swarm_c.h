@@ -22,7 +22,9 @@
  *   buffer, and an exported DLPack tensor holds the view's buffer. Releasing a handle only drops
  *   its reference, so handles may be released in any order and nothing dangles.
  * - Handles may be used from several threads; the caller must not write one buffer from two
- *   threads at once. Kernel calls that take a context serialise on it.
+ *   threads at once. Kernel calls that take a context serialise on it. A thread that may call
+ *   with a context after another thread destroys its reference takes its own first
+ *   (swarm_context_retain); a call in flight holds the context's state until it returns.
  * - No C++ exception crosses this boundary: an allocation failure is SWARM_OUT_OF_MEMORY.
  */
 #pragma once

@@ -1,5 +1,6 @@
 """Finding and loading libswarm_c.so: the ctypes signature of every function of swarm_c.h,
-Library (the loaded library: contexts, DLPack import, operations on several tensors) and load()."""
+Library (the loaded library: contexts, DLPack import, operations on several tensors) and load().
+Module _arguments checks what each call passes (C ranges, NULs, tuple lengths) first."""
 
 import ctypes
 import ctypes.util
