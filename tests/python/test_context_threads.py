@@ -54,7 +54,8 @@ class ClosingWhileInUse(unittest.TestCase):
         self.assertEqual(len(outcomes), 3)
         for done, message, correct in outcomes:
             self.assertEqual(message, "use of a closed context: the context is closed")
-            self.assertTrue(correct)  # every call that ran finished its work
+            if done:  # a thread may reach close() before its first call
+                self.assertTrue(correct)  # every call that ran finished its work
         self.assertGreater(sum(done for done, _, _ in outcomes), 0)
 
     def test_objects_of_a_context_closed_by_another_thread_keep_working(self):
