@@ -13,7 +13,7 @@ packages=(build-essential make cmake ccache pkg-config clang-format
           libhwy-dev libglm-dev libxxhash-dev libpng-dev catch2
           libopencv-imgproc-dev libopencv-core-dev python3-numpy libdlpack-dev
           clang libclang-rt-14-dev  # clang + its runtime: the libFuzzer build (make fuzz)
-          python3-dev  # embeds numpy in the DLPack interop test
+          python3-dev  # libpython3.11: numpy in the DLPack interop test, python_asan
           libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core  # the particle demo's window and HUD
           xvfb xauth  # the particle demo's window test (xvfb-run)
           liburdfdom-dev libtinyxml2-dev  # URDF: the ROS parser; tinyxml2 for the tests' own reader

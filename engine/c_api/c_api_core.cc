@@ -45,9 +45,10 @@ swarm_status CreateBuffer(const char* function, swarm_context context, swarm_buf
   return Guarded(function, [&]() -> swarm_status {
     if (context == nullptr) return NullArgument(function, "context");
     if (out == nullptr) return NullArgument(function, "out");
-    Result<Storage> storage = create(context->state->memory);
+    const std::shared_ptr<ContextState> state = HoldContext(context);
+    Result<Storage> storage = create(state->memory);
     if (!storage.ok()) return Report(function, storage.status());
-    return NewBuffer(context->state, std::move(storage).value(), out);
+    return NewBuffer(state, std::move(storage).value(), out);
   });
 }
 
@@ -147,6 +148,7 @@ using swarm::c_api::CreateBuffer;
 using swarm::c_api::EnumValue;
 using swarm::c_api::Fail;
 using swarm::c_api::Guarded;
+using swarm::c_api::HoldContext;
 using swarm::c_api::IsFloatImage;
 using swarm::c_api::kMaxThreads;
 using swarm::c_api::last_error;
@@ -200,18 +202,29 @@ swarm_status swarm_context_create(const swarm_context_desc* desc, swarm_context*
     }
     auto state = std::make_shared<ContextState>(d.budget_bytes == 0 ? kNoBudget : d.budget_bytes,
                                                 d.threads == 0 ? 1 : d.threads);
-    *out = new swarm_context_impl{std::move(state)};
+    auto* context = new swarm_context_impl;
+    context->state = std::move(state);
+    *out = context;
     return SWARM_OK;
   });
 }
 
-void swarm_context_destroy(swarm_context context) { delete context; }
+swarm_status swarm_context_retain(swarm_context context) {
+  if (context == nullptr) return NullArgument("swarm_context_retain", "context");
+  context->references.fetch_add(1, std::memory_order_relaxed);
+  return SWARM_OK;
+}
+
+void swarm_context_destroy(swarm_context context) {
+  if (context == nullptr) return;
+  if (context->references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete context;
+}
 
 swarm_status swarm_context_bytes_in_use(swarm_context context, size_t* bytes) {
   constexpr const char* kFunction = "swarm_context_bytes_in_use";
   if (context == nullptr) return NullArgument(kFunction, "context");
   if (bytes == nullptr) return NullArgument(kFunction, "bytes");
-  *bytes = context->state->memory.Total().bytes_in_use;
+  *bytes = HoldContext(context)->memory.Total().bytes_in_use;
   return SWARM_OK;
 }
 
@@ -220,7 +233,7 @@ swarm_status swarm_context_memory_report(swarm_context context, char* text, size
   constexpr const char* kFunction = "swarm_context_memory_report";
   return Guarded(kFunction, [&]() -> swarm_status {
     if (context == nullptr) return NullArgument(kFunction, "context");
-    return WriteText(kFunction, context->state->memory.Report(), text, capacity, length);
+    return WriteText(kFunction, HoldContext(context)->memory.Report(), text, capacity, length);
   });
 }
 

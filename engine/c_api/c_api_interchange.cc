@@ -34,9 +34,10 @@ swarm_status swarm_load_npy(swarm_context context, const char* path, swarm_buffe
     if (context == nullptr) return NullArgument(kFunction, "context");
     if (path == nullptr) return NullArgument(kFunction, "path");
     if (out == nullptr) return NullArgument(kFunction, "out");
-    Result<Tensor> tensor = swarm::LoadNpy(context->state->memory, path);
+    const std::shared_ptr<swarm::c_api::ContextState> state = swarm::c_api::HoldContext(context);
+    Result<Tensor> tensor = swarm::LoadNpy(state->memory, path);
     if (!tensor.ok()) return Report(kFunction, tensor.status());
-    return NewBuffer(context->state, Storage(std::move(tensor).value()), out);
+    return NewBuffer(state, Storage(std::move(tensor).value()), out);
   });
 }
 

@@ -98,7 +98,10 @@ swarm_status WriteText(const char* function, const std::string& value, char* tex
 
 }  // namespace swarm::c_api
 
+// A context handle is reference counted (swarm_context_retain, swarm_context_destroy releases)
+// so that a thread which may outlive another's reference can hold its own.
 struct swarm_context_impl {
+  std::atomic<size_t> references{1};
   std::shared_ptr<swarm::c_api::ContextState> state;
 };
 
@@ -113,6 +116,11 @@ struct swarm_tensor_impl {
 };
 
 namespace swarm::c_api {
+
+// The context's state for the length of one call. Every entry point that takes a context holds
+// this copy while it runs, so the pool it waits on and the accountant it allocates from outlive
+// the call even when the handle's last reference is released meanwhile.
+inline std::shared_ptr<ContextState> HoldContext(swarm_context context) { return context->state; }
 
 // A new tensor handle (the caller checked `out`).
 swarm_status NewTensor(const TensorView& view, std::shared_ptr<const void> owner,

@@ -111,7 +111,8 @@ swarm_status swarm_gaussian_blur(swarm_context context, swarm_buffer src, swarm_
                   std::string(kFunction) + ": src and dst are the same buffer");
     }
     swarm_status status = SWARM_OK;
-    auto& state = *context->state;
+    const std::shared_ptr<swarm::c_api::ContextState> held = swarm::c_api::HoldContext(context);
+    auto& state = *held;
     if (BlurIf<ImageF32>(kFunction, state, src, dst, ksize, sigma, &status) ||
         BlurIf<ImageU8>(kFunction, state, src, dst, ksize, sigma, &status) ||
         BlurIf<ImageBatchF32>(kFunction, state, src, dst, ksize, sigma, &status) ||

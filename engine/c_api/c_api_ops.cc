@@ -109,7 +109,8 @@ swarm_status swarm_evaluate(swarm_context context, const char* expression, const
         s != SWARM_OK) {
       return s;
     }
-    swarm::c_api::ContextState& state = *context->state;
+    const std::shared_ptr<swarm::c_api::ContextState> held = swarm::c_api::HoldContext(context);
+    swarm::c_api::ContextState& state = *held;
     std::lock_guard<std::mutex> lock(state.kernel_mutex);  // the pool runs one batch at a time
     return Report(kFunction, swarm::EvaluateProgram(out->view, program.value(), &state.pool));
   });
@@ -129,7 +130,7 @@ swarm_status swarm_expression_prepare(swarm_context context, const char* express
       return s;
     }
     auto handle = std::make_unique<swarm_expression_impl>();
-    handle->context = context->state;
+    handle->context = swarm::c_api::HoldContext(context);
     Result<swarm::PreparedExpression> checked = swarm::PreparedExpression::PrepareProgram(
         out->view, program.value(), &handle->context->pool);
     if (!checked.ok()) return Report(kFunction, checked.status());

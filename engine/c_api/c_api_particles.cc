@@ -123,7 +123,8 @@ swarm_status swarm_neighbors(swarm_context context, swarm_tensor points, float r
     if (points == nullptr) return NullArgument(kFunction, "points");
     if (offsets == nullptr) return NullArgument(kFunction, "offsets");
     if (indices == nullptr) return NullArgument(kFunction, "indices");
-    swarm::c_api::ContextState& state = *context->state;
+    const std::shared_ptr<swarm::c_api::ContextState> held = swarm::c_api::HoldContext(context);
+    swarm::c_api::ContextState& state = *held;
     MemoryAccountant& memory = state.memory;
     Result<Vec4Buffer> copied = swarm::c_api::PointsFrom(memory, points->view);
     if (!copied.ok()) return Report(kFunction, copied.status());
@@ -151,12 +152,12 @@ swarm_status swarm_neighbors(swarm_context context, swarm_tensor points, float r
     swarm_buffer new_offsets = nullptr;
     swarm_buffer new_indices = nullptr;
     if (swarm_status s =
-            swarm::c_api::NewBuffer(context->state, std::move(row_offsets).value(), &new_offsets);
+            swarm::c_api::NewBuffer(held, std::move(row_offsets).value(), &new_offsets);
         s != SWARM_OK) {
       return s;
     }
     if (swarm_status s =
-            swarm::c_api::NewBuffer(context->state, std::move(row_indices).value(), &new_indices);
+            swarm::c_api::NewBuffer(held, std::move(row_indices).value(), &new_indices);
         s != SWARM_OK) {
       swarm_buffer_release(new_offsets);
       return s;
@@ -182,9 +183,9 @@ swarm_status swarm_particle_system_create(swarm_context context, size_t count,
     Result<swarm::ParticleConfig> config = swarm::c_api::PresetFor(*desc, count);
     if (!config.ok()) return Report(kFunction, config.status());
     auto state = std::make_shared<swarm::c_api::ParticleSystemState>();
-    state->context = context->state;
+    state->context = swarm::c_api::HoldContext(context);
     Result<swarm::ParticleSystem> system =
-        swarm::ParticleSystem::Create(context->state->memory, count, config.value());
+        swarm::ParticleSystem::Create(state->context->memory, count, config.value());
     if (!system.ok()) return Report(kFunction, system.status());
     state->system = std::move(system).value();
     *out = new swarm_particle_system_impl{std::move(state)};

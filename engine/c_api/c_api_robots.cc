@@ -317,10 +317,10 @@ swarm_status swarm_robot_batch_create(swarm_context context, swarm_robot_model m
       return s;
     }
     auto state = std::make_shared<swarm::c_api::RobotBatchState>();
-    state->context = context->state;
+    state->context = swarm::c_api::HoldContext(context);
     state->model = model->model;
     swarm::Result<swarm::RobotBatch> batch =
-        swarm::RobotBatch::Create(context->state->memory, state->model, desc->robots, config);
+        swarm::RobotBatch::Create(state->context->memory, state->model, desc->robots, config);
     if (!batch.ok()) return Report(kFunction, batch.status());
     state->batch = std::move(batch).value();
     *out = new swarm_robot_batch_impl{std::move(state)};

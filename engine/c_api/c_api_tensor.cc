@@ -30,9 +30,10 @@ swarm_status CopyToBuffer(const char* function, swarm_context context, swarm_ten
       if (!checked.ok()) return Report(function, checked.status());
       target = checked.value();
     }
-    Result<Tensor> copy = Copy(context->state->memory, src->view, target);
+    const std::shared_ptr<swarm::c_api::ContextState> state = swarm::c_api::HoldContext(context);
+    Result<Tensor> copy = Copy(state->memory, src->view, target);
     if (!copy.ok()) return Report(function, copy.status());
-    return NewBuffer(context->state, Storage(std::move(copy).value()), out);
+    return NewBuffer(state, Storage(std::move(copy).value()), out);
   });
 }
 

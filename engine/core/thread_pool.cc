@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
+#include <system_error>
 
 #include "swarm/kernels/base/assert.h"
 
@@ -29,21 +31,34 @@ bool SpinBriefly(const Done& done) {
 
 }  // namespace
 
+// A thread that fails to start (the process's thread or address-space limit) must not leave the
+// workers already started joinable: destroying a joinable std::thread calls std::terminate. So
+// they are stopped and joined before the error leaves, naming the request and the system's reason.
 ThreadPool::ThreadPool(size_t num_threads) {
   SWARM_ASSERT(num_threads >= 1);
   workers_.reserve(num_threads - 1);
   for (size_t t = 1; t < num_threads; ++t) {
-    workers_.emplace_back([this, t] { WorkerLoop(t); });
+    try {
+      workers_.emplace_back([this, t] { WorkerLoop(t); });
+    } catch (const std::system_error& error) {
+      StopWorkers();
+      throw std::system_error(error.code(), "could not start a pool of " +
+                                                std::to_string(num_threads) + " threads: thread " +
+                                                std::to_string(t + 1) + " failed to start");
+    }
   }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { StopWorkers(); }
+
+void ThreadPool::StopWorkers() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
   work_ready_.notify_all();
   for (std::thread& worker : workers_) worker.join();
+  workers_.clear();
 }
 
 void ThreadPool::RunBlock(size_t thread_index) const {

@@ -288,6 +288,15 @@ Result<ExpressionProgram> ParseExpression(std::string_view text, std::span<const
     return InvalidArgument("expression \"" + std::string(text) +
                            "\": " + std::to_string(views.size()) + " names given, at most 64");
   }
+  // Two views of one name would leave the text ambiguous: which one does `a` mean?
+  for (size_t later = 1; later < views.size(); ++later) {
+    for (size_t earlier = 0; earlier < later; ++earlier) {
+      if (views[earlier].name != views[later].name) continue;
+      return InvalidArgument("expression \"" + std::string(text) + "\": the name '" +
+                             std::string(views[later].name) + "' is given twice (operands " +
+                             std::to_string(earlier) + " and " + std::to_string(later) + ")");
+    }
+  }
   return Parser(text, views).Parse();
 }
 

@@ -22,7 +22,9 @@
  *   buffer, and an exported DLPack tensor holds the view's buffer. Releasing a handle only drops
  *   its reference, so handles may be released in any order and nothing dangles.
  * - Handles may be used from several threads; the caller must not write one buffer from two
- *   threads at once. Kernel calls that take a context serialise on it.
+ *   threads at once. Kernel calls that take a context serialise on it. A thread that may call
+ *   with a context after another thread destroys its reference takes its own first
+ *   (swarm_context_retain); a call in flight holds the context's state until it returns.
  * - No C++ exception crosses this boundary: an allocation failure is SWARM_OUT_OF_MEMORY.
  */
 #pragma once
@@ -91,10 +93,25 @@ typedef struct swarm_context_desc {
   size_t threads;      /* threads kernels run on, counting the caller; 0: 1; at most 1024 */
 } swarm_context_desc;
 
-/* `desc` may be NULL (all defaults). */
+/* `desc` may be NULL (all defaults). The new handle holds one reference, the caller's. Fails with
+ * SWARM_UNAVAILABLE, naming the threads requested and the system's reason, when the system
+ * cannot start that many threads (its thread or address-space limit); nothing is left running.
+ */
 swarm_status swarm_context_create(const swarm_context_desc* desc, swarm_context* out);
-/* Drops the caller's reference (NULL is ignored). Buffers still alive keep the accountant alive;
- * the threads stop with the last reference. */
+/* Adds a reference to the handle, to be dropped with its own swarm_context_destroy.
+ *
+ * The rule for contexts used from several threads: a handle is valid while its caller holds a
+ * reference, and a call in flight needs a valid handle when it starts. So a thread that may
+ * still call with the context after another thread's swarm_context_destroy takes its own
+ * reference first (swarm_context_retain before handing the handle over, destroy when done).
+ * Once a call has started it holds the context's state (threads, accountant) itself until it
+ * returns, so releasing other references meanwhile is safe. Objects made in a context (buffers,
+ * tensors, prepared expressions, particle systems, robot batches) already keep its state alive
+ * and need no reference on the handle. */
+swarm_status swarm_context_retain(swarm_context context);
+/* Drops the caller's reference (NULL is ignored); the handle is freed with the last. Objects made
+ * in the context keep its accountant and threads alive; the threads stop when the last of them
+ * and of the handle's references is gone. */
 void swarm_context_destroy(swarm_context context);
 
 /* Bytes currently allocated through the context (buffers, owned tensors, kernel scratch). */
@@ -275,7 +292,7 @@ swarm_status swarm_elementwise(swarm_binary_op op, swarm_tensor a, swarm_tensor 
  * dtype, broadcast like numpy, into out of any real dtype. Values are computed as f32. The
  * expression is parsed once and run one tile at a time on the context's threads: no full-size
  * temporary, the same bits as the operations one by one (on any thread count). Errors name the
- * token and position. */
+ * token and position. The names must differ: a name given twice is an error naming it. */
 swarm_status swarm_evaluate(swarm_context context, const char* expression, const char* const* names,
                             const swarm_tensor* tensors, size_t count, swarm_tensor out);
 /* An expression checked once, for a loop that evaluates it again and again (a simulation step,

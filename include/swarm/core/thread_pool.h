@@ -21,7 +21,11 @@ namespace swarm {
 
 class ThreadPool {
  public:
-  // num_threads >= 1 counts the caller: ThreadPool(2) starts one worker.
+  // num_threads >= 1 counts the caller: ThreadPool(2) starts one worker. When the system cannot
+  // start a thread (its thread or address-space limit), the workers already started are stopped
+  // and joined and std::system_error is thrown, its what() naming the threads requested and the
+  // system's reason; nothing is left running. (The C API reports it as SWARM_UNAVAILABLE, the
+  // programs exit with status 2.)
   explicit ThreadPool(size_t num_threads = 1);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
@@ -56,6 +60,8 @@ class ThreadPool {
   void Run(size_t count, Trampoline call, const void* context, size_t max_threads);
   void RunBlock(size_t thread_index) const;
   void WorkerLoop(size_t thread_index);
+  // Wakes every worker to return and joins it (the destructor, and a constructor that failed).
+  void StopWorkers();
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;

@@ -44,8 +44,9 @@ struct NamedView {
   const TensorView* view;
 };
 
-// The program of `text` over `views` (each name once; a name used twice is one view of the
-// program). The program points at the views, which must outlive it.
+// The program of `text` over `views`. Each view's name must differ from the others' (a name
+// given twice is an error naming it); a name the text uses twice is one view of the program.
+// The program points at the views, which must outlive it.
 Result<ExpressionProgram> ParseExpression(std::string_view text, std::span<const NamedView> views);
 
 }  // namespace swarm

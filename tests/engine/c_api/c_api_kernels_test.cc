@@ -265,6 +265,37 @@ TEST_CASE("swarm_expression_prepare names its errors and returns no handle") {
   CHECK(prepared == Sentinel<swarm_expression>());
 }
 
+// Two operands of one name would leave the text ambiguous (which `a`?): every call that parses
+// an expression refuses them, naming the name, and writes nothing.
+TEST_CASE("expressions refuse two operands of the same name") {
+  RowOperands operands;
+  const char* names[] = {"a", "b", "a"};
+  const swarm_tensor tensors[] = {operands.a_view.get(), operands.b_view.get(),
+                                  operands.out_view.get()};
+  Fill2d(operands.out_view.get(), [](int64_t, int64_t) { return 42.0f; });
+  const std::string message =
+      "expression \"a + b\": the name 'a' is given twice (operands 0 and 2)";
+  CHECK(swarm_evaluate(operands.context.get(), "a + b", names, tensors, 3,
+                       operands.out_view.get()) == SWARM_INVALID_ARGUMENT);
+  CHECK(LastError() == "swarm_evaluate: " + message);
+  double total = 42.0;
+  CHECK(swarm_evaluate_sum("a + b", names, tensors, 3, &total) == SWARM_INVALID_ARGUMENT);
+  CHECK(LastError() == "swarm_evaluate_sum: " + message);
+  CHECK(swarm_evaluate_reduce(SWARM_REDUCE_MAX, "a + b", names, tensors, 3, &total) ==
+        SWARM_INVALID_ARGUMENT);
+  CHECK(LastError() == "swarm_evaluate_reduce: " + message);
+  CHECK(total == 42.0);
+  swarm_expression prepared = Sentinel<swarm_expression>();
+  CHECK(swarm_expression_prepare(operands.context.get(), "a + b", names, tensors, 3,
+                                 operands.out_view.get(), &prepared) == SWARM_INVALID_ARGUMENT);
+  CHECK(LastError() == "swarm_expression_prepare: " + message);
+  CHECK(prepared == Sentinel<swarm_expression>());
+  const swarm_tensor_info out_info = Info(operands.out_view.get());
+  for (int64_t i = 0; i < 3; ++i) {
+    for (int64_t j = 0; j < 4; ++j) CHECK(*ElementOf<float>(out_info, {i, j}) == 42.0f);
+  }
+}
+
 TEST_CASE("reductions match a double-precision scalar loop") {
   ContextPtr context = MakeContext();
   BufferPtr buffer = MakeTensorBuffer(context.get(), SWARM_F32, {37, 5});

@@ -1,6 +1,7 @@
 // Tests for swarm/core/thread_pool.h: every index runs exactly once, on the thread and in the
 // order the documented static partition says, for 1..4 threads; pools are reusable and shut down
-// cleanly whether or not they ever ran work.
+// cleanly whether or not they ever ran work, and a pool whose threads cannot start throws and
+// leaves nothing running.
 #include "swarm/core/thread_pool.h"
 
 #include <algorithm>
@@ -10,8 +11,12 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
+
+#include "tests/support/address_space_limit.h"
 
 namespace swarm {
 namespace {
@@ -170,6 +175,34 @@ TEST_CASE("Pools shut down cleanly with idle workers") {
     CHECK(ran.load() == 8);
     // Workers are idle again here; destruction must wake and join them.
   }
+}
+
+// 1024 threads of 8 MiB stacks need 8 GiB of address space; under a 4 GiB limit a thread fails
+// to start partway. The workers started before it must be stopped and joined (a joinable
+// std::thread destroyed calls std::terminate, which killed the child before), and the error must
+// name the request and the system's reason.
+TEST_CASE("A pool whose threads cannot all start throws and leaves nothing running") {
+  if (test::kUnderAddressSanitizer) {
+    SUCCEED("skipped: an address-space limit breaks AddressSanitizer's shadow memory");
+    return;
+  }
+  const test::ChildOutcome outcome = test::RunUnderAddressSpaceLimit(size_t{4} << 30, [] {
+    try {
+      ThreadPool pool(1024);
+      return std::string("started ") + std::to_string(pool.num_threads()) + " threads";
+    } catch (const std::system_error& error) {
+      // The process goes on: a small pool still starts and runs.
+      ThreadPool small(2);
+      std::atomic<size_t> ran{0};
+      small.ParallelFor(4, [&](size_t) { ran.fetch_add(1); });
+      return std::string(error.what()) + "; then ran " + std::to_string(ran.load());
+    }
+  });
+  CHECK(outcome.exit_status == 0);
+  INFO(outcome.report);
+  CHECK_THAT(outcome.report, Catch::StartsWith("could not start a pool of 1024 threads: thread "));
+  CHECK_THAT(outcome.report, Catch::Contains("failed to start: Resource temporarily unavailable"));
+  CHECK_THAT(outcome.report, Catch::EndsWith("; then ran 4"));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "swarm/core/memory.h"
@@ -274,6 +275,21 @@ TEST_CASE("Text expressions run as the same expressions written in C++, bit for 
   same("(a - b) * (a - b)", (av - bv) * (av - bv));
   // A name used twice is one view of the program.
   REQUIRE(ParseExpression("(a - b) * (a - b)", views).value().view_count == 2);
+}
+
+// Two views given one name would leave the text ambiguous: refused, naming the name, even when
+// the text does not use it.
+TEST_CASE("Text expressions refuse two views of the same name") {
+  MemoryAccountant memory;
+  Tensor a = Tensor::Create(memory, DType::kF32, {3}).value();
+  const TensorView view = a.view();
+  const NamedView views[] = {{"a", &view}, {"b", &view}, {"b", &view}};
+  for (const char* text : {"a + b", "a"}) {
+    Result<ExpressionProgram> program = ParseExpression(text, views);
+    REQUIRE_FALSE(program.ok());
+    CHECK(program.status().message() == "expression \"" + std::string(text) +
+                                            "\": the name 'b' is given twice (operands 1 and 2)");
+  }
 }
 
 TEST_CASE("Text expressions name the token and position of every error") {

@@ -22,8 +22,14 @@ the caller's torques (a numpy policy) or swarm's controllers:
         tau[:] = policy(q, qd)                        # numpy writes into swarm's arrays
         batch.torque_step(0.002)                      # controller "none": the caller's torques
 
-Arrays from Tensor.numpy() / np.asarray(tensor) keep the tensor (and so the swarm buffer) alive
-through their `base`; DLPack capsules keep the buffer alive through their deleter. Errors raise
+Arrays from Tensor.numpy() / np.asarray(tensor) (and a buffer's, robot batch's or particle
+system's views) keep swarm's memory alive through their `base`, a private owner of the view's C
+handle; DLPack capsules keep it alive through their deleter. close() (or leaving a with block)
+releases only the object's own reference: a closed object refuses every use ("use of a closed
+tensor: the tensor is closed"), arrays taken before stay valid, and the memory returns to the
+context's budget when the last of them goes. A context may be closed while other threads' calls
+run in it: each call holds its own reference. Integers, texts and fixed-length tuples are
+checked before ctypes converts them (no wrapped sizes, no text cut at a NUL). Errors raise
 SwarmError carrying the C API's status name and message.
 
 swarm.load() finds the libswarm_c.so that `cmake --install` put with this package (a path relative

@@ -1,5 +1,6 @@
 """What every object holding a C handle shares: SwarmError, the _Handle base (destroy on close,
-del or leaving a with block) and _text, the size-query pattern of the calls that return text."""
+del or leaving a with block; a clear error instead of a NULL handle once closed) and _text, the
+size-query pattern of the calls that return text."""
 
 import ctypes
 
@@ -12,17 +13,37 @@ class SwarmError(Exception):
         self.status = status
 
 
+def closed_error(kind):
+    """The error of any use of a closed object: "use of a closed tensor: the tensor is closed"."""
+    return SwarmError("invalid argument", f"use of a closed {kind}: the {kind} is closed")
+
+
 class _Handle:
+    """A C handle owned by one Python object. After close() the handle is gone and every use of
+    `_handle` raises closed_error (C would only see NULL and report a null argument)."""
+
     _destroy = None
+    _kind = "handle"  # what messages call it: "tensor", "robot batch", ...
 
     def __init__(self, lib, handle):
         self._lib = lib
-        self._handle = handle
+        self._raw = handle
+
+    @property
+    def closed(self):
+        return self._raw is None
+
+    @property
+    def _handle(self):
+        raw = self._raw
+        if raw is None:
+            raise closed_error(self._kind)
+        return raw
 
     def close(self):
-        if self._handle is not None and self._handle.value:
-            getattr(self._lib._dll, self._destroy)(self._handle)
-        self._handle = None
+        raw, self._raw = self._raw, None
+        if raw is not None and raw.value:
+            getattr(self._lib._dll, self._destroy)(raw)
 
     def __del__(self):
         try:

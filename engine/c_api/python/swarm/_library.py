@@ -1,5 +1,6 @@
 """Finding and loading libswarm_c.so: the ctypes signature of every function of swarm_c.h,
-Library (the loaded library: contexts, DLPack import, operations on several tensors) and load()."""
+Library (the loaded library: contexts, DLPack import, operations on several tensors) and load().
+Module _arguments checks what each call passes (C ranges, NULs, tuple lengths) first."""
 
 import ctypes
 import ctypes.util
@@ -7,6 +8,7 @@ import os
 
 import numpy as np
 
+from . import _arguments
 from ._handles import SwarmError
 from ._structures import (_P, DLManagedTensor, _ContextDesc, _EulerParams, _FormatDesc,
                           _InteractionStats, _ParticleSystemDesc, _RobotBatchDesc,
@@ -24,6 +26,7 @@ _SIGNATURES = {
     "swarm_dtype_size": (ctypes.c_size_t, [ctypes.c_int]),
     "swarm_dtype_name": (ctypes.c_char_p, [ctypes.c_int]),
     "swarm_context_create": (ctypes.c_int, [ctypes.POINTER(_ContextDesc), ctypes.POINTER(_P)]),
+    "swarm_context_retain": (ctypes.c_int, [_P]),
     "swarm_context_destroy": (None, [_P]),
     "swarm_context_bytes_in_use": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_size_t)]),
     "swarm_context_memory_report": (
@@ -158,7 +161,8 @@ class Library(_ExpressionCalls):
 
     def context(self, budget_bytes=0, threads=1):
         """A memory accountant (budget_bytes 0: none) and a pool of `threads` threads."""
-        desc = _ContextDesc(budget_bytes, threads)
+        desc = _ContextDesc(_arguments.integer("budget_bytes", budget_bytes),
+                            _arguments.integer("threads", threads))
         return Context(self, self._new_handle("swarm_context_create", ctypes.byref(desc)))
 
     def simd_target(self):
@@ -186,13 +190,15 @@ class Library(_ExpressionCalls):
 
     def reduce(self, op, tensor, axis, out):
         """Reduces `tensor` along `axis` into `out` (op: "sum", "mean", "min", "max")."""
-        self._call("swarm_tensor_reduce", _REDUCE_OPS[op], tensor._handle, axis, out._handle)
+        self._call("swarm_tensor_reduce", _REDUCE_OPS[op], tensor._handle,
+                   _arguments.integer("axis", axis), out._handle)
         return out
 
     def integrate_euler(self, positions, velocities, gravity=(0.0, -9.81, 0.0), drag=0.0,
                         dt=1.0 / 60.0):
         """v += (g - drag v) dt; p += v dt on two vec4 buffers (lanes x, y, z)."""
-        params = _EulerParams((ctypes.c_float * 3)(*gravity), drag, dt)
+        params = _EulerParams((ctypes.c_float * 3)(*_arguments.vector("gravity", gravity, 3)),
+                              drag, dt)
         self._call("swarm_integrate_euler", positions._handle, velocities._handle,
                    ctypes.byref(params))
 
@@ -201,10 +207,10 @@ class Library(_ExpressionCalls):
         the root link (7 leading q values x y z qw qx qy qz)."""
         if (path is None) == (text is None):
             raise ValueError("give exactly one of path and text")
-        desc = _UrdfDesc(floating_base, max_bytes)
+        desc = _UrdfDesc(floating_base, _arguments.integer("max_bytes", max_bytes))
         if path is not None:
-            handle = self._new_handle("swarm_robot_model_load_urdf", str(path).encode(),
-                                      ctypes.byref(desc))
+            handle = self._new_handle("swarm_robot_model_load_urdf",
+                                      _arguments.text("path", str(path)), ctypes.byref(desc))
         else:
             data = text.encode() if isinstance(text, str) else bytes(text)
             handle = self._new_handle("swarm_robot_model_parse_urdf", data, len(data),

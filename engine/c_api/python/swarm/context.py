@@ -1,12 +1,19 @@
 """Context: a memory accountant and a thread pool (swarm_context), and what is made in one:
 buffers, fused expressions on its threads, blur, neighbour lists, particle systems and robot
-batches."""
+batches.
 
+Closing a context from one thread while another thread's call runs in it is safe: each call
+takes its own reference on the C handle (swarm_context_retain) for its duration, under a lock
+close() also takes, so close() releases only the user's reference and the context's threads and
+memory go with the last call. Calls after close() raise "use of a closed context"."""
+
+import contextlib
 import ctypes
-import operator
+import threading
 
 import numpy as np
 
+from . import _arguments
 from ._handles import _Handle, _text, SwarmError
 from ._structures import _P, _GroundDesc, _ParticleSystemDesc, _RobotBatchDesc
 from .particles import _INTERACTIONS, ParticleSystem
@@ -15,26 +22,66 @@ from .tensors import Buffer, Tensor, _shape_array, dtype_code
 
 
 class Context(_Handle):
+    """A memory accountant and a thread pool. Objects made in it keep its memory and threads
+    alive after close(); they are returned when the last of them goes."""
+
     _destroy = "swarm_context_destroy"
+    _kind = "context"
+
+    def __init__(self, lib, handle):
+        super().__init__(lib, handle)
+        self._lock = threading.Lock()
+
+    def close(self):
+        """Releases the user's reference; calls running in other threads keep theirs."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:
+            return super().close()
+        with lock:
+            return super().close()
+
+    @contextlib.contextmanager
+    def _reference(self):
+        """The raw handle with a reference of this call's own, released when the call returns."""
+        with self._lock:
+            raw = self._handle
+            self._lib._call("swarm_context_retain", raw)
+        try:
+            yield raw
+        finally:
+            self._lib._dll.swarm_context_destroy(raw)
+
+    def _call(self, name, *args):
+        """lib._call(name, context, *args), holding a reference on the context meanwhile."""
+        with self._reference() as raw:
+            self._lib._call(name, raw, *args)
+
+    def _new_handle(self, name, *args):
+        """lib._new_handle(name, context, *args), holding a reference on the context meanwhile."""
+        with self._reference() as raw:
+            return self._lib._new_handle(name, raw, *args)
 
     def _buffer(self, name, *args):
-        return Buffer(self._lib, self._lib._new_handle(name, self._handle, *args))
+        return Buffer(self._lib, self._new_handle(name, *args))
 
     def vec4(self, count):
-        return self._buffer("swarm_buffer_create_vec4", count)
+        return self._buffer("swarm_buffer_create_vec4", _arguments.integer("count", count))
 
     def f32_array(self, count):
-        return self._buffer("swarm_buffer_create_f32_array", count)
+        return self._buffer("swarm_buffer_create_f32_array", _arguments.integer("count", count))
 
     def u8_array(self, count):
-        return self._buffer("swarm_buffer_create_u8_array", count)
+        return self._buffer("swarm_buffer_create_u8_array", _arguments.integer("count", count))
 
     def image(self, width, height, dtype="f32"):
-        return self._buffer("swarm_buffer_create_image", dtype_code(dtype), width, height)
+        return self._buffer("swarm_buffer_create_image", dtype_code(dtype),
+                            _arguments.integer("width", width),
+                            _arguments.integer("height", height))
 
     def image_batch(self, count, width, height, dtype="f32"):
-        return self._buffer("swarm_buffer_create_image_batch", dtype_code(dtype), count, width,
-                            height)
+        return self._buffer("swarm_buffer_create_image_batch", dtype_code(dtype),
+                            _arguments.integer("count", count), _arguments.integer("width", width),
+                            _arguments.integer("height", height))
 
     def tensor(self, shape, dtype="f32"):
         """A zero C-order tensor buffer."""
@@ -42,7 +89,7 @@ class Context(_Handle):
         return self._buffer("swarm_buffer_create_tensor", dtype_code(dtype), array, rank)
 
     def load_npy(self, path):
-        return self._buffer("swarm_load_npy", str(path).encode())
+        return self._buffer("swarm_load_npy", _arguments.text("path", str(path)))
 
     def from_numpy(self, array):
         """A new tensor buffer holding a copy of `array`."""
@@ -71,8 +118,8 @@ class Context(_Handle):
 
     def gaussian_blur(self, src, dst, ksize=5, sigma=1.0):
         """cv::GaussianBlur of an image (or image batch) buffer into another, border reflect-101."""
-        self._lib._call("swarm_gaussian_blur", self._handle, src._handle, dst._handle, ksize,
-                        sigma)
+        self._call("swarm_gaussian_blur", src._handle, dst._handle,
+                   _arguments.integer("ksize", ksize), sigma)
 
     def neighbors(self, points, radius):
         """Every point's neighbours within `radius`: `points` is float32 [N, 3] (a numpy array,
@@ -90,8 +137,8 @@ class Context(_Handle):
             tensor = self._lib.from_dlpack(np.ascontiguousarray(array), read_only=True)
         offsets = _P()
         indices = _P()
-        self._lib._call("swarm_neighbors", self._handle, tensor._handle, radius,
-                        ctypes.byref(offsets), ctypes.byref(indices))
+        self._call("swarm_neighbors", tensor._handle, radius, ctypes.byref(offsets),
+                   ctypes.byref(indices))
         return Buffer(self._lib, offsets).numpy(), Buffer(self._lib, indices).numpy()
 
     def particle_system(self, count, interaction, box=None, seed=0):
@@ -103,11 +150,21 @@ class Context(_Handle):
             raise SwarmError("invalid argument",
                              f"particle_system: interaction must be one of "
                              f"{', '.join(_INTERACTIONS)}, got {interaction!r}")
-        low, high = box if box is not None else ((0.0,) * 3, (0.0,) * 3)
+        if box is None:
+            low, high = (0.0,) * 3, (0.0,) * 3
+        else:
+            corners = list(box) if isinstance(box, (tuple, list)) else None
+            if corners is None or len(corners) != 2:
+                raise SwarmError("invalid argument",
+                                 f"particle_system: box must be ((min x, y, z), (max x, y, z)), "
+                                 f"got {box!r}")
+            low = _arguments.vector("box minimum", corners[0], 3)
+            high = _arguments.vector("box maximum", corners[1], 3)
         desc = _ParticleSystemDesc(_INTERACTIONS[interaction], (ctypes.c_float * 3)(*low),
-                                   (ctypes.c_float * 3)(*high), seed)
-        handle = self._lib._new_handle("swarm_particle_system_create", self._handle, count,
-                                       ctypes.byref(desc))
+                                   (ctypes.c_float * 3)(*high),
+                                   _arguments.integer("seed", seed, "uint64"))
+        handle = self._new_handle("swarm_particle_system_create",
+                                  _arguments.integer("count", count), ctypes.byref(desc))
         return ParticleSystem(self._lib, handle)
 
     def robot_batch(self, model, robots, torque=False, kp=None, kd=None, armature=None,
@@ -137,22 +194,24 @@ class Context(_Handle):
             return ctypes.cast(array, ctypes.POINTER(ctypes.c_float))
 
         desc = _RobotBatchDesc()
-        desc.robots = operator.index(robots)
+        desc.robots = _arguments.integer("robots", robots)
         desc.torque = torque
         desc.dof = model.dof
         desc.kp, desc.kd = per_joint("kp", kp), per_joint("kd", kd)
         desc.armature = per_joint("armature", armature)
         if gravity is not None:
-            array = (ctypes.c_float * 3)(*[float(g) for g in gravity])
+            array = (ctypes.c_float * 3)(*_arguments.vector("gravity", gravity, 3))
             keep.append(array)
             desc.gravity = ctypes.cast(array, ctypes.POINTER(ctypes.c_float))
         if integrator not in _INTEGRATORS:
             raise ValueError(f"integrator must be one of {', '.join(_INTEGRATORS)}, got "
                              f"{integrator!r}")
         desc.integrator = _INTEGRATORS[integrator]
-        desc.end_effector = None if end_effector is None else end_effector.encode()
+        desc.end_effector = (None if end_effector is None
+                             else _arguments.text("end_effector", end_effector))
         desc.contacts = contacts
-        names = [name.encode() for name in contact_links]
+        names = [_arguments.text(f"contact_links[{index}]", name)
+                 for index, name in enumerate(contact_links)]
         if names:
             array = (ctypes.c_char_p * len(names))(*names)
             keep.append(array)
@@ -169,16 +228,16 @@ class Context(_Handle):
             ground_desc = _GroundDesc(**values)
             keep.append(ground_desc)
             desc.ground = ctypes.pointer(ground_desc)
-        handle = self._lib._new_handle("swarm_robot_batch_create", self._handle, model._handle,
-                                       ctypes.byref(desc))
+        handle = self._new_handle("swarm_robot_batch_create", model._handle, ctypes.byref(desc))
         return RobotBatch(self._lib, handle, model)
 
     @property
     def bytes_in_use(self):
         value = ctypes.c_size_t()
-        self._lib._call("swarm_context_bytes_in_use", self._handle, ctypes.byref(value))
+        self._call("swarm_context_bytes_in_use", ctypes.byref(value))
         return value.value
 
     def memory_report(self):
-        return _text(self._lib, "swarm_context_memory_report", self._handle)
+        with self._reference() as raw:
+            return _text(self._lib, "swarm_context_memory_report", raw)
 

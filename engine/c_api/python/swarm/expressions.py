@@ -5,6 +5,7 @@ import ctypes
 
 import numpy as np
 
+from . import _arguments
 from ._handles import _Handle, SwarmError
 from ._structures import _P
 from .tensors import _REDUCE_OPS, Tensor
@@ -20,7 +21,7 @@ class _ExpressionCalls:
         for name, value in operands.items():
             tensor = value if isinstance(value, Tensor) else self.from_dlpack(
                 np.asarray(value), read_only=True)
-            names.append(name.encode())
+            names.append(_arguments.text(f"operand name {name!r}", name))
             handles.append(tensor._handle)
             tensors.append(tensor)
         return ((ctypes.c_char_p * len(names))(*names), (_P * len(handles))(*handles), tensors)
@@ -35,9 +36,9 @@ class _ExpressionCalls:
             context = self.context()
         out = self._output(out, operands)
         target = out if isinstance(out, Tensor) else self.from_dlpack(out)
+        text = _arguments.text("expression", expression)
         names, handles, keep = self._operands(operands)
-        self._call("swarm_evaluate", context._handle, expression.encode(), names, handles,
-                   len(keep), target._handle)
+        context._call("swarm_evaluate", text, names, handles, len(keep), target._handle)
         return out
 
     def prepare(self, expression, out=None, context=None, **operands):
@@ -48,9 +49,10 @@ class _ExpressionCalls:
             context = self.context()
         out = self._output(out, operands)
         target = out if isinstance(out, Tensor) else self.from_dlpack(out)
+        text = _arguments.text("expression", expression)
         names, handles, keep = self._operands(operands)
-        handle = self._new_handle("swarm_expression_prepare", context._handle,
-                                  expression.encode(), names, handles, len(keep), target._handle)
+        handle = context._new_handle("swarm_expression_prepare", text, names, handles, len(keep),
+                                     target._handle)
         return PreparedExpression(self, handle, out, [context, target] + keep)
 
     def _output(self, out, operands):
@@ -74,10 +76,11 @@ class _ExpressionCalls:
 
     def evaluate_reduce(self, op, expression, **operands):
         """A reduction of the expression's elements, fused (op: "sum", "mean", "min", "max")."""
+        text = _arguments.text("expression", expression)
         names, handles, keep = self._operands(operands)
         total = ctypes.c_double()
-        self._call("swarm_evaluate_reduce", _REDUCE_OPS[op], expression.encode(), names, handles,
-                   len(keep), ctypes.byref(total))
+        self._call("swarm_evaluate_reduce", _REDUCE_OPS[op], text, names, handles, len(keep),
+                   ctypes.byref(total))
         return total.value
 
 
@@ -85,6 +88,7 @@ class PreparedExpression(_Handle):
     """Library.prepare's result: calling it evaluates the expression into its out again."""
 
     _destroy = "swarm_expression_destroy"
+    _kind = "prepared expression"
 
     def __init__(self, lib, handle, out, keep):
         super().__init__(lib, handle)
@@ -93,7 +97,7 @@ class PreparedExpression(_Handle):
         self._run = lib._dll.swarm_expression_run
 
     def __call__(self):
-        status = self._run(self._handle)
+        status = self._run(self._handle)  # raises once closed
         if status != 0:
             self._lib._raise(status)
         return self.out

@@ -15,9 +15,14 @@ class ParticleSystem(_Handle):
     """An interacting particle system (Context.particle_system). Storage is kept in the neighbour
     grid's cell order, so a slot's particle changes from step to step: ids[slot] is the index
     the particle had at creation. positions and velocities are writable [N, 4] float32 views
-    (x, y, z, w); ids is a read-only uint32 [N] view."""
+    (x, y, z, w); ids is a read-only uint32 [N] view.
+
+    Views keep the system's memory alive (each holds a C tensor handle, which holds the system's
+    state): after close() every method raises "use of a closed particle system", arrays taken
+    before stay valid, and the memory returns to the context's budget when the last goes."""
 
     _destroy = "swarm_particle_system_destroy"
+    _kind = "particle system"
 
     def _view(self, name):
         handle = self._lib._new_handle("swarm_particle_system_tensor", self._handle,

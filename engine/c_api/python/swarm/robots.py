@@ -5,6 +5,7 @@ import ctypes
 
 import numpy as np
 
+from . import _arguments
 from ._handles import _Handle, _text
 from ._structures import (TASK_TOTALS_WORDS, _RobotModelInfo, _RobotTaskDesc, _TaskSummary,
                           _TaskTotals)
@@ -23,6 +24,7 @@ class RobotModel(_Handle):
     """A robot read from URDF: counts and names (links, q values, velocities)."""
 
     _destroy = "swarm_robot_model_destroy"
+    _kind = "robot model"
 
     def __init__(self, lib, handle):
         super().__init__(lib, handle)
@@ -39,7 +41,8 @@ class RobotModel(_Handle):
         self.default_end_effector = self.links[info.default_end_effector]
 
     def _names(self, kind, count):
-        return [_text(self._lib, "swarm_robot_model_name", self._handle, kind, index)
+        return [_text(self._lib, "swarm_robot_model_name", self._handle, kind,
+                      _arguments.integer("index", index))
                 for index in range(count)]
 
 
@@ -83,13 +86,15 @@ class RobotTask(_Handle):
     totals() measures the batch's errors against the task's goals as mergeable TaskTotals."""
 
     _destroy = "swarm_robot_task_destroy"
+    _kind = "robot task"
 
     def __init__(self, lib, handle, batch):
         super().__init__(lib, handle)
         self.batch = batch
 
     def step(self, step, dt):
-        self._lib._call("swarm_robot_task_step", self._handle, step, dt)
+        self._lib._call("swarm_robot_task_step", self._handle,
+                        _arguments.integer("step", step, "uint64"), dt)
 
     def totals(self):
         totals = TaskTotals(self._lib)
@@ -101,9 +106,15 @@ class RobotBatch(_Handle):
     """R robots of one model stepped in lockstep. Each state property is a numpy view of
     swarm's arrays (float32, robot r in row r; link_poses is (R, links, 7) px py pz qx qy qz
     qw): writes are seen by the next step, steps update the arrays in place. qdd, link_poses
-    and contact_forces are read-only. Views keep the batch's memory alive."""
+    and contact_forces are read-only.
+
+    Views keep the batch's memory alive: each holds a C tensor handle, which holds the batch's
+    state, so close() ends this object's use (every method and property then raises "use of a
+    closed robot batch") while arrays taken before stay valid; the memory returns to the
+    context's budget when the last of them goes."""
 
     _destroy = "swarm_robot_batch_destroy"
+    _kind = "robot batch"
 
     def __init__(self, lib, handle, model):
         super().__init__(lib, handle)
@@ -120,7 +131,12 @@ class RobotBatch(_Handle):
         return Tensor(self._lib, self._lib._new_handle("swarm_robot_batch_tensor", self._handle,
                                                        _ROBOT_ARRAYS[name]))
 
+    def close(self):
+        self._views = {}
+        super().close()
+
     def _view(self, name):
+        self._handle  # noqa: B018 - raises once closed, before a cached view is handed out
         if name not in self._views:
             self._views[name] = self.tensor(name).numpy()
         return self._views[name]
@@ -175,7 +191,8 @@ class RobotBatch(_Handle):
         if controller not in _TORQUE_CONTROLLERS:
             raise ValueError(f"controller must be one of {', '.join(_TORQUE_CONTROLLERS)}, got "
                              f"{controller!r}")
-        desc = _RobotTaskDesc(_ROBOT_TASKS[task], seed, first_robot, torque,
+        desc = _RobotTaskDesc(_ROBOT_TASKS[task], _arguments.integer("seed", seed, "uint64"),
+                              _arguments.integer("first_robot", first_robot, "uint64"), torque,
                               _TORQUE_CONTROLLERS[controller])
         handle = self._lib._new_handle("swarm_robot_task_create", self._handle, ctypes.byref(desc))
         return RobotTask(self._lib, handle, self)
@@ -185,6 +202,7 @@ class RobotBatch(_Handle):
         robot 0 of this batch being robot `first_robot` of the run; the "state hash" swarm-robots
         run prints."""
         value = ctypes.c_uint64()
-        self._lib._call("swarm_robot_batch_state_digest", self._handle, first_robot,
+        self._lib._call("swarm_robot_batch_state_digest", self._handle,
+                        _arguments.integer("first_robot", first_robot, "uint64"),
                         ctypes.byref(value))
         return value.value

@@ -1,13 +1,22 @@
 """Buffers and tensor views: the dtypes (swarm_dtype with numpy's), Buffer, Tensor (numpy views
-through __array_interface__, slicing, reshapes, copies, .npy, reductions) and the DLPack capsules
-Tensor.__dlpack__ makes and Library.from_dlpack consumes."""
+through __array__, slicing, reshapes, copies, .npy, reductions) and the DLPack capsules
+Tensor.__dlpack__ makes and Library.from_dlpack consumes.
+
+How views keep memory alive: a Tensor's swarm_tensor handle belongs to a private _TensorMemory,
+which is also the `base` of every numpy array made from the tensor. Tensor.close() drops only the
+Tensor's reference to it; the handle (and with it the buffer, robot batch or particle system the
+view points into, whose state the C handle holds) is destroyed when the last of the Tensor and its
+arrays is gone. So an array taken before close never points at memory swarm has reused, and a
+closed Tensor refuses to make new ones. DLPack capsules hold their own C reference (the exported
+tensor's deleter)."""
 
 import ctypes
 import operator
 
 import numpy as np
 
-from ._handles import _Handle, _text
+from . import _arguments
+from ._handles import _Handle, _text, closed_error
 from ._structures import _P, DLManagedTensor, _FormatDesc, _Slice, _TensorInfo
 
 
@@ -105,15 +114,18 @@ def _managed_capsule(managed_address):
 
 
 def _shape_array(shape):
-    shape = [operator.index(extent) for extent in shape]
+    shape = _arguments.integers("shape", shape, "int64")
     return (ctypes.c_int64 * max(len(shape), 1))(*shape), len(shape)
 
 
 
 class Buffer(_Handle):
-    """A reference on a swarm buffer; its memory lives while any tensor or capsule of it does."""
+    """A reference on a swarm buffer; its memory lives while any tensor, numpy array or capsule of
+    it does: close() releases this reference, and the memory returns to the context's budget when
+    the last view goes."""
 
     _destroy = "swarm_buffer_release"
+    _kind = "buffer"
 
     @property
     def kind(self):
@@ -130,21 +142,60 @@ class Buffer(_Handle):
         return self.tensor().numpy()
 
 
-class Tensor(_Handle):
-    """A tensor view: dtype, shape, strides in elements; numpy sees it through
-    __array_interface__ (writable unless read_only) and __dlpack__ (read-only in numpy)."""
+class _TensorMemory:
+    """Owns a swarm_tensor handle for a Tensor and every numpy array made from it (their `base`):
+    the handle is destroyed when the last of them is gone."""
 
-    _destroy = "swarm_tensor_destroy"
+    def __init__(self, lib, handle, interface):
+        self._lib = lib
+        self.handle = handle
+        self._interface = interface
+
+    @property
+    def __array_interface__(self):
+        return self._interface
+
+    def __del__(self):
+        try:
+            self._lib._dll.swarm_tensor_destroy(self.handle)
+        except Exception:  # noqa: BLE001 - interpreter shutdown: the library may be gone
+            pass
+
+
+class Tensor(_Handle):
+    """A tensor view: dtype, shape, strides in elements; numpy sees it through __array__
+    (writable unless read_only) and __dlpack__ (read-only in numpy). Arrays made from it keep its
+    memory alive after close(); a closed tensor raises on every use."""
+
+    _kind = "tensor"
 
     def __init__(self, lib, handle):
-        super().__init__(lib, handle)
         info = _TensorInfo()
-        lib._call("swarm_tensor_info_get", handle, ctypes.byref(info))
+        try:
+            lib._call("swarm_tensor_info_get", handle, ctypes.byref(info))
+        except BaseException:
+            lib._dll.swarm_tensor_destroy(handle)
+            raise
         self.dtype = DTYPES[info.dtype][1]
         self.shape = tuple(info.shape[:info.rank])
         self.strides = tuple(info.strides[:info.rank])  # in elements
         self.read_only = bool(info.read_only)
         self.data = info.data or 0
+        itemsize = self.dtype.itemsize
+        self._memory = _TensorMemory(lib, handle, {
+            "version": 3,
+            "shape": self.shape,
+            "typestr": self.dtype.str,
+            "data": (self.data, self.read_only),
+            "strides": tuple(stride * itemsize for stride in self.strides),
+        })
+        super().__init__(lib, handle)
+
+    def close(self):
+        """Drops this tensor's reference to the view; arrays made from it keep the memory (and
+        the context's budget counts it) until the last of them goes."""
+        self._raw = None
+        self._memory = None
 
     @property
     def ndim(self):
@@ -159,20 +210,18 @@ class Tensor(_Handle):
             raise TypeError("len() of a rank-0 tensor")
         return self.shape[0]
 
-    @property
-    def __array_interface__(self):
-        itemsize = self.dtype.itemsize
-        return {
-            "version": 3,
-            "shape": self.shape,
-            "typestr": self.dtype.str,
-            "data": (self.data, self.read_only),
-            "strides": tuple(stride * itemsize for stride in self.strides),
-        }
+    def __array__(self, dtype=None, copy=None):
+        memory = self._memory
+        if memory is None:
+            raise closed_error(self._kind)
+        array = np.asarray(memory)
+        if dtype is not None and np.dtype(dtype) != array.dtype:
+            return array.astype(dtype)
+        return array.copy() if copy else array
 
     def numpy(self):
-        """A numpy array over the same memory; it keeps this tensor alive as its base."""
-        return np.asarray(self)
+        """A numpy array over the same memory (no copy); its base keeps the memory alive."""
+        return self.__array__()
 
     def _derived(self, name, *args):
         return Tensor(self._lib, self._lib._new_handle(name, self._handle, *args))
@@ -220,7 +269,7 @@ class Tensor(_Handle):
             return self._derived("swarm_tensor_transpose")
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
             axes = tuple(axes[0])
-        array = (ctypes.c_size_t * max(len(axes), 1))(*[operator.index(a) for a in axes])
+        array = (ctypes.c_size_t * max(len(axes), 1))(*_arguments.integers("axes", axes))
         return self._derived("swarm_tensor_permute", array, len(axes))
 
     @property
@@ -238,30 +287,32 @@ class Tensor(_Handle):
 
     def copy(self, context):
         """A new contiguous tensor buffer in `context` with these elements."""
-        return Buffer(self._lib, self._lib._new_handle("swarm_tensor_copy", context._handle,
-                                                       self._handle))
+        return Buffer(self._lib, context._new_handle("swarm_tensor_copy", self._handle))
 
     def astype(self, context, dtype):
         """A new tensor buffer in `context` with these elements cast to `dtype`."""
-        return Buffer(self._lib, self._lib._new_handle("swarm_tensor_cast", context._handle,
-                                                       self._handle, dtype_code(dtype)))
+        return Buffer(self._lib, context._new_handle("swarm_tensor_cast", self._handle,
+                                                     dtype_code(dtype)))
 
     def copy_into(self, dst):
         self._lib._call("swarm_tensor_copy_into", self._handle, dst._handle)
 
     def format(self, limit=0, edge_items=0):
         """Nx-style text; 0 means swarm's default (limit 1000 elements, 3 edge items)."""
-        desc = _FormatDesc(limit, edge_items)
+        desc = _FormatDesc(_arguments.integer("limit", limit),
+                           _arguments.integer("edge_items", edge_items))
         return _text(self._lib, "swarm_tensor_format", self._handle, ctypes.byref(desc))
 
     def __str__(self):
         return self.format()
 
     def __repr__(self):
+        if self.closed:
+            return "<swarm.Tensor closed>"
         return f"<swarm.Tensor {self.format(limit=1).splitlines()[0]}>"
 
     def save_npy(self, path):
-        self._lib._call("swarm_tensor_save_npy", self._handle, str(path).encode())
+        self._lib._call("swarm_tensor_save_npy", self._handle, _arguments.text("path", str(path)))
 
     def __dlpack__(self, stream=None):
         if stream is not None:
