@@ -211,6 +211,32 @@ class RobotBatches(unittest.TestCase):
             small.robot_batch(self.model, 100000, torque=True)
         self.assertEqual(caught.exception.status, "over budget")
 
+    def test_steps_that_would_overflow_are_errors_that_change_nothing(self):
+        # dt = 1e30 can only overflow: refused up front. A state of 3e38 rad/s makes the
+        # Coriolis terms overflow: the step names the value and every array is as before.
+        batch = self.ctx.robot_batch(self.model, 6, torque=True)
+        batch.q[:] = np.array([0.3, -0.2], np.float32)
+        batch.forward_kinematics()
+        for dt in (1e30, 2.0):
+            before = batch.state_hash()
+            with self.assertRaisesRegex(swarm.SwarmError, "dt must be finite, > 0 and at most 1 s"):
+                batch.torque_step(dt)
+            self.assertEqual(batch.state_hash(), before)
+        batch.qd[4] = [3e38, 3e38]
+        q, qd = batch.q.copy(), batch.qd.copy()
+        before = batch.state_hash()
+        with self.assertRaisesRegex(swarm.SwarmError,
+                                    "the step overflowed from finite inputs: .* of robot 4, column "
+                                    ".*every robot is back at its state before the step"):
+            batch.torque_step(0.001)
+        np.testing.assert_array_equal(batch.q, q)
+        np.testing.assert_array_equal(batch.qd, qd)
+        self.assertEqual(batch.state_hash(), before)
+        self.assertTrue(np.isfinite(batch.link_poses).all())
+        batch.qd[4] = 0.0
+        batch.torque_step(0.001)  # and steps on once the state is sane
+        self.assertTrue(np.isfinite(batch.q).all())
+
 
 if __name__ == "__main__":
     main()
