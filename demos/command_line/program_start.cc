@@ -1,7 +1,7 @@
 #include "demos/command_line/program_start.h"
 
-#include <csignal>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 
