@@ -37,9 +37,8 @@ TEST_CASE("CheckDistinctFiles: an output on an input is refused, naming both fla
   std::filesystem::remove(hard);
   std::filesystem::create_symlink("q.npy", link);
   std::filesystem::create_hard_link(q, hard);
-  for (const std::string& out :
-       {q, link, hard, kDir + "/./q.npy", kDir + "/sub/../q.npy",
-        std::filesystem::absolute(q).string()}) {
+  for (const std::string& out : {q, link, hard, kDir + "/./q.npy", kDir + "/sub/../q.npy",
+                                 std::filesystem::absolute(q).string()}) {
     Status status = Check({{"--urdf", Existing("r.urdf"), FileRole::kInput},
                            {"--q", q, FileRole::kInput},
                            {"--out", out, FileRole::kOutput}});

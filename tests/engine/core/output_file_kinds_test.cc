@@ -196,8 +196,7 @@ TEST_CASE("OutputFile: temporary names fit NAME_MAX for the longest basenames") 
     const std::string path = TestPath(name);
     Result<OutputFile> file = OutputFile::Create(path);
     REQUIRE(file.ok());
-    const std::string temporary =
-        std::filesystem::path(file->temporary_path()).filename().string();
+    const std::string temporary = std::filesystem::path(file->temporary_path()).filename().string();
     CHECK(temporary.size() <= NAME_MAX);
     REQUIRE(file->Write("long", 4).ok());
     REQUIRE(file->Commit().ok());
