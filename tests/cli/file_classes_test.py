@@ -264,7 +264,8 @@ with open("/dev/full", "w") as full:
 
 # 7. A 250-byte output basename.
 long_name = "n" * 246
-for name, args, suffix in [("fk --out", fk + ["--out"], ".npy"), ("vision -o", gray + ["-o"], ".png"),
+for name, args, suffix in [("fk --out", fk + ["--out"], ".npy"),
+                           ("vision -o", gray + ["-o"], ".png"),
                            ("particles --out", frame + ["--out"], ".png")]:
     target = path(long_name + suffix)
     check(f"7: {name} with a 250-byte basename", args + [target], 0, kept=inputs)
