@@ -38,27 +38,28 @@ bool SameFile(const struct stat& a, const struct stat& b) {
   return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-// The regular file this process's stdout or stderr writes to, reached again by path
-// (/dev/stdout, /proc/self/fd/1 or the file's own name): replacing it would leave the stream
-// writing to a deleted file.
-bool IsOwnStandardStream(const struct stat& target) {
+// The descriptor (1 or 2) whose regular file `target` is: /dev/stdout, /proc/self/fd/1 or the
+// file's own name after `> file`. Replacing that file would leave the stream writing to a deleted
+// one, and a second descriptor would write at its own offset over the stream's text; writing
+// through a duplicate shares the stream's offset instead. -1 for any other file.
+int OwnStandardStream(const struct stat& target) {
   for (int fd : {STDOUT_FILENO, STDERR_FILENO}) {
     struct stat stream;
     if (::fstat(fd, &stream) == 0 && S_ISREG(stream.st_mode) && SameFile(stream, target)) {
-      return true;
+      return fd;
     }
   }
-  return false;
+  return -1;
 }
 
 // Opens a FIFO or character device for writing in place. O_NONBLOCK keeps a FIFO without a
 // reader from blocking open() forever (it fails with ENXIO instead), so the wait is ours to bound;
 // the writes themselves block as usual.
-Result<int> OpenWriteThrough(const std::string& path, bool fifo, int extra_flags) {
+Result<int> OpenWriteThrough(const std::string& path, bool fifo) {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(kOutputFifoWaitMilliseconds);
   while (true) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | extra_flags);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd >= 0) {
       const int flags = ::fcntl(fd, F_GETFL);
       if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
@@ -98,9 +99,19 @@ Result<OutputFile> OutputFile::Create(const std::string& path) {
                              "; outputs go to regular files, FIFOs or character devices such as "
                              "/dev/null");
     }
-    const bool own_stream = type == S_IFREG && IsOwnStandardStream(existing);
-    if (type == S_IFIFO || type == S_IFCHR || own_stream) {
-      Result<int> fd = OpenWriteThrough(path, type == S_IFIFO, own_stream ? O_APPEND : 0);
+    const int own_stream = type == S_IFREG ? OwnStandardStream(existing) : -1;
+    if (type == S_IFIFO || type == S_IFCHR || own_stream >= 0) {
+      Result<int> fd = InvalidArgument("");
+      if (own_stream >= 0) {
+        // What the program printed so far comes first.
+        std::fflush(own_stream == STDOUT_FILENO ? stdout : stderr);
+        const int duplicate = ::fcntl(own_stream, F_DUPFD_CLOEXEC, 0);
+        fd = duplicate >= 0
+                 ? Result<int>(duplicate)
+                 : InvalidArgument("cannot write " + Quoted(path) + ": " + SystemReason());
+      } else {
+        fd = OpenWriteThrough(path, type == S_IFIFO);
+      }
       if (!fd.ok()) return fd.status();
       file.file_ = ::fdopen(fd.value(), "wb");
       if (file.file_ == nullptr) {

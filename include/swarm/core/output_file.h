@@ -19,7 +19,8 @@
 //   FIFO with no reader is waited for up to kOutputFifoWaitMilliseconds, then refused. Errors of
 //   the device are reported (/dev/full: "No space left on device"). Nothing is atomic here;
 // - the regular file that is this process's standard output or error (`--out /dev/stdout >
-//   file`): written through in append mode, like the stream itself;
+//   file`): written through a duplicate of that descriptor, at the stream's own offset, after
+//   flushing what the program printed before;
 // - a directory, a socket or a block device: refused.
 //
 // Temporary files are named "<basename>.tmp-<pid>-<n>" beside the destination, the basename cut

@@ -58,6 +58,8 @@ size_t Temporaries(const std::string& name) {
   return count;
 }
 
+std::string Quoted(const std::string& text) { return "'" + text + "'"; }
+
 mode_t ModeOf(const std::string& path) {
   struct stat info;
   REQUIRE(::stat(path.c_str(), &info) == 0);
@@ -170,6 +172,31 @@ TEST_CASE("OutputFile: a FIFO without a reader is refused after a bounded wait")
   CHECK(S_ISFIFO(ModeOf(path)));
 }
 
+TEST_CASE("OutputFile: /dev/stdout redirected to a file is written in the stream's order") {
+  // Renaming over the file would leave stdout writing to a deleted file, and a descriptor of
+  // its own would write over what stdout printed: the output goes through stdout's offset.
+  const std::string path = TestPath("stdout.txt");
+  std::filesystem::remove(path);
+  std::fflush(nullptr);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || ::dup2(fd, STDOUT_FILENO) < 0) ::_exit(3);
+    std::printf("before\n");
+    if (!WriteFile("/dev/stdout", "data\n").ok()) ::_exit(4);
+    std::printf("after\n");
+    std::fflush(stdout);
+    ::_exit(0);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(ReadAll(path) == "before\ndata\nafter\n");
+  CHECK(std::filesystem::is_symlink("/dev/stdout"));
+}
+
 TEST_CASE("OutputFile: sockets and directories are refused and left alone") {
   const std::string path = TestPath("socket");
   std::filesystem::remove(path);
@@ -185,9 +212,10 @@ TEST_CASE("OutputFile: sockets and directories are refused and left alone") {
   CHECK_THAT(file.status().message(), Contains("'" + path + "' is a socket"));
   CHECK(S_ISSOCK(ModeOf(path)));
   CHECK(Temporaries("socket") == 0);
-  std::filesystem::create_directories(TestPath("a_dir"));
-  CHECK(OutputFile::Create(TestPath("a_dir")).status().message() ==
-        "'" + TestPath("a_dir") + "' is a directory");
+  const std::string directory = TestPath("a_dir");
+  std::filesystem::create_directories(directory);
+  CHECK_THAT(OutputFile::Create(directory).status().message(),
+             Catch::Equals(Quoted(directory) + " is a directory"));
 }
 
 TEST_CASE("OutputFile: temporary names fit NAME_MAX for the longest basenames") {
