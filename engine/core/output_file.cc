@@ -81,6 +81,14 @@ Result<int> OpenWriteThrough(const std::string& path, bool fifo) {
   }
 }
 
+// A descriptor sharing the offset of `stream` (1 or 2), after what the program printed to it.
+Result<int> DuplicateStream(const std::string& path, int stream) {
+  std::fflush(stream == STDOUT_FILENO ? stdout : stderr);
+  const int fd = ::fcntl(stream, F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) return InvalidArgument("cannot write " + Quoted(path) + ": " + SystemReason());
+  return fd;
+}
+
 }  // namespace
 
 Result<OutputFile> OutputFile::Create(const std::string& path) {
@@ -101,17 +109,8 @@ Result<OutputFile> OutputFile::Create(const std::string& path) {
     }
     const int own_stream = type == S_IFREG ? OwnStandardStream(existing) : -1;
     if (type == S_IFIFO || type == S_IFCHR || own_stream >= 0) {
-      Result<int> fd = InvalidArgument("");
-      if (own_stream >= 0) {
-        // What the program printed so far comes first.
-        std::fflush(own_stream == STDOUT_FILENO ? stdout : stderr);
-        const int duplicate = ::fcntl(own_stream, F_DUPFD_CLOEXEC, 0);
-        fd = duplicate >= 0
-                 ? Result<int>(duplicate)
-                 : InvalidArgument("cannot write " + Quoted(path) + ": " + SystemReason());
-      } else {
-        fd = OpenWriteThrough(path, type == S_IFIFO);
-      }
+      Result<int> fd = own_stream >= 0 ? DuplicateStream(path, own_stream)
+                                       : OpenWriteThrough(path, type == S_IFIFO);
       if (!fd.ok()) return fd.status();
       file.file_ = ::fdopen(fd.value(), "wb");
       if (file.file_ == nullptr) {
