@@ -74,7 +74,9 @@ class OutputFile {
   // Commits every file or none: each is written out and closed first (any failure discards them
   // all), then renamed in order; if a rename fails, the destinations already replaced get their
   // old files back (kept meanwhile under a hard link beside them) or are removed if they had
-  // none. Files written through cannot be taken back and are only flushed.
+  // none. Files written through cannot be taken back and are only flushed. (A signal that ends
+  // the process between two renames is the one gap: the replaced file's old contents are then
+  // left under their "<basename>.tmp-<pid>-<n>" name beside it.)
   static Status CommitTogether(std::span<OutputFile* const> files);
   // Removes the temporary file (also done by the destructor when Commit was not called).
   void Discard();

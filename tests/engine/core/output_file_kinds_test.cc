@@ -82,6 +82,17 @@ TEST_CASE("OutputFile: a replaced regular file keeps its permission bits") {
     CHECK(ReadAll(path) == "new");
     CHECK((ModeOf(path) & 07777) == mode);
   }
+  // The owner too, where the process may set it (root: any owner).
+  if (::geteuid() == 0) {
+    const std::string path = TestPath("owned.bin");
+    WriteAll(path, "old");
+    REQUIRE(::chown(path.c_str(), 1234, 2345) == 0);
+    REQUIRE(WriteFile(path, "new").ok());
+    struct stat info;
+    REQUIRE(::stat(path.c_str(), &info) == 0);
+    CHECK(info.st_uid == 1234);
+    CHECK(info.st_gid == 2345);
+  }
   // A new file gets 0666 less the umask.
   const std::string fresh = TestPath("fresh.bin");
   std::filesystem::remove(fresh);
