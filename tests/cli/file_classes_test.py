@@ -5,7 +5,8 @@ every program that has such a file:
   2. outputs that name special or protected files: /dev/null and a FIFO are written through and
      stay what they were, /dev/full reports "No space left on device", a socket is refused, a
      0444 file is refused as read-only, a 0600 file keeps its mode;
-  3. inputs that are FIFOs without a writer: refused after a bounded wait instead of hanging;
+  3. inputs that are FIFOs without a writer: refused after a bounded wait instead of hanging (a
+     pipe on /dev/stdin whose writer is slow is still read);
   4. a file-size limit with SIGXFSZ at its default (a message, not a silent death), and SIGINT
      during a run (the temporary files removed, the process ended by the signal);
   5. run's two recording files: when the second cannot be written, both old files stay;
@@ -202,6 +203,15 @@ for thread in threads:
     thread.start()
 for thread in threads:
     thread.join()
+# A pipe whose writer is slow to send (a generator on /dev/stdin) is still read: only a FIFO
+# that nobody has open for writing is refused.
+slow = subprocess.run(f"(sleep 0.5; cat '{urdf}') | '{robots}' info --urdf /dev/stdin", shell=True,
+                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=30)
+if slow.returncode != 0 or "robot 'ur5'" not in slow.stdout:
+    failures.append("3: a slow pipe on /dev/stdin")
+    print(f"FAIL 3: a slow pipe on /dev/stdin: exit {slow.returncode}, stderr {slow.stderr}")
+else:
+    print("ok   3: a slow pipe on /dev/stdin is read")
 
 
 # 4. A file-size limit with SIGXFSZ at its default, and SIGINT mid-run.
