@@ -241,21 +241,22 @@ class RankRun {
 
 int RunRobots(const RunOptions& options, RankGroup& ranks) {
   const Clock::time_point start = Clock::now();
-  Status enough;
+  // Checked before anything is loaded: enough robots for the ranks, and no output on the URDF or
+  // on the other output. Agreed: with per-rank command lines (mpirun ... : ...) the ranks may see
+  // different counts and paths.
+  Status startable;
   if (options.robots < static_cast<uint64_t>(ranks.size())) {
-    enough = InvalidArgument("--robots " + std::to_string(options.robots) + " is fewer than the " +
-                             std::to_string(ranks.size()) +
-                             " MPI ranks: every rank needs at least one robot");
-  }
-  if (enough.ok()) {
+    startable = InvalidArgument("--robots " + std::to_string(options.robots) +
+                                " is fewer than the " + std::to_string(ranks.size()) +
+                                " MPI ranks: every rank needs at least one robot");
+  } else {
     const std::string ee_path = options.out.empty() ? "" : EndEffectorOutputPath(options.out);
     const FileUse files[] = {{"--urdf", options.urdf, FileRole::kInput},
                              {"--out", options.out, FileRole::kOutput},
                              {"--out's end-effector file", ee_path, FileRole::kOutput}};
-    enough = CheckDistinctFiles(files);
+    startable = CheckDistinctFiles(files);
   }
-  // Agreed: with per-rank command lines (mpirun ... : ...) the ranks may see different counts.
-  if (Status s = ranks.Agree(enough); !s.ok()) return FailAgreed(ranks, s);
+  if (Status s = ranks.Agree(startable); !s.ok()) return FailAgreed(ranks, s);
   RankRun run(options, ranks);
   RunTimings timings;
   if (Status s = run.Load(); !s.ok()) return FailAgreed(ranks, s);
