@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "swarm/core/input_file.h"
+
 namespace swarm {
 namespace {
 
@@ -16,6 +18,17 @@ std::unique_ptr<Hud> Hud::Create(SDL_Renderer* renderer, const std::string& font
   // TTF_Init counts its calls; each Hud balances its own with TTF_Quit.
   if (TTF_Init() != 0) {
     std::fprintf(stderr, "swarm-particles: warning: no HUD: SDL_ttf: %s\n", TTF_GetError());
+    return nullptr;
+  }
+  // SDL_ttf opens the path itself, which would block forever on a FIFO without a writer: the
+  // path is first opened by swarm's input rules (swarm/core/input_file.h), and only a regular
+  // file is handed on.
+  Result<InputFile> input = OpenInputFile(font_path, "font file");
+  if (!input.ok() || !input->regular) {
+    std::fprintf(stderr, "swarm-particles: warning: no HUD: %s\n",
+                 input.ok() ? ("font file '" + font_path + "' is not a regular file").c_str()
+                            : input.status().message().c_str());
+    TTF_Quit();
     return nullptr;
   }
   TTF_Font* font = TTF_OpenFont(font_path.c_str(), kPointSize);

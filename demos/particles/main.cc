@@ -10,6 +10,8 @@
 // Bad flags print one message naming the flag and exit with status 2.
 #include <cstdio>
 
+#include "demos/command_line/file_roles.h"
+#include "demos/command_line/program_start.h"
 #include "demos/particles/headless.h"
 #include "demos/particles/options.h"
 #include "demos/particles/run_report.h"
@@ -18,7 +20,9 @@
 #include "swarm/core/simd.h"
 #include "swarm/core/thread_pool.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int RunDemo(int argc, char** argv) {
   swarm::Result<swarm::DemoOptions> parsed = swarm::ParseDemoOptions(argc, argv);
   if (!parsed.ok()) return swarm::Fail(swarm::kProgram, parsed.status());
   const swarm::DemoOptions& options = parsed.value();
@@ -26,6 +30,10 @@ int main(int argc, char** argv) {
     std::fputs(options.usage.c_str(), stdout);
     return 0;
   }
+  const swarm::FileUse files[] = {{"--font", options.font_path, swarm::FileRole::kInput},
+                                  {"--out", options.out_path, swarm::FileRole::kOutput}};
+  if (swarm::Status s = swarm::CheckDistinctFiles(files); !s.ok())
+    return swarm::Fail(swarm::kProgram, s);
   if (swarm::Status s = swarm::ForceSimdTarget(options.simd); !s.ok())
     return swarm::Fail(swarm::kProgram, s);
 
@@ -38,4 +46,11 @@ int main(int argc, char** argv) {
                 windowed.status().message().c_str());
   }
   return swarm::RunHeadless(options, memory, pool);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  swarm::StartProgram();
+  return swarm::FinishProgram(swarm::kProgram, RunDemo(argc, argv));
 }

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "demos/command_line/file_roles.h"
 #include "demos/robots/cli_common.h"
 #include "demos/robots/npy_input.h"
 #include "swarm/core/simd.h"
@@ -59,6 +60,14 @@ std::pair<size_t, size_t> Block(size_t robots, size_t t, size_t threads) {
 }  // namespace
 
 int RunDynamics(const DynamicsCommandOptions& options) {
+  const FileUse files[] = {{"--urdf", options.urdf, FileRole::kInput},
+                           {"--q", options.q_path, FileRole::kInput},
+                           {"--qd", options.qd_path, FileRole::kInput},
+                           {"--tau", options.tau_path, FileRole::kInput},
+                           {"--mass", options.mass_path, FileRole::kOutput},
+                           {"--bias", options.bias_path, FileRole::kOutput},
+                           {"--qdd", options.qdd_path, FileRole::kOutput}};
+  if (Status s = CheckDistinctFiles(files); !s.ok()) return Fail(kProgram, s);
   if (Status s = ForceSimdTarget(options.simd); !s.ok()) return Fail(kProgram, s);
   Result<RobotModel> model =
       LoadRobotModel(options.urdf, options.floating_base, options.max_urdf_bytes);

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "demos/command_line/file_roles.h"
 #include "demos/robots/cli_common.h"
 #include "demos/robots/npy_input.h"
 #include "demos/robots/pose_layout.h"
@@ -28,6 +29,10 @@ RowsSpec QSpec(const RobotModel& model) {
 }  // namespace
 
 int RunForwardKinematics(const FkOptions& options) {
+  const FileUse files[] = {{"--urdf", options.urdf, FileRole::kInput},
+                           {"--q", options.q_path, FileRole::kInput},
+                           {"--out", options.out, FileRole::kOutput}};
+  if (Status s = CheckDistinctFiles(files); !s.ok()) return Fail(kProgram, s);
   if (Status s = ForceSimdTarget(options.simd); !s.ok()) return Fail(kProgram, s);
   Result<RobotModel> model =
       LoadRobotModel(options.urdf, options.floating_base, options.max_urdf_bytes);

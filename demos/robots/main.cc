@@ -13,6 +13,7 @@
 // one message naming them and exit with status 2.
 #include <cstdio>
 
+#include "demos/command_line/program_start.h"
 #include "demos/robots/cli_common.h"
 #include "demos/robots/dynamics_command.h"
 #include "demos/robots/fk_command.h"
@@ -29,9 +30,7 @@ bool PrintedHelp(const Options& options) {
   return options.help;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int RunCommand(int argc, char** argv) {
   // Under mpirun (a build with MPI) the ranks of the run; otherwise this process alone.
   swarm::RankGroup ranks(&argc, &argv);
   // Every early exit goes through an agreement: MPMD launches (`mpirun -np 1 a : -np 2 b`) may
@@ -81,4 +80,11 @@ int main(int argc, char** argv) {
     }
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  swarm::StartProgram();
+  return swarm::FinishProgram(swarm::kProgram, RunCommand(argc, argv));
 }

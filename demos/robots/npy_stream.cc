@@ -1,6 +1,7 @@
 #include "demos/robots/npy_stream.h"
 
 #include <utility>
+#include <vector>
 
 #include "swarm/tensor/npy.h"
 
@@ -48,16 +49,34 @@ Status NpyStreamWriter::Append(std::span<const float> values) {
   return {};
 }
 
-Status NpyStreamWriter::Finish() {
+Status NpyStreamWriter::CheckComplete() {
   SWARM_ASSERT(file_.is_open());
   if (written_elements_ != expected_elements_) {
     file_.Discard();
     return InvalidArgument("'" + path() + "': wrote " + std::to_string(written_elements_) +
                            " elements, its header announces " + std::to_string(expected_elements_));
   }
-  if (Status s = file_.Commit(); !s.ok())
-    return InvalidArgument("'" + path() + "': " + s.message());
   return {};
+}
+
+Status NpyStreamWriter::Finish() {
+  NpyStreamWriter* const self[] = {this};
+  return FinishTogether(self);
+}
+
+Status NpyStreamWriter::FinishTogether(std::span<NpyStreamWriter* const> writers) {
+  std::vector<OutputFile*> files;
+  Status complete;
+  for (NpyStreamWriter* writer : writers) {
+    if (Status s = writer->CheckComplete(); !s.ok() && complete.ok()) complete = s;
+    files.push_back(&writer->file_);
+  }
+  if (!complete.ok()) {
+    for (OutputFile* file : files) file->Discard();
+    return complete;
+  }
+  // The message names the file that failed (its temporary file's name starts with its path).
+  return OutputFile::CommitTogether(files);
 }
 
 }  // namespace swarm

@@ -4,6 +4,7 @@
 // (core/output_file.h) and renamed to `path` by Finish once every element is there: a failed run
 // leaves an existing file at `path` as it was, and two runs writing the same path never mix
 // their frames (the path ends up holding one complete run).
+// Files that belong together are finished together (FinishTogether).
 #pragma once
 
 #include <cstdint>
@@ -27,12 +28,19 @@ class NpyStreamWriter {
   Status Append(std::span<const float> values);
   // Checks that exactly the shape's element count was written, closes and renames.
   Status Finish();
+  // Finish for files that belong together (a recording and its companion): every file is
+  // checked and closed before any is renamed, and either all destinations change or none
+  // (OutputFile::CommitTogether).
+  static Status FinishTogether(std::span<NpyStreamWriter* const> writers);
 
   const std::string& path() const { return file_.path(); }
   // Bytes of the whole file (header + elements).
   uint64_t file_bytes() const { return header_bytes_ + 4 * expected_elements_; }
 
  private:
+  // The element count check of Finish; discards the file when it fails.
+  Status CheckComplete();
+
   OutputFile file_;
   uint64_t header_bytes_ = 0;
   uint64_t expected_elements_ = 0;

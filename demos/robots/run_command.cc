@@ -13,18 +13,18 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "demos/command_line/file_roles.h"
 #include "demos/robots/cli_common.h"
 #include "demos/robots/progress_bar.h"
 #include "demos/robots/run_report.h"
 #include "demos/robots/run_totals.h"
 #include "demos/robots/trajectory_recorder.h"
 #include "swarm/core/buffer.h"
+#include "swarm/core/input_file.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
@@ -70,9 +70,12 @@ uint64_t RunFingerprint(const RunOptions& options) {
   StateHasher hasher;
   const std::string text = RunFingerprintText(options);
   hasher.AddBytes(text.data(), text.size());
-  std::ifstream urdf(options.urdf, std::ios::binary);
-  const std::string bytes{std::istreambuf_iterator<char>(urdf), std::istreambuf_iterator<char>()};
-  hasher.AddBytes(bytes.data(), bytes.size());
+  // Read as the loader read it (swarm/core/input_file.h), within the same limit; a file that
+  // changed since or cannot be read again hashes as its error, which no other rank shares.
+  Result<std::string> bytes =
+      ReadInputFile(options.urdf, "URDF file", options.max_urdf_bytes, "--max-urdf-bytes");
+  const std::string& hashed = bytes.ok() ? bytes.value() : bytes.status().message();
+  hasher.AddBytes(hashed.data(), hashed.size());
   return hasher.Digest();
 }
 
@@ -238,14 +241,22 @@ class RankRun {
 
 int RunRobots(const RunOptions& options, RankGroup& ranks) {
   const Clock::time_point start = Clock::now();
-  Status enough;
+  // Checked before anything is loaded: enough robots for the ranks, and no output on the URDF or
+  // on the other output. Agreed: with per-rank command lines (mpirun ... : ...) the ranks may see
+  // different counts and paths.
+  Status startable;
   if (options.robots < static_cast<uint64_t>(ranks.size())) {
-    enough = InvalidArgument("--robots " + std::to_string(options.robots) + " is fewer than the " +
-                             std::to_string(ranks.size()) +
-                             " MPI ranks: every rank needs at least one robot");
+    startable = InvalidArgument("--robots " + std::to_string(options.robots) +
+                                " is fewer than the " + std::to_string(ranks.size()) +
+                                " MPI ranks: every rank needs at least one robot");
+  } else {
+    const std::string ee_path = options.out.empty() ? "" : EndEffectorOutputPath(options.out);
+    const FileUse files[] = {{"--urdf", options.urdf, FileRole::kInput},
+                             {"--out", options.out, FileRole::kOutput},
+                             {"--out's end-effector file", ee_path, FileRole::kOutput}};
+    startable = CheckDistinctFiles(files);
   }
-  // Agreed: with per-rank command lines (mpirun ... : ...) the ranks may see different counts.
-  if (Status s = ranks.Agree(enough); !s.ok()) return FailAgreed(ranks, s);
+  if (Status s = ranks.Agree(startable); !s.ok()) return FailAgreed(ranks, s);
   RankRun run(options, ranks);
   RunTimings timings;
   if (Status s = run.Load(); !s.ok()) return FailAgreed(ranks, s);

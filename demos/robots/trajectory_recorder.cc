@@ -102,8 +102,8 @@ Status TrajectoryRecorder::Record(const RobotBatch& batch, RankGroup& ranks) {
 
 Status TrajectoryRecorder::Finish() {
   if (!writes_files_) return {};
-  if (Status s = q_file_.Finish(); !s.ok()) return s;
-  return ee_file_.Finish();
+  NpyStreamWriter* const files[] = {&q_file_, &ee_file_};
+  return NpyStreamWriter::FinishTogether(files);
 }
 
 }  // namespace swarm

@@ -51,7 +51,8 @@ class TrajectoryRecorder {
   // Appends the current q and end-effector pose of robots [0, M) as one frame. Collective: every
   // rank calls it at the same steps; the status is rank 0's writing.
   Status Record(const RobotBatch& batch, RankGroup& ranks);
-  // Checks that every frame was written and renames the files into place (rank 0).
+  // Checks that every frame was written and renames both files into place together (rank 0):
+  // a failure leaves both old files (or neither new one) at the paths.
   Status Finish();
 
   const RecordingPlan& plan() const { return plan_; }

@@ -26,8 +26,10 @@
 #include <string>
 #include <vector>
 
+#include "demos/command_line/file_roles.h"
 #include "demos/command_line/flags.h"
 #include "demos/command_line/program_exit.h"
+#include "demos/command_line/program_start.h"
 #include "demos/command_line/runtime_flags.h"
 #include "demos/vision/pipeline.h"
 #include "swarm/core/memory.h"
@@ -50,9 +52,7 @@ int FailAllocation(const swarm::Status& status, size_t memory_limit) {
   return swarm::Fail(kProgram, status);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int RunVision(int argc, char** argv) {
   swarm::PipelineOptions options;
   std::string output;
   std::string simd = "auto";
@@ -97,6 +97,9 @@ int main(int argc, char** argv) {
     return swarm::Fail(kProgram, swarm::InvalidArgument("no input PNG given (see --help)"));
   if (output.empty())
     return swarm::Fail(kProgram, swarm::InvalidArgument("no output given: add -o out.png"));
+  const swarm::FileUse files[] = {{"the input PNG", input, swarm::FileRole::kInput},
+                                  {"--output", output, swarm::FileRole::kOutput}};
+  if (swarm::Status s = swarm::CheckDistinctFiles(files); !s.ok()) return swarm::Fail(kProgram, s);
   if (swarm::Status s = swarm::ForceSimdTarget(simd); !s.ok()) return swarm::Fail(kProgram, s);
   options.batch = batch;
 
@@ -152,4 +155,11 @@ int main(int argc, char** argv) {
               pipeline.output_width(), pipeline.output_height());
   std::fputs(memory.Report().c_str(), stdout);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  swarm::StartProgram();
+  return swarm::FinishProgram(kProgram, RunVision(argc, argv));
 }

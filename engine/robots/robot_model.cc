@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 
 namespace swarm {
@@ -22,13 +23,29 @@ const char* RobotJointTypeName(RobotJointType type) {
   return "unknown";
 }
 
+namespace {
+
+constexpr const char* kBaseQNames[] = {"base_x",  "base_y",  "base_z", "base_qw",
+                                       "base_qx", "base_qy", "base_qz"};
+constexpr const char* kBaseVelocityNames[] = {"base_vx", "base_vy", "base_vz",
+                                              "base_wx", "base_wy", "base_wz"};
+
+}  // namespace
+
+bool IsFloatingBaseCoordinateName(std::string_view name) {
+  for (const char* base : kBaseQNames) {
+    if (name == base) return true;
+  }
+  for (const char* base : kBaseVelocityNames) {
+    if (name == base) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> RobotModel::QNames() const {
   std::vector<std::string> names;
   names.reserve(q_count());
-  if (floating_base) {
-    names.insert(names.end(),
-                 {"base_x", "base_y", "base_z", "base_qw", "base_qx", "base_qy", "base_qz"});
-  }
+  if (floating_base) names.insert(names.end(), std::begin(kBaseQNames), std::end(kBaseQNames));
   for (size_t joint : dof_joints) names.push_back(joints[joint].name);
   return names;
 }
@@ -37,7 +54,7 @@ std::vector<std::string> RobotModel::VelocityNames() const {
   std::vector<std::string> names;
   names.reserve(velocity_count());
   if (floating_base) {
-    names.insert(names.end(), {"base_vx", "base_vy", "base_vz", "base_wx", "base_wy", "base_wz"});
+    names.insert(names.end(), std::begin(kBaseVelocityNames), std::end(kBaseVelocityNames));
   }
   for (size_t joint : dof_joints) names.push_back(joints[joint].name);
   return names;

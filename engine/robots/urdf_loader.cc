@@ -144,11 +144,29 @@ class ModelBuilder {
     if (Status status = CheckTreeShape(); !status.ok()) return status;
     if (Status status = OrderLinksAndJoints(); !status.ok()) return status;
     if (Status status = ResolveMimics(); !status.ok()) return status;
+    if (Status status = CheckBaseCoordinateNames(); !status.ok()) return status;
     if (Status status = ConvertInertials(); !status.ok()) return status;
     return std::move(model_);
   }
 
  private:
+  // With a floating base, q and velocity names start with the base's coordinates; a joint of the
+  // same name would make a name stand for two columns (swarm-robots info, --q files).
+  Status CheckBaseCoordinateNames() const {
+    if (!model_.floating_base) return {};
+    for (size_t joint : model_.dof_joints) {
+      const std::string& name = model_.joints[joint].name;
+      if (IsFloatingBaseCoordinateName(name)) {
+        return InvalidArgument(JointContext(name) +
+                               "has the name of a floating-base coordinate (base_x .. base_qz, "
+                               "base_vx .. base_wz), which a floating base puts before the "
+                               "joints: rename the joint or load the robot without a floating "
+                               "base");
+      }
+    }
+    return {};
+  }
+
   // "<source>:line: joint 'name' " or "<source>: joint 'name' " when the line is unknown.
   std::string JointContext(const std::string& joint) const {
     std::string context(source_);

@@ -1,10 +1,14 @@
 """Round trips swarm -> .npy -> numpy -> .npy -> swarm, byte-exact for every dtype (random bytes,
 so floats include NaN payloads, infinities and subnormals), and the files themselves: a file
 swarm writes is byte for byte the file np.save writes for the same array. Also views that are not
-contiguous (negative steps, transposed, SoA lanes) and Fortran-order files."""
+contiguous (negative steps, transposed, SoA lanes) and Fortran-order files. And the files a path
+may name besides a regular file: a FIFO without a writer, /dev/null, /dev/full, a read-only or
+private (0600) file."""
 
 import os
+import stat
 import tempfile
+import time
 import unittest
 
 import numpy as np
@@ -119,6 +123,39 @@ class NpyRoundTrip(unittest.TestCase):
         with self.assertRaises(swarm.SwarmError) as caught:
             self.ctx.load_npy(path)
         self.assertIn(">f4", str(caught.exception))
+
+    def test_a_fifo_without_a_writer_is_refused_in_bounded_time(self):
+        # open(2) of a FIFO nobody writes would wait forever; load_npy waits about 2 s.
+        path = self.path("fifo.npy")
+        os.mkfifo(path)
+        start = time.monotonic()
+        with self.assertRaises(swarm.SwarmError) as caught:
+            self.ctx.load_npy(path)
+        self.assertLess(time.monotonic() - start, 10)
+        self.assertIn("is a FIFO with no writer", str(caught.exception))
+        self.assertTrue(stat.S_ISFIFO(os.stat(path).st_mode))
+
+    def test_save_npy_never_replaces_special_or_read_only_files(self):
+        tensor = self.ctx.tensor((4,), "f32").tensor()
+        tensor.save_npy(os.devnull)
+        self.assertTrue(stat.S_ISCHR(os.stat(os.devnull).st_mode))
+        with self.assertRaises(swarm.SwarmError) as caught:
+            tensor.save_npy("/dev/full")
+        self.assertIn("No space left on device", str(caught.exception))
+        read_only = self.path("read_only.npy")
+        with open(read_only, "wb") as file:
+            file.write(b"keep")
+        os.chmod(read_only, 0o444)
+        with self.assertRaises(swarm.SwarmError) as caught:
+            tensor.save_npy(read_only)
+        self.assertIn("is read-only (mode 0444)", str(caught.exception))
+        self.assertEqual(read_bytes(read_only), b"keep")
+        private = self.path("private.npy")
+        with open(private, "wb") as file:
+            file.write(b"old")
+        os.chmod(private, 0o600)
+        tensor.save_npy(private)
+        self.assertEqual(stat.S_IMODE(os.stat(private).st_mode), 0o600)
 
 
 if __name__ == "__main__":

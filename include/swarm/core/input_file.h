@@ -1,6 +1,13 @@
 // Input files opened the same way by every loader: the messages name the path, a directory says
 // "is a directory", and reading a whole file is bounded, so a device such as /dev/zero, a FIFO
 // that never ends or a file grown to gigabytes gives an error instead of exhausting memory.
+//
+// Opening never blocks for long: regular files and character devices are read as they are;
+// sockets and block devices are refused; a FIFO (a named pipe, or /dev/stdin fed by a pipe) is
+// read once a writer has it open, and one with no writer is waited for up to
+// kInputFifoWaitMilliseconds and then refused ("is a FIFO with no writer"), where open(2) alone
+// would wait forever. Once a writer is there, reading waits for its data as any reader of a pipe
+// does. (Loaders that need the file's size, such as .npy, refuse everything but regular files.)
 #pragma once
 
 #include <cstddef>
@@ -12,6 +19,9 @@
 #include "swarm/core/status.h"
 
 namespace swarm {
+
+// How long OpenInputFile waits for a writer to open a FIFO input before refusing it.
+inline constexpr int kInputFifoWaitMilliseconds = 2000;
 
 struct FileCloser {
   void operator()(std::FILE* file) const {

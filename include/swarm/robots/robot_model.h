@@ -85,6 +85,11 @@ struct RobotModel {
   std::vector<size_t> LeafLinks() const;
 };
 
+// A name of the floating base's coordinates, "base_x".."base_qz" (q) or "base_vx".."base_wz"
+// (velocities). A URDF whose independent joint has such a name is refused with a floating base
+// (UrdfOptions::floating_base): its q and velocity names would list that name twice.
+bool IsFloatingBaseCoordinateName(std::string_view name);
+
 // Limits on URDF input, so a hostile or broken file fails fast with a message instead of
 // crashing urdfdom's recursive parser, taking minutes or exhausting memory (urdf_xml_gate.h).
 // Real robot descriptions are far inside them: the largest in ../shared/urdf is 27 KB, nests 5

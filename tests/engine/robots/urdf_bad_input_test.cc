@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "swarm/robots/robot_model.h"
 
@@ -85,6 +86,27 @@ TEST_CASE("two root links", "[urdf][bad]") {
 TEST_CASE("an unknown joint type", "[urdf][bad]") {
   const std::string message = ErrorOf(Chain("hinge", ""));
   CHECK_THAT(message, Contains("[j2]") && Contains("[hinge]"));
+}
+
+TEST_CASE("a joint named like a floating-base coordinate, with a floating base", "[urdf][bad]") {
+  // Every name the floating base puts before the joints (q and velocity names) would otherwise be
+  // listed twice by QNames or VelocityNames.
+  for (const char* name : {"base_x", "base_qz", "base_vx", "base_wz"}) {
+    const std::string xml = Robot(Joint(name, "revolute", "a", "b", kLimit) +
+                                  Joint("j2", "revolute", "b", "c", kLimit));
+    UrdfOptions floating;
+    floating.floating_base = true;
+    Result<RobotModel> model = LoadUrdfString(xml, floating, "bad.urdf");
+    REQUIRE_FALSE(model.ok());
+    INFO(model.status().message());
+    CHECK_THAT(model.status().message(), Contains(std::string("joint '") + name +
+                                                  "' has the name of a floating-base coordinate") &&
+                                             Contains("bad.urdf:1:"));
+    // Without a floating base the name means nothing special.
+    Result<RobotModel> fixed = LoadUrdfString(xml, {}, "bad.urdf");
+    REQUIRE(fixed.ok());
+    CHECK(fixed->QNames() == std::vector<std::string>{name, "j2"});
+  }
 }
 
 TEST_CASE("planar and floating joints are unsupported", "[urdf][bad]") {
