@@ -4,6 +4,8 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <new>
+#include <system_error>
 
 #include "demos/command_line/program_exit.h"
 #include "swarm/core/output_file.h"
@@ -47,6 +49,24 @@ int FinishProgram(std::string_view program, int status) {
                static_cast<int>(program.size()), program.data(),
                reason != 0 ? std::strerror(reason) : "a write failed");
   return kExitBadInput;
+}
+
+int RunProgram(std::string_view program, int (*run)(int argc, char** argv), int argc, char** argv) {
+  StartProgram();
+  int status;
+  try {
+    status = run(argc, argv);
+  } catch (const std::system_error& error) {
+    std::fprintf(stderr, "%.*s: %s (with fewer --threads it may start)\n",
+                 static_cast<int>(program.size()), program.data(), error.what());
+    status = kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "%.*s: out of memory: the system refused an allocation (see --memory-limit)\n",
+                 static_cast<int>(program.size()), program.data());
+    status = kExitBadInput;
+  }
+  return FinishProgram(program, status);
 }
 
 }  // namespace swarm

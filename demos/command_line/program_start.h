@@ -11,6 +11,8 @@
 //   itself: a program that embeds swarm keeps its own signals.
 // SIGPIPE keeps its default: `swarm-robots info | head -1` ends quietly, as other tools do.
 //
+// RunProgram runs a program between the two, turning the exceptions that reach it into messages.
+//
 // FinishProgram, on the way out of main: the reports a program prints go to stdout through stdio's
 // buffer, whose failures (a full disk, /dev/full, a closed pipe with SIGPIPE ignored) show only
 // when flushed; it flushes stdout and turns a failure into a message on stderr and status 2.
@@ -25,5 +27,12 @@ void StartProgram();
 // `status` when stdout was written completely, else kExitBadInput after printing
 // "<program>: cannot write the report to standard output: <reason>".
 int FinishProgram(std::string_view program, int status);
+
+// A whole program: StartProgram, run(argc, argv), FinishProgram. What the system refuses on the
+// way, when no step of the program can handle it better, ends the program with a message and
+// kExitBadInput instead of an uncaught exception's abort: threads that cannot start
+// (std::system_error from ThreadPool, e.g. --threads 128 under an address-space limit; the message
+// names the threads and suggests fewer) and memory the system will not give (std::bad_alloc).
+int RunProgram(std::string_view program, int (*run)(int argc, char** argv), int argc, char** argv);
 
 }  // namespace swarm

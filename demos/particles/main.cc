@@ -50,7 +50,4 @@ int RunDemo(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  swarm::StartProgram();
-  return swarm::FinishProgram(swarm::kProgram, RunDemo(argc, argv));
-}
+int main(int argc, char** argv) { return swarm::RunProgram(swarm::kProgram, RunDemo, argc, argv); }

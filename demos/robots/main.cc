@@ -85,6 +85,5 @@ int RunCommand(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  swarm::StartProgram();
-  return swarm::FinishProgram(swarm::kProgram, RunCommand(argc, argv));
+  return swarm::RunProgram(swarm::kProgram, RunCommand, argc, argv);
 }

@@ -159,7 +159,4 @@ int RunVision(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  swarm::StartProgram();
-  return swarm::FinishProgram(kProgram, RunVision(argc, argv));
-}
+int main(int argc, char** argv) { return swarm::RunProgram(kProgram, RunVision, argc, argv); }

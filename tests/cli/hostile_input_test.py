@@ -220,6 +220,26 @@ for program, command in (
         for leftover in leftovers(existing):
             os.remove(os.path.join(work, leftover))
 
+# Threads that cannot start (an address-space limit of 1 GiB: 256 threads' stacks of 8 MiB need
+# 2 GiB of address space): every program ends with a message and status 2, not an uncaught
+# exception's abort. Not under ASan, whose shadow memory needs far more address space than that.
+def address_space_limit():
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, resource.RLIM_INFINITY))
+
+
+if not sanitized:
+    for program, command in (
+            ("swarm-robots run", [robots, "run", "--urdf", os.path.join(
+                os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "robots",
+                "ur5.urdf"), "--robots", "64", "--steps", "2", "--no-progress"]),
+            ("swarm-vision", [vision, good_png, "--gray", "-o", path("threads.png")]),
+            ("swarm-particles", [particles, "--headless", "--particles", "1000", "--frames", "1",
+                                 "--width", "64", "--height", "64", "--out",
+                                 path("threads.png")])):
+        check(f"11: {program} --threads 256 under a 1 GiB address-space limit",
+              command + ["--threads", "256"], 2, "could not start a pool of 256 threads",
+              "fewer --threads", preexec=address_space_limit)
+
 # Two runs writing the same --out at once: the file that survives is one complete run.
 ur5 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "robots",
                    "ur5.urdf")

@@ -15,7 +15,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <new>
 #include <string>
+#include <system_error>
 
 #include "demos/command_line/program_exit.h"
 #include "swarm/core/output_file.h"
@@ -35,10 +37,13 @@ std::string ReadAll(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-size_t Temporaries() {
+// Temporary files of outputs whose names start with `prefix`: only this case's, since ctest runs
+// the cases of this file at the same time in the same directory.
+size_t Temporaries(const std::string& prefix) {
   size_t count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(kDir)) {
-    count += entry.path().filename().string().find(".tmp-") != std::string::npos;
+    const std::string name = entry.path().filename().string();
+    count += name.starts_with(prefix) && name.find(".tmp-") != std::string::npos;
   }
   return count;
 }
@@ -77,7 +82,7 @@ TEST_CASE("StartProgram: a file-size limit is a write error, the old file kept")
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
   CHECK(ReadAll(path) == "old");
-  CHECK(Temporaries() == 0);
+  CHECK(Temporaries("limited") == 0);
 }
 
 TEST_CASE("StartProgram: SIGINT and SIGTERM remove temporaries and end the process by the signal") {
@@ -97,8 +102,36 @@ TEST_CASE("StartProgram: SIGINT and SIGTERM remove temporaries and end the proce
     REQUIRE(WIFSIGNALED(status));
     CHECK(WTERMSIG(status) == signal_number);
     CHECK(ReadAll(path) == "old");
-    CHECK(Temporaries() == 0);
+    CHECK(Temporaries("interrupted") == 0);
   }
+}
+
+TEST_CASE("RunProgram: threads or memory the system refuses end with a message and status 2") {
+  const std::string errors = TestPath("run_program_stderr.txt");
+  const auto run_child = [&](int (*program)(int, char**)) {
+    return RunChild([&] {
+      const int log = ::open(errors.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (log < 0 || ::dup2(log, 2) < 0) return 10;
+      return RunProgram("swarm-test", program, 0, nullptr);
+    });
+  };
+  int status = run_child([](int, char**) -> int {
+    throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                            "could not start a pool of 128 threads: thread 3 failed to start");
+  });
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == kExitBadInput);
+  CHECK(ReadAll(errors).starts_with(
+      "swarm-test: could not start a pool of 128 threads: thread 3 failed to start: "));
+  CHECK(ReadAll(errors).ends_with("(with fewer --threads it may start)\n"));
+  status = run_child([](int, char**) -> int { throw std::bad_alloc(); });
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == kExitBadInput);
+  CHECK(ReadAll(errors).starts_with("swarm-test: out of memory"));
+  // A program that returns keeps its status.
+  status = run_child([](int, char**) { return 7; });
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 7);
 }
 
 TEST_CASE("FinishProgram: a report lost on stdout is status 2 with a message") {

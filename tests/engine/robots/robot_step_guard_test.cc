@@ -1,8 +1,8 @@
 // Tests for the guard around RobotBatch's steps (engine/robots/step_guard.h): a step whose finite
 // but extreme inputs overflow (a velocity of 3e38, a PD error of 6e38) fails naming the first
 // non-finite value of the lowest robot that has one, and leaves every robot as it was: every array
-// the step writes bit for bit, the link poses those of forward kinematics at the restored q, and the
-// next step after the caller's fix the same bits as a batch that never failed. The reference is
+// the step writes bit for bit, the link poses those of forward kinematics at the restored q, and
+// the next step after the caller's fix the same bits as a batch that never failed. The reference is
 // that batch, stepped alongside; the same robot is named on every SIMD target, thread count and
 // tile size. Steps of a day or of 1e30 s are refused up front.
 #include <catch2/catch.hpp>
