@@ -14,6 +14,15 @@ import swarm  # noqa: E402
 
 _LIBRARY = None
 
+# A rod on a y-axis hinge: the smallest robot model the tests of handles and arguments need.
+PENDULUM = """<robot name="pendulum">
+  <link name="base"/>
+  <link name="rod"><inertial><origin xyz="0 0 -0.5"/><mass value="1"/>
+    <inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="hinge" type="continuous"><parent link="base"/><child link="rod"/>
+    <axis xyz="0 1 0"/></joint>
+</robot>"""
+
 
 def library():
     """The swarm.Library loaded from the path given on the command line (loaded once)."""

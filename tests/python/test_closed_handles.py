@@ -8,16 +8,8 @@ import unittest
 
 import numpy as np
 
-from swarm_test_support import library, main
+from swarm_test_support import PENDULUM, library, main
 import swarm
-
-PENDULUM = """<robot name="pendulum">
-  <link name="base"/>
-  <link name="rod"><inertial><origin xyz="0 0 -0.5"/><mass value="1"/>
-    <inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <joint name="hinge" type="continuous"><parent link="base"/><child link="rod"/>
-    <axis xyz="0 1 0"/></joint>
-</robot>"""
 
 CLOSED = "use of a closed {0}: the {0} is closed"
 

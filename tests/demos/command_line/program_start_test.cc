@@ -21,21 +21,16 @@
 
 #include "demos/command_line/program_exit.h"
 #include "swarm/core/output_file.h"
+#include "tests/support/scratch_files.h"
 
 namespace swarm {
 namespace {
 
 const std::string kDir = "program_start_test";
 
-std::string TestPath(const std::string& name) {
-  std::filesystem::create_directories(kDir);
-  return kDir + "/" + name;
-}
+std::string TestPath(const std::string& name) { return test::ScratchPath(kDir, name); }
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using test::ReadAll;
 
 // Temporary files of outputs whose names start with `prefix`: only this case's, since ctest runs
 // the cases of this file at the same time in the same directory.

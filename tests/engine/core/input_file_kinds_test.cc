@@ -1,9 +1,7 @@
 // Tests for swarm/core/input_file.h by what the input path names: opening never blocks for long
 // (a FIFO without a writer is refused after a bounded wait, one with a writer is read whole),
 // sockets are refused with a message, character devices are read as before.
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -15,6 +13,7 @@
 #include <thread>
 
 #include "swarm/core/input_file.h"
+#include "tests/support/scratch_files.h"
 
 namespace swarm {
 namespace {
@@ -22,8 +21,7 @@ namespace {
 using Catch::Contains;
 
 std::string TestPath(const std::string& name) {
-  std::filesystem::create_directories("input_file_kinds_test");
-  const std::string path = "input_file_kinds_test/" + name;
+  const std::string path = test::ScratchPath("input_file_kinds_test", name);
   std::filesystem::remove(path);
   return path;
 }
@@ -59,12 +57,8 @@ TEST_CASE("OpenInputFile: a FIFO with a writer is read whole, its first byte inc
 
 TEST_CASE("OpenInputFile: sockets are refused with a message") {
   const std::string path = TestPath("socket");
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  const int fd = test::BindSocket(path);
   REQUIRE(fd >= 0);
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::snprintf(address.sun_path, sizeof(address.sun_path), "%s", path.c_str());
-  REQUIRE(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address)) == 0);
   Result<InputFile> input = OpenInputFile(path, "PNG file");
   ::close(fd);
   REQUIRE_FALSE(input.ok());

@@ -5,10 +5,8 @@
 // live temporary files. Every refusal leaves the old file byte for byte.
 #include <fcntl.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +23,7 @@
 
 #include "swarm/core/output_file.h"
 #include "tests/support/file_size_limit.h"
+#include "tests/support/scratch_files.h"
 
 namespace swarm {
 namespace {
@@ -33,15 +32,9 @@ using Catch::Contains;
 
 const std::string kDir = "output_file_kinds_test";
 
-std::string TestPath(const std::string& name) {
-  std::filesystem::create_directories(kDir);
-  return kDir + "/" + name;
-}
+std::string TestPath(const std::string& name) { return test::ScratchPath(kDir, name); }
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using test::ReadAll;
 
 void WriteAll(const std::string& path, const std::string& text) {
   std::filesystem::remove(path);
@@ -211,12 +204,8 @@ TEST_CASE("OutputFile: /dev/stdout redirected to a file is written in the stream
 TEST_CASE("OutputFile: sockets and directories are refused and left alone") {
   const std::string path = TestPath("socket");
   std::filesystem::remove(path);
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  const int fd = test::BindSocket(path);
   REQUIRE(fd >= 0);
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::snprintf(address.sun_path, sizeof(address.sun_path), "%s", path.c_str());
-  REQUIRE(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address)) == 0);
   Result<OutputFile> file = OutputFile::Create(path);
   ::close(fd);
   REQUIRE_FALSE(file.ok());
