@@ -26,7 +26,7 @@ namespace swarm {
 //   applied (n) | qdd (n) | contact normal forces (one per contact) | RK4 only: q0 (q_count) |
 //   v0 (n) | q stage (q_count) | v stage (n) | velocity sum (n) | acceleration sum (n) |
 //   stage accelerations (n) | the step's start (engine/robots/step_guard.h): q, base velocity
-//   and qd (q_count + n) | torque (dof) | torque mode: qdd and contact forces (n + contacts)
+//   and qd (q_count + n)
 // with b = 6 for a floating base in torque mode (else 0) and n = b + dof, so that
 // [base velocity | qd] and [base force | torque] are the dynamics' velocity-like views; a
 // kinematic batch has exactly its old layout. `applied` is what forward dynamics reads (the
@@ -82,21 +82,20 @@ struct RobotBatch::State {
   size_t rk_v_sum_begin() const { return rk_v_stage_begin() + rk_v_arrays(); }
   size_t rk_a_sum_begin() const { return rk_v_sum_begin() + rk_v_arrays(); }
   size_t rk_a_stage_begin() const { return rk_a_sum_begin() + rk_v_arrays(); }
-  // Where a step saves what it writes (engine/robots/step_guard.h): [q | base velocity | qd],
-  // the torques and, in torque mode, [qdd | contact forces], each range contiguous in storage.
+  // Where a step saves the state it changes (engine/robots/step_guard.h): [q | base velocity |
+  // qd], contiguous in storage. The torques, qdd and the contact forces are what the step
+  // applied and computed: a failed step leaves its values there, which show the cause.
   size_t saved_begin() const { return rk_a_stage_begin() + rk_v_arrays(); }
-  size_t derived_arrays() const { return dynamics_arrays() + contacts.size(); }
-  size_t array_count() const {
-    return saved_begin() + model.q_count() + velocities() + dof() + derived_arrays();
-  }
-  // The pairs of live and saved arrays a step's guard keeps (the three ranges above).
-  std::array<SavedArrays, 3> StepSaves() {
+  size_t array_count() const { return saved_begin() + model.q_count() + velocities(); }
+  std::array<SavedArrays, 1> StepSaves() {
     const size_t state = model.q_count() + velocities();
-    const size_t first = saved_begin();
-    return {
-        {{Arrays(q_begin(), state), Arrays(first, state)},
-         {Arrays(torque_begin(), dof()), Arrays(first + state, dof())},
-         {Arrays(qdd_begin(), derived_arrays()), Arrays(first + state + dof(), derived_arrays())}}};
+    return {{{Arrays(q_begin(), state), Arrays(saved_begin(), state)}}};
+  }
+  // What a step's guard checks: q and the velocities, which every overflow reaches (a
+  // non-finite torque or acceleration is integrated into them) within the step.
+  std::array<StepOutput, 2> StepChecks() {
+    return {{{"q", Arrays(q_begin(), model.q_count())},
+             {"velocity", Arrays(base_velocity_begin(), velocities())}}};
   }
 
   LanesView Arrays(size_t first, size_t n) {
@@ -458,7 +457,7 @@ Status RobotBatch::FinishGuardedStep(ThreadPool& pool, const char* function,
                                      size_t first_bad_robot) {
   if (first_bad_robot >= size()) return {};
   const std::string what = DescribeNonFinite(outputs, output_count, first_bad_robot);
-  const std::array<SavedArrays, 3> saves = state_->StepSaves();
+  const std::array<SavedArrays, 1> saves = state_->StepSaves();
   RestoreStepStart(saves.data(), saves.size());
   ForwardKinematics(pool);
   return InvalidArgument(std::string(function) +
@@ -493,17 +492,19 @@ Status RobotBatch::ControlStep(ThreadPool& pool, float dt) {
   const auto fk = [&](size_t begin, size_t n) {
     swarm::ForwardKinematics(kinematic_tree, q_all.Slice(begin, n), poses.Slice(begin, n));
   };
-  const std::array<SavedArrays, 3> saves = state_->StepSaves();
+  const std::array<SavedArrays, 1> saves = state_->StepSaves();
   const auto save = [&](size_t begin, size_t n) {
     SaveStepStart(saves.data(), saves.size(), begin, n);
   };
-  const StepOutput outputs[] = {{"torque", torques}, {"q", q_all}, {"qd", velocities}};
+  const std::array<StepOutput, 2> checks = state_->StepChecks();
   std::atomic<size_t> first_bad_robot{SIZE_MAX};
   const auto check = [&](size_t begin, size_t n) {
-    CheckStepOutputs(outputs, std::size(outputs), begin, n, &first_bad_robot);
+    CheckStepOutputs(checks.data(), checks.size(), begin, n, &first_bad_robot);
   };
   RunFused(pool, size(), state_->config.schedule, save, pd, integrate, fk, check);
-  return FinishGuardedStep(pool, kFunction, outputs, std::size(outputs), first_bad_robot.load());
+  // The causes first when naming the value: the torques, then what was integrated.
+  const StepOutput named[] = {{"torque", torques}, {"q", q_all}, {"qd", velocities}};
+  return FinishGuardedStep(pool, kFunction, named, std::size(named), first_bad_robot.load());
 }
 
 Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController controller) {
@@ -570,20 +571,22 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
     swarm::ForwardKinematics(s.tree, arrays.q.Slice(begin, count),
                              arrays.poses.Slice(begin, count));
   };
-  const std::array<SavedArrays, 3> saves = s.StepSaves();
+  const std::array<SavedArrays, 1> saves = s.StepSaves();
   const auto save = [&](size_t begin, size_t count) {
     SaveStepStart(saves.data(), saves.size(), begin, count);
   };
-  // The causes first: the torques (a controller's, or the caller's clamped), the accelerations.
+  const std::array<StepOutput, 2> checks = s.StepChecks();
+  std::atomic<size_t> first_bad_robot{SIZE_MAX};
+  const auto check = [&](size_t begin, size_t count) {
+    CheckStepOutputs(checks.data(), checks.size(), begin, count, &first_bad_robot);
+  };
+  // The causes first when naming the value: the torques (a controller's, or the caller's
+  // clamped), the accelerations, then what was integrated.
   const StepOutput outputs[] = {{"torque", arrays.torques},
                                 {"qdd", arrays.accelerations},
                                 {"q", arrays.q},
                                 {"base_velocity", arrays.velocities.Arrays(0, n - model.dof)},
                                 {"qd", arrays.joint_velocities}};
-  std::atomic<size_t> first_bad_robot{SIZE_MAX};
-  const auto check = [&](size_t begin, size_t count) {
-    CheckStepOutputs(outputs, std::size(outputs), begin, count, &first_bad_robot);
-  };
   if (s.runge_kutta()) {
     RunFused(pool, size(), s.config.schedule, save, control, runge_kutta, fk, check);
   } else {

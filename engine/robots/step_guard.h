@@ -4,12 +4,14 @@
 // past it), and a non-finite state would otherwise be found only by the next step, with no hint
 // of its cause, and spread to every quantity derived from it.
 //
-// Before the step's stages each tile saves what the step writes of its robots (SaveStepStart: q,
-// the velocities, the torques, the accelerations and contact forces); after them it checks the
-// step's outputs (CheckStepOutputs). A failed step restores every robot from the saved arrays
-// (RestoreStepStart), recomputes the link poses from the restored q, and reports the first
-// non-finite value of the lowest robot that has one, the same at any thread or tile count.
-// Internal to engine/robots.
+// Before the step's stages each tile saves the state the step changes (SaveStepStart: q and the
+// velocities); after them it checks the same arrays (CheckStepOutputs), which
+// any overflow reaches within the step (a non-finite torque or acceleration is integrated into
+// them). A failed step restores every robot from the saved arrays (RestoreStepStart), recomputes
+// the link poses from the restored q, and reports the first non-finite value of the lowest robot
+// that has one (its torques and accelerations first: they name the cause), the same at any
+// thread or tile count. Save and check read and write only these few arrays of a tile that the
+// step has in cache anyway. Internal to engine/robots.
 #pragma once
 
 #include <atomic>
@@ -20,8 +22,7 @@
 
 namespace swarm {
 
-// The arrays a step must leave finite, in the order they are reported: what the step derived
-// first names the cause (a torque or an acceleration), then what it integrated.
+// An array a step must leave finite (or, when naming the failure, one that shows its cause).
 struct StepOutput {
   const char* name;  // as the C API and Python name the array: "torque", "qdd", "qd", ...
   ConstLanesView view;

@@ -167,10 +167,11 @@ class RobotBatch {
   void ForwardKinematics(ThreadPool& pool);
   // One control step, fused per tile: PD torques toward q_target, integration with limits over
   // dt seconds, forward kinematics. Errors (state untouched): dt not in (0, kMaxStepSeconds]; a
-  // step that makes a torque, q or qd non-finite (from finite but extreme inputs) restores every
-  // array it wrote, recomputes the link poses from the restored q (the same bits, unless q was
-  // written since the last step or FK) and names the first such value of the lowest robot ("the
-  // step overflowed from finite inputs: qd of robot 3, column 2 is inf ...").
+  // step that makes q or qd non-finite (from finite but extreme inputs) restores q and qd,
+  // recomputes the link poses from the restored q (the same bits, unless q was written since the
+  // last step or FK) and names the first non-finite value of the lowest such robot, its torques
+  // first ("the step overflowed from finite inputs: torque of robot 3, column 2 is inf ...");
+  // torque() keeps the torques the failed step applied.
   Status ControlStep(ThreadPool& pool, float dt);
   // One IK step, fused per tile: the end effector's Jacobian from link_poses() (so call after FK
   // or ControlStep), then a damped-least-squares step that writes q_target toward target_pose().
@@ -182,7 +183,9 @@ class RobotBatch {
   // dynamics first computes the link poses of its configuration and adds the contact forces. qdd()
   // holds the accelerations at the step's start. Errors (state untouched): torque mode off, dt not
   // in (0, kMaxStepSeconds], computed torque on a floating base; and, as ControlStep, a step that
-  // makes a torque, an acceleration, q or a velocity non-finite, restoring what it wrote.
+  // makes q or a velocity non-finite: q and the velocities are restored, and torque(), qdd() and
+  // contact_forces() keep the failed step's values, which show the cause (the message names the
+  // first non-finite torque, acceleration, q or velocity of the lowest such robot).
   Status TorqueStep(ThreadPool& pool, float dt, TorqueController controller);
 
   // Torque mode: each robot's kinetic energy 0.5 v^T (M + A) v (v = [base velocity, qd]) and

@@ -447,9 +447,9 @@ TEST_CASE("RobotBatch: a budget too small is refused naming kRobots, nothing lea
   const RobotModel model = LoadModel(kUr5Urdf);
   constexpr size_t kRobots = 1000;
   // The state: q, qd, q_target, torque (6 each), 8 link poses and the goal, and the step's saved
-  // start (q, qd and torque, 6 each), one padded array of kRobots floats each.
+  // start (q and qd, 6 each), one padded array of kRobots floats each.
   const size_t state_bytes =
-      (7 * 6 + kPoseArrays * 8 + kPoseArrays) * test::PaddedFloats(kRobots) * sizeof(float);
+      (6 * 6 + kPoseArrays * 8 + kPoseArrays) * test::PaddedFloats(kRobots) * sizeof(float);
   for (const size_t budget : {size_t{4096}, state_bytes + 4096}) {
     INFO("budget " << budget);
     MemoryAccountant memory(budget);
