@@ -4,7 +4,9 @@
 //
 // Not under AddressSanitizer: its shadow memory reserves terabytes of address space up front, so
 // any such limit breaks the sanitizer itself; callers skip their case when kUnderAddressSanitizer.
-// (RLIMIT_NPROC would be the other way to refuse threads, but it does not bind root.)
+// (RLIMIT_NPROC would be the other way to refuse threads, but it does not bind root.) Nor under
+// qemu-user, which accepts the limit without applying it (it would starve the emulator): callers
+// tag their cases [native].
 #pragma once
 
 #include <sys/resource.h>
