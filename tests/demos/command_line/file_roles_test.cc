@@ -17,11 +17,16 @@ namespace {
 
 using Catch::Contains;
 
-const std::string kDir = "file_roles_test";
+// Each case works in a folder of its own below this one: ctest runs the cases at the same time,
+// and one case's remove-and-create of q.npy must not meet another's check.
+std::string CaseDir(const std::string& name) {
+  const std::string dir = "file_roles_test/" + name;
+  std::filesystem::create_directories(dir + "/sub");
+  return dir;
+}
 
-std::string Existing(const std::string& name) {
-  std::filesystem::create_directories(kDir + "/sub");
-  const std::string path = kDir + "/" + name;
+std::string Existing(const std::string& dir, const std::string& name) {
+  const std::string path = dir + "/" + name;
   std::filesystem::remove(path);
   std::ofstream(path) << "contents";
   return path;
@@ -30,7 +35,8 @@ std::string Existing(const std::string& name) {
 Status Check(std::vector<FileUse> uses) { return CheckDistinctFiles(uses); }
 
 TEST_CASE("CheckDistinctFiles: an output on an input is refused, naming both flags") {
-  const std::string q = Existing("q.npy");
+  const std::string kDir = CaseDir("input");
+  const std::string q = Existing(kDir, "q.npy");
   const std::string link = kDir + "/q_link.npy";
   const std::string hard = kDir + "/q_hard.npy";
   std::filesystem::remove(link);
@@ -39,7 +45,7 @@ TEST_CASE("CheckDistinctFiles: an output on an input is refused, naming both fla
   std::filesystem::create_hard_link(q, hard);
   for (const std::string& out : {q, link, hard, kDir + "/./q.npy", kDir + "/sub/../q.npy",
                                  std::filesystem::absolute(q).string()}) {
-    Status status = Check({{"--urdf", Existing("r.urdf"), FileRole::kInput},
+    Status status = Check({{"--urdf", Existing(kDir, "r.urdf"), FileRole::kInput},
                            {"--q", q, FileRole::kInput},
                            {"--out", out, FileRole::kOutput}});
     REQUIRE_FALSE(status.ok());
@@ -50,11 +56,12 @@ TEST_CASE("CheckDistinctFiles: an output on an input is refused, naming both fla
 }
 
 TEST_CASE("CheckDistinctFiles: two outputs on one file are refused, existing or not") {
-  const std::string q = Existing("q.npy");
+  const std::string kDir = CaseDir("outputs");
+  const std::string q = Existing(kDir, "q.npy");
   for (bool exists : {true, false}) {
     const std::string out = kDir + "/x.npy";
     std::filesystem::remove(out);
-    if (exists) Existing("x.npy");
+    if (exists) Existing(kDir, "x.npy");
     Status status = Check({{"--q", q, FileRole::kInput},
                            {"--mass", out, FileRole::kOutput},
                            {"--bias", kDir + "/sub/../x.npy", FileRole::kOutput}});
@@ -65,7 +72,8 @@ TEST_CASE("CheckDistinctFiles: two outputs on one file are refused, existing or 
 }
 
 TEST_CASE("CheckDistinctFiles: distinct files, shared inputs and /dev/null pass") {
-  const std::string q = Existing("q.npy");
+  const std::string kDir = CaseDir("distinct");
+  const std::string q = Existing(kDir, "q.npy");
   CHECK(Check({{"--q", q, FileRole::kInput},
                {"--qd", q, FileRole::kInput},
                {"--mass", kDir + "/m.npy", FileRole::kOutput},

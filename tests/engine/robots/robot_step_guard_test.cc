@@ -59,10 +59,10 @@ void Seed(RobotBatch& batch) {
 
 TEST_CASE("a torque step that overflows restores every robot and names the lowest robot's value") {
   const RobotModel model = LoadShared("panda.urdf");
-  constexpr size_t kRobots = 40;
+  constexpr size_t kRobots = 200;  // several tiles, the bad robots in different ones
   test::ForEachTarget([&](const test::TargetUnderTest& target) {
     for (size_t threads : {1, 2}) {
-      for (size_t tile : {16, 64}) {
+      for (size_t tile : {64, 128}) {  // multiples of every target's padding
         INFO("target " << target.name << ", " << threads << " threads, tiles of " << tile);
         MemoryAccountant memory;
         ThreadPool pool(threads);
@@ -70,8 +70,8 @@ TEST_CASE("a torque step that overflows restores every robot and names the lowes
         RobotBatch reference = Create(memory, model, kRobots, true, tile);
         Seed(batch);
         Seed(reference);
-        // Robots 30 and 9 spin joint 1 at 3e38 rad/s: the Coriolis terms overflow.
-        batch.qd().Array(1)[30] = 3e38f;
+        // Robots 130 and 9 spin joint 1 at 3e38 rad/s: the Coriolis terms overflow.
+        batch.qd().Array(1)[130] = 3e38f;
         batch.qd().Array(1)[9] = 3e38f;
         batch.ForwardKinematics(pool);
         const std::vector<float> q = Values(batch.q());
@@ -88,7 +88,7 @@ TEST_CASE("a torque step that overflows restores every robot and names the lowes
         batch.ForwardKinematics(pool);
         CHECK(Values(batch.link_poses()) == poses);
         // Fixed, the batch steps to the bits of one that never failed.
-        batch.qd().Array(1)[30] = 0.0f;
+        batch.qd().Array(1)[130] = 0.0f;
         batch.qd().Array(1)[9] = 0.0f;
         REQUIRE(batch.TorqueStep(pool, 0.002f, TorqueController::kPdGravity).ok());
         REQUIRE(reference.TorqueStep(pool, 0.002f, TorqueController::kPdGravity).ok());
@@ -108,7 +108,7 @@ TEST_CASE("a control step that overflows restores every robot and names the torq
       INFO("target " << target.name << ", " << threads << " threads");
       MemoryAccountant memory;
       ThreadPool pool(threads);
-      RobotBatch batch = Create(memory, model, 40, false, 16);
+      RobotBatch batch = Create(memory, model, 40, false, 64);
       Seed(batch);
       batch.q().Array(0)[21] = 3e38f;
       batch.q_target().Array(0)[21] = -3e38f;
@@ -130,7 +130,7 @@ TEST_CASE("steps longer than kMaxStepSeconds are refused before anything changes
   const RobotModel model = LoadShared("panda.urdf");
   MemoryAccountant memory;
   ThreadPool pool(1);
-  RobotBatch batch = Create(memory, model, 8, true, 16);
+  RobotBatch batch = Create(memory, model, 8, true, 64);
   Seed(batch);
   const uint64_t before = batch.StateHash();
   for (float dt : {1.0001f, 86400.0f, 1e30f}) {
