@@ -155,6 +155,8 @@ using swarm::c_api::last_error;
 using swarm::c_api::NewBuffer;
 using swarm::c_api::NewTensor;
 using swarm::c_api::NullArgument;
+using swarm::c_api::ReleaseHandle;
+using swarm::c_api::RetainHandle;
 using swarm::c_api::Storage;
 using swarm::c_api::ToDType;
 using swarm::c_api::WriteText;
@@ -210,15 +212,10 @@ swarm_status swarm_context_create(const swarm_context_desc* desc, swarm_context*
 }
 
 swarm_status swarm_context_retain(swarm_context context) {
-  if (context == nullptr) return NullArgument("swarm_context_retain", "context");
-  context->references.fetch_add(1, std::memory_order_relaxed);
-  return SWARM_OK;
+  return RetainHandle(context, "swarm_context_retain", "context");
 }
 
-void swarm_context_destroy(swarm_context context) {
-  if (context == nullptr) return;
-  if (context->references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete context;
-}
+void swarm_context_destroy(swarm_context context) { ReleaseHandle(context); }
 
 swarm_status swarm_context_bytes_in_use(swarm_context context, size_t* bytes) {
   constexpr const char* kFunction = "swarm_context_bytes_in_use";
@@ -323,15 +320,10 @@ swarm_status swarm_buffer_create_tensor(swarm_context context, swarm_dtype dtype
 }
 
 swarm_status swarm_buffer_retain(swarm_buffer buffer) {
-  if (buffer == nullptr) return NullArgument("swarm_buffer_retain", "buffer");
-  buffer->references.fetch_add(1, std::memory_order_relaxed);
-  return SWARM_OK;
+  return RetainHandle(buffer, "swarm_buffer_retain", "buffer");
 }
 
-void swarm_buffer_release(swarm_buffer buffer) {
-  if (buffer == nullptr) return;
-  if (buffer->references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete buffer;
-}
+void swarm_buffer_release(swarm_buffer buffer) { ReleaseHandle(buffer); }
 
 swarm_status swarm_buffer_kind_get(swarm_buffer buffer, swarm_buffer_kind* out) {
   constexpr const char* kFunction = "swarm_buffer_kind_get";

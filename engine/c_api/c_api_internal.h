@@ -122,6 +122,20 @@ namespace swarm::c_api {
 // the call even when the handle's last reference is released meanwhile.
 inline std::shared_ptr<ContextState> HoldContext(swarm_context context) { return context->state; }
 
+// The reference counting of handles that have it (contexts, buffers): retain adds one, release
+// drops one and deletes the handle with the last.
+template <typename Handle>
+swarm_status RetainHandle(Handle* handle, const char* function, const char* argument) {
+  if (handle == nullptr) return NullArgument(function, argument);
+  handle->references.fetch_add(1, std::memory_order_relaxed);
+  return SWARM_OK;
+}
+template <typename Handle>
+void ReleaseHandle(Handle* handle) {
+  if (handle == nullptr) return;
+  if (handle->references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete handle;
+}
+
 // A new tensor handle (the caller checked `out`).
 swarm_status NewTensor(const TensorView& view, std::shared_ptr<const void> owner,
                        swarm_tensor* out);

@@ -6,10 +6,10 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstring>
-#include <thread>
+#include <optional>
 
+#include "engine/core/bounded_wait.h"
 #include "swarm/core/memory.h"
 
 namespace swarm {
@@ -34,23 +34,23 @@ struct UniqueDescriptor {
 // open, EAGAIN once one has, but no data yet. Waits up to kInputFifoWaitMilliseconds for a writer;
 // returns the byte the test read (EOF when none) for the caller to put back.
 Result<int> WaitForWriter(int fd) {
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::milliseconds(kInputFifoWaitMilliseconds);
-  while (true) {
+  std::optional<Result<int>> read = PollFor(kInputFifoWaitMilliseconds, [&] {
     unsigned char byte;
     const ssize_t got = ::read(fd, &byte, 1);
-    if (got == 1) return static_cast<int>(byte);
-    if (got < 0 && errno == EAGAIN) return static_cast<int>(EOF);
-    if (got < 0 && errno != EINTR) {
-      return InvalidArgument(std::string("cannot read: ") + std::strerror(errno));
+    std::optional<Result<int>> outcome;
+    if (got == 1) {
+      outcome = static_cast<int>(byte);
+    } else if (got < 0 && errno == EAGAIN) {
+      outcome = static_cast<int>(EOF);
+    } else if (got < 0 && errno != EINTR) {
+      outcome = InvalidArgument(std::string("cannot read: ") + std::strerror(errno));
     }
-    if (std::chrono::steady_clock::now() >= deadline) {
-      return InvalidArgument("is a FIFO with no writer (waited " +
-                             std::to_string(kInputFifoWaitMilliseconds / 1000) +
-                             " s); start its writer first or pass a regular file");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+    return outcome;  // empty: no writer yet (end of file), or interrupted
+  });
+  if (read) return *read;
+  return InvalidArgument("is a FIFO with no writer (waited " +
+                         std::to_string(kInputFifoWaitMilliseconds / 1000) +
+                         " s); start its writer first or pass a regular file");
 }
 
 }  // namespace

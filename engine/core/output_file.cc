@@ -6,14 +6,14 @@
 
 #include <atomic>
 #include <cerrno>
-#include <chrono>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <thread>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "engine/core/bounded_wait.h"
 #include "engine/core/temporary_files.h"
 
 namespace swarm {
@@ -56,29 +56,27 @@ int OwnStandardStream(const struct stat& target) {
 // reader from blocking open() forever (it fails with ENXIO instead), so the wait is ours to bound;
 // the writes themselves block as usual.
 Result<int> OpenWriteThrough(const std::string& path, bool fifo) {
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::milliseconds(kOutputFifoWaitMilliseconds);
-  while (true) {
+  std::optional<Result<int>> opened = PollFor(kOutputFifoWaitMilliseconds, [&] {
+    std::optional<Result<int>> outcome;
     const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd >= 0) {
       const int flags = ::fcntl(fd, F_GETFL);
       if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
         const std::string reason = SystemReason();
         ::close(fd);
-        return InvalidArgument("cannot open " + Quoted(path) + " for writing: " + reason);
+        outcome = InvalidArgument("cannot open " + Quoted(path) + " for writing: " + reason);
+      } else {
+        outcome = fd;
       }
-      return fd;
+    } else if (!(fifo && errno == ENXIO)) {
+      outcome = InvalidArgument("cannot open " + Quoted(path) + " for writing: " + SystemReason());
     }
-    if (!(fifo && errno == ENXIO)) {
-      return InvalidArgument("cannot open " + Quoted(path) + " for writing: " + SystemReason());
-    }
-    if (std::chrono::steady_clock::now() >= deadline) {
-      return InvalidArgument(Quoted(path) + " is a FIFO with no reader (waited " +
-                             std::to_string(kOutputFifoWaitMilliseconds / 1000) +
-                             " s); start its reader first or choose a regular file");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+    return outcome;  // empty: a FIFO with no reader yet
+  });
+  if (opened) return *opened;
+  return InvalidArgument(Quoted(path) + " is a FIFO with no reader (waited " +
+                         std::to_string(kOutputFifoWaitMilliseconds / 1000) +
+                         " s); start its reader first or choose a regular file");
 }
 
 // A descriptor sharing the offset of `stream` (1 or 2), after what the program printed to it.

@@ -82,21 +82,14 @@ struct RobotBatch::State {
   size_t rk_v_sum_begin() const { return rk_v_stage_begin() + rk_v_arrays(); }
   size_t rk_a_sum_begin() const { return rk_v_sum_begin() + rk_v_arrays(); }
   size_t rk_a_stage_begin() const { return rk_a_sum_begin() + rk_v_arrays(); }
-  // Where a step saves the state it changes (engine/robots/step_guard.h): [q | base velocity |
-  // qd], contiguous in storage. The torques, qdd and the contact forces are what the step
+  // The state a step changes, [q | base velocity | qd], and where a step saves it
+  // (engine/robots/step_guard.h). The torques, qdd and the contact forces are what the step
   // applied and computed: a failed step leaves its values there, which show the cause.
+  size_t step_state_arrays() const { return model.q_count() + velocities(); }
   size_t saved_begin() const { return rk_a_stage_begin() + rk_v_arrays(); }
-  size_t array_count() const { return saved_begin() + model.q_count() + velocities(); }
-  std::array<SavedArrays, 1> StepSaves() {
-    const size_t state = model.q_count() + velocities();
-    return {{{Arrays(q_begin(), state), Arrays(saved_begin(), state)}}};
-  }
-  // What a step's guard checks: q and the velocities, which every overflow reaches (a
-  // non-finite torque or acceleration is integrated into them) within the step.
-  std::array<StepOutput, 2> StepChecks() {
-    return {{{"q", Arrays(q_begin(), model.q_count())},
-             {"velocity", Arrays(base_velocity_begin(), velocities())}}};
-  }
+  size_t array_count() const { return saved_begin() + step_state_arrays(); }
+  LanesView StepState() { return Arrays(q_begin(), step_state_arrays()); }
+  LanesView SavedStepState() { return Arrays(saved_begin(), step_state_arrays()); }
 
   LanesView Arrays(size_t first, size_t n) {
     return {storage.lane(0) + first * stride, robots, stride, n};
@@ -452,13 +445,20 @@ Status CheckStepSeconds(const char* function, float dt) {
 
 }  // namespace
 
-Status RobotBatch::FinishGuardedStep(ThreadPool& pool, const char* function,
-                                     const StepOutput* outputs, size_t output_count,
-                                     size_t first_bad_robot) {
-  if (first_bad_robot >= size()) return {};
-  const std::string what = DescribeNonFinite(outputs, output_count, first_bad_robot);
-  const std::array<SavedArrays, 1> saves = state_->StepSaves();
-  RestoreStepStart(saves.data(), saves.size());
+template <class... Stages>
+Status RobotBatch::GuardedStep(ThreadPool& pool, const char* function, const StepOutput* named,
+                               size_t named_count, const Stages&... stages) {
+  const LanesView state = state_->StepState();
+  const LanesView saved = state_->SavedStepState();
+  std::atomic<size_t> first_bad_robot{SIZE_MAX};
+  RunFused(
+      pool, size(), state_->config.schedule,
+      [&](size_t begin, size_t n) { SaveStepStart(state, saved, begin, n); }, stages...,
+      [&](size_t begin, size_t n) { CheckStepState(state, begin, n, &first_bad_robot); });
+  const size_t robot = first_bad_robot.load();
+  if (robot >= size()) return {};
+  const std::string what = DescribeNonFinite(named, named_count, robot);
+  RestoreStepStart(saved, state);
   ForwardKinematics(pool);
   return InvalidArgument(std::string(function) +
                          ": the step overflowed from finite inputs: " + what +
@@ -492,19 +492,9 @@ Status RobotBatch::ControlStep(ThreadPool& pool, float dt) {
   const auto fk = [&](size_t begin, size_t n) {
     swarm::ForwardKinematics(kinematic_tree, q_all.Slice(begin, n), poses.Slice(begin, n));
   };
-  const std::array<SavedArrays, 1> saves = state_->StepSaves();
-  const auto save = [&](size_t begin, size_t n) {
-    SaveStepStart(saves.data(), saves.size(), begin, n);
-  };
-  const std::array<StepOutput, 2> checks = state_->StepChecks();
-  std::atomic<size_t> first_bad_robot{SIZE_MAX};
-  const auto check = [&](size_t begin, size_t n) {
-    CheckStepOutputs(checks.data(), checks.size(), begin, n, &first_bad_robot);
-  };
-  RunFused(pool, size(), state_->config.schedule, save, pd, integrate, fk, check);
-  // The causes first when naming the value: the torques, then what was integrated.
+  // The causes first when naming a failure's value: the torques, then what was integrated.
   const StepOutput named[] = {{"torque", torques}, {"q", q_all}, {"qd", velocities}};
-  return FinishGuardedStep(pool, kFunction, named, std::size(named), first_bad_robot.load());
+  return GuardedStep(pool, kFunction, named, std::size(named), pd, integrate, fk);
 }
 
 Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController controller) {
@@ -571,29 +561,18 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
     swarm::ForwardKinematics(s.tree, arrays.q.Slice(begin, count),
                              arrays.poses.Slice(begin, count));
   };
-  const std::array<SavedArrays, 1> saves = s.StepSaves();
-  const auto save = [&](size_t begin, size_t count) {
-    SaveStepStart(saves.data(), saves.size(), begin, count);
-  };
-  const std::array<StepOutput, 2> checks = s.StepChecks();
-  std::atomic<size_t> first_bad_robot{SIZE_MAX};
-  const auto check = [&](size_t begin, size_t count) {
-    CheckStepOutputs(checks.data(), checks.size(), begin, count, &first_bad_robot);
-  };
-  // The causes first when naming the value: the torques (a controller's, or the caller's
-  // clamped), the accelerations, then what was integrated.
-  const StepOutput outputs[] = {{"torque", arrays.torques},
-                                {"qdd", arrays.accelerations},
-                                {"q", arrays.q},
-                                {"base_velocity", arrays.velocities.Arrays(0, n - model.dof)},
-                                {"qd", arrays.joint_velocities}};
+  // The causes first when naming a failure's value: the torques (a controller's, or the
+  // caller's clamped), the accelerations, then what was integrated.
+  const StepOutput named[] = {{"torque", arrays.torques},
+                              {"qdd", arrays.accelerations},
+                              {"q", arrays.q},
+                              {"base_velocity", arrays.velocities.Arrays(0, n - model.dof)},
+                              {"qd", arrays.joint_velocities}};
+  constexpr const char* kFunction = "RobotBatch::TorqueStep";
   if (s.runge_kutta()) {
-    RunFused(pool, size(), s.config.schedule, save, control, runge_kutta, fk, check);
-  } else {
-    RunFused(pool, size(), s.config.schedule, save, control, euler, fk, check);
+    return GuardedStep(pool, kFunction, named, std::size(named), control, runge_kutta, fk);
   }
-  return FinishGuardedStep(pool, "RobotBatch::TorqueStep", outputs, std::size(outputs),
-                           first_bad_robot.load());
+  return GuardedStep(pool, kFunction, named, std::size(named), control, euler, fk);
 }
 
 void RobotBatch::IkStep(ThreadPool& pool) {

@@ -32,37 +32,30 @@ bool AnyNonFinite(const float* values, size_t count) {
 
 }  // namespace
 
-void SaveStepStart(const SavedArrays* arrays, size_t array_count, size_t begin, size_t count) {
-  for (size_t i = 0; i < array_count; ++i) {
-    CopyArrays(arrays[i].live, arrays[i].saved, begin, count);
-  }
+void SaveStepStart(const ConstLanesView& state, const LanesView& saved, size_t begin,
+                   size_t count) {
+  CopyArrays(state, saved, begin, count);
 }
 
-void RestoreStepStart(const SavedArrays* arrays, size_t array_count) {
-  for (size_t i = 0; i < array_count; ++i) {
-    CopyArrays(arrays[i].saved, arrays[i].live, 0, arrays[i].live.count);
-  }
+void RestoreStepStart(const ConstLanesView& saved, const LanesView& state) {
+  CopyArrays(saved, state, 0, state.count);
 }
 
-void CheckStepOutputs(const StepOutput* outputs, size_t output_count, size_t begin, size_t count,
-                      std::atomic<size_t>* first_bad_robot) {
+void CheckStepState(const ConstLanesView& state, size_t begin, size_t count,
+                    std::atomic<size_t>* first_bad_robot) {
   bool any = false;
-  for (size_t o = 0; o < output_count && !any; ++o) {
-    for (size_t a = 0; a < outputs[o].view.arrays && !any; ++a) {
-      any = AnyNonFinite(outputs[o].view.Array(a) + begin, count);
-    }
+  for (size_t a = 0; a < state.arrays && !any; ++a) {
+    any = AnyNonFinite(state.Array(a) + begin, count);
   }
   if (!any) return;
   // Only a tile that failed pays for finding its robot.
   size_t robot = begin + count;
-  for (size_t o = 0; o < output_count; ++o) {
-    for (size_t a = 0; a < outputs[o].view.arrays; ++a) {
-      const float* values = outputs[o].view.Array(a);
-      for (size_t r = begin; r < robot; ++r) {
-        if (!std::isfinite(values[r])) {
-          robot = r;
-          break;
-        }
+  for (size_t a = 0; a < state.arrays; ++a) {
+    const float* values = state.Array(a);
+    for (size_t r = begin; r < robot; ++r) {
+      if (!std::isfinite(values[r])) {
+        robot = r;
+        break;
       }
     }
   }

@@ -208,10 +208,13 @@ class RobotBatch {
   uint64_t StateDigest(ThreadPool& pool, uint64_t first_robot = 0) const;
 
  private:
-  // After a guarded step (engine/robots/step_guard.h): OK when first_bad_robot is past the last
-  // robot; otherwise restores every robot's start, recomputes the link poses and names the value.
-  Status FinishGuardedStep(ThreadPool& pool, const char* function, const StepOutput* outputs,
-                           size_t output_count, size_t first_bad_robot);
+  // Runs a step's stages fused per tile between the guard's save and check
+  // (engine/robots/step_guard.h): OK, or every robot restored, the link poses recomputed and the
+  // first non-finite value of the lowest failed robot named (among `named`, in order).
+  // Defined and used in robot_batch.cc only.
+  template <class... Stages>
+  Status GuardedStep(ThreadPool& pool, const char* function, const StepOutput* named,
+                     size_t named_count, const Stages&... stages);
   // The arrays StateHash and StateDigest cover, in their order.
   std::array<ConstLanesView, 7> StateArrays() const;
   struct State;  // defined in robot_batch.cc; on the heap so that tree()'s joint pointer and
