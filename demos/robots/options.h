@@ -69,9 +69,13 @@ struct RunOptions {
   double kp = -1.0, kd = -1.0;
   std::vector<std::string> contact_links;
   double contact_radius = 0.0;
-  double ground_stiffness = GroundContact{}.stiffness;
-  double ground_damping = GroundContact{}.damping;
+  // The contacts' and the joint limits' soft constraints (swarm/kernels/robots/soft_constraint.h):
+  // time constant and damping ratio (MuJoCo's solref); the impedance keeps its defaults.
+  double ground_time_constant = SoftConstraint{}.time_constant;
+  double ground_damping_ratio = SoftConstraint{}.damping_ratio;
   double ground_friction = GroundContact{}.friction;
+  double limit_time_constant = SoftConstraint{}.time_constant;
+  double limit_damping_ratio = SoftConstraint{}.damping_ratio;
   bool help = false;
   std::string usage;
   // A new field that changes what a run computes belongs in RunFingerprintText too.

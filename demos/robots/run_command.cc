@@ -52,13 +52,15 @@ RobotBatchConfig BatchConfig(const RunOptions& options, const RobotModel& model)
     config.torque.dynamics.armature.assign(model.dof(), options.armature);
     for (int k = 0; k < 3; ++k) config.torque.gravity[k] = static_cast<float>(options.gravity[k]);
     config.torque.integrator = options.integrator;
+    config.torque.limits.time_constant = static_cast<float>(options.limit_time_constant);
+    config.torque.limits.damping_ratio = static_cast<float>(options.limit_damping_ratio);
     if (options.ground_contacts) {
       GroundContactConfig& contacts = config.torque.contacts;
       contacts.enabled = true;
       contacts.links = options.contact_links;
       contacts.radius = static_cast<float>(options.contact_radius);
-      contacts.ground.stiffness = static_cast<float>(options.ground_stiffness);
-      contacts.ground.damping = static_cast<float>(options.ground_damping);
+      contacts.ground.soft.time_constant = static_cast<float>(options.ground_time_constant);
+      contacts.ground.soft.damping_ratio = static_cast<float>(options.ground_damping_ratio);
       contacts.ground.friction = static_cast<float>(options.ground_friction);
     }
   }

@@ -88,10 +88,15 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
                   "(stand's default)");
   flags.AddNumber("contact-radius", &options.contact_radius, 0.0, 10.0,
                   "contacts: sphere radius around each contact link's origin, m");
-  flags.AddNumber("ground-stiffness", &options.ground_stiffness, 1e-3, 1e9,
-                  "contacts: normal spring, N/m");
-  flags.AddNumber("ground-damping", &options.ground_damping, 0.0, 1e9,
-                  "contacts: normal damper, N s/m");
+  flags.AddNumber("ground-time-constant", &options.ground_time_constant, 1e-6, 1e3,
+                  "contacts: the soft constraint's time constant, s (MuJoCo's solref[0]; at least "
+                  "2 dt is used)");
+  flags.AddNumber("ground-damping-ratio", &options.ground_damping_ratio, 1e-3, 1e3,
+                  "contacts: the soft constraint's damping ratio (MuJoCo's solref[1])");
+  flags.AddNumber("limit-time-constant", &options.limit_time_constant, 1e-6, 1e3,
+                  "torque control: the joint limits' time constant, s (at least 2 dt is used)");
+  flags.AddNumber("limit-damping-ratio", &options.limit_damping_ratio, 1e-3, 1e3,
+                  "torque control: the joint limits' damping ratio");
   flags.AddNumber("ground-friction", &options.ground_friction, 0.0, 1e3,
                   "contacts: Coulomb friction coefficient");
   flags.AddString("posture", &posture,
@@ -215,8 +220,10 @@ std::string RunFingerprintText(const RunOptions& options) {
   add("kd", options.kd);
   for (const std::string& link : options.contact_links) add("contact_link", link);
   add("contact_radius", options.contact_radius);
-  add("ground_stiffness", options.ground_stiffness);
-  add("ground_damping", options.ground_damping);
+  add("ground_time_constant", options.ground_time_constant);
+  add("ground_damping_ratio", options.ground_damping_ratio);
+  add("limit_time_constant", options.limit_time_constant);
+  add("limit_damping_ratio", options.limit_damping_ratio);
   add("ground_friction", options.ground_friction);
   return text;
 }

@@ -53,10 +53,10 @@ void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t t
     }
     const GroundContact& ground = batch.config().torque.contacts.ground;
     std::printf(
-        "ground contacts: %zu (%s), radius %g m; stiffness %g N/m, damping %g N s/m, friction "
-        "%g, slip velocity %g m/s\n",
+        "ground contacts: %zu (%s), radius %g m; soft constraints of time constant %g s, damping "
+        "ratio %g; friction %g\n",
         batch.contact_points().size(), links.c_str(), batch.config().torque.contacts.radius,
-        ground.stiffness, ground.damping, ground.friction, ground.slip_velocity);
+        ground.soft.time_constant, ground.soft.damping_ratio, ground.friction);
   }
   std::fflush(stdout);
 }

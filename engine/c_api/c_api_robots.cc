@@ -126,10 +126,7 @@ swarm_status ToBatchConfig(const char* function, const RobotModel& model,
   contacts.radius = desc.contact_radius;
   if (desc.ground != nullptr) {
     contacts.ground.height = desc.ground->height;
-    contacts.ground.stiffness = desc.ground->stiffness;
-    contacts.ground.damping = desc.ground->damping;
     contacts.ground.friction = desc.ground->friction;
-    contacts.ground.slip_velocity = desc.ground->slip_velocity;
   }
   return SWARM_OK;
 }

@@ -176,6 +176,7 @@ Result<DynamicsModel> DynamicsModel::Build(const RobotModel& model,
   if (!fits) {
     return InvalidArgument(robot + ": a mass, inertia, origin or joint term is beyond float range");
   }
+  out.turns_ = turn;
   // The velocity forest along the bodies (the base's 6 velocities a chain), or the dense chain
   // when couplings make rows fill in.
   const DynamicsTree dynamics = out.tree();
@@ -199,6 +200,16 @@ Result<DynamicsModel> DynamicsModel::Build(const RobotModel& model,
     }
   }
   return out;
+}
+
+DynamicsModel::LinkFrame DynamicsModel::LinkInBody(size_t link) const {
+  const RigidBodyTree& tree = rigid_bodies_;
+  LinkFrame frame;
+  frame.body = tree.body_of_link[link];
+  const Mat3& turn = turns_[frame.body];
+  frame.rotation = Multiply(turn, RotationOf(tree.link_quat[link]));
+  frame.origin = Rotate(turn, tree.link_xyz[link]);
+  return frame;
 }
 
 DynamicsTree DynamicsModel::tree() const {

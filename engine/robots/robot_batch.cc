@@ -9,6 +9,7 @@
 #include <limits>
 #include <utility>
 
+#include "engine/robots/constraint_model.h"
 #include "engine/robots/frame_math.h"
 #include "engine/robots/step_guard.h"
 #include "engine/robots/torque_step.h"
@@ -21,17 +22,19 @@ namespace swarm {
 
 // Layout of `storage` (one allocation; every array holds `stride` floats, stride a multiple of
 // kPadFloats, so each array starts on a vector boundary and its padding stays zero):
-//   q (q_count) | base velocity (b) | qd (dof) | q_target (dof) | base force (b) | torque (dof) |
-//   link poses (7 links) | target (7) | torque mode: qd_target (dof) | qdd_target (dof) |
-//   applied (n) | qdd (n) | contact normal forces (one per contact) | RK4 only: q0 (q_count) |
-//   v0 (n) | q stage (q_count) | v stage (n) | velocity sum (n) | acceleration sum (n) |
-//   stage accelerations (n) | the step's start (engine/robots/step_guard.h): q, base velocity
-//   and qd (q_count + n)
-// with b = 6 for a floating base in torque mode (else 0) and n = b + dof, so that
+//   q (q_count) | base velocity (b) | qd (dof) | torque mode: limit forces (dof) | contact normal
+//   forces (c) | friction forces (2c) | anchors (2c) | sliding (c) | q_target (dof) |
+//   base force (b) | torque (dof) | link poses (7 links) | target (7) | torque mode:
+//   qd_target (dof) | qdd_target (dof) | applied (n) | qdd (n) | added joint inertia (dof) |
+//   added point inertia (8c) | caught limit rows (dof) | RK4 only: q0 (q_count) | v0 (n) | q stage (q_count) | v stage (n) |
+//   velocity sum (n) | acceleration sum (n) | stage accelerations (n) | the step's start
+//   (engine/robots/step_guard.h): q, base velocity, qd and the constraints' state
+// with b = 6 for a floating base in torque mode (else 0), c contacts and n = b + dof, so that
 // [base velocity | qd] and [base force | torque] are the dynamics' velocity-like views; a
 // kinematic batch has exactly its old layout. `applied` is what forward dynamics reads (the
-// torques plus the limit springs and contacts; the base's 6 hold only the contacts' forces:
-// nothing actuates a floating base).
+// torques plus the limits' and contacts' explicit forces; the base's 6 hold only the contacts'
+// forces: nothing actuates a floating base); the added inertia is the step's
+// (swarm/kernels/robots/dynamics/robot_dynamics.h, AddedInertia).
 // `jacobian` holds one block of 6 * dof arrays of tile_elements floats per tile: the end
 // effector's Jacobian lives only between the two stages of IkStep on one tile, so each tile has
 // its own block, no two threads share one, and steps need no allocation. `dynamics_scratch`
@@ -43,7 +46,9 @@ struct RobotBatch::State {
   RobotBatchConfig config;                  // end_effector and control resolved
   std::unique_ptr<DynamicsModel> dynamics;  // torque mode only
   DynamicsTree dynamics_tree;
-  std::vector<ContactPoint> contacts;  // torque mode with contacts only
+  std::vector<JointConstraint> joint_constraints;  // torque mode only, one per joint
+  std::vector<ContactPoint> contacts;              // torque mode with contacts only
+  std::vector<uint32_t> contact_bodies;            // each contact's dynamics body
   size_t scratch_floats = 0;
   size_t robots = 0;
   size_t stride = 0;
@@ -55,41 +60,53 @@ struct RobotBatch::State {
   size_t dof() const { return model.dof(); }
   size_t base() const { return torque_mode() && model.floating_base ? 6 : 0; }
   size_t velocities() const { return base() + dof(); }
+  size_t torque_arrays() const { return torque_mode() ? dof() : 0; }
   size_t q_begin() const { return 0; }
   size_t base_velocity_begin() const { return model.q_count(); }
   size_t qd_begin() const { return base_velocity_begin() + base(); }
-  size_t q_target_begin() const { return qd_begin() + dof(); }
+  size_t limit_forces_begin() const { return qd_begin() + dof(); }
+  size_t contact_forces_begin() const { return limit_forces_begin() + torque_arrays(); }
+  size_t friction_forces_begin() const { return contact_forces_begin() + contacts.size(); }
+  size_t anchors_begin() const { return friction_forces_begin() + 2 * contacts.size(); }
+  size_t sliding_begin() const { return anchors_begin() + 2 * contacts.size(); }
+  size_t q_target_begin() const { return sliding_begin() + contacts.size(); }
   size_t base_force_begin() const { return q_target_begin() + dof(); }
   size_t torque_begin() const { return base_force_begin() + base(); }
   size_t poses_begin() const { return torque_begin() + dof(); }
   size_t target_pose_begin() const { return poses_begin() + kPoseArrays * model.links.size(); }
   size_t qd_target_begin() const { return target_pose_begin() + kPoseArrays; }
-  size_t torque_arrays() const { return torque_mode() ? dof() : 0; }
   size_t qdd_target_begin() const { return qd_target_begin() + torque_arrays(); }
   size_t applied_begin() const { return qdd_target_begin() + torque_arrays(); }
   size_t dynamics_arrays() const { return torque_mode() ? velocities() : 0; }
   size_t qdd_begin() const { return applied_begin() + dynamics_arrays(); }
+  size_t added_joints_begin() const { return qdd_begin() + dynamics_arrays(); }
+  size_t added_points_begin() const { return added_joints_begin() + torque_arrays(); }
   bool runge_kutta() const {
     return torque_mode() && config.torque.integrator == TorqueIntegrator::kRungeKutta4;
   }
   size_t rk_q_arrays() const { return runge_kutta() ? model.q_count() : 0; }
   size_t rk_v_arrays() const { return runge_kutta() ? velocities() : 0; }
-  size_t contact_forces_begin() const { return qdd_begin() + dynamics_arrays(); }
-  size_t rk_q0_begin() const { return contact_forces_begin() + contacts.size(); }
+  size_t caught_begin() const { return added_points_begin() + kAddedPointArrays * contacts.size(); }
+  size_t rk_q0_begin() const { return caught_begin() + torque_arrays(); }
   size_t rk_v0_begin() const { return rk_q0_begin() + rk_q_arrays(); }
   size_t rk_q_stage_begin() const { return rk_v0_begin() + rk_v_arrays(); }
   size_t rk_v_stage_begin() const { return rk_q_stage_begin() + rk_q_arrays(); }
   size_t rk_v_sum_begin() const { return rk_v_stage_begin() + rk_v_arrays(); }
   size_t rk_a_sum_begin() const { return rk_v_sum_begin() + rk_v_arrays(); }
   size_t rk_a_stage_begin() const { return rk_a_sum_begin() + rk_v_arrays(); }
-  // The state a step changes, [q | base velocity | qd], and where a step saves it
-  // (engine/robots/step_guard.h). The torques, qdd and the contact forces are what the step
-  // applied and computed: a failed step leaves its values there, which show the cause.
-  size_t step_state_arrays() const { return model.q_count() + velocities(); }
+  // The state a step changes, [q | base velocity | qd | the constraints' state], and where a step
+  // saves it (engine/robots/step_guard.h). The torques and qdd are what the step applied and
+  // computed: a failed step leaves its values there, which show the cause.
+  size_t step_state_arrays() const { return q_target_begin(); }
   size_t saved_begin() const { return rk_a_stage_begin() + rk_v_arrays(); }
   size_t array_count() const { return saved_begin() + step_state_arrays(); }
   LanesView StepState() { return Arrays(q_begin(), step_state_arrays()); }
   LanesView SavedStepState() { return Arrays(saved_begin(), step_state_arrays()); }
+  GroundContactState ContactState() {
+    const size_t c = contacts.size();
+    return {Arrays(contact_forces_begin(), c), Arrays(friction_forces_begin(), 2 * c),
+            Arrays(anchors_begin(), 2 * c), Arrays(sliding_begin(), c)};
+  }
 
   LanesView Arrays(size_t first, size_t n) {
     return {storage.lane(0) + first * stride, robots, stride, n};
@@ -165,28 +182,54 @@ Status ValidateIk(const IkParams& ik) {
   return {};
 }
 
-Status ValidateGround(const GroundContact& ground) {
-  const auto check = [](const char* field, float value, bool positive, bool signed_ok) -> Status {
-    if (std::isfinite(value) && (signed_ok || value > 0.0f || (!positive && value == 0.0f))) {
-      return {};
-    }
-    return InvalidArgument(std::string("RobotBatch: config.torque.contacts.ground.") + field +
-                           " must be finite" +
-                           (signed_ok  ? ""
-                            : positive ? " and > 0"
-                                       : " and >= 0") +
-                           ", got " + NumberText(value));
+// The first field of `soft` out of range, named under `prefix`.
+Status ValidateSoftConstraint(const std::string& prefix, const SoftConstraint& soft) {
+  const auto fail = [&](const char* field, const std::string& value, const char* expected) {
+    return InvalidArgument("RobotBatch: " + prefix + "." + field + " is " + value +
+                           ", expected " + expected);
   };
-  if (Status s = check("height", ground.height, false, true); !s.ok()) return s;
-  if (Status s = check("stiffness", ground.stiffness, true, false); !s.ok()) return s;
-  if (Status s = check("damping", ground.damping, false, false); !s.ok()) return s;
-  if (Status s = check("friction", ground.friction, false, false); !s.ok()) return s;
-  return check("slip_velocity", ground.slip_velocity, true, false);
+  const auto open_unit = [](float value) { return value > 0.0f && value < 1.0f; };
+  if (!(std::isfinite(soft.time_constant) && soft.time_constant > 0.0f)) {
+    return fail("time_constant", NumberText(soft.time_constant), "a finite value > 0 (seconds)");
+  }
+  if (!(std::isfinite(soft.damping_ratio) && soft.damping_ratio > 0.0f)) {
+    return fail("damping_ratio", NumberText(soft.damping_ratio), "a finite value > 0");
+  }
+  if (!open_unit(soft.impedance_min)) {
+    return fail("impedance_min", NumberText(soft.impedance_min), "a value in (0, 1)");
+  }
+  if (!open_unit(soft.impedance_max)) {
+    return fail("impedance_max", NumberText(soft.impedance_max), "a value in (0, 1)");
+  }
+  if (!(std::isfinite(soft.width) && soft.width >= 0.0f)) {
+    return fail("width", NumberText(soft.width), "a finite value >= 0");
+  }
+  if (!open_unit(soft.midpoint)) {
+    return fail("midpoint", NumberText(soft.midpoint), "a value in (0, 1)");
+  }
+  if (soft.power < 1 || soft.power > kMaxImpedancePower) {
+    return fail("power", std::to_string(soft.power),
+                ("an integer from 1 to " + std::to_string(kMaxImpedancePower)).c_str());
+  }
+  return {};
 }
 
-// The contact points of config.torque.contacts: the named links (or the leaves), each once.
-Result<std::vector<ContactPoint>> ResolveContacts(const RobotModel& model,
-                                                  const GroundContactConfig& config) {
+Status ValidateGround(const GroundContact& ground) {
+  if (!std::isfinite(ground.height)) {
+    return InvalidArgument("RobotBatch: config.torque.contacts.ground.height must be finite, got " +
+                           NumberText(ground.height));
+  }
+  if (!(std::isfinite(ground.friction) && ground.friction >= 0.0f)) {
+    return InvalidArgument(
+        "RobotBatch: config.torque.contacts.ground.friction must be finite and >= 0, got " +
+        NumberText(ground.friction));
+  }
+  return ValidateSoftConstraint("config.torque.contacts.ground.soft", ground.soft);
+}
+
+// The links of config.torque.contacts: the named links (or the leaves), each once.
+Result<std::vector<size_t>> ResolveContactLinks(const RobotModel& model,
+                                                const GroundContactConfig& config) {
   if (Status s = ValidateGround(config.ground); !s.ok()) return s;
   if (!(std::isfinite(config.radius) && config.radius >= 0.0f)) {
     return InvalidArgument(
@@ -207,9 +250,51 @@ Result<std::vector<ContactPoint>> ResolveContacts(const RobotModel& model,
       links.push_back(*link);
     }
   }
+  return links;
+}
+
+// The joints' and contacts' constraint constants of a torque batch
+// (engine/robots/constraint_model.h).
+struct Constraints {
+  std::vector<JointConstraint> joints;
   std::vector<ContactPoint> contacts;
-  for (size_t link : links) contacts.push_back({static_cast<uint32_t>(link), config.radius});
-  return contacts;
+  std::vector<uint32_t> contact_bodies;
+};
+
+Result<Constraints> BuildConstraints(const RobotModel& model, const DynamicsModel& dynamics,
+                                     const KinematicTree& tree, const RobotBatchConfig& config) {
+  const TorqueModeConfig& torque = config.torque;
+  Result<std::vector<double>> inverse_mass = ReferenceInverseMassMatrix(dynamics);
+  if (!inverse_mass.ok()) {
+    return InvalidArgument("RobotBatch: " + Quoted(model.name) + ": " +
+                           inverse_mass.status().message());
+  }
+  Constraints out;
+  out.joints = BuildJointConstraints(dynamics, config.control, *inverse_mass, torque.limits,
+                                     torque.limit_tolerance);
+  if (!torque.contacts.enabled) return out;
+  if (torque.integrator == TorqueIntegrator::kRungeKutta4) {
+    return InvalidArgument(
+        "RobotBatch: ground contacts need the euler integrator (config.torque.integrator): their "
+        "friction modes advance once per step");
+  }
+  if (HasCouplings(dynamics.tree())) {
+    return InvalidArgument("RobotBatch: " + Quoted(model.name) +
+                           " has mimic joints, which ground contacts do not support yet");
+  }
+  Result<std::vector<size_t>> links = ResolveContactLinks(model, torque.contacts);
+  if (!links.ok()) return links.status();
+  out.contacts =
+      BuildContactPoints(dynamics, tree, *links, torque.contacts.radius, *inverse_mass);
+  for (const ContactPoint& contact : out.contacts) {
+    if (!(contact.inverse_inertia0 > 0.0f) || !ValidContactPoint(contact)) {
+      return InvalidArgument("RobotBatch: contact link " +
+                             Quoted(model.links[contact.link]) +
+                             " does not move (it is fixed to the ground), so it cannot touch it");
+    }
+    out.contact_bodies.push_back(contact.body);
+  }
+  return out;
 }
 
 // q = 0 clamped into [lower, upper]; a floating base at the identity (qw = 1); q_target = q.
@@ -269,15 +354,21 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
   }
 
   state->model = model;
+  state->tree = BuildKinematicTree(state->model, state->kinematic_joints);
   if (config.torque.enabled) {
     const TorqueModeConfig& torque = config.torque;
-    const JointLimitSpring& spring = torque.limit_spring;
-    if (!(std::isfinite(spring.stiffness) && spring.stiffness >= 0.0f &&
-          std::isfinite(spring.damping) && spring.damping >= 0.0f)) {
+    if (Status s = ValidateSoftConstraint("config.torque.limits", torque.limits); !s.ok()) {
+      return s;
+    }
+    if (!(torque.max_joint_speed > 0.0f) || !(torque.max_base_angular_speed > 0.0f)) {
       return InvalidArgument(
-          "RobotBatch: config.torque.limit_spring stiffness and damping must be finite and >= 0, "
-          "got " +
-          NumberText(spring.stiffness) + " and " + NumberText(spring.damping));
+          "RobotBatch: config.torque.max_joint_speed and max_base_angular_speed must be > 0 (may be "
+          "infinity), got " +
+          NumberText(torque.max_joint_speed) + " and " + NumberText(torque.max_base_angular_speed));
+    }
+    if (!(std::isfinite(torque.limit_tolerance) && torque.limit_tolerance > 0.0f)) {
+      return InvalidArgument("RobotBatch: config.torque.limit_tolerance must be finite and > 0, got " +
+                             NumberText(torque.limit_tolerance));
     }
     for (float g : torque.gravity) {
       if (!std::isfinite(g)) {
@@ -290,11 +381,12 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
     state->dynamics = std::make_unique<DynamicsModel>(std::move(dynamics).value());
     state->dynamics_tree = state->dynamics->tree();
     state->scratch_floats = RobotDynamicsScratchFloats(state->dynamics_tree);
-    if (torque.contacts.enabled) {
-      Result<std::vector<ContactPoint>> contacts = ResolveContacts(state->model, torque.contacts);
-      if (!contacts.ok()) return contacts.status();
-      state->contacts = std::move(contacts).value();
-    }
+    Result<Constraints> constraints =
+        BuildConstraints(state->model, *state->dynamics, state->tree, state->config);
+    if (!constraints.ok()) return constraints.status();
+    state->joint_constraints = std::move(constraints->joints);
+    state->contacts = std::move(constraints->contacts);
+    state->contact_bodies = std::move(constraints->contact_bodies);
   }
 
   // Sizes, checked for overflow before anything is allocated.
@@ -335,7 +427,6 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
     if (Status s = state->dynamics_scratch.Resize(scratch_floats); !s.ok()) return s;
   }
 
-  state->tree = BuildKinematicTree(state->model, state->kinematic_joints);
   RobotBatch batch(std::move(state));
   InitialConfiguration(batch.model(), batch.config().control, batch.q(), batch.q_target());
   // One pass over the whole batch: robot r's poses do not depend on how robots are grouped.
@@ -402,7 +493,19 @@ ConstLanesView RobotBatch::qdd() const {
 ConstLanesView RobotBatch::contact_forces() const {
   return state_->Arrays(state_->contact_forces_begin(), state_->contacts.size());
 }
+ConstLanesView RobotBatch::contact_friction_forces() const {
+  return state_->Arrays(state_->friction_forces_begin(), 2 * state_->contacts.size());
+}
+ConstLanesView RobotBatch::contact_sliding() const {
+  return state_->Arrays(state_->sliding_begin(), state_->contacts.size());
+}
 std::span<const ContactPoint> RobotBatch::contact_points() const { return state_->contacts; }
+ConstLanesView RobotBatch::limit_forces() const {
+  return state_->Arrays(state_->limit_forces_begin(), state_->torque_arrays());
+}
+std::span<const JointConstraint> RobotBatch::joint_constraints() const {
+  return state_->joint_constraints;
+}
 const DynamicsTree* RobotBatch::dynamics_tree() const {
   return state_->torque_mode() ? &state_->dynamics_tree : nullptr;
 }
@@ -516,8 +619,12 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
   model.kinematics = &s.tree;
   model.control = s.config.control.data();
   model.config = &s.config.torque;
+  model.joints = s.joint_constraints.data();
   model.contacts = s.contacts.data();
+  model.contact_bodies = s.contact_bodies.data();
   model.contact_count = s.contacts.size();
+  model.limits = PrepareSoftConstraint(s.config.torque.limits, dt);
+  model.contact = PrepareSoftConstraint(s.config.torque.contacts.ground.soft, dt);
   model.dof = s.dof();
   model.base = s.base();
   model.velocities = n;
@@ -536,7 +643,11 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
       .applied = s.Arrays(s.applied_begin(), n),
       .accelerations = qdd(),
       .poses = link_poses(),
-      .contact_forces = s.Arrays(s.contact_forces_begin(), s.contacts.size()),
+      .limit_forces = s.Arrays(s.limit_forces_begin(), s.torque_arrays()),
+      .contacts = s.ContactState(),
+      .added_joints = s.Arrays(s.added_joints_begin(), s.torque_arrays()),
+      .added_points = s.Arrays(s.added_points_begin(), kAddedPointArrays * s.contacts.size()),
+      .caught = s.Arrays(s.caught_begin(), s.torque_arrays()),
       .targets = {q_target(), qd_target(), qdd_target()},
       .rk_q0 = s.Arrays(s.rk_q0_begin(), rk_q),
       .rk_v0 = s.Arrays(s.rk_v0_begin(), rk_v),
@@ -567,7 +678,11 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
                               {"qdd", arrays.accelerations},
                               {"q", arrays.q},
                               {"base_velocity", arrays.velocities.Arrays(0, n - model.dof)},
-                              {"qd", arrays.joint_velocities}};
+                              {"qd", arrays.joint_velocities},
+                              {"limit_forces", arrays.limit_forces},
+                              {"contact_forces", arrays.contacts.normal_forces},
+                              {"contact_friction_forces", arrays.contacts.friction_forces},
+                              {"contact_anchors", arrays.contacts.anchors}};
   constexpr const char* kFunction = "RobotBatch::TorqueStep";
   if (s.runge_kutta()) {
     return GuardedStep(pool, kFunction, named, std::size(named), control, runge_kutta, fk);

@@ -4,6 +4,21 @@
 
 namespace swarm {
 
+namespace {
+
+GroundContactState TileState(const GroundContactState& state, size_t begin, size_t count) {
+  return {state.normal_forces.Slice(begin, count), state.friction_forces.Slice(begin, count),
+          state.anchors.Slice(begin, count), state.sliding.Slice(begin, count)};
+}
+
+// The tile's caught limit rows when the step solves again with them, else none.
+ConstLanesView Caught(const TorqueStepArrays& arrays, size_t begin, size_t count,
+                      bool speculative) {
+  return speculative ? ConstLanesView(arrays.caught.Slice(begin, count)) : ConstLanesView{};
+}
+
+}  // namespace
+
 void ControlTorques(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                     TorqueController controller, size_t begin, size_t count) {
   if (model.dof == 0) return;
@@ -36,35 +51,64 @@ void ControlTorques(const TorqueStepModel& model, const TorqueStepArrays& arrays
   }
 }
 
-void AddLimitAndContactForces(const TorqueStepModel& model, const TorqueStepArrays& arrays,
-                              size_t begin, size_t count, const ConstLanesView& q_state,
-                              const ConstLanesView& v_state) {
+void AddConstraintTerms(const TorqueStepModel& model, const TorqueStepArrays& arrays, size_t begin,
+                        size_t count, const ConstLanesView& q_state, const ConstLanesView& v_state,
+                        bool speculative) {
   const size_t dof = model.dof, base = model.base;
   const LanesView& applied = arrays.applied;
   if (dof > 0) {
     const LanesView joint_applied = applied.Arrays(base, dof).Slice(begin, count);
-    AddJointLimitForces(model.control, dof, model.config->limit_spring,
-                        q_state.Arrays(model.dynamics->joint_q_begin(), dof),
-                        v_state.Arrays(base, dof), arrays.torques.Slice(begin, count),
-                        joint_applied);
+    for (size_t j = 0; j < dof; ++j) {
+      std::copy_n(arrays.torques.Array(j) + begin, count, joint_applied.Array(j));
+    }
+    JointConstraintTerms(model.joints, dof, model.limits, model.dynamics->friction_velocity,
+                         q_state.Arrays(model.dynamics->joint_q_begin(), dof),
+                         v_state.Arrays(base, dof), arrays.limit_forces.Slice(begin, count),
+                         Caught(arrays, begin, count, speculative), joint_applied,
+                         arrays.added_joints.Slice(begin, count));
   }
   if (model.contact_count > 0) {
     // The base's forces are the contacts' alone: cleared before every evaluation.
     for (size_t k = 0; k < base; ++k) std::fill_n(applied.Array(k) + begin, count, 0.0f);
     const LanesView tile_poses = arrays.poses.Slice(begin, count);
     ForwardKinematics(*model.kinematics, q_state, tile_poses);
-    AddGroundContactForces(*model.kinematics, model.contacts, model.contact_count,
-                           model.config->contacts.ground, tile_poses, v_state,
-                           applied.Slice(begin, count), arrays.contact_forces.Slice(begin, count));
+    GroundContactTerms(*model.kinematics, model.contacts, model.contact_count,
+                       model.config->contacts.ground, model.contact, tile_poses, v_state,
+                       TileState(arrays.contacts, begin, count), applied.Slice(begin, count),
+                       arrays.added_points.Slice(begin, count));
   }
 }
 
 void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                           size_t begin, size_t count, const ConstLanesView& q_state,
-                          const ConstLanesView& v_state, const LanesView& a) {
-  AddLimitAndContactForces(model, arrays, begin, count, q_state, v_state);
+                          const ConstLanesView& v_state, const LanesView& a, bool speculative) {
+  AddConstraintTerms(model, arrays, begin, count, q_state, v_state, speculative);
+  AddedInertia added;
+  if (model.dof > 0) added.joints = arrays.added_joints.Slice(begin, count);
+  added.point_bodies = model.contact_bodies;
+  added.point_count = model.contact_count;
+  added.points = arrays.added_points.Slice(begin, count);
   ForwardDynamics(*model.dynamics, model.config->gravity, q_state, v_state,
-                  arrays.applied.Slice(begin, count), a, model.Scratch(begin));
+                  arrays.applied.Slice(begin, count), a, model.Scratch(begin), &added);
+}
+
+void UpdateConstraints(const TorqueStepModel& model, const TorqueStepArrays& arrays, size_t begin,
+                       size_t count, const ConstLanesView& q_state, const ConstLanesView& v_state,
+                       const ConstLanesView& a, bool speculative) {
+  const size_t dof = model.dof, base = model.base;
+  if (dof > 0) {
+    JointLimitForces(model.joints, dof, model.limits,
+                     q_state.Arrays(model.dynamics->joint_q_begin(), dof),
+                     v_state.Arrays(base, dof), a.Arrays(base, dof),
+                     Caught(arrays, begin, count, speculative),
+                     arrays.limit_forces.Slice(begin, count));
+  }
+  if (model.contact_count > 0) {
+    GroundContactForces(*model.kinematics, model.contacts, model.contact_count,
+                        model.config->contacts.ground, model.contact,
+                        arrays.poses.Slice(begin, count), v_state, a,
+                        TileState(arrays.contacts, begin, count));
+  }
 }
 
 void AdvancePositions(const TorqueStepModel& model, const ConstLanesView& q_from,
@@ -85,8 +129,31 @@ void EulerStep(const TorqueStepModel& model, const TorqueStepArrays& arrays, flo
                size_t count) {
   const auto slice = [&](const auto& view) { return view.Slice(begin, count); };
   const size_t dof = model.dof, base = model.base;
-  ApplyForwardDynamics(model, arrays, begin, count, slice(arrays.q), slice(arrays.velocities),
-                       slice(arrays.accelerations));
+  const LanesView a = slice(arrays.accelerations);
+  ApplyForwardDynamics(model, arrays, begin, count, slice(arrays.q), slice(arrays.velocities), a,
+                       false);
+  // Limits a solve would let a joint cross within the step are caught and the step solved again,
+  // at most kMaxLimitSolves times in all (swarm/kernels/robots/joint_constraints.h CatchLimits).
+  bool speculative = false;
+  if (dof > 0) {
+    const ConstLanesView q_joints = slice(arrays.q_joints);
+    const ConstLanesView v_joints = slice(arrays.joint_velocities);
+    const LanesView caught = slice(arrays.caught);
+    for (size_t j = 0; j < dof; ++j) std::fill_n(caught.Array(j), count, 0.0f);
+    for (size_t solve = 1; solve < kMaxLimitSolves; ++solve) {
+      if (!CatchLimits(model.joints, dof, model.limits, q_joints, v_joints, a.Arrays(base, dof),
+                       slice(arrays.limit_forces), caught)) {
+        break;
+      }
+      speculative = true;
+      ApplyForwardDynamics(model, arrays, begin, count, slice(arrays.q), slice(arrays.velocities),
+                           a, true);
+    }
+  }
+  UpdateConstraints(model, arrays, begin, count, slice(arrays.q), slice(arrays.velocities), a,
+                    speculative);
+  LimitSpeeds(slice(arrays.velocities), a, dt, base, model.config->max_joint_speed,
+              model.config->max_base_angular_speed);
   if (dof > 0) {
     IntegrateAccelerations(arrays.accelerations.Arrays(base, dof).Slice(begin, count),
                            slice(arrays.q_joints), slice(arrays.joint_velocities), dt);
@@ -110,7 +177,7 @@ void RungeKutta4Step(const TorqueStepModel& model, const TorqueStepArrays& array
   const LanesView a1 = slice(arrays.accelerations);
   const auto evaluate = [&](const ConstLanesView& q_at, const ConstLanesView& v_at,
                             const LanesView& a) {
-    ApplyForwardDynamics(model, arrays, begin, count, q_at, v_at, a);
+    ApplyForwardDynamics(model, arrays, begin, count, q_at, v_at, a, false);
   };
   for (size_t k = 0; k < nq; ++k) std::copy_n(q.Array(k), count, q0.Array(k));
   for (size_t k = 0; k < n; ++k) std::copy_n(v.Array(k), count, v0.Array(k));
@@ -135,8 +202,12 @@ void RungeKutta4Step(const TorqueStepModel& model, const TorqueStepArrays& array
   evaluate(q_stage, v_stage, a_stage);
   AddScaled(v_sum, v_stage, 1.0f, v_sum);
   AddScaled(a_sum, a_stage, 1.0f, a_sum);
+  // The limits' forces of the first evaluation, the step's start (no contacts with RK4).
+  UpdateConstraints(model, arrays, begin, count, q0, v0, a1, false);
   // The step: v = v0 + dt/6 (a sum), q = q0 moved for dt/6 along the velocity sum.
   const float sixth = dt / 6.0f;
+  LimitSpeeds(v0, a_sum, sixth, model.base, model.config->max_joint_speed,
+              model.config->max_base_angular_speed);
   AddScaled(v0, a_sum, sixth, v);
   AdvancePositions(model, q0, v_sum, sixth, q);
 }

@@ -4,10 +4,16 @@
 //
 //   ControlTorques               the controller's joint torques (none, PD + gravity, computed
 //   torque) then, per evaluation of the dynamics at a state (q, v):
-//     AddLimitAndContactForces   applied = torques + joint-limit springs; ground contacts
-//     ApplyForwardDynamics       a = M^-1 (applied - bias) by ABA (or CRBA + LTDL with couplings)
-//   EulerStep or RungeKutta4Step one evaluation and semi-implicit Euler, or four evaluations and
-//                                classical RK4 (as MuJoCo's mj_Euler and mj_RungeKutta)
+//     AddConstraintTerms         applied = torques + the joints' explicit constraint forces, their
+//                                added inertia; with contacts the links placed by forward
+//                                kinematics and the contacts' forces and point inertias
+//                                (swarm/kernels/robots/joint_constraints.h, robot_contact.h)
+//     ApplyForwardDynamics       a = (M + E)^-1 (applied - bias) by ABA (or CRBA + LTDL with
+//                                couplings), E the added inertia
+//   EulerStep or RungeKutta4Step one evaluation, the limits' and contacts' forces and modes for the
+//                                next step (UpdateConstraints) and semi-implicit Euler; or four
+//                                evaluations and classical RK4 (as MuJoCo's mj_Euler and
+//                                mj_RungeKutta)
 //   then forward kinematics of the new state (RobotBatch::TorqueStep runs it).
 //
 // RobotBatch keeps the state and orchestrates: it checks the call, describes its arrays and model
@@ -20,23 +26,33 @@
 
 #include "swarm/kernels/base/views.h"
 #include "swarm/kernels/robots/dynamics/robot_dynamics.h"
+#include "swarm/kernels/robots/joint_constraints.h"
 #include "swarm/kernels/robots/robot_contact.h"
 #include "swarm/kernels/robots/robot_control.h"
 #include "swarm/kernels/robots/robot_kinematics.h"
 #include "swarm/kernels/robots/robot_torque.h"
+#include "swarm/kernels/robots/soft_constraint.h"
 #include "swarm/robots/robot_batch.h"
 
 namespace swarm {
 
 // The model a torque step runs: the dynamics and kinematic trees, the joints' control settings,
 // the torque-mode settings and the contact points, with the sizes derived from them.
+// The most solves of one Euler step: the first, and again while a solve lets a robot's joint cross
+// a limit within the step (each catches more rows; usually none, and one more solve catches all).
+inline constexpr size_t kMaxLimitSolves = 4;
+
 struct TorqueStepModel {
   const DynamicsTree* dynamics = nullptr;
   const KinematicTree* kinematics = nullptr;
   const JointControl* control = nullptr;  // one per joint (dof)
   const TorqueModeConfig* config = nullptr;
+  const JointConstraint* joints = nullptr;  // one per joint (dof)
   const ContactPoint* contacts = nullptr;
+  const uint32_t* contact_bodies = nullptr;  // each contact's dynamics body
   size_t contact_count = 0;
+  // The limits' and contacts' soft constraints prepared for the step's dt.
+  SoftConstraintStep limits, contact;
   size_t dof = 0;         // joints
   size_t base = 0;        // 6 for a floating base, else 0
   size_t velocities = 0;  // base + dof
@@ -61,7 +77,11 @@ struct TorqueStepArrays {
   LanesView applied;           // what forward dynamics reads (velocities)
   LanesView accelerations;     // qdd (velocities)
   LanesView poses;             // link poses
-  LanesView contact_forces;    // one normal force per contact point
+  LanesView limit_forces;      // one per joint (dof)
+  GroundContactState contacts;  // the contacts' forces, anchors and modes
+  LanesView added_joints;      // the added inertia's joint entries (dof)
+  LanesView added_points;      // and its points (kAddedPointArrays per contact)
+  LanesView caught;            // the limit rows a step caught (dof, 0 or 1)
   JointTargets targets;        // q, qd and qdd targets (dof each)
   LanesView rk_q0, rk_v0, rk_q_stage, rk_v_stage, rk_v_sum, rk_a_sum, rk_a_stage;
 };
@@ -73,33 +93,45 @@ struct TorqueStepArrays {
 void ControlTorques(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                     TorqueController controller, size_t begin, size_t count);
 
-// The forces at state (q_state, v_state) of the tile's robots (views of the tile, not of the
-// batch): the joints' applied forces are the torques plus the joint-limit springs, and with
-// contact points the base's applied forces are cleared, the links placed by forward kinematics
-// and the ground contacts' forces added (normal forces into arrays.contact_forces).
-void AddLimitAndContactForces(const TorqueStepModel& model, const TorqueStepArrays& arrays,
-                              size_t begin, size_t count, const ConstLanesView& q_state,
-                              const ConstLanesView& v_state);
+// The constraint terms at state (q_state, v_state) of the tile's robots (views of the tile, not
+// of the batch): the joints' applied forces are the torques plus the limits' explicit forces and
+// their added inertia goes to arrays.added_joints; with contact points the base's applied forces
+// are cleared, the links placed by forward kinematics, and the contacts' explicit forces added and
+// their point inertias written.
+// With `speculative`, arrays.caught flags the limit rows the step caught, which act too
+// (swarm/kernels/robots/joint_constraints.h).
+void AddConstraintTerms(const TorqueStepModel& model, const TorqueStepArrays& arrays, size_t begin,
+                        size_t count, const ConstLanesView& q_state, const ConstLanesView& v_state,
+                        bool speculative);
 
 // Accelerations `a` of the tile's robots at (q_state, v_state) under the applied forces:
-// AddLimitAndContactForces, then forward dynamics.
+// AddConstraintTerms, then forward dynamics with the added inertia.
 void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                           size_t begin, size_t count, const ConstLanesView& q_state,
-                          const ConstLanesView& v_state, const LanesView& a);
+                          const ConstLanesView& v_state, const LanesView& a, bool speculative);
+
+// After ApplyForwardDynamics at (q_state, v_state) gave `a`: the limits' forces, and the contacts'
+// forces, anchors and modes, for the next step (tile views; the link poses still those of q_state).
+void UpdateConstraints(const TorqueStepModel& model, const TorqueStepArrays& arrays, size_t begin,
+                       size_t count, const ConstLanesView& q_state, const ConstLanesView& v_state,
+                       const ConstLanesView& a, bool speculative);
 
 // q_out = q_from moved for `seconds` at velocity v: joints linearly, a floating base along its
 // body velocity (AdvanceFloatingBase). Views of one tile.
 void AdvancePositions(const TorqueStepModel& model, const ConstLanesView& q_from,
                       const ConstLanesView& v, float seconds, const LanesView& q_out);
 
-// One semi-implicit Euler step of dt seconds: accelerations at the current state, then
-// v += a dt and q advanced with the new v.
+// One semi-implicit Euler step of dt seconds: accelerations at the current state (solved again
+// with speculative limits when a robot of the tile would cross one within the step), the
+// constraints' update, then v += a dt and q advanced with the new v.
 void EulerStep(const TorqueStepModel& model, const TorqueStepArrays& arrays, float dt, size_t begin,
                size_t count);
 
 // One classical Runge-Kutta step of dt seconds: four evaluations of the dynamics at the stages
 // k1 = f(q0, v0), k2 and k3 at dt/2, k4 at dt, then v = v0 + dt/6 (a1 + 2 a2 + 2 a3 + a4) and q
-// moved from q0 for dt/6 along v0 + 2 v2 + 2 v3 + v4, with the sums kept in the rk_* arrays.
+// moved from q0 for dt/6 along v0 + 2 v2 + 2 v3 + v4, with the sums kept in the rk_* arrays; the
+// limits' forces for the next step from the first evaluation (no contacts: the batch refuses them
+// with RK4).
 void RungeKutta4Step(const TorqueStepModel& model, const TorqueStepArrays& arrays, float dt,
                      size_t begin, size_t count);
 

@@ -1,6 +1,6 @@
-// Dispatch for the ground-contact kernel (swarm/kernels/robots/robot_contact.h): compiled once per
-// SIMD target; the exported entry checks its preconditions and picks the best supported target once
-// per call.
+// Dispatch for the ground-contact kernels (swarm/kernels/robots/robot_contact.h): compiled once per
+// SIMD target; the exported entries check their preconditions and pick the best supported target
+// once per call.
 #include "swarm/kernels/robots/robot_contact.h"
 
 #include <cmath>
@@ -12,33 +12,81 @@
 #include "kernels/robots/robot_contact-inl.h"
 
 #if HWY_ONCE
+#include "swarm/kernels/base/assert.h"
+
 namespace swarm {
 
-HWY_EXPORT(AddGroundContactForcesImpl);
+HWY_EXPORT(GroundContactTermsImpl);
+HWY_EXPORT(GroundContactForcesImpl);
 
 bool ValidGroundContact(const GroundContact& ground) {
-  const auto finite = [](float value) { return std::isfinite(value); };
-  return finite(ground.height) && finite(ground.stiffness) && ground.stiffness > 0.0f &&
-         finite(ground.damping) && ground.damping >= 0.0f && finite(ground.friction) &&
-         ground.friction >= 0.0f && finite(ground.slip_velocity) && ground.slip_velocity > 0.0f;
+  return std::isfinite(ground.height) && std::isfinite(ground.friction) &&
+         ground.friction >= 0.0f && ValidSoftConstraint(ground.soft);
 }
 
-void AddGroundContactForces(const KinematicTree& tree, const ContactPoint* contacts,
-                            size_t contact_count, const GroundContact& ground,
-                            const ConstLanesView& poses, const ConstLanesView& velocities,
-                            const LanesView& forces, const LanesView& normal_forces) {
-  SWARM_ASSERT(SameCount(forces, poses, velocities, normal_forces) && ValidGroundContact(ground));
-  SWARM_ASSERT(contact_count == 0 || contacts != nullptr);
-  for (size_t n = 0; n < contact_count; ++n) {
-    SWARM_ASSERT(contacts[n].link < tree.link_count() && std::isfinite(contacts[n].radius) &&
-                 contacts[n].radius >= 0.0f);
+bool ValidContactPoint(const ContactPoint& contact) {
+  bool finite = std::isfinite(contact.radius) && contact.radius >= 0.0f &&
+                std::isfinite(contact.inverse_inertia0) && contact.inverse_inertia0 > 0.0f;
+  for (float value : contact.link_rotation) finite = finite && std::isfinite(value);
+  for (float value : contact.link_origin) finite = finite && std::isfinite(value);
+  return finite;
+}
+
+namespace {
+
+bool ValidContacts(const KinematicTree& tree, const ContactPoint* contacts, size_t count) {
+  if (count > 0 && contacts == nullptr) return false;
+  for (size_t n = 0; n < count; ++n) {
+    if (contacts[n].link >= tree.link_count() || !ValidContactPoint(contacts[n])) return false;
   }
+  return true;
+}
+
+bool ValidState(const GroundContactState& state, size_t count, size_t robots) {
+  return state.normal_forces.arrays == count && state.friction_forces.arrays == 2 * count &&
+         state.anchors.arrays == 2 * count && state.sliding.arrays == count &&
+         SameCount(state.normal_forces, state.friction_forces, state.anchors, state.sliding) &&
+         state.normal_forces.count == robots;
+}
+
+bool ValidStep(const SoftConstraintStep& normal) {
+  return std::isfinite(normal.dt) && normal.dt > 0.0f && std::isfinite(normal.k) &&
+         std::isfinite(normal.b) && normal.power >= 1 && normal.power <= kMaxImpedancePower;
+}
+
+}  // namespace
+
+void GroundContactTerms(const KinematicTree& tree, const ContactPoint* contacts,
+                        size_t contact_count, const GroundContact& ground,
+                        const SoftConstraintStep& normal, const ConstLanesView& poses,
+                        const ConstLanesView& velocities, const GroundContactState& state,
+                        const LanesView& forces, const LanesView& added_points) {
+  SWARM_ASSERT(ValidGroundContact(ground) && ValidStep(normal) &&
+               ValidContacts(tree, contacts, contact_count));
+  SWARM_ASSERT(SameCount(forces, poses, velocities, added_points) &&
+               ValidState(state, contact_count, forces.count));
   const size_t velocity_count = ContactVelocityCount(tree);
   SWARM_ASSERT(poses.arrays == kPoseArrays * tree.link_count() &&
                velocities.arrays == velocity_count && forces.arrays == velocity_count &&
-               normal_forces.arrays == contact_count);
-  HWY_DYNAMIC_DISPATCH(AddGroundContactForcesImpl)
-  (tree, contacts, contact_count, ground, poses, velocities, forces, normal_forces);
+               added_points.arrays == kAddedPointArrays * contact_count);
+  HWY_DYNAMIC_DISPATCH(GroundContactTermsImpl)
+  (tree, contacts, contact_count, ground, normal, poses, velocities, state, forces, added_points);
+}
+
+void GroundContactForces(const KinematicTree& tree, const ContactPoint* contacts,
+                         size_t contact_count, const GroundContact& ground,
+                         const SoftConstraintStep& normal, const ConstLanesView& poses,
+                         const ConstLanesView& velocities, const ConstLanesView& accelerations,
+                         const GroundContactState& state) {
+  SWARM_ASSERT(ValidGroundContact(ground) && ValidStep(normal) &&
+               ValidContacts(tree, contacts, contact_count));
+  SWARM_ASSERT(SameCount(poses, velocities, accelerations) &&
+               ValidState(state, contact_count, poses.count));
+  const size_t velocity_count = ContactVelocityCount(tree);
+  SWARM_ASSERT(poses.arrays == kPoseArrays * tree.link_count() &&
+               velocities.arrays == velocity_count && accelerations.arrays == velocity_count);
+  HWY_DYNAMIC_DISPATCH(GroundContactForcesImpl)
+  (tree, contacts, contact_count, ground, normal, poses, velocities, accelerations, state);
 }
 
 }  // namespace swarm

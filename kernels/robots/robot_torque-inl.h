@@ -82,35 +82,6 @@ inline void ClampTorquesImpl(const JointControl* joints, size_t joint_count, con
   }
 }
 
-// Below the lower limit: k (lower - q) - c min(qd, 0); above the upper: k (upper - q) - c max(qd,
-// 0); the min and max as selects. Infinite limits never trigger (q is finite).
-inline void AddJointLimitForcesImpl(const JointControl* joints, size_t joint_count,
-                                    const JointLimitSpring& spring, const ConstLanesView& q,
-                                    const ConstLanesView& qd, const ConstLanesView& tau,
-                                    const LanesView& out) {
-  const hn::ScalableTag<float> d;
-  const auto k = hn::Set(d, spring.stiffness), c = hn::Set(d, spring.damping);
-  const auto zero = hn::Zero(d);
-  for (size_t j = 0; j < joint_count; ++j) {
-    const auto lower = hn::Set(d, joints[j].lower), upper = hn::Set(d, joints[j].upper);
-    const float* HWY_RESTRICT q_in = q.Array(j);
-    const float* HWY_RESTRICT qd_in = qd.Array(j);
-    const float* tau_in = tau.Array(j);
-    float* out_j = out.Array(j);
-    ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
-      const auto position = hn::LoadU(d, q_in + i), velocity = hn::LoadU(d, qd_in + i);
-      const auto below = hn::Lt(position, lower), above = hn::Gt(position, upper);
-      const auto limit = hn::IfThenElse(below, lower, upper);
-      const auto inward =
-          hn::IfThenElse(below, hn::IfThenElse(hn::Lt(velocity, zero), velocity, zero),
-                         hn::IfThenElse(hn::Gt(velocity, zero), velocity, zero));
-      const auto force = hn::Sub(hn::Mul(k, hn::Sub(limit, position)), hn::Mul(c, inward));
-      const auto total = hn::Add(hn::LoadU(d, tau_in + i), force);
-      store(hn::IfThenElse(hn::Or(below, above), total, hn::LoadU(d, tau_in + i)), d, out_j + i);
-    });
-  }
-}
-
 inline void IntegrateAccelerationsImpl(const ConstLanesView& qdd, const LanesView& q,
                                        const LanesView& qd, float dt) {
   const hn::ScalableTag<float> d;
@@ -128,6 +99,53 @@ inline void IntegrateAccelerationsImpl(const ConstLanesView& qdd, const LanesVie
   }
 }
 
+inline void LimitSpeedsImpl(const ConstLanesView& velocities, const LanesView& accelerations,
+                            float dt, size_t base, float max_joint_speed,
+                            float max_base_angular_speed) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  const V step = hn::Set(d, dt), inverse_step = hn::Div(hn::Set(d, 1.0f), step);
+  const V limit = hn::Set(d, max_joint_speed);
+  for (size_t k = base; k < accelerations.arrays; ++k) {
+    ForEachVector(d, accelerations.count, [&](size_t i, auto store) HWY_ATTR {
+      const V v = hn::LoadU(d, velocities.Array(k) + i);
+      const V a = hn::LoadU(d, accelerations.Array(k) + i);
+      const V end = hn::Add(v, hn::Mul(a, step));
+      const V clamped = hn::Min(hn::Max(end, hn::Neg(limit)), limit);
+      const V fixed = hn::Mul(hn::Sub(clamped, v), inverse_step);
+      store(hn::IfThenElse(hn::Eq(clamped, end), a, fixed), d, accelerations.Array(k) + i);
+    });
+  }
+  if (base == 0) return;
+  const V angular_limit = hn::Set(d, max_base_angular_speed);
+  ForEachVector(d, accelerations.count, [&](size_t i, auto store) HWY_ATTR {
+    const auto w = [&](size_t k) HWY_ATTR { return hn::LoadU(d, velocities.Array(k) + i); };
+    const auto alpha = [&](size_t k) HWY_ATTR { return hn::LoadU(d, accelerations.Array(k) + i); };
+    const V ex = hn::Add(w(3), hn::Mul(alpha(3), step));
+    const V ey = hn::Add(w(4), hn::Mul(alpha(4), step));
+    const V ez = hn::Add(w(5), hn::Mul(alpha(5), step));
+    const V speed = hn::Sqrt(hn::Add(hn::Add(hn::Mul(ex, ex), hn::Mul(ey, ey)), hn::Mul(ez, ez)));
+    const auto fast = hn::Gt(speed, angular_limit);
+    const V scale = hn::Div(angular_limit, hn::IfThenElse(fast, speed, angular_limit));
+    const auto put = [&](size_t k, V end) HWY_ATTR {
+      const V fixed = hn::Mul(hn::Sub(hn::Mul(end, scale), w(k)), inverse_step);
+      store(hn::IfThenElse(fast, fixed, alpha(k)), d, accelerations.Array(k) + i);
+    };
+    put(3, ex), put(4, ey), put(5, ez);
+  });
+}
+
+// exp(w step) as a quaternion: (sinc(|h|) h, cos(|h|)), h = w half_step.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void StepRotation(D d, V wx, V wy, V wz, V half_step, V& sx, V& sy, V& sz, V& sw) {
+  const V hx = hn::Mul(wx, half_step), hy = hn::Mul(wy, half_step), hz = hn::Mul(wz, half_step);
+  const V half_angle =
+      hn::Sqrt(hn::Add(hn::Add(hn::Mul(hx, hx), hn::Mul(hy, hy)), hn::Mul(hz, hz)));
+  const V scale = Sinc(d, half_angle);
+  sx = hn::Mul(hx, scale), sy = hn::Mul(hy, scale), sz = hn::Mul(hz, scale);
+  sw = Cos(d, half_angle);
+}
+
 // The base pose at lane i of `from` (x y z qw qx qy qz) moved for `step` seconds at the body
 // velocity (v, w): position p + R v step, orientation normalise(q exp(w step)) with
 // exp(w step) = (sinc(|h|) h, cos(|h|)), h = w half_step (half_step = 0.5 step, rounded once).
@@ -143,13 +161,10 @@ HWY_INLINE void AdvanceBase(D d, const ConstLanesView& from, size_t i, V vx, V v
   store(hn::Add(hn::LoadU(d, from.Array(0) + i), rx), d, to.Array(0) + i);
   store(hn::Add(hn::LoadU(d, from.Array(1) + i), ry), d, to.Array(1) + i);
   store(hn::Add(hn::LoadU(d, from.Array(2) + i), rz), d, to.Array(2) + i);
-  const V hx = hn::Mul(wx, half_step), hy = hn::Mul(wy, half_step), hz = hn::Mul(wz, half_step);
-  const V half_angle =
-      hn::Sqrt(hn::Add(hn::Add(hn::Mul(hx, hx), hn::Mul(hy, hy)), hn::Mul(hz, hz)));
-  const V scale = Sinc(d, half_angle);
+  V sx, sy, sz, sw;
+  StepRotation(d, wx, wy, wz, half_step, sx, sy, sz, sw);
   V nx, ny, nz, nw;
-  Multiply(qx, qy, qz, qw, hn::Mul(hx, scale), hn::Mul(hy, scale), hn::Mul(hz, scale),
-           Cos(d, half_angle), nx, ny, nz, nw);
+  Multiply(qx, qy, qz, qw, sx, sy, sz, sw, nx, ny, nz, nw);
   Normalize(nx, ny, nz, nw, nx, ny, nz, nw);
   store(nw, d, to.Array(3) + i);
   store(nx, d, to.Array(4) + i);
@@ -163,13 +178,24 @@ inline void IntegrateFloatingBaseImpl(const ConstLanesView& base_qdd, const Lane
   using V = hn::Vec<decltype(d)>;
   const V step = hn::Set(d, dt), half_step = hn::Set(d, 0.5f * dt);
   ForEachVector(d, base_q.count, [&](size_t i, auto store) HWY_ATTR {
-    const auto load_qd = [&](size_t k) HWY_ATTR {
-      return hn::Add(hn::LoadU(d, base_qd.Array(k) + i),
-                     hn::Mul(hn::LoadU(d, base_qdd.Array(k) + i), step));
-    };
-    const V vx = load_qd(0), vy = load_qd(1), vz = load_qd(2);
-    const V wx = load_qd(3), wy = load_qd(4), wz = load_qd(5);
-    AdvanceBase(d, base_q, i, vx, vy, vz, wx, wy, wz, step, half_step, base_q, store);
+    const auto qd = [&](size_t k) HWY_ATTR { return hn::LoadU(d, base_qd.Array(k) + i); };
+    const auto qdd = [&](size_t k) HWY_ATTR { return hn::LoadU(d, base_qdd.Array(k) + i); };
+    // u = v + dt (qdd + w x v): the new velocity of the base origin in the old base frame (qdd's
+    // linear part holds -w x v, the turning of the frame, which is applied exactly below).
+    V cx, cy, cz;
+    Cross(qd(3), qd(4), qd(5), qd(0), qd(1), qd(2), cx, cy, cz);
+    const V ux = hn::Add(qd(0), hn::Mul(hn::Add(qdd(0), cx), step));
+    const V uy = hn::Add(qd(1), hn::Mul(hn::Add(qdd(1), cy), step));
+    const V uz = hn::Add(qd(2), hn::Mul(hn::Add(qdd(2), cz), step));
+    const V wx = hn::Add(qd(3), hn::Mul(qdd(3), step));
+    const V wy = hn::Add(qd(4), hn::Mul(qdd(4), step));
+    const V wz = hn::Add(qd(5), hn::Mul(qdd(5), step));
+    AdvanceBase(d, base_q, i, ux, uy, uz, wx, wy, wz, step, half_step, base_q, store);
+    // v = exp(w dt)^T u: u in the new base frame, a rotation (norm kept).
+    V sx, sy, sz, sw;
+    StepRotation(d, wx, wy, wz, half_step, sx, sy, sz, sw);
+    V vx, vy, vz;
+    Rotate(hn::Neg(sx), hn::Neg(sy), hn::Neg(sz), sw, ux, uy, uz, vx, vy, vz);
     store(vx, d, base_qd.Array(0) + i), store(vy, d, base_qd.Array(1) + i);
     store(vz, d, base_qd.Array(2) + i), store(wx, d, base_qd.Array(3) + i);
     store(wy, d, base_qd.Array(4) + i), store(wz, d, base_qd.Array(5) + i);

@@ -17,11 +17,11 @@ namespace swarm {
 HWY_EXPORT(AddPdTorquesImpl);
 HWY_EXPORT(PdAccelerationsImpl);
 HWY_EXPORT(ClampTorquesImpl);
-HWY_EXPORT(AddJointLimitForcesImpl);
 HWY_EXPORT(IntegrateAccelerationsImpl);
 HWY_EXPORT(IntegrateFloatingBaseImpl);
 HWY_EXPORT(AdvanceFloatingBaseImpl);
 HWY_EXPORT(AddScaledImpl);
+HWY_EXPORT(LimitSpeedsImpl);
 
 namespace {
 
@@ -64,18 +64,6 @@ void ClampTorques(const JointControl* joints, size_t joint_count, const LanesVie
   HWY_DYNAMIC_DISPATCH(ClampTorquesImpl)(joints, joint_count, tau);
 }
 
-void AddJointLimitForces(const JointControl* joints, size_t joint_count,
-                         const JointLimitSpring& spring, const ConstLanesView& q,
-                         const ConstLanesView& qd, const ConstLanesView& tau,
-                         const LanesView& out) {
-  SWARM_ASSERT(SameCount(out, q, qd, tau) && ValidJoints(joints, joint_count));
-  SWARM_ASSERT(q.arrays == joint_count && qd.arrays == joint_count && tau.arrays == joint_count &&
-               out.arrays == joint_count);
-  SWARM_ASSERT(std::isfinite(spring.stiffness) && spring.stiffness >= 0.0f &&
-               std::isfinite(spring.damping) && spring.damping >= 0.0f);
-  HWY_DYNAMIC_DISPATCH(AddJointLimitForcesImpl)(joints, joint_count, spring, q, qd, tau, out);
-}
-
 void IntegrateAccelerations(const ConstLanesView& qdd, const LanesView& q, const LanesView& qd,
                             float dt) {
   SWARM_ASSERT(SameCount(q, qd, qdd) && q.arrays == qd.arrays && q.arrays == qdd.arrays);
@@ -97,6 +85,15 @@ void AdvanceFloatingBase(const ConstLanesView& base_q, const ConstLanesView& bas
                base_velocity.arrays == 6 && out.arrays == 7);
   SWARM_ASSERT(std::isfinite(seconds));
   HWY_DYNAMIC_DISPATCH(AdvanceFloatingBaseImpl)(base_q, base_velocity, seconds, out);
+}
+
+void LimitSpeeds(const ConstLanesView& velocities, const LanesView& accelerations, float dt,
+                 size_t base, float max_joint_speed, float max_base_angular_speed) {
+  SWARM_ASSERT(SameCount(velocities, accelerations) && velocities.arrays == accelerations.arrays);
+  SWARM_ASSERT(ValidDt(dt) && (base == 0 || (base == 6 && accelerations.arrays >= 6)));
+  SWARM_ASSERT(max_joint_speed > 0.0f && max_base_angular_speed > 0.0f);
+  HWY_DYNAMIC_DISPATCH(LimitSpeedsImpl)
+  (velocities, accelerations, dt, base, max_joint_speed, max_base_angular_speed);
 }
 
 void AddScaled(const ConstLanesView& a, const ConstLanesView& b, float scale,

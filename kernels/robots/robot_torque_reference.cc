@@ -29,16 +29,15 @@ float AddPdTorque(const JointControl& joint, float q, float qd, float target_q, 
                joint.effort_limit);
 }
 
-float AddJointLimitForce(const JointControl& joint, const JointLimitSpring& spring, float q,
-                         float qd, float tau) {
-  const bool below = q<joint.lower, above = q> joint.upper;
-  if (!below && !above) return tau;
-  const float limit = below ? joint.lower : joint.upper;
-  const float inward = below ? (qd < 0.0f ? qd : 0.0f) : (qd > 0.0f ? qd : 0.0f);
-  return tau + (spring.stiffness * (limit - q) - spring.damping * inward);
-}
-
 namespace {
+
+// kernels/robots/robot_torque-inl.h StepRotation: exp(w step) with half_step = step / 2.
+scalar_quaternion::Quat StepRotation(const float w[3], float half_step) {
+  const float hx = w[0] * half_step, hy = w[1] * half_step, hz = w[2] * half_step;
+  const float half_angle = std::sqrt((hx * hx + hy * hy) + hz * hz);
+  const float scale = Sinc(half_angle);
+  return {{hx * scale, hy * scale, hz * scale}, Cos(half_angle)};
+}
 
 // kernels/robots/robot_torque-inl.h AdvanceBase: q (7 values) moved for `step` at body velocity v.
 void AdvanceBase(const float from[7], const float v[6], float step, float to[7]) {
@@ -51,12 +50,7 @@ void AdvanceBase(const float from[7], const float v[6], float step, float to[7])
   const Vec3 shift = Rotate(orientation, {{v[0] * step, v[1] * step, v[2] * step}});
   float moved[7];
   for (int k = 0; k < 3; ++k) moved[k] = from[k] + shift.v[k];
-  const float half_step = 0.5f * step;
-  const float hx = v[3] * half_step, hy = v[4] * half_step, hz = v[5] * half_step;
-  const float half_angle = std::sqrt((hx * hx + hy * hy) + hz * hz);
-  const float scale = Sinc(half_angle);
-  const Quat turned =
-      Normalize(Multiply(orientation, {{hx * scale, hy * scale, hz * scale}, Cos(half_angle)}));
+  const Quat turned = Normalize(Multiply(orientation, StepRotation(v + 3, 0.5f * step)));
   moved[3] = turned.w, moved[4] = turned.v[0], moved[5] = turned.v[1], moved[6] = turned.v[2];
   for (int k = 0; k < 7; ++k) to[k] = moved[k];
 }
@@ -64,10 +58,18 @@ void AdvanceBase(const float from[7], const float v[6], float step, float to[7])
 }  // namespace
 
 void IntegrateFloatingBase(const float qdd[6], float q[7], float qd[6], float dt) {
-  float v[6];
-  for (int k = 0; k < 6; ++k) v[k] = qd[k] + qdd[k] * dt;
-  AdvanceBase(q, v, dt, q);
-  for (int k = 0; k < 6; ++k) qd[k] = v[k];
+  // w x v with the kernel's Cross: (wy vz - wz vy, wz vx - wx vz, wx vy - wy vx).
+  const float c[3] = {qd[4] * qd[2] - qd[5] * qd[1], qd[5] * qd[0] - qd[3] * qd[2],
+                      qd[3] * qd[1] - qd[4] * qd[0]};
+  float u[6];
+  for (int k = 0; k < 3; ++k) u[k] = qd[k] + (qdd[k] + c[k]) * dt;
+  for (int k = 3; k < 6; ++k) u[k] = qd[k] + qdd[k] * dt;
+  AdvanceBase(q, u, dt, q);
+  const scalar_quaternion::Quat s = StepRotation(u + 3, 0.5f * dt);
+  const scalar_quaternion::Vec3 v =
+      scalar_quaternion::Rotate({{-s.v[0], -s.v[1], -s.v[2]}, s.w}, {{u[0], u[1], u[2]}});
+  for (int k = 0; k < 3; ++k) qd[k] = v.v[k];
+  for (int k = 3; k < 6; ++k) qd[k] = u[k];
 }
 
 void AddPdTorques(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
@@ -94,18 +96,6 @@ void ClampTorques(const JointControl* joints, size_t joint_count, const LanesVie
   for (size_t j = 0; j < joint_count; ++j) {
     for (size_t r = 0; r < tau.count; ++r) {
       tau.Array(j)[r] = Clamp(tau.Array(j)[r], -joints[j].effort_limit, joints[j].effort_limit);
-    }
-  }
-}
-
-void AddJointLimitForces(const JointControl* joints, size_t joint_count,
-                         const JointLimitSpring& spring, const ConstLanesView& q,
-                         const ConstLanesView& qd, const ConstLanesView& tau,
-                         const LanesView& out) {
-  for (size_t j = 0; j < joint_count; ++j) {
-    for (size_t r = 0; r < out.count; ++r) {
-      out.Array(j)[r] =
-          AddJointLimitForce(joints[j], spring, q.Array(j)[r], qd.Array(j)[r], tau.Array(j)[r]);
     }
   }
 }

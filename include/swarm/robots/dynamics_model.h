@@ -8,6 +8,8 @@
 // how); bodies() shows the turned frames.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -41,9 +43,19 @@ class DynamicsModel {
   const std::vector<int32_t>& velocity_parent() const { return velocity_parent_; }
   const RigidBodyTree& rigid_bodies() const { return rigid_bodies_; }
 
+  // Where a link sits in the dynamics: its body, and its frame in the body's (turned) frame, so
+  // that body coordinates = rotation (row-major) link coordinates + origin.
+  struct LinkFrame {
+    size_t body = 0;
+    std::array<double, 9> rotation{};
+    std::array<double, 3> origin{};
+  };
+  LinkFrame LinkInBody(size_t link) const;
+
  private:
   RigidBodyTree rigid_bodies_;
   std::vector<DynamicsBody> bodies_;
+  std::vector<std::array<double, 9>> turns_;  // per body: its frame's turn from its link's frame
   std::vector<int32_t> velocity_parent_;
   size_t joint_q_count_ = 0;
   bool floating_base_ = false;

@@ -22,11 +22,13 @@
 #include "swarm/core/tile_pipeline.h"
 #include "swarm/kernels/base/views.h"
 #include "swarm/kernels/robots/dynamics/robot_dynamics.h"
+#include "swarm/kernels/robots/joint_constraints.h"
 #include "swarm/kernels/robots/robot_contact.h"
 #include "swarm/kernels/robots/robot_control.h"
 #include "swarm/kernels/robots/robot_ik.h"
 #include "swarm/kernels/robots/robot_kinematics.h"
 #include "swarm/kernels/robots/robot_torque.h"
+#include "swarm/kernels/robots/soft_constraint.h"
 #include "swarm/robots/dynamics_model.h"
 #include "swarm/robots/robot_model.h"
 
@@ -59,18 +61,20 @@ enum class TorqueController { kNone, kPdGravity, kComputedTorque };
 const char* TorqueControllerName(TorqueController controller);  // "none", "pd-gravity", ...
 
 // How TorqueStep advances (q, v) over dt:
-//   kSemiImplicitEuler  v += qdd dt, then q += v dt (one forward dynamics per step)
+//   kSemiImplicitEuler  v += qdd dt, then q += v dt (one forward dynamics per step), with the
+//                       stiff terms' added inertia (swarm/kernels/robots/soft_constraint.h)
 //   kRungeKutta4        classical RK4 on (q, v) with the controller's torques held over the step
-//                       and the limit springs evaluated at every stage (four forward dynamics);
-//                       a floating base's stage poses move from the step's start pose along the
-//                       stage's body velocity, and the final pose along the RK4 average velocity
+//                       and the joints' constraint terms evaluated at every stage (four forward
+//                       dynamics); a floating base's stage poses move from the step's start pose
+//                       along the stage's body velocity, and the final pose along the RK4 average
+//                       velocity. Ground contacts need kSemiImplicitEuler (their friction modes
+//                       and anchors advance once per step).
 enum class TorqueIntegrator { kSemiImplicitEuler, kRungeKutta4 };
 const char* TorqueIntegratorName(TorqueIntegrator integrator);  // "euler", "rk4"
 
-// Compliant point contacts of links against the ground plane in torque mode
-// (swarm/kernels/robots/robot_contact.h: spring-damper normal force, regularised Coulomb friction),
-// evaluated at every forward dynamics of a step (each RK4 stage too) from the forward kinematics of
-// the stage's configuration.
+// Point contacts of links against the ground plane in torque mode, as soft constraints with a
+// friction cone (swarm/kernels/robots/robot_contact.h), evaluated at the step's start from the
+// forward kinematics of its configuration.
 struct GroundContactConfig {
   bool enabled = false;
   std::vector<std::string> links;  // link names; empty: every leaf link (RobotModel::LeafLinks)
@@ -79,11 +83,23 @@ struct GroundContactConfig {
 };
 
 // Torque-controlled simulation: rigid-body dynamics from the URDF's inertials
-// (swarm/robots/dynamics_model.h), joint limits as one-sided springs, semi-implicit Euler.
+// (swarm/robots/dynamics_model.h); joint limits, joint damping and friction and ground contacts
+// handled so that no stiffness, damping or time step makes a step unstable
+// (swarm/kernels/robots/soft_constraint.h, joint_constraints.h, robot_contact.h); semi-implicit
+// Euler.
 struct TorqueModeConfig {
   bool enabled = false;      // off: the batch is kinematic (ControlStep), and needs no inertials
   DynamicsOptions dynamics;  // armature per joint; the URDF's joint damping and friction
-  JointLimitSpring limit_spring;
+  SoftConstraint limits;     // every joint limit's solref and solimp (MuJoCo's defaults)
+  // A joint pushed into a limit by its whole effort limit settles at most this far past it (rad or
+  // m), finite > 0: where the solref and solimp above would let it sink deeper (a light link with a
+  // strong motor: a 35 N m servo on a 2e-5 kg m^2 gripper sinks 40 rad with MuJoCo's defaults), the
+  // row's reference inverse inertia w0 is lowered until they hold it (joint_constraints()).
+  float limit_tolerance = 0.01f;
+  // Speed limits of every step (swarm/kernels/robots/robot_torque.h LimitSpeeds): each joint's
+  // speed (rad/s or m/s) and a floating base's angular speed (rad/s), > 0 (may be infinity).
+  float max_joint_speed = 100.0f;
+  float max_base_angular_speed = 100.0f;
   float gravity[3] = {0.0f, 0.0f, -9.81f};  // world frame, m/s^2
   TorqueIntegrator integrator = TorqueIntegrator::kSemiImplicitEuler;
   GroundContactConfig contacts;
@@ -114,10 +130,10 @@ class RobotBatch {
   // or lower > upper, an end effector out of range, IK parameters not finite > 0
   // (orientation_weight >= 0), a tile size that is not a positive multiple of kPadFloats, or the
   // accountant's budget (kOverBudget, naming "robots"); with config.torque.enabled also the
-  // dynamics model's errors (a moving body without mass, naming its links), a limit spring or
-  // gravity that is not finite (>= 0 for the spring), and with contacts enabled an unknown or
-  // repeated contact link, a radius not finite >= 0 or ground parameters out of range (naming the
-  // field).
+  // dynamics model's errors (a moving body without mass, naming its links), limit parameters
+  // out of range or gravity that is not finite (naming the field), and with contacts enabled an
+  // unknown, repeated or immovable contact link, a radius not finite >= 0, ground parameters out of
+  // range (naming the field), the RK4 integrator, or a model with mimic joints.
   static Result<RobotBatch> Create(MemoryAccountant& accountant, const RobotModel& model,
                                    size_t robots, const RobotBatchConfig& config = {});
   RobotBatch();
@@ -155,11 +171,19 @@ class RobotBatch {
   ConstLanesView target_pose() const;
   ConstLanesView base_velocity() const;
   ConstLanesView qdd() const;
-  // Torque mode with contacts: each contact's normal force at the last forward dynamics of the
-  // last step (N; 0 out of contact), one array per contact in contact_points() order, and the
-  // contacts themselves (empty without contacts).
+  // Torque mode with contacts: each contact's normal force in the last step (N; 0 out of contact),
+  // one array per contact in contact_points() order, its friction force (x y in the world, two
+  // arrays per contact), whether it slides (1) or sticks (0), and the contacts themselves (empty
+  // without contacts).
   ConstLanesView contact_forces() const;
+  ConstLanesView contact_friction_forces() const;
+  ConstLanesView contact_sliding() const;
   std::span<const ContactPoint> contact_points() const;
+  // Torque mode: each joint limit's force in the last step (dof arrays; positive pushes the joint
+  // back into its range, 0 when the limit is inactive; the torque on the joint is +force at the
+  // lower limit, -force at the upper), and the joints' constraint constants.
+  ConstLanesView limit_forces() const;
+  std::span<const JointConstraint> joint_constraints() const;
   // The dynamics tree of torque mode (nullptr when it is off).
   const DynamicsTree* dynamics_tree() const;
 
@@ -177,15 +201,16 @@ class RobotBatch {
   // or ControlStep), then a damped-least-squares step that writes q_target toward target_pose().
   void IkStep(ThreadPool& pool);
   // One torque-controlled step, fused per tile: the controller's torques into torque() (clamped
-  // to the effort limits), joint-limit springs, forward dynamics (ABA), the configured
-  // integrator (semi-implicit Euler: qd += qdd dt, then q += qd dt; a floating base as
-  // swarm/kernels/robots/robot_torque.h; or RK4), forward kinematics. With contacts, each forward
-  // dynamics first computes the link poses of its configuration and adds the contact forces. qdd()
-  // holds the accelerations at the step's start. Errors (state untouched): torque mode off, dt not
-  // in (0, kMaxStepSeconds], computed torque on a floating base; and, as ControlStep, a step that
-  // makes q or a velocity non-finite: q and the velocities are restored, and torque(), qdd() and
-  // contact_forces() keep the failed step's values, which show the cause (the message names the
-  // first non-finite torque, acceleration, q or velocity of the lowest such robot).
+  // to the effort limits); with contacts, the link poses of the step's start; the joints' and
+  // contacts' constraint terms; forward dynamics (ABA) with their added inertia; the limits' and
+  // contacts' forces and modes for the next step; the configured integrator (semi-implicit Euler:
+  // qd += qdd dt, then q += qd dt; a floating base as swarm/kernels/robots/robot_torque.h; or
+  // RK4); forward kinematics. qdd() holds the accelerations at the step's start. Errors (state
+  // untouched): torque mode off, dt not in (0, kMaxStepSeconds], computed torque on a floating
+  // base; and, as ControlStep, a step that makes its state non-finite: q, the velocities and the
+  // constraints' state are restored, and torque() and qdd() keep the failed step's values, which
+  // show the cause (the message names the first non-finite torque, acceleration, q or velocity
+  // of the lowest such robot, and its joint).
   Status TorqueStep(ThreadPool& pool, float dt, TorqueController controller);
 
   // Torque mode: each robot's kinetic energy 0.5 v^T (M + A) v (v = [base velocity, qd]) and

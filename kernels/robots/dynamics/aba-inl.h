@@ -25,12 +25,79 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 namespace dl = dynamics_layout;
 
-// ABA (Featherstone table 7.1; floating base as table 9.6): qdd into slots [qdd, qdd + n).
-// Trees without couplings only.
+// The added inertia of lanes i.. (robot_dynamics.h, AddedInertia) as the kernels read it.
+struct AddedLanes {
+  bool joints = false;
+  InLanes joint_lanes{nullptr, 0};
+  const uint32_t* point_bodies = nullptr;
+  size_t point_count = 0;
+  InLanes point_lanes{nullptr, 0};
+};
+
+inline AddedLanes AddedLanesOf(const AddedInertia* added) {
+  AddedLanes lanes;
+  if (added == nullptr) return lanes;
+  lanes.joints = added->joints.arrays > 0;
+  lanes.joint_lanes = InLanes{added->joints.data, added->joints.stride};
+  lanes.point_bodies = added->point_bodies;
+  lanes.point_count = added->point_count;
+  lanes.point_lanes = InLanes{added->points.data, added->points.stride};
+  return lanes;
+}
+
+// Slots `ia` += the spatial inertia of point inertia C = m_t 1 + (m_n - m_t) n n^T at p (body
+// frame, angular part first): A += m_t (|p|^2 1 - p p^T) + (m_n - m_t) w w^T with w = p x n,
+// B += m_t (p x) + (m_n - m_t) w n^T, C += m_t 1 + (m_n - m_t) n n^T.
+template <class D>
+HWY_INLINE void AddPointInertia(D d, const InLanes& points, size_t point, size_t i,
+                                const Slots& s, size_t ia) {
+  using V = hn::Vec<D>;
+  // No arrays of vectors (sizeless on SVE): components are picked by index.
+  const size_t first = kAddedPointArrays * point;
+  const auto load = [&](size_t k) HWY_ATTR { return hn::LoadU(d, points.Array(first + k) + i); };
+  const V px = load(0), py = load(1), pz = load(2);
+  const V nx = load(3), ny = load(4), nz = load(5);
+  const V m_n = load(6), m_t = load(7);
+  const V delta = hn::Sub(m_n, m_t);
+  V wx, wy, wz;
+  Cross(px, py, pz, nx, ny, nz, wx, wy, wz);
+  const auto pick = [](size_t k, V x, V y, V z) HWY_ATTR { return k == 0 ? x : (k == 1 ? y : z); };
+  const V p_squared = hn::Add(hn::Add(hn::Mul(px, px), hn::Mul(py, py)), hn::Mul(pz, pz));
+  const auto add = [&](size_t slot, V value) HWY_ATTR {
+    Put(d, s, slot, hn::Add(Get(d, s, slot), value));
+  };
+  HWY_UNROLL(32)
+  for (size_t row = 0; row < 3; ++row) {
+    const V p_row = pick(row, px, py, pz), w_row = pick(row, wx, wy, wz);
+    const V dw = hn::Mul(delta, w_row), dn = hn::Mul(delta, pick(row, nx, ny, nz));
+    HWY_UNROLL(32)
+    for (size_t col = 0; col < 3; ++col) {
+      const V p_col = pick(col, px, py, pz), n_col = pick(col, nx, ny, nz);
+      V a = hn::Neg(hn::Mul(p_row, p_col));
+      if (row == col) a = hn::Add(p_squared, a);
+      add(ia + kInertiaA + 3 * row + col,
+          hn::Add(hn::Mul(m_t, a), hn::Mul(dw, pick(col, wx, wy, wz))));
+      // (p x)(row, col): 0 on the diagonal, -p_k for cyclic (row, col, k), +p_k otherwise.
+      V skew = hn::Zero(d);
+      if (row != col) {
+        const size_t k = 3 - row - col;
+        const V p_k = pick(k, px, py, pz);
+        skew = col == (row + 1) % 3 ? hn::Neg(p_k) : p_k;
+      }
+      add(ia + kInertiaB + 3 * row + col, hn::Add(hn::Mul(m_t, skew), hn::Mul(dw, n_col)));
+      const V c = hn::Mul(dn, n_col);
+      add(ia + kInertiaC + 3 * row + col, row == col ? hn::Add(m_t, c) : c);
+    }
+  }
+}
+
+// ABA (Featherstone table 7.1; floating base as table 9.6): qdd into slots [qdd, qdd + n), with
+// the added inertia `added` (AddedLanesOf(nullptr) for none). Trees without couplings only.
 template <class D>
 HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float gravity[3],
                                       const InLanes& q, const InLanes& qd, const InLanes& tau,
-                                      size_t i, const Slots& s, size_t qdd) {
+                                      const AddedLanes& added, size_t i, const Slots& s,
+                                      size_t qdd) {
   using V = hn::Vec<D>;
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
   const size_t joint_velocity = regions.temp, momentum = regions.temp + 6;
@@ -68,6 +135,13 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     PutZero(d, s, BodySlot(b, dl::kF), 6);
     AddCrossForce(d, s, v, momentum, BodySlot(b, dl::kF));
   }
+  // Added point inertias join their bodies' articulated inertias (not the momenta above). A fixed
+  // root's inertia is never used.
+  for (size_t point = 0; point < added.point_count; ++point) {
+    const uint32_t body = added.point_bodies[point];
+    if (body == 0 && !tree.floating_base) continue;
+    AddPointInertia(d, added.point_lanes, point, i, s, BodySlot(body, dl::kInertia));
+  }
   // Inward: U = IA S, D = S^T U + armature, u = tau - joint terms - S^T pA; the articulated
   // inertia and bias force handed to the parent.
   for (size_t b = tree.body_count; b-- > 1;) {
@@ -77,8 +151,12 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     const size_t p_a = BodySlot(b, dl::kF), c = BodySlot(b, dl::kA);
     const JointSubspace joint = JointOf(s, b);
     InertiaColumn(d, joint, s, ia, u_slot);
-    const V d_inv = hn::Div(hn::Set(d, 1.0f), hn::Add(MotionSubspaceDot(d, joint, s, u_slot),
-                                                      hn::Set(d, body.armature)));
+    V joint_inertia = hn::Add(MotionSubspaceDot(d, joint, s, u_slot), hn::Set(d, body.armature));
+    if (added.joints) {
+      joint_inertia =
+          hn::Add(joint_inertia, hn::LoadU(d, added.joint_lanes.Array(size_t(body.q_index)) + i));
+    }
+    const V d_inv = hn::Div(hn::Set(d, 1.0f), joint_inertia);
     const V rate = hn::LoadU(d, qd.Array(arrays.velocity_array) + i);
     const V small_u = hn::Sub(hn::Sub(hn::LoadU(d, tau.Array(arrays.velocity_array) + i),
                                       JointResistance(d, tree, body, rate)),
@@ -177,19 +255,21 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
 
 inline void ForwardDynamicsImpl(const DynamicsTree& tree, const float* gravity,
                                 const ConstLanesView& q, const ConstLanesView& qd,
-                                const ConstLanesView& tau, const LanesView& qdd, float* scratch) {
+                                const ConstLanesView& tau, const LanesView& qdd, float* scratch,
+                                const AddedInertia* added_inertia) {
   const hn::ScalableTag<float> d;
   const InLanes q_in{q.data, q.stride}, qd_in{qd.data, qd.stride}, tau_in{tau.data, tau.stride};
   const OutLanes out{qdd.data, qdd.stride};
   const size_t n = tree.velocity_count();
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, n);
+  const AddedLanes added = AddedLanesOf(added_inertia);
   const Slots shared = PrepareScratch(tree, scratch);
   ForEachVector(d, qdd.count, [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
     const Slots& s = VectorSlots(local, shared);
     PrefetchInputs(d, q, i), PrefetchInputs(d, qd, i), PrefetchInputs(d, tau, i);
     PrefetchOutputs(d, qdd, i);
-    ArticulatedBodyVector(d, tree, gravity, q_in, qd_in, tau_in, i, s, regions.vector1);
+    ArticulatedBodyVector(d, tree, gravity, q_in, qd_in, tau_in, added, i, s, regions.vector1);
     StoreSlots(d, s, regions.vector1, n, out, i, store);
   });
 }

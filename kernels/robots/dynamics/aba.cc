@@ -21,19 +21,40 @@ using dynamics_dispatch::AllFinite;
 using dynamics_dispatch::Disjoint;
 using dynamics_dispatch::ScratchAligned;
 
+namespace {
+
+bool ValidAdded(const DynamicsTree& tree, const AddedInertia& added, size_t count) {
+  if (added.joints.arrays != 0 &&
+      (added.joints.arrays != tree.joint_q_count || added.joints.count != count)) {
+    return false;
+  }
+  if (added.point_count == 0) return true;
+  if (added.point_bodies == nullptr || added.points.arrays != kAddedPointArrays * added.point_count ||
+      added.points.count != count || HasCouplings(tree)) {
+    return false;
+  }
+  for (size_t p = 0; p < added.point_count; ++p) {
+    if (added.point_bodies[p] >= tree.body_count) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 void ForwardDynamics(const DynamicsTree& tree, const float gravity[3], const ConstLanesView& q,
                      const ConstLanesView& qd, const ConstLanesView& tau, const LanesView& qdd,
-                     float* scratch) {
+                     float* scratch, const AddedInertia* added) {
   SWARM_ASSERT(ValidDynamicsTree(tree) && AllFinite(gravity, 3) && ScratchAligned(scratch));
   const size_t n = tree.velocity_count();
   SWARM_ASSERT(q.arrays == tree.q_count() && qd.arrays == n && tau.arrays == n && qdd.arrays == n);
   SWARM_ASSERT(q.count == qdd.count && qd.count == qdd.count && tau.count == qdd.count);
   SWARM_ASSERT(Disjoint(qdd, q) && Disjoint(qdd, qd) && Disjoint(qdd, tau));
+  SWARM_ASSERT(added == nullptr || ValidAdded(tree, *added, qdd.count));
   if (qdd.count == 0) return;
   if (HasCouplings(tree)) {
-    dynamics_dispatch::CoupledForwardDynamics(tree, gravity, q, qd, tau, qdd, scratch);
+    dynamics_dispatch::CoupledForwardDynamics(tree, gravity, q, qd, tau, qdd, scratch, added);
   } else {
-    HWY_DYNAMIC_DISPATCH(ForwardDynamicsImpl)(tree, gravity, q, qd, tau, qdd, scratch);
+    HWY_DYNAMIC_DISPATCH(ForwardDynamicsImpl)(tree, gravity, q, qd, tau, qdd, scratch, added);
   }
 }
 

@@ -233,12 +233,13 @@ inline void MassMatrixAndFactorImpl(const DynamicsTree& tree, const ConstLanesVi
   ForEachVectorIn<StreamAll>(d, groups_end, factor.count, one_vector);
 }
 
-// Forward dynamics of a tree with mimic couplings, which ABA does not handle: (M + A) qdd = tau - h
-// by CRBA, RNEA at qdd = 0 and LTDL, one vector of robots at a time.
+// Forward dynamics of a tree with mimic couplings, which ABA does not handle:
+// (M + A + E) qdd = tau - h by CRBA, RNEA at qdd = 0 and LTDL, one vector of robots at a time, with
+// E the joints' added inertia (added_joints: joint_q_count arrays, or none).
 inline void CoupledForwardDynamicsImpl(const DynamicsTree& tree, const float* gravity,
                                        const ConstLanesView& q, const ConstLanesView& qd,
                                        const ConstLanesView& tau, const LanesView& qdd,
-                                       float* scratch) {
+                                       float* scratch, const ConstLanesView& added_joints) {
   const hn::ScalableTag<float> d;
   const InLanes q_in{q.data, q.stride}, qd_in{qd.data, qd.stride}, tau_in{tau.data, tau.stride};
   const OutLanes out{qdd.data, qdd.stride};
@@ -252,6 +253,10 @@ inline void CoupledForwardDynamicsImpl(const DynamicsTree& tree, const float* gr
     PrefetchInputs(d, q, i), PrefetchInputs(d, qd, i), PrefetchInputs(d, tau, i);
     PrefetchOutputs(d, qdd, i);
     MassMatrixVector(d, tree, once, q_in, i, s, regions.matrix);
+    for (size_t k = 0; k < added_joints.arrays; ++k) {  // the joints' added inertia (none: 0)
+      const size_t column = tree.joint_velocity_begin() + k, slot = regions.matrix + column * n + column;
+      Put(d, s, slot, hn::Add(Get(d, s, slot), hn::LoadU(d, added_joints.Array(k) + i)));
+    }
     InverseDynamicsVector(d, tree, gravity, q_in, &qd_in, nullptr, i, s, regions.vector2);
     for (size_t k = 0; k < n; ++k) {
       Put(d, s, regions.vector1 + k,

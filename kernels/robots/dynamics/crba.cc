@@ -46,8 +46,10 @@ void MassMatrixAndFactor(const DynamicsTree& tree, const ConstLanesView& q,
 void dynamics_dispatch::CoupledForwardDynamics(const DynamicsTree& tree, const float gravity[3],
                                                const ConstLanesView& q, const ConstLanesView& qd,
                                                const ConstLanesView& tau, const LanesView& qdd,
-                                               float* scratch) {
-  HWY_DYNAMIC_DISPATCH(CoupledForwardDynamicsImpl)(tree, gravity, q, qd, tau, qdd, scratch);
+                                               float* scratch, const AddedInertia* added) {
+  const ConstLanesView none{};
+  const ConstLanesView& joints = added != nullptr ? added->joints : none;
+  HWY_DYNAMIC_DISPATCH(CoupledForwardDynamicsImpl)(tree, gravity, q, qd, tau, qdd, scratch, joints);
 }
 
 }  // namespace swarm

@@ -42,6 +42,7 @@ inline bool ScratchAligned(const float* scratch) {
 // CRBA, RNEA at qdd = 0 and LTDL per vector of robots (crba-inl.h).
 void CoupledForwardDynamics(const DynamicsTree& tree, const float gravity[3],
                             const ConstLanesView& q, const ConstLanesView& qd,
-                            const ConstLanesView& tau, const LanesView& qdd, float* scratch);
+                            const ConstLanesView& tau, const LanesView& qdd, float* scratch,
+                            const AddedInertia* added);
 
 }  // namespace swarm::dynamics_dispatch

@@ -1,42 +1,53 @@
-// Compliant point contacts of robot links against a ground plane, for R robots of one model at
-// once (structure of arrays over the robot index, swarm/kernels/base/views.h): what lets a
-// floating-base robot stand, walk or fall on the floor in RobotBatch's torque mode.
+// Point contacts of robot links against a ground plane, as soft constraints
+// (swarm/kernels/robots/soft_constraint.h), for R robots of one model at once (structure of arrays
+// over the robot index, swarm/kernels/base/views.h): what lets a floating-base robot stand, walk
+// or fall on the floor in RobotBatch's torque mode.
 //
-// Each contact is a sphere of `radius` centred on a link's origin; its contact point is the
-// sphere's lowest point c = (x, y, z - radius) of the link's world position (x, y, z), and it
-// touches the plane z = height when the penetration depth d = height - c_z is > 0. Its force in
-// the world frame, with v the velocity of the material point at c (the link's motion at c):
-//   normal      f_z = max(0, k d - damping v_z)         spring-damper; the max keeps it pushing
-//   tangential  f_xy = -mu f_z v_xy / sqrt(|v_xy|^2 + v_s^2)   regularised Coulomb friction:
-//               viscous (slope mu f_z / v_s) below the slip velocity v_s, tending to the Coulomb
-//               limit mu f_z above it (|f_xy| < mu f_z always)
-// and no force when d <= 0. The force enters the equations of motion as the generalised force
-// J_c^T f (J_c the Jacobian of c's velocity), which is added to the torques forward dynamics
-// reads: per joint on the path from the root to the link, revolute: multiplier axis . ((c - o) x f)
-// and prismatic: multiplier axis . f (axis the joint's world axis, o a point on it: its child
-// link's origin); for a floating base, the force R^T f and the torque R^T ((c - o_base) x f) in
-// base coordinates (R, o_base the base link's pose), matching
-// swarm/kernels/robots/dynamics/robot_dynamics.h's base convention. The power f . v equals forces .
-// velocities, so contacts do work only through the damping and the friction.
+// Geometry. Each contact is a sphere of `radius` centred on a link's origin; its contact point is
+// the sphere's lowest point c = (x, y, z - radius) of the link's world position (x, y, z), at
+// signed distance r = c_z - height from the plane z = height (negative: penetrating). Its rows
+// are the normal (world z) and two tangents (world x and y), with the velocities v = J_c qd of the
+// material point at c (J_c its Jacobian) and the accelerations J_c qdd.
 //
-// Stability of explicit stepping: the spring and the damper act on the effective mass m_c of the
-// touching link (light for a foot, ~0.04 kg on a Solo12 with rigid-body terms only), so
-// dt sqrt(k / m_c) and dt damping / m_c, and dt mu f_z / (v_s m_c) for the friction's viscous
-// slope, must stay well below 2. The defaults suit a robot of a few kg at dt = 1 ms; armature
-// (which adds reflected rotor inertia to the legs) makes them safer still.
+// The normal row is a soft constraint (soft_constraint.h (2)) with the contact's reference inverse
+// inertia w0 (the mean of the diagonal of J_c (M + A)^-1 J_c^T at q = 0). Friction has an elliptic
+// (here circular, isotropic) cone |f_t| <= mu f_n and two modes, kept per contact between steps:
+//   stick  the tangential rows are soft constraints too, with the normal's coefficients, whose
+//          position is the anchor u: how far the point has moved along the plane since it stuck.
+//          Unlike MuJoCo's friction rows (velocity only, which let a loaded foot creep at
+//          R f / b), a sticking point springs back to where it stuck: a robot standing still does
+//          not creep.
+//   slide  f_t = -mu f_n v_t / |v_t| (Coulomb, kinetic = static), with f_n the normal force of the
+//          previous step and v_t the tangential velocity at the step's start.
+// The normal row is active when r < 0, unless the point leaves the plane (v_z > 0) and the normal
+// force of the previous step was not positive; inactive contacts have no force and reset to stick
+// with u = 0. After forward dynamics, GroundContactForces evaluates each row's force
+// (f = f_e - m J_c qdd) and the modes of the next step: a sticking contact whose tangential force
+// left the cone (|f_t| > mu max(f_n, 0)) slides; a sliding contact whose tangential velocity at
+// the step's end v_t' = v_t + dt J_c qdd no longer points along v_t sticks again, with the anchor
+// that carries its last friction force (u = -f_t / stiffness); a sticking one moves its anchor by
+// dt v_t'. So the force leaves its cone for at most one step, at the transition.
+//
+// How the rows reach the dynamics: GroundContactTerms adds J_c^T f_e to the generalised forces and
+// writes each contact's point inertia (m_n along the normal, m_t = m for sticking rows across it:
+// swarm/kernels/robots/dynamics/robot_dynamics.h, AddedInertia) for forward dynamics. J_c^T f is,
+// per joint on the path from the root to the link, revolute: multiplier axis . ((c - o) x f),
+// prismatic: multiplier axis . f (axis the joint's world axis, o a point on it: its child link's
+// origin); for a floating base, the force R^T f and the torque R^T ((c - o_base) x f) in base
+// coordinates (R, o_base the base link's pose).
 //
 // Determinism as everywhere in kernels/: each robot's outputs are the same fixed sequence of
 // correctly rounded operations on every SIMD target (no FMA, exact Div and Sqrt), and robots never
-// interact. Contacts are applied in the order given, each walking its path from the link to the
-// root. A robot out of contact gets exactly its input torques back (selects, not added zeros).
-// swarm/kernels/robots/robot_contact_reference.h follows the same order in scalar code (bitwise
-// equal).
+// interact. Contacts are applied in the order given. A robot out of contact gets exactly its input
+// forces back (selects, not added zeros).
+// swarm/kernels/robots/robot_contact_reference.h follows the same order in scalar code.
 //
 // Preconditions (checked once per call with SWARM_ASSERT): views of one call have equal counts;
-// the parameters are valid (ValidGroundContact); contact links exist; poses hold 7 arrays per
-// link (ForwardKinematics of the same robots); velocities and forces hold velocity_count arrays of
-// the tree (6 for a floating base, vx vy vz wx wy wz in base coordinates, then one per joint
-// column); normal_forces one array per contact; forces may not overlap the inputs.
+// the parameters are valid (ValidGroundContact, ValidContactPoint); contact links exist; poses
+// hold 7 arrays per link (ForwardKinematics of the same robots); velocities, accelerations and
+// forces hold velocity_count arrays of the tree (6 for a floating base, vx vy vz wx wy wz in base
+// coordinates, then one per joint column); the state arrays as GroundContactState says; forces
+// and outputs may not overlap the inputs.
 #pragma once
 
 #include <cstddef>
@@ -44,22 +55,37 @@
 
 #include "swarm/kernels/base/views.h"
 #include "swarm/kernels/robots/robot_kinematics.h"
+#include "swarm/kernels/robots/soft_constraint.h"
 
 namespace swarm {
 
 struct GroundContact {
-  float height = 0.0f;         // the plane z = height (world frame), m
-  float stiffness = 2.0e4f;    // k > 0, N/m
-  float damping = 40.0f;       // >= 0, N s/m
-  float friction = 0.8f;       // mu >= 0
-  float slip_velocity = 0.1f;  // v_s > 0, m/s
+  float height = 0.0f;    // the plane z = height (world frame), m
+  float friction = 0.8f;  // mu >= 0
+  SoftConstraint soft;    // of the normal and the sticking tangential rows
 };
-// Finite values in the ranges above.
+// Finite values in the ranges above (and a valid soft constraint).
 bool ValidGroundContact(const GroundContact& ground);
 
 struct ContactPoint {
   uint32_t link = 0;    // the link whose origin centres the sphere
   float radius = 0.0f;  // >= 0, m
+  // The dynamics body that carries the link (swarm/robots/dynamics_model.h, LinkInBody) and the
+  // link frame in the body frame: body coordinates = link_rotation (row-major) link coordinates
+  // + link_origin.
+  uint32_t body = 0;
+  float link_rotation[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  float link_origin[3] = {0, 0, 0};
+  float inverse_inertia0 = 1.0f;  // w0 > 0, 1/kg
+};
+bool ValidContactPoint(const ContactPoint& contact);
+
+// The state contacts keep between steps, one or two arrays per contact in contact order.
+struct GroundContactState {
+  LanesView normal_forces;    // contact_count: the last step's normal force (N, 0 inactive)
+  LanesView friction_forces;  // 2 contact_count: its tangential force (x y, N)
+  LanesView anchors;          // 2 contact_count: a sticking contact's anchor offset u (x y, m)
+  LanesView sliding;          // contact_count: 1 sliding, 0 sticking
 };
 
 // Velocity-like arrays of `tree`: 6 for a floating base, then one per joint column.
@@ -67,11 +93,22 @@ inline size_t ContactVelocityCount(const KinematicTree& tree) {
   return tree.joint_q_count() + (tree.floating_base ? 6 : 0);
 }
 
-// forces += J_c^T f_c over the contacts (in order), from the link poses and the velocities of the
-// same robots; normal_forces[c] = f_z of contact c (0 out of contact).
-void AddGroundContactForces(const KinematicTree& tree, const ContactPoint* contacts,
-                            size_t contact_count, const GroundContact& ground,
-                            const ConstLanesView& poses, const ConstLanesView& velocities,
-                            const LanesView& forces, const LanesView& normal_forces);
+// Before forward dynamics, at the step's start state: forces += J_c^T f_e over the active contacts
+// (in order), and added_points (kAddedPointArrays = 8 per contact: the contact point and the
+// plane's normal in the body frame, m_n, m_t; zero masses when inactive) for AddedInertia. `normal`
+// is ground.soft prepared for the step's dt. The state is read only.
+void GroundContactTerms(const KinematicTree& tree, const ContactPoint* contacts,
+                        size_t contact_count, const GroundContact& ground,
+                        const SoftConstraintStep& normal, const ConstLanesView& poses,
+                        const ConstLanesView& velocities, const GroundContactState& state,
+                        const LanesView& forces, const LanesView& added_points);
+
+// After forward dynamics gave `accelerations` (with GroundContactTerms' terms), at the same start
+// state: every contact's forces and its mode and anchor for the next step, into the state.
+void GroundContactForces(const KinematicTree& tree, const ContactPoint* contacts,
+                         size_t contact_count, const GroundContact& ground,
+                         const SoftConstraintStep& normal, const ConstLanesView& poses,
+                         const ConstLanesView& velocities, const ConstLanesView& accelerations,
+                         const GroundContactState& state);
 
 }  // namespace swarm

@@ -3,14 +3,10 @@
 // swarm/kernels/robots/dynamics/robot_dynamics.h. A torque-controlled step composes them per tile:
 //   PD + gravity compensation: tau = g(q) (InverseDynamics at qd = qdd = 0), AddPdTorques
 //   computed torque:           a = PdAccelerations, tau = InverseDynamics(q, qd, a), ClampTorques
-//   then                       AddJointLimitForces, ForwardDynamics, IntegrateAccelerations
+//   then                       the joints' and contacts' constraint terms
+//                              (swarm/kernels/robots/joint_constraints.h, robot_contact.h),
+//                              ForwardDynamics with their added inertia, IntegrateAccelerations
 //                              (and IntegrateFloatingBase for a floating base)
-//
-// Joint limits are stiff one-sided springs with damping: past a limit the joint feels
-//   stiffness * (limit - q) - damping * (its velocity deeper into the limit, 0 when leaving),
-// so the joint is pushed back without being pulled while it leaves (no sticking), and inside
-// the limits nothing. Semi-implicit Euler keeps such a spring stable while
-// dt sqrt(stiffness / inertia) < 2, inertia being the joint's effective inertia (M's diagonal).
 //
 // Determinism as everywhere in kernels/: each element is the same fixed sequence of correctly
 // rounded operations on every target, clamps are compare and select, robots never interact.
@@ -28,11 +24,6 @@
 #include "swarm/kernels/robots/robot_control.h"
 
 namespace swarm {
-
-struct JointLimitSpring {
-  float stiffness = 1e4f;  // N m / rad (or N / m), finite >= 0
-  float damping = 1e2f;    // N m s / rad (or N s / m), finite >= 0
-};
 
 // The set point a controller steers toward, per joint: position, velocity and acceleration (the
 // latter two zero for a fixed target).
@@ -53,15 +44,22 @@ void PdAccelerations(const JointControl* joints, size_t joint_count, const Const
 // tau = clamp(tau, -effort_limit, effort_limit) per joint, in place.
 void ClampTorques(const JointControl* joints, size_t joint_count, const LanesView& tau);
 
-// out = tau + the limit spring's torque per joint (above): out may be tau.
-void AddJointLimitForces(const JointControl* joints, size_t joint_count,
-                         const JointLimitSpring& spring, const ConstLanesView& q,
-                         const ConstLanesView& qd, const ConstLanesView& tau, const LanesView& out);
-
 // Semi-implicit Euler on accelerations, per array: qd += qdd dt, then q += qd dt (no clamps:
 // limits act as forces). q, qd, qdd have equal array counts.
 void IntegrateAccelerations(const ConstLanesView& qdd, const LanesView& q, const LanesView& qd,
                             float dt);
+
+// Speed limits, applied to the accelerations a step integrates (in place), so that v + dt a stays
+// within them: each joint's |v + dt a| <= max_joint_speed (rad/s or m/s; arrays from `base` on),
+// and a floating base's angular velocity (arrays 3-5 when base == 6) within max_base_angular_speed
+// in norm (scaled along itself). Where v + dt a is within the limit, a keeps its bits; elsewhere
+// a = (clamped - v) / dt. Speeds are capped as articulated-body engines cap them (PhysX's
+// maxJointVelocity, Bullet's btMultiBody maxCoordinateVelocity, both 100 rad/s by default): a
+// light link under a strong motor would otherwise reach speeds whose velocity-product terms
+// semi-implicit Euler cannot integrate (energy grows with (speed dt)^2 per step). max speeds > 0
+// (+infinity: none).
+void LimitSpeeds(const ConstLanesView& velocities, const LanesView& accelerations, float dt,
+                 size_t base, float max_joint_speed, float max_base_angular_speed);
 
 // A floating base's semi-implicit step (swarm/kernels/robots/dynamics/robot_dynamics.h's velocity
 // convention): base_qd (vx vy vz wx wy wz, base frame) += base_qdd dt; then the position (q arrays

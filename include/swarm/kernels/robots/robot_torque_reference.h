@@ -14,9 +14,6 @@ namespace swarm::reference {
 // One joint: clamp(tau + (kp (target_q - q) + kd (target_qd - qd)), -effort, effort).
 float AddPdTorque(const JointControl& joint, float q, float qd, float target_q, float target_qd,
                   float tau);
-// One joint: tau plus the limit spring's torque.
-float AddJointLimitForce(const JointControl& joint, const JointLimitSpring& spring, float q,
-                         float qd, float tau);
 // One floating base: q = x y z qw qx qy qz, qd = vx vy vz wx wy wz (updated in place).
 void IntegrateFloatingBase(const float qdd[6], float q[7], float qd[6], float dt);
 
@@ -25,9 +22,6 @@ void AddPdTorques(const JointControl* joints, size_t joint_count, const ConstLan
 void PdAccelerations(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
                      const ConstLanesView& qd, const JointTargets& target, const LanesView& a);
 void ClampTorques(const JointControl* joints, size_t joint_count, const LanesView& tau);
-void AddJointLimitForces(const JointControl* joints, size_t joint_count,
-                         const JointLimitSpring& spring, const ConstLanesView& q,
-                         const ConstLanesView& qd, const ConstLanesView& tau, const LanesView& out);
 void IntegrateAccelerations(const ConstLanesView& qdd, const LanesView& q, const LanesView& qd,
                             float dt);
 void IntegrateFloatingBase(const ConstLanesView& base_qdd, const LanesView& base_q,

@@ -150,12 +150,34 @@ void MassMatrixAndFactor(const DynamicsTree& tree, const ConstLanesView& q,
 void SolveMassMatrix(const DynamicsTree& tree, const ConstLanesView& factor,
                      const ConstLanesView& b, const LanesView& x, float* scratch);
 
+// Inertia that implicit and constraint terms add to the equations of motion, per robot
+// (swarm/kernels/robots/soft_constraint.h, joint_constraints.h, robot_contact.h): forward dynamics
+// then solves (M + A + E) qdd = tau - h with
+//   E = diag(joints) + sum_p J_p^T (m_t 1 + (m_n - m_t) n n^T) J_p
+// where J_p is the Jacobian of the velocity of point p (fixed in body point_bodies[p]) and n a unit
+// direction: a point inertia m_n along n and m_t across it, which is how a contact's rows
+// (normal and two tangents) weigh on the tree. E only adds to the inertia that accelerations see,
+// never to the velocity-product terms: it stands for forces that depend on the step's
+// accelerations, not for mass. ABA takes each point into the articulated inertia of its body (as
+// a spatial inertia about the body origin: C = m_t 1 + (m_n - m_t) n n^T,
+// [[p x C (p x)^T, p x C], [C (p x)^T, C]]) and the joint entries into D = S^T U + armature + E_jj.
+struct AddedInertia {
+  ConstLanesView joints;  // joint_q_count arrays (per independent joint column), or none (0 arrays)
+  const uint32_t* point_bodies = nullptr;  // the body of each point (< body_count)
+  size_t point_count = 0;
+  // kAddedPointArrays per point: px py pz (the point in its body's frame), nx ny nz (unit, body
+  // frame), m_n, m_t (>= 0).
+  ConstLanesView points;
+};
+inline constexpr size_t kAddedPointArrays = 8;
+
 // qdd (velocity_count arrays) = forward dynamics of (q, qd, tau) under `gravity`: the solution of
-// tau = (M + A) qdd + C qd + g + damping and friction. Trees without couplings run the
-// articulated-body algorithm (ABA, O(n)); trees with mimic couplings solve M qdd = tau - h by
-// CRBA, RNEA and LTDL per vector of robots.
+// tau = (M + A + E) qdd + C qd + g + damping and friction, with E the added inertia (none when
+// `added` is nullptr). Trees without couplings run the articulated-body algorithm (ABA, O(n));
+// trees with mimic couplings solve (M + E) qdd = tau - h by CRBA, RNEA and LTDL per vector of
+// robots (their added inertia may have joint entries, not points).
 void ForwardDynamics(const DynamicsTree& tree, const float gravity[3], const ConstLanesView& q,
                      const ConstLanesView& qd, const ConstLanesView& tau, const LanesView& qdd,
-                     float* scratch);
+                     float* scratch, const AddedInertia* added = nullptr);
 
 }  // namespace swarm

@@ -1,0 +1,82 @@
+// Soft constraints: how joint limits and ground contacts push back in torque-controlled robot
+// batches (swarm/kernels/robots/joint_constraints.h, swarm/kernels/robots/robot_contact.h), with
+// MuJoCo's parameters (solref, solimp) and MuJoCo's force law, solved exactly inside the
+// articulated-body algorithm instead of by an iterative solver.
+//
+// The model (Todorov, "Convex and analytically-invertible dynamics with contacts and
+// constraints", ICRA 2014; MuJoCo's documentation, "Computation" and "Solver parameters"). A
+// constraint row has a position r (its signed distance: negative when violated), a velocity
+// v = J qd and an acceleration J qdd, with J the row's Jacobian. From the parameters:
+//   k = 1 / (dmax^2 tc^2 zeta^2),  b = 2 / (dmax tc)          (solref = (tc, zeta))
+//   d = d(r) in [dmin, dmax]                                  the impedance (solimp, below)
+//   R = (1 - d) / d * w0                                      the regulariser
+// with w0 the row's inverse inertia in the model's reference configuration (q = 0; MuJoCo's
+// dof_invweight0 and body_invweight0), MuJoCo's row force is
+//   f = -(J qdd - a_ref) / R,  a_ref = -b v - k d r                               (1)
+// as long as f is admissible (a limit or a normal force pushes; friction stays in its cone). Row
+// by row, (1) says the constraint behaves as a virtual mass 1 / R on the row's coordinate, a
+// damper b / R and a spring k d / R; at rest f = -k d r / R, which fixes how deep a constraint
+// settles under a load (MuJoCo's steady state).
+//
+// Why not MuJoCo's solver: with the forces of all active rows given by (1), the equations of
+// motion become (M + sum J^T J / R) qdd = tau - h + sum J^T a_ref / R, and J^T J / R is a term
+// the articulated-body algorithm (ABA) absorbs exactly, in O(n): on a joint's diagonal for a joint
+// row, as a point inertia on the contact's body for a contact row
+// (swarm/kernels/robots/dynamics/robot_dynamics.h, AddedInertia). So the constrained
+// accelerations cost one ABA, the same fixed work in every lane, with no iteration count and no
+// convergence tolerance, where a projected Gauss-Seidel solver (MuJoCo's PGS) needs the mass
+// matrix, its factor, the rows' Delassus matrix and iterations: 2-3x the whole step here. The
+// price: which rows are active, and whether friction sticks or slides, is decided from the state
+// at the step's start (below) instead of by the solver, so a force that leaves its admissible set
+// does so for at most one step.
+//
+// Integration. The batch steps with semi-implicit Euler (v' = v + dt qdd, q' = q + dt v'); the
+// rows' damper and spring are evaluated at the step's end (backward Euler), i.e. a_ref uses
+// v' = v + dt J qdd and r' = r + dt v + dt^2 J qdd:
+//   f = f_e - m J qdd,   m = (1 + dt b + dt^2 k d) / R,   f_e = -((b + dt k d) v + k d r) / R   (2)
+// A virtual mass m on the row and an explicit force f_e: whatever the stiffness, damping, time
+// step or the inertia behind the row, the row's motion is an implicitly integrated damped
+// oscillator, so it cannot grow (A-stable), and at rest (2) is (1). MuJoCo's "refsafe" rule is
+// kept so that the same solref means the same constraint: tc is raised to 2 dt when shorter.
+//
+// The impedance (MuJoCo's getimpedance): x = min(|r| / width, 1),
+//   y = x^p / mid^(p-1) for x <= mid, 1 - (1 - x)^p / (1 - mid)^(p-1) above,
+//   d = dmin + y (dmax - dmin)
+// (d = (dmin + dmax) / 2 when dmin == dmax or width == 0). The power p is an integer here (MuJoCo
+// allows any real >= 1; every model in MuJoCo's Menagerie uses 2), so that d is the same product
+// sequence on every target.
+#pragma once
+
+namespace swarm {
+
+struct SoftConstraint {
+  float time_constant = 0.02f;  // tc of solref, s, > 0 (raised to 2 dt per step)
+  float damping_ratio = 1.0f;   // zeta of solref, > 0 (1: critically damped)
+  float impedance_min = 0.9f;   // dmin of solimp, in (0, 1)
+  float impedance_max = 0.95f;  // dmax of solimp, in (0, 1)
+  float width = 0.001f;         // of the impedance's transition, m or rad, >= 0
+  float midpoint = 0.5f;        // of the transition, in (0, 1)
+  int power = 2;                // of the transition, integer in [1, kMaxImpedancePower]
+};
+
+inline constexpr int kMaxImpedancePower = 16;
+
+// Finite values in the ranges above (swarm/robots/robot_batch.h names the field that is not).
+bool ValidSoftConstraint(const SoftConstraint& soft);
+
+// The per-step constants of a soft constraint: k, b (with tc raised to 2 dt) and the impedance's
+// shape, which the kernels evaluate per lane.
+struct SoftConstraintStep {
+  float k = 0.0f, b = 0.0f;
+  float impedance_min = 0.9f, impedance_max = 0.95f;
+  float inverse_width = 1000.0f;  // 1 / width, 0 for a flat impedance
+  float midpoint = 0.5f;
+  float low_scale = 2.0f;   // 1 / mid^(p - 1)
+  float high_scale = 2.0f;  // 1 / (1 - mid)^(p - 1)
+  int power = 2;
+  float dt = 0.0f;
+};
+// For a valid `soft` and a finite dt > 0.
+SoftConstraintStep PrepareSoftConstraint(const SoftConstraint& soft, float dt);
+
+}  // namespace swarm

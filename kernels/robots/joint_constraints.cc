@@ -1,0 +1,85 @@
+// Dispatch for the joint constraint kernels (swarm/kernels/robots/joint_constraints.h): compiled
+// once per SIMD target; the exported entries check their preconditions and pick the best supported
+// target once per call.
+#include "swarm/kernels/robots/joint_constraints.h"
+
+#include <cmath>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/robots/joint_constraints-inl.h"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "kernels/robots/joint_constraints-inl.h"
+
+#if HWY_ONCE
+#include "swarm/kernels/base/assert.h"
+
+namespace swarm {
+
+HWY_EXPORT(JointConstraintTermsImpl);
+HWY_EXPORT(JointLimitForcesImpl);
+HWY_EXPORT(CatchLimitsImpl);
+
+bool ValidJointConstraint(const JointConstraint& joint) {
+  return !std::isnan(joint.lower) && !std::isnan(joint.upper) && joint.lower <= joint.upper &&
+         std::isfinite(joint.inverse_inertia0) && joint.inverse_inertia0 > 0.0f &&
+         std::isfinite(joint.damping) && joint.damping >= 0.0f && std::isfinite(joint.friction) &&
+         joint.friction >= 0.0f;
+}
+
+namespace {
+
+bool ValidJoints(const JointConstraint* joints, size_t count) {
+  if (count > 0 && joints == nullptr) return false;
+  for (size_t j = 0; j < count; ++j) {
+    if (!ValidJointConstraint(joints[j])) return false;
+  }
+  return true;
+}
+
+bool ValidStep(const SoftConstraintStep& limits) {
+  return std::isfinite(limits.dt) && limits.dt > 0.0f && std::isfinite(limits.k) &&
+         std::isfinite(limits.b) && limits.power >= 1 && limits.power <= kMaxImpedancePower;
+}
+
+}  // namespace
+
+void JointConstraintTerms(const JointConstraint* joints, size_t count,
+                          const SoftConstraintStep& limits, float friction_velocity,
+                          const ConstLanesView& q, const ConstLanesView& qd,
+                          const ConstLanesView& previous_forces, const ConstLanesView& caught,
+                          const LanesView& tau, const LanesView& added) {
+  SWARM_ASSERT(ValidJoints(joints, count) && ValidStep(limits));
+  SWARM_ASSERT(std::isfinite(friction_velocity) && friction_velocity > 0.0f);
+  SWARM_ASSERT(SameCount(tau, q, qd, previous_forces, added));
+  SWARM_ASSERT(q.arrays == count && qd.arrays == count && previous_forces.arrays == count &&
+               tau.arrays == count && added.arrays == count);
+  SWARM_ASSERT(caught.arrays == 0 || (caught.arrays == count && caught.count == q.count));
+  HWY_DYNAMIC_DISPATCH(JointConstraintTermsImpl)
+  (joints, count, limits, friction_velocity, q, qd, previous_forces, caught, tau, added);
+}
+
+void JointLimitForces(const JointConstraint* joints, size_t count, const SoftConstraintStep& limits,
+                      const ConstLanesView& q, const ConstLanesView& qd, const ConstLanesView& qdd,
+                      const ConstLanesView& caught, const LanesView& forces) {
+  SWARM_ASSERT(ValidJoints(joints, count) && ValidStep(limits));
+  SWARM_ASSERT(SameCount(forces, q, qd, qdd));
+  SWARM_ASSERT(q.arrays == count && qd.arrays == count && qdd.arrays == count &&
+               forces.arrays == count);
+  SWARM_ASSERT(caught.arrays == 0 || (caught.arrays == count && caught.count == q.count));
+  HWY_DYNAMIC_DISPATCH(JointLimitForcesImpl)(joints, count, limits, q, qd, qdd, caught, forces);
+}
+
+bool CatchLimits(const JointConstraint* joints, size_t count, const SoftConstraintStep& limits,
+                 const ConstLanesView& q, const ConstLanesView& qd, const ConstLanesView& qdd,
+                 const ConstLanesView& previous_forces, const LanesView& caught) {
+  SWARM_ASSERT(ValidJoints(joints, count) && ValidStep(limits));
+  SWARM_ASSERT(SameCount(q, qd, qdd, previous_forces, caught) && q.arrays == count &&
+               qd.arrays == count && qdd.arrays == count && previous_forces.arrays == count &&
+               caught.arrays == count);
+  return HWY_DYNAMIC_DISPATCH(CatchLimitsImpl)(joints, count, limits, q, qd, qdd, previous_forces,
+                                               caught);
+}
+
+}  // namespace swarm
+#endif  // HWY_ONCE
