@@ -26,7 +26,8 @@ namespace swarm {
 //   forces (c) | friction forces (2c) | anchors (2c) | sliding (c) | q_target (dof) |
 //   base force (b) | torque (dof) | link poses (7 links) | target (7) | torque mode:
 //   qd_target (dof) | qdd_target (dof) | applied (n) | qdd (n) | added joint inertia (dof) |
-//   added point inertia (8c) | caught limit rows (dof) | RK4 only: q0 (q_count) | v0 (n) | q stage (q_count) | v stage (n) |
+//   added point inertia (8c) | the step's limit flags (dof), contact flags (c), slipping (c) and
+//   slip forces (2c) | RK4 only: q0 (q_count) | v0 (n) | q stage (q_count) | v stage (n) |
 //   velocity sum (n) | acceleration sum (n) | stage accelerations (n) | the step's start
 //   (engine/robots/step_guard.h): q, base velocity, qd and the constraints' state
 // with b = 6 for a floating base in torque mode (else 0), c contacts and n = b + dof, so that
@@ -86,8 +87,13 @@ struct RobotBatch::State {
   }
   size_t rk_q_arrays() const { return runge_kutta() ? model.q_count() : 0; }
   size_t rk_v_arrays() const { return runge_kutta() ? velocities() : 0; }
-  size_t caught_begin() const { return added_points_begin() + kAddedPointArrays * contacts.size(); }
-  size_t rk_q0_begin() const { return caught_begin() + torque_arrays(); }
+  size_t limit_flags_begin() const {
+    return added_points_begin() + kAddedPointArrays * contacts.size();
+  }
+  size_t contact_flags_begin() const { return limit_flags_begin() + torque_arrays(); }
+  size_t slipping_begin() const { return contact_flags_begin() + contacts.size(); }
+  size_t slip_forces_begin() const { return slipping_begin() + contacts.size(); }
+  size_t rk_q0_begin() const { return slip_forces_begin() + 2 * contacts.size(); }
   size_t rk_v0_begin() const { return rk_q0_begin() + rk_q_arrays(); }
   size_t rk_q_stage_begin() const { return rk_v0_begin() + rk_v_arrays(); }
   size_t rk_v_stage_begin() const { return rk_q_stage_begin() + rk_q_arrays(); }
@@ -185,8 +191,8 @@ Status ValidateIk(const IkParams& ik) {
 // The first field of `soft` out of range, named under `prefix`.
 Status ValidateSoftConstraint(const std::string& prefix, const SoftConstraint& soft) {
   const auto fail = [&](const char* field, const std::string& value, const char* expected) {
-    return InvalidArgument("RobotBatch: " + prefix + "." + field + " is " + value +
-                           ", expected " + expected);
+    return InvalidArgument("RobotBatch: " + prefix + "." + field + " is " + value + ", expected " +
+                           expected);
   };
   const auto open_unit = [](float value) { return value > 0.0f && value < 1.0f; };
   if (!(std::isfinite(soft.time_constant) && soft.time_constant > 0.0f)) {
@@ -206,6 +212,9 @@ Status ValidateSoftConstraint(const std::string& prefix, const SoftConstraint& s
   }
   if (!open_unit(soft.midpoint)) {
     return fail("midpoint", NumberText(soft.midpoint), "a value in (0, 1)");
+  }
+  if (!(std::isfinite(soft.max_push_speed) && soft.max_push_speed > 0.0f)) {
+    return fail("max_push_speed", NumberText(soft.max_push_speed), "a finite value > 0");
   }
   if (soft.power < 1 || soft.power > kMaxImpedancePower) {
     return fail("power", std::to_string(soft.power),
@@ -284,12 +293,10 @@ Result<Constraints> BuildConstraints(const RobotModel& model, const DynamicsMode
   }
   Result<std::vector<size_t>> links = ResolveContactLinks(model, torque.contacts);
   if (!links.ok()) return links.status();
-  out.contacts =
-      BuildContactPoints(dynamics, tree, *links, torque.contacts.radius, *inverse_mass);
+  out.contacts = BuildContactPoints(dynamics, tree, *links, torque.contacts.radius, *inverse_mass);
   for (const ContactPoint& contact : out.contacts) {
     if (!(contact.inverse_inertia0 > 0.0f) || !ValidContactPoint(contact)) {
-      return InvalidArgument("RobotBatch: contact link " +
-                             Quoted(model.links[contact.link]) +
+      return InvalidArgument("RobotBatch: contact link " + Quoted(model.links[contact.link]) +
                              " does not move (it is fixed to the ground), so it cannot touch it");
     }
     out.contact_bodies.push_back(contact.body);
@@ -360,15 +367,22 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
     if (Status s = ValidateSoftConstraint("config.torque.limits", torque.limits); !s.ok()) {
       return s;
     }
+    if (!(std::isfinite(torque.max_step_turn) && torque.max_step_turn > 0.0f)) {
+      return InvalidArgument(
+          "RobotBatch: config.torque.max_step_turn must be finite and > 0, got " +
+          NumberText(torque.max_step_turn));
+    }
     if (!(torque.max_joint_speed > 0.0f) || !(torque.max_base_angular_speed > 0.0f)) {
       return InvalidArgument(
-          "RobotBatch: config.torque.max_joint_speed and max_base_angular_speed must be > 0 (may be "
+          "RobotBatch: config.torque.max_joint_speed and max_base_angular_speed must be > 0 (may "
+          "be "
           "infinity), got " +
           NumberText(torque.max_joint_speed) + " and " + NumberText(torque.max_base_angular_speed));
     }
     if (!(std::isfinite(torque.limit_tolerance) && torque.limit_tolerance > 0.0f)) {
-      return InvalidArgument("RobotBatch: config.torque.limit_tolerance must be finite and > 0, got " +
-                             NumberText(torque.limit_tolerance));
+      return InvalidArgument(
+          "RobotBatch: config.torque.limit_tolerance must be finite and > 0, got " +
+          NumberText(torque.limit_tolerance));
     }
     for (float g : torque.gravity) {
       if (!std::isfinite(g)) {
@@ -647,7 +661,10 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
       .contacts = s.ContactState(),
       .added_joints = s.Arrays(s.added_joints_begin(), s.torque_arrays()),
       .added_points = s.Arrays(s.added_points_begin(), kAddedPointArrays * s.contacts.size()),
-      .caught = s.Arrays(s.caught_begin(), s.torque_arrays()),
+      .limit_flags = s.Arrays(s.limit_flags_begin(), s.torque_arrays()),
+      .contact_step = {s.Arrays(s.contact_flags_begin(), s.contacts.size()),
+                       s.Arrays(s.slipping_begin(), s.contacts.size()),
+                       s.Arrays(s.slip_forces_begin(), 2 * s.contacts.size())},
       .targets = {q_target(), qd_target(), qdd_target()},
       .rk_q0 = s.Arrays(s.rk_q0_begin(), rk_q),
       .rk_v0 = s.Arrays(s.rk_v0_begin(), rk_v),

@@ -11,10 +11,9 @@ GroundContactState TileState(const GroundContactState& state, size_t begin, size
           state.anchors.Slice(begin, count), state.sliding.Slice(begin, count)};
 }
 
-// The tile's caught limit rows when the step solves again with them, else none.
-ConstLanesView Caught(const TorqueStepArrays& arrays, size_t begin, size_t count,
-                      bool speculative) {
-  return speculative ? ConstLanesView(arrays.caught.Slice(begin, count)) : ConstLanesView{};
+GroundContactStep TileStep(const GroundContactStep& step, size_t begin, size_t count) {
+  return {step.flags.Slice(begin, count), step.slipping.Slice(begin, count),
+          step.slip_forces.Slice(begin, count)};
 }
 
 }  // namespace
@@ -52,8 +51,8 @@ void ControlTorques(const TorqueStepModel& model, const TorqueStepArrays& arrays
 }
 
 void AddConstraintTerms(const TorqueStepModel& model, const TorqueStepArrays& arrays, size_t begin,
-                        size_t count, const ConstLanesView& q_state, const ConstLanesView& v_state,
-                        bool speculative) {
+                        size_t count, const ConstLanesView& q_state,
+                        const ConstLanesView& v_state) {
   const size_t dof = model.dof, base = model.base;
   const LanesView& applied = arrays.applied;
   if (dof > 0) {
@@ -63,9 +62,8 @@ void AddConstraintTerms(const TorqueStepModel& model, const TorqueStepArrays& ar
     }
     JointConstraintTerms(model.joints, dof, model.limits, model.dynamics->friction_velocity,
                          q_state.Arrays(model.dynamics->joint_q_begin(), dof),
-                         v_state.Arrays(base, dof), arrays.limit_forces.Slice(begin, count),
-                         Caught(arrays, begin, count, speculative), joint_applied,
-                         arrays.added_joints.Slice(begin, count));
+                         v_state.Arrays(base, dof), arrays.limit_flags.Slice(begin, count),
+                         joint_applied, arrays.added_joints.Slice(begin, count));
   }
   if (model.contact_count > 0) {
     // The base's forces are the contacts' alone: cleared before every evaluation.
@@ -73,16 +71,17 @@ void AddConstraintTerms(const TorqueStepModel& model, const TorqueStepArrays& ar
     const LanesView tile_poses = arrays.poses.Slice(begin, count);
     ForwardKinematics(*model.kinematics, q_state, tile_poses);
     GroundContactTerms(*model.kinematics, model.contacts, model.contact_count,
-                       model.config->contacts.ground, model.contact, tile_poses, v_state,
-                       TileState(arrays.contacts, begin, count), applied.Slice(begin, count),
+                       model.config->contacts.ground, model.contact, model.config->gravity,
+                       tile_poses, v_state, TileState(arrays.contacts, begin, count),
+                       TileStep(arrays.contact_step, begin, count), applied.Slice(begin, count),
                        arrays.added_points.Slice(begin, count));
   }
 }
 
 void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                           size_t begin, size_t count, const ConstLanesView& q_state,
-                          const ConstLanesView& v_state, const LanesView& a, bool speculative) {
-  AddConstraintTerms(model, arrays, begin, count, q_state, v_state, speculative);
+                          const ConstLanesView& v_state, const LanesView& a) {
+  AddConstraintTerms(model, arrays, begin, count, q_state, v_state);
   AddedInertia added;
   if (model.dof > 0) added.joints = arrays.added_joints.Slice(begin, count);
   added.point_bodies = model.contact_bodies;
@@ -92,22 +91,56 @@ void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& 
                   arrays.applied.Slice(begin, count), a, model.Scratch(begin), &added);
 }
 
-void UpdateConstraints(const TorqueStepModel& model, const TorqueStepArrays& arrays, size_t begin,
-                       size_t count, const ConstLanesView& q_state, const ConstLanesView& v_state,
-                       const ConstLanesView& a, bool speculative) {
+void ClearConstraintFlags(const TorqueStepModel& model, const TorqueStepArrays& arrays,
+                          size_t begin, size_t count) {
+  const auto clear = [&](const LanesView& view) {
+    for (size_t k = 0; k < view.arrays; ++k) std::fill_n(view.Array(k) + begin, count, 0.0f);
+  };
+  clear(arrays.limit_flags);
+  clear(arrays.contact_step.flags);
+  clear(arrays.contact_step.slipping);
+  clear(arrays.contact_step.slip_forces);
+  (void)model;
+}
+
+bool UpdateConstraintFlags(const TorqueStepModel& model, const TorqueStepArrays& arrays,
+                           size_t begin, size_t count, const ConstLanesView& q_state,
+                           const ConstLanesView& v_state, const ConstLanesView& a,
+                           bool may_release) {
   const size_t dof = model.dof, base = model.base;
+  bool changed = false;
   if (dof > 0) {
-    JointLimitForces(model.joints, dof, model.limits,
-                     q_state.Arrays(model.dynamics->joint_q_begin(), dof),
-                     v_state.Arrays(base, dof), a.Arrays(base, dof),
-                     Caught(arrays, begin, count, speculative),
-                     arrays.limit_forces.Slice(begin, count));
+    changed = UpdateLimitFlags(model.joints, dof, model.limits,
+                               q_state.Arrays(model.dynamics->joint_q_begin(), dof),
+                               v_state.Arrays(base, dof), a.Arrays(base, dof), may_release,
+                               arrays.limit_flags.Slice(begin, count));
   }
   if (model.contact_count > 0) {
-    GroundContactForces(*model.kinematics, model.contacts, model.contact_count,
-                        model.config->contacts.ground, model.contact,
-                        arrays.poses.Slice(begin, count), v_state, a,
-                        TileState(arrays.contacts, begin, count));
+    changed = UpdateContactFlags(*model.kinematics, model.contacts, model.contact_count,
+                                 model.config->contacts.ground, model.contact,
+                                 arrays.poses.Slice(begin, count), v_state, a,
+                                 TileState(arrays.contacts, begin, count), may_release,
+                                 TileStep(arrays.contact_step, begin, count)) ||
+              changed;
+  }
+  return changed;
+}
+
+void UpdateConstraints(const TorqueStepModel& model, const TorqueStepArrays& arrays, size_t begin,
+                       size_t count, const ConstLanesView& q_state, const ConstLanesView& v_state,
+                       const ConstLanesView& a) {
+  const size_t dof = model.dof, base = model.base;
+  if (dof > 0) {
+    JointLimitForces(
+        model.joints, dof, model.limits, q_state.Arrays(model.dynamics->joint_q_begin(), dof),
+        v_state.Arrays(base, dof), a.Arrays(base, dof), arrays.limit_flags.Slice(begin, count),
+        arrays.limit_forces.Slice(begin, count));
+  }
+  if (model.contact_count > 0) {
+    GroundContactForces(
+        *model.kinematics, model.contacts, model.contact_count, model.config->contacts.ground,
+        model.contact, arrays.poses.Slice(begin, count), v_state, a,
+        TileStep(arrays.contact_step, begin, count), TileState(arrays.contacts, begin, count));
   }
 }
 
@@ -130,30 +163,24 @@ void EulerStep(const TorqueStepModel& model, const TorqueStepArrays& arrays, flo
   const auto slice = [&](const auto& view) { return view.Slice(begin, count); };
   const size_t dof = model.dof, base = model.base;
   const LanesView a = slice(arrays.accelerations);
-  ApplyForwardDynamics(model, arrays, begin, count, slice(arrays.q), slice(arrays.velocities), a,
-                       false);
-  // Limits a solve would let a joint cross within the step are caught and the step solved again,
-  // at most kMaxLimitSolves times in all (swarm/kernels/robots/joint_constraints.h CatchLimits).
-  bool speculative = false;
-  if (dof > 0) {
-    const ConstLanesView q_joints = slice(arrays.q_joints);
-    const ConstLanesView v_joints = slice(arrays.joint_velocities);
-    const LanesView caught = slice(arrays.caught);
-    for (size_t j = 0; j < dof; ++j) std::fill_n(caught.Array(j), count, 0.0f);
-    for (size_t solve = 1; solve < kMaxLimitSolves; ++solve) {
-      if (!CatchLimits(model.joints, dof, model.limits, q_joints, v_joints, a.Arrays(base, dof),
-                       slice(arrays.limit_forces), caught)) {
-        break;
-      }
-      speculative = true;
-      ApplyForwardDynamics(model, arrays, begin, count, slice(arrays.q), slice(arrays.velocities),
-                           a, true);
+  const LanesView q = slice(arrays.q), v = slice(arrays.velocities);
+  // Solve, then again while the rows that act change (releases, catches, slips), at most
+  // kMaxConstraintSolves times in all; the last update only catches and holds, so that no row
+  // released in it goes unchecked.
+  ClearConstraintFlags(model, arrays, begin, count);
+  for (size_t solve = 1;; ++solve) {
+    ApplyForwardDynamics(model, arrays, begin, count, q, v, a);
+    const bool may_release = solve + 1 < kMaxConstraintSolves;
+    if (solve == kMaxConstraintSolves ||
+        !UpdateConstraintFlags(model, arrays, begin, count, q, v, a, may_release)) {
+      break;
     }
   }
-  UpdateConstraints(model, arrays, begin, count, slice(arrays.q), slice(arrays.velocities), a,
-                    speculative);
-  LimitSpeeds(slice(arrays.velocities), a, dt, base, model.config->max_joint_speed,
-              model.config->max_base_angular_speed);
+  UpdateConstraints(model, arrays, begin, count, q, v, a);
+  const float turn_speed = model.config->max_step_turn / dt;
+  LimitSpeeds(slice(arrays.velocities), a, dt, base,
+              std::min(model.config->max_joint_speed, turn_speed),
+              std::min(model.config->max_base_angular_speed, turn_speed));
   if (dof > 0) {
     IntegrateAccelerations(arrays.accelerations.Arrays(base, dof).Slice(begin, count),
                            slice(arrays.q_joints), slice(arrays.joint_velocities), dt);
@@ -177,8 +204,9 @@ void RungeKutta4Step(const TorqueStepModel& model, const TorqueStepArrays& array
   const LanesView a1 = slice(arrays.accelerations);
   const auto evaluate = [&](const ConstLanesView& q_at, const ConstLanesView& v_at,
                             const LanesView& a) {
-    ApplyForwardDynamics(model, arrays, begin, count, q_at, v_at, a, false);
+    ApplyForwardDynamics(model, arrays, begin, count, q_at, v_at, a);
   };
+  ClearConstraintFlags(model, arrays, begin, count);  // RK4 solves each stage once
   for (size_t k = 0; k < nq; ++k) std::copy_n(q.Array(k), count, q0.Array(k));
   for (size_t k = 0; k < n; ++k) std::copy_n(v.Array(k), count, v0.Array(k));
   const float half = 0.5f * dt;
@@ -203,7 +231,7 @@ void RungeKutta4Step(const TorqueStepModel& model, const TorqueStepArrays& array
   AddScaled(v_sum, v_stage, 1.0f, v_sum);
   AddScaled(a_sum, a_stage, 1.0f, a_sum);
   // The limits' forces of the first evaluation, the step's start (no contacts with RK4).
-  UpdateConstraints(model, arrays, begin, count, q0, v0, a1, false);
+  UpdateConstraints(model, arrays, begin, count, q0, v0, a1);
   // The step: v = v0 + dt/6 (a sum), q = q0 moved for dt/6 along the velocity sum.
   const float sixth = dt / 6.0f;
   LimitSpeeds(v0, a_sum, sixth, model.base, model.config->max_joint_speed,

@@ -38,9 +38,10 @@ namespace swarm {
 
 // The model a torque step runs: the dynamics and kinematic trees, the joints' control settings,
 // the torque-mode settings and the contact points, with the sizes derived from them.
-// The most solves of one Euler step: the first, and again while a solve lets a robot's joint cross
-// a limit within the step (each catches more rows; usually none, and one more solve catches all).
-inline constexpr size_t kMaxLimitSolves = 4;
+// The most solves of one Euler step: the first, and again while a solve changes which rows act
+// (flags only change once per row and step; usually nothing changes, and one more solve settles
+// it).
+inline constexpr size_t kMaxConstraintSolves = 5;
 
 struct TorqueStepModel {
   const DynamicsTree* dynamics = nullptr;
@@ -68,21 +69,22 @@ struct TorqueStepModel {
 // The batch's arrays a torque step reads and writes, each over all robots (RobotBatch's storage
 // layout, engine/robots/robot_batch.cc). The rk_* arrays exist for the RK4 integrator only.
 struct TorqueStepArrays {
-  LanesView q;                 // q_count arrays
-  LanesView q_joints;          // the joints' part of q (dof)
-  LanesView velocities;        // [base velocity | qd] (velocities)
-  LanesView joint_velocities;  // qd (dof)
-  LanesView forces;            // [base force | torque] (velocities)
-  LanesView torques;           // torque (dof)
-  LanesView applied;           // what forward dynamics reads (velocities)
-  LanesView accelerations;     // qdd (velocities)
-  LanesView poses;             // link poses
-  LanesView limit_forces;      // one per joint (dof)
-  GroundContactState contacts;  // the contacts' forces, anchors and modes
-  LanesView added_joints;      // the added inertia's joint entries (dof)
-  LanesView added_points;      // and its points (kAddedPointArrays per contact)
-  LanesView caught;            // the limit rows a step caught (dof, 0 or 1)
-  JointTargets targets;        // q, qd and qdd targets (dof each)
+  LanesView q;                     // q_count arrays
+  LanesView q_joints;              // the joints' part of q (dof)
+  LanesView velocities;            // [base velocity | qd] (velocities)
+  LanesView joint_velocities;      // qd (dof)
+  LanesView forces;                // [base force | torque] (velocities)
+  LanesView torques;               // torque (dof)
+  LanesView applied;               // what forward dynamics reads (velocities)
+  LanesView accelerations;         // qdd (velocities)
+  LanesView poses;                 // link poses
+  LanesView limit_forces;          // one per joint (dof)
+  GroundContactState contacts;     // the contacts' forces, anchors and modes
+  LanesView added_joints;          // the added inertia's joint entries (dof)
+  LanesView added_points;          // and its points (kAddedPointArrays per contact)
+  LanesView limit_flags;           // what a step's solves settled per limit row (dof)
+  GroundContactStep contact_step;  // and per contact
+  JointTargets targets;            // q, qd and qdd targets (dof each)
   LanesView rk_q0, rk_v0, rk_q_stage, rk_v_stage, rk_v_sum, rk_a_sum, rk_a_stage;
 };
 
@@ -98,23 +100,34 @@ void ControlTorques(const TorqueStepModel& model, const TorqueStepArrays& arrays
 // their added inertia goes to arrays.added_joints; with contact points the base's applied forces
 // are cleared, the links placed by forward kinematics, and the contacts' explicit forces added and
 // their point inertias written.
-// With `speculative`, arrays.caught flags the limit rows the step caught, which act too
-// (swarm/kernels/robots/joint_constraints.h).
+// The step's flags (arrays.limit_flags, arrays.contact_step) say which rows act
+// (swarm/kernels/robots/joint_constraints.h, robot_contact.h).
 void AddConstraintTerms(const TorqueStepModel& model, const TorqueStepArrays& arrays, size_t begin,
-                        size_t count, const ConstLanesView& q_state, const ConstLanesView& v_state,
-                        bool speculative);
+                        size_t count, const ConstLanesView& q_state, const ConstLanesView& v_state);
 
 // Accelerations `a` of the tile's robots at (q_state, v_state) under the applied forces:
 // AddConstraintTerms, then forward dynamics with the added inertia.
 void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                           size_t begin, size_t count, const ConstLanesView& q_state,
-                          const ConstLanesView& v_state, const LanesView& a, bool speculative);
+                          const ConstLanesView& v_state, const LanesView& a);
 
-// After ApplyForwardDynamics at (q_state, v_state) gave `a`: the limits' forces, and the contacts'
-// forces, anchors and modes, for the next step (tile views; the link poses still those of q_state).
+// Clears the tile's flags before a step's first solve.
+void ClearConstraintFlags(const TorqueStepModel& model, const TorqueStepArrays& arrays,
+                          size_t begin, size_t count);
+
+// After a solve at (q_state, v_state) gave `a`: releases, catches and slips rows (the kernels'
+// UpdateLimitFlags, UpdateContactFlags); true when the tile should solve again.
+bool UpdateConstraintFlags(const TorqueStepModel& model, const TorqueStepArrays& arrays,
+                           size_t begin, size_t count, const ConstLanesView& q_state,
+                           const ConstLanesView& v_state, const ConstLanesView& a,
+                           bool may_release);
+
+// After the step's last solve at (q_state, v_state) gave `a`: the limits' forces, and the
+// contacts' forces, anchors and modes, for the next step (tile views; the link poses still those
+// of q_state).
 void UpdateConstraints(const TorqueStepModel& model, const TorqueStepArrays& arrays, size_t begin,
                        size_t count, const ConstLanesView& q_state, const ConstLanesView& v_state,
-                       const ConstLanesView& a, bool speculative);
+                       const ConstLanesView& a);
 
 // q_out = q_from moved for `seconds` at velocity v: joints linearly, a floating base along its
 // body velocity (AdvanceFloatingBase). Views of one tile.
@@ -122,8 +135,8 @@ void AdvancePositions(const TorqueStepModel& model, const ConstLanesView& q_from
                       const ConstLanesView& v, float seconds, const LanesView& q_out);
 
 // One semi-implicit Euler step of dt seconds: accelerations at the current state (solved again
-// with speculative limits when a robot of the tile would cross one within the step), the
-// constraints' update, then v += a dt and q advanced with the new v.
+// while the rows that act change, at most kMaxConstraintSolves times), the constraints' update,
+// the speed limits, then v += a dt and q advanced with the new v.
 void EulerStep(const TorqueStepModel& model, const TorqueStepArrays& arrays, float dt, size_t begin,
                size_t count);
 

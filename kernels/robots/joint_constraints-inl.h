@@ -21,18 +21,18 @@ namespace swarm {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// One joint's limit row at (q, v) with the previous step's row force: the side (lower: s = +1),
-// whether it is active, its coefficients and its explicit force f_e.
+// One joint's limit row at (q, v) with the step's flag (soft_constraint.h): the side (lower: s =
+// +1), whether it is active, its coefficients and its explicit force f_e.
 template <class D, class M = hn::Mask<D>, class V = hn::Vec<D>>
 struct LimitRow {
   M lower_side, active;
+  V r, row_velocity;
   SoftRow<V> row;
   V explicit_force;
 };
 
 // Whether a row would end the step violated and deeper than it started,
-// r + dt (v + dt a) < min(r, 0), with a the acceleration of a first solve without it: a joint that
-// reaches its limit within the step, or one released while leaving (below) that turns back in.
+// r + dt (v + dt a) < min(r, 0), with a the acceleration of a solve without it.
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE hn::Mask<D> CrossesInStep(D d, const SoftConstraintStep& limits, V r, V row_velocity,
                                      V row_acceleration) {
@@ -41,46 +41,43 @@ HWY_INLINE hn::Mask<D> CrossesInStep(D d, const SoftConstraintStep& limits, V r,
   return hn::Lt(end, hn::Min(r, hn::Zero(d)));
 }
 
-// The activity rule: violated, unless leaving after a step whose force was not positive.
-template <class D, class V = hn::Vec<D>>
-HWY_INLINE hn::Mask<D> LimitActive(D d, V r, V row_velocity, V previous) {
-  const V zero = hn::Zero(d);
-  return hn::And(hn::Lt(r, zero), hn::Or(hn::Le(row_velocity, zero), hn::Gt(previous, zero)));
-}
-
-// `caught` (when `speculative`) is 1 for a row a solve of the step found crossing (CatchLimits).
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE LimitRow<D> LimitRowAt(D d, const JointConstraint& joint,
-                                  const SoftConstraintStep& limits, V q, V v, V previous,
-                                  bool speculative, V caught) {
+                                  const SoftConstraintStep& limits, V q, V v, V flag) {
   const V zero = hn::Zero(d);
   const V below = hn::Sub(q, hn::Set(d, joint.lower));
   const V above = hn::Sub(hn::Set(d, joint.upper), q);
   LimitRow<D> out;
   out.lower_side = hn::Le(below, above);
-  const V r = hn::IfThenElse(out.lower_side, below, above);
-  const V row_velocity = hn::IfThenElse(out.lower_side, v, hn::Neg(v));
-  out.active = LimitActive(d, r, row_velocity, previous);
-  out.row = SoftRowAt(d, limits, r, hn::Set(d, joint.inverse_inertia0));
-  // A joint moving deeper into its limit stops within the step (an inelastic stop): the row's
-  // damping is m / dt there, which the virtual mass turns into v' = 0; at rest and while leaving it
-  // is MuJoCo's, and the spring is MuJoCo's throughout (the steady state is MuJoCo's).
+  out.r = hn::IfThenElse(out.lower_side, below, above);
+  out.row_velocity = hn::IfThenElse(out.lower_side, v, hn::Neg(v));
+  out.active = RowActive(d, flag, hn::Lt(out.r, zero));
+  out.row = SoftRowAt(d, limits, out.r, hn::Set(d, joint.inverse_inertia0));
   const V inverse_dt = hn::Set(d, 1.0f / limits.dt);
-  const SoftRow<V> impact{out.row.stiffness, hn::Mul(out.row.mass, inverse_dt), out.row.mass};
-  out.explicit_force = hn::IfThenElse(hn::Lt(row_velocity, zero),
-                                      SoftRowForce(impact, row_velocity, r),
-                                      SoftRowForce(out.row, row_velocity, r));
-  if (speculative) {
-    // A caught row is hard, as Box2D's speculative contacts: its virtual mass steers the joint to
-    // end the step at the limit (r >= 0) or no deeper (r < 0), v' = -max(r, 0) / dt, with
-    // f_e = m (v' - v) / dt.
-    const auto is_caught = hn::AndNot(out.active, hn::Gt(caught, zero));
-    const V target = hn::Neg(hn::Mul(hn::Max(r, zero), inverse_dt));
-    const V hard = hn::Mul(out.row.mass, hn::Mul(hn::Sub(target, row_velocity), inverse_dt));
-    out.explicit_force = hn::IfThenElse(is_caught, hard, out.explicit_force);
-    out.active = hn::Or(out.active, is_caught);
-  }
+  // A joint that arrives in its limit (outside it one step ago: r - dt v >= 0) while moving deeper
+  // stops within the step, an inelastic stop: the row's damping is m / dt, which the virtual mass
+  // turns into v' = 0. Afterwards the row is MuJoCo's, spring and damper.
+  const V dt = hn::Set(d, limits.dt);
+  const auto arrives = hn::And(hn::Lt(out.row_velocity, zero),
+                               hn::Ge(hn::Sub(out.r, hn::Mul(dt, out.row_velocity)), zero));
+  const SoftRow<V> impact{out.row.stiffness, hn::Mul(out.row.mass, inverse_dt), out.row.mass,
+                          out.row.reach};
+  out.explicit_force = hn::IfThenElse(arrives, SoftRowForce(impact, out.row_velocity, out.r),
+                                      SoftRowForce(out.row, out.row_velocity, out.r));
+  // Caught and stopped rows are hard (soft_constraint.h).
+  out.explicit_force = hn::IfThenElse(
+      hn::Gt(flag, zero), HardRowForce(d, limits, flag, out.row.mass, out.r, out.row_velocity),
+      out.explicit_force);
   return out;
+}
+
+// The row force f = f_e - m s qdd of an active row (0 when inactive).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V LimitRowForce(D d, const LimitRow<D>& limit, V qdd) {
+  const V row_acceleration = hn::IfThenElse(limit.lower_side, qdd, hn::Neg(qdd));
+  const V force = hn::Sub(limit.explicit_force, hn::Mul(limit.row.mass, row_acceleration));
+  (void)d;
+  return hn::IfThenElseZero(limit.active, force);
 }
 
 // friction eps^2 / (v^2 + eps^2)^(3/2): the slope of the smoothed Coulomb friction at v.
@@ -94,8 +91,7 @@ HWY_INLINE V FrictionSlope(D d, float friction, float eps, V v) {
 inline void JointConstraintTermsImpl(const JointConstraint* joints, size_t count,
                                      const SoftConstraintStep& limits, float friction_velocity,
                                      const ConstLanesView& q, const ConstLanesView& qd,
-                                     const ConstLanesView& previous_forces,
-                                     const ConstLanesView& caught, const LanesView& tau,
+                                     const ConstLanesView& flags, const LanesView& tau,
                                      const LanesView& added) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
@@ -105,21 +101,18 @@ inline void JointConstraintTermsImpl(const JointConstraint* joints, size_t count
     const V dt = hn::Set(d, limits.dt);
     ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
       const V v = hn::LoadU(d, qd.Array(j) + i);
-      const bool speculative = caught.arrays > 0;
-      const V flag = speculative ? hn::LoadU(d, caught.Array(j) + i) : hn::Zero(d);
-      const auto limit =
-          LimitRowAt(d, joint, limits, hn::LoadU(d, q.Array(j) + i), v,
-                     hn::LoadU(d, previous_forces.Array(j) + i), speculative, flag);
+      const auto limit = LimitRowAt(d, joint, limits, hn::LoadU(d, q.Array(j) + i), v,
+                                    hn::LoadU(d, flags.Array(j) + i));
       V inertia = dt_damping;
       if (joint.friction != 0.0f) {
-        inertia = hn::Add(inertia, hn::Mul(dt, FrictionSlope(d, joint.friction,
-                                                             friction_velocity, v)));
+        inertia =
+            hn::Add(inertia, hn::Mul(dt, FrictionSlope(d, joint.friction, friction_velocity, v)));
       }
       inertia = hn::Add(inertia, hn::IfThenElseZero(limit.active, limit.row.mass));
       store(inertia, d, added.Array(j) + i);
       const V torque = hn::LoadU(d, tau.Array(j) + i);
-      const V push = hn::IfThenElse(limit.lower_side, limit.explicit_force,
-                                    hn::Neg(limit.explicit_force));
+      const V push =
+          hn::IfThenElse(limit.lower_side, limit.explicit_force, hn::Neg(limit.explicit_force));
       store(hn::IfThenElse(limit.active, hn::Add(torque, push), torque), d, tau.Array(j) + i);
     });
   }
@@ -128,53 +121,41 @@ inline void JointConstraintTermsImpl(const JointConstraint* joints, size_t count
 inline void JointLimitForcesImpl(const JointConstraint* joints, size_t count,
                                  const SoftConstraintStep& limits, const ConstLanesView& q,
                                  const ConstLanesView& qd, const ConstLanesView& qdd,
-                                 const ConstLanesView& caught, const LanesView& forces) {
+                                 const ConstLanesView& flags, const LanesView& forces) {
   const hn::ScalableTag<float> d;
-  using V = hn::Vec<decltype(d)>;
   for (size_t j = 0; j < count; ++j) {
     const JointConstraint& joint = joints[j];
     ForEachVector(d, forces.count, [&](size_t i, auto store) HWY_ATTR {
-      const bool speculative = caught.arrays > 0;
-      const V flag = speculative ? hn::LoadU(d, caught.Array(j) + i) : hn::Zero(d);
       const auto limit =
           LimitRowAt(d, joint, limits, hn::LoadU(d, q.Array(j) + i), hn::LoadU(d, qd.Array(j) + i),
-                     hn::LoadU(d, forces.Array(j) + i), speculative, flag);
-      const V a = hn::LoadU(d, qdd.Array(j) + i);
-      const V row_acceleration = hn::IfThenElse(limit.lower_side, a, hn::Neg(a));
-      const V force = hn::Sub(limit.explicit_force, hn::Mul(limit.row.mass, row_acceleration));
-      store(hn::IfThenElseZero(limit.active, force), d, forces.Array(j) + i);
+                     hn::LoadU(d, flags.Array(j) + i));
+      store(LimitRowForce(d, limit, hn::LoadU(d, qdd.Array(j) + i)), d, forces.Array(j) + i);
     });
   }
 }
 
-// caught |= 1 for every limit row that is inactive at the step's start and that the
-// accelerations qdd make end the step violated and deeper than it started; whether any of the
-// first `count` robots got a new one.
-inline bool CatchLimitsImpl(const JointConstraint* joints, size_t joint_count,
-                            const SoftConstraintStep& limits, const ConstLanesView& q,
-                            const ConstLanesView& qd, const ConstLanesView& qdd,
-                            const ConstLanesView& previous_forces, const LanesView& caught) {
+inline bool UpdateLimitFlagsImpl(const JointConstraint* joints, size_t count,
+                                 const SoftConstraintStep& limits, const ConstLanesView& q,
+                                 const ConstLanesView& qd, const ConstLanesView& qdd,
+                                 bool may_release, const LanesView& flags) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
+  const V zero = hn::Zero(d);
   bool changed = false;
-  for (size_t j = 0; j < joint_count; ++j) {
+  for (size_t j = 0; j < count; ++j) {
     const JointConstraint& joint = joints[j];
-    const V lower = hn::Set(d, joint.lower), upper = hn::Set(d, joint.upper);
     ForEachVector(d, q.count, [&](size_t i, auto store) HWY_ATTR {
-      const V value = hn::LoadU(d, q.Array(j) + i);
-      const V v = hn::LoadU(d, qd.Array(j) + i), a = hn::LoadU(d, qdd.Array(j) + i);
-      const V previous = hn::LoadU(d, previous_forces.Array(j) + i);
-      const V flag = hn::LoadU(d, caught.Array(j) + i);
-      const V below = hn::Sub(value, lower), above = hn::Sub(upper, value);
-      const auto lower_side = hn::Le(below, above);
-      const V r = hn::IfThenElse(lower_side, below, above);
-      const V row_velocity = hn::IfThenElse(lower_side, v, hn::Neg(v));
-      const auto fresh = hn::AndNot(
-          hn::Or(LimitActive(d, r, row_velocity, previous), hn::Gt(flag, hn::Zero(d))),
-          CrossesInStep(d, limits, r, row_velocity, hn::IfThenElse(lower_side, a, hn::Neg(a))));
+      const V flag = hn::LoadU(d, flags.Array(j) + i);
+      const V a = hn::LoadU(d, qdd.Array(j) + i);
+      const auto limit = LimitRowAt(d, joint, limits, hn::LoadU(d, q.Array(j) + i),
+                                    hn::LoadU(d, qd.Array(j) + i), flag);
+      const auto pulls = hn::Lt(LimitRowForce(d, limit, a), zero);
+      const V row_acceleration = hn::IfThenElse(limit.lower_side, a, hn::Neg(a));
+      const auto crosses = CrossesInStep(d, limits, limit.r, limit.row_velocity, row_acceleration);
+      const V updated = NextRowFlag(d, flag, limit.active, pulls, crosses, may_release);
       const size_t valid = q.count - i < hn::Lanes(d) ? q.count - i : hn::Lanes(d);
-      changed = changed || !hn::AllFalse(d, hn::And(fresh, hn::FirstN(d, valid)));
-      store(hn::IfThenElse(fresh, hn::Set(d, 1.0f), flag), d, caught.Array(j) + i);
+      changed = changed || !hn::AllFalse(d, hn::And(hn::Ne(updated, flag), hn::FirstN(d, valid)));
+      store(updated, d, flags.Array(j) + i);
     });
   }
   return changed;

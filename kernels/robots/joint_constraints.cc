@@ -18,7 +18,7 @@ namespace swarm {
 
 HWY_EXPORT(JointConstraintTermsImpl);
 HWY_EXPORT(JointLimitForcesImpl);
-HWY_EXPORT(CatchLimitsImpl);
+HWY_EXPORT(UpdateLimitFlagsImpl);
 
 bool ValidJointConstraint(const JointConstraint& joint) {
   return !std::isnan(joint.lower) && !std::isnan(joint.upper) && joint.lower <= joint.upper &&
@@ -47,38 +47,37 @@ bool ValidStep(const SoftConstraintStep& limits) {
 void JointConstraintTerms(const JointConstraint* joints, size_t count,
                           const SoftConstraintStep& limits, float friction_velocity,
                           const ConstLanesView& q, const ConstLanesView& qd,
-                          const ConstLanesView& previous_forces, const ConstLanesView& caught,
-                          const LanesView& tau, const LanesView& added) {
+                          const ConstLanesView& flags, const LanesView& tau,
+                          const LanesView& added) {
   SWARM_ASSERT(ValidJoints(joints, count) && ValidStep(limits));
   SWARM_ASSERT(std::isfinite(friction_velocity) && friction_velocity > 0.0f);
-  SWARM_ASSERT(SameCount(tau, q, qd, previous_forces, added));
-  SWARM_ASSERT(q.arrays == count && qd.arrays == count && previous_forces.arrays == count &&
-               tau.arrays == count && added.arrays == count);
-  SWARM_ASSERT(caught.arrays == 0 || (caught.arrays == count && caught.count == q.count));
+  SWARM_ASSERT(SameCount(tau, q, qd, added));
+  SWARM_ASSERT(q.arrays == count && qd.arrays == count && tau.arrays == count &&
+               added.arrays == count);
+  SWARM_ASSERT(flags.arrays == count && flags.count == q.count);
   HWY_DYNAMIC_DISPATCH(JointConstraintTermsImpl)
-  (joints, count, limits, friction_velocity, q, qd, previous_forces, caught, tau, added);
+  (joints, count, limits, friction_velocity, q, qd, flags, tau, added);
 }
 
 void JointLimitForces(const JointConstraint* joints, size_t count, const SoftConstraintStep& limits,
                       const ConstLanesView& q, const ConstLanesView& qd, const ConstLanesView& qdd,
-                      const ConstLanesView& caught, const LanesView& forces) {
+                      const ConstLanesView& flags, const LanesView& forces) {
   SWARM_ASSERT(ValidJoints(joints, count) && ValidStep(limits));
   SWARM_ASSERT(SameCount(forces, q, qd, qdd));
   SWARM_ASSERT(q.arrays == count && qd.arrays == count && qdd.arrays == count &&
                forces.arrays == count);
-  SWARM_ASSERT(caught.arrays == 0 || (caught.arrays == count && caught.count == q.count));
-  HWY_DYNAMIC_DISPATCH(JointLimitForcesImpl)(joints, count, limits, q, qd, qdd, caught, forces);
+  SWARM_ASSERT(flags.arrays == count && flags.count == q.count);
+  HWY_DYNAMIC_DISPATCH(JointLimitForcesImpl)(joints, count, limits, q, qd, qdd, flags, forces);
 }
 
-bool CatchLimits(const JointConstraint* joints, size_t count, const SoftConstraintStep& limits,
-                 const ConstLanesView& q, const ConstLanesView& qd, const ConstLanesView& qdd,
-                 const ConstLanesView& previous_forces, const LanesView& caught) {
+bool UpdateLimitFlags(const JointConstraint* joints, size_t count, const SoftConstraintStep& limits,
+                      const ConstLanesView& q, const ConstLanesView& qd, const ConstLanesView& qdd,
+                      bool may_release, const LanesView& flags) {
   SWARM_ASSERT(ValidJoints(joints, count) && ValidStep(limits));
-  SWARM_ASSERT(SameCount(q, qd, qdd, previous_forces, caught) && q.arrays == count &&
-               qd.arrays == count && qdd.arrays == count && previous_forces.arrays == count &&
-               caught.arrays == count);
-  return HWY_DYNAMIC_DISPATCH(CatchLimitsImpl)(joints, count, limits, q, qd, qdd, previous_forces,
-                                               caught);
+  SWARM_ASSERT(SameCount(q, qd, qdd, flags) && q.arrays == count && qd.arrays == count &&
+               qdd.arrays == count && flags.arrays == count);
+  return HWY_DYNAMIC_DISPATCH(UpdateLimitFlagsImpl)(joints, count, limits, q, qd, qdd, may_release,
+                                                    flags);
 }
 
 }  // namespace swarm

@@ -62,8 +62,8 @@ HWY_INLINE void JointWorldAxis(D d, const ConstLanesView& poses, const Kinematic
 // then the floating base.
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void PointMotion(D d, const KinematicTree& tree, const ConstLanesView& poses,
-                            size_t link, V cx, V cy, V cz, const ConstLanesView& x, size_t i,
-                            V& vx, V& vy, V& vz) {
+                            size_t link, V cx, V cy, V cz, const ConstLanesView& x, size_t i, V& vx,
+                            V& vy, V& vz) {
   const size_t joint_begin = tree.floating_base ? 6 : 0;
   const auto rate_of = [&](size_t array) HWY_ATTR { return hn::LoadU(d, x.Array(array) + i); };
   vx = hn::Zero(d), vy = hn::Zero(d), vz = hn::Zero(d);
@@ -138,14 +138,15 @@ HWY_INLINE void ApplyPointForce(D d, const KinematicTree& tree, const ConstLanes
 // forces f_e (zero where inactive), and the masses the dynamics see.
 template <class D, class M = hn::Mask<D>, class V = hn::Vec<D>>
 struct ContactRows {
-  V cx, cy, cz;             // the contact point (world)
-  V vx, vy, vz;             // its velocity
-  V qx, qy, qz, qw;         // the link's orientation
-  M active, sliding;        // sliding: friction slides (else sticks)
-  SoftRow<V> row;           // the normal's coefficients (the sticking tangents share them)
-  V fx, fy, fz;             // f_e
-  V ux, uy;                 // the anchor
+  V cx, cy, cz;       // the contact point (world)
+  V vx, vy, vz;       // its velocity
+  V qx, qy, qz, qw;   // the link's orientation
+  M active, sliding;  // sliding: friction slides this step (else sticks)
+  SoftRow<V> row;     // the normal's coefficients (the sticking tangents share them)
+  V fx, fy, fz;       // f_e
+  V ux, uy;           // the anchor
   V normal_mass, tangent_mass;
+  V r;  // the signed distance
 };
 
 template <class D, class V = hn::Vec<D>>
@@ -154,7 +155,8 @@ HWY_INLINE ContactRows<D> ContactRowsAt(D d, const KinematicTree& tree, const Co
                                         const SoftConstraintStep& normal,
                                         const ConstLanesView& poses,
                                         const ConstLanesView& velocities,
-                                        const GroundContactState& state, size_t i) {
+                                        const GroundContactState& state,
+                                        const GroundContactStep& step, size_t i) {
   const V zero = hn::Zero(d);
   ContactRows<D> c;
   V px, py, pz;
@@ -162,46 +164,88 @@ HWY_INLINE ContactRows<D> ContactRowsAt(D d, const KinematicTree& tree, const Co
   c.cx = px, c.cy = py, c.cz = hn::Sub(pz, hn::Set(d, contact.radius));
   const V r = hn::Sub(c.cz, hn::Set(d, ground.height));
   PointMotion(d, tree, poses, contact.link, c.cx, c.cy, c.cz, velocities, i, c.vx, c.vy, c.vz);
-  const V previous_normal = hn::LoadU(d, state.normal_forces.Array(n) + i);
-  c.active =
-      hn::And(hn::Lt(r, zero), hn::Or(hn::Le(c.vz, zero), hn::Gt(previous_normal, zero)));
-  c.sliding = hn::Gt(hn::LoadU(d, state.sliding.Array(n) + i), hn::Set(d, 0.5f));
+  const V flag = hn::LoadU(d, step.flags.Array(n) + i);
+  c.active = RowActive(d, flag, hn::Lt(r, zero));
+  c.r = r;
+  // The step's slip flag: kSlipping slides with slip_forces, kSticking sticks, 0 keeps the mode
+  // the contact entered the step with.
+  const V slip = hn::LoadU(d, step.slipping.Array(n) + i);
+  const auto slipping = hn::Gt(slip, zero);
+  const auto entered_sliding = hn::Gt(hn::LoadU(d, state.sliding.Array(n) + i), hn::Set(d, 0.5f));
+  c.sliding = hn::Or(hn::And(entered_sliding, hn::Eq(slip, zero)), slipping);
   c.row = SoftRowAt(d, normal, r, hn::Set(d, contact.inverse_inertia0));
   c.ux = hn::LoadU(d, state.anchors.Array(2 * n) + i);
   c.uy = hn::LoadU(d, state.anchors.Array(2 * n + 1) + i);
-  // Sliding: -mu max(f_n, 0) v_t / |v_t| (zero when v_t = 0).
+  // Sliding: -mu max(f_n, 0) along -v_t (the previous step's normal force; the previous friction
+  // force's direction when v_t = 0), or the cone's projection of this step's sticking force when a
+  // solve found it outside the cone (slip_forces).
+  const V previous_normal = hn::Max(hn::LoadU(d, state.normal_forces.Array(n) + i), zero);
+  const V gx = hn::LoadU(d, state.friction_forces.Array(2 * n) + i);
+  const V gy = hn::LoadU(d, state.friction_forces.Array(2 * n + 1) + i);
   const V speed = hn::Sqrt(hn::Add(hn::Mul(c.vx, c.vx), hn::Mul(c.vy, c.vy)));
-  const auto has_speed = hn::Gt(speed, zero);
-  const V slide_scale = hn::IfThenElseZero(
-      has_speed, hn::Div(hn::Mul(hn::Set(d, ground.friction), hn::Max(previous_normal, zero)),
-                         hn::IfThenElse(has_speed, speed, hn::Set(d, 1.0f))));
-  const V slide_x = hn::Neg(hn::Mul(slide_scale, c.vx));
-  const V slide_y = hn::Neg(hn::Mul(slide_scale, c.vy));
+  const V previous_size = hn::Sqrt(hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy)));
+  const auto moving = hn::Gt(speed, zero);
+  const V dx = hn::IfThenElse(moving, hn::Neg(c.vx), gx);
+  const V dy = hn::IfThenElse(moving, hn::Neg(c.vy), gy);
+  const V size = hn::IfThenElse(moving, speed, previous_size);
+  const auto has_direction = hn::Gt(size, zero);
+  const V scale = hn::IfThenElseZero(
+      has_direction, hn::Div(hn::Mul(hn::Set(d, ground.friction), previous_normal),
+                             hn::IfThenElse(has_direction, size, hn::Set(d, 1.0f))));
+  const V slide_x =
+      hn::IfThenElse(slipping, hn::LoadU(d, step.slip_forces.Array(2 * n) + i), hn::Mul(scale, dx));
+  const V slide_y = hn::IfThenElse(slipping, hn::LoadU(d, step.slip_forces.Array(2 * n + 1) + i),
+                                   hn::Mul(scale, dy));
   const V stick_x = SoftRowForce(c.row, c.vx, c.ux);
   const V stick_y = SoftRowForce(c.row, c.vy, c.uy);
   c.fx = hn::IfThenElseZero(c.active, hn::IfThenElse(c.sliding, slide_x, stick_x));
   c.fy = hn::IfThenElseZero(c.active, hn::IfThenElse(c.sliding, slide_y, stick_y));
-  c.fz = hn::IfThenElseZero(c.active, SoftRowForce(c.row, c.vz, r));
+  // The normal: a point that arrives (above the plane one step ago: r - dt v_z >= 0) while moving
+  // in stops within the step (damping m / dt: an inelastic impact); caught and stopped rows are
+  // hard (soft_constraint.h); otherwise MuJoCo's soft row.
+  const V inverse_dt = hn::Set(d, 1.0f / normal.dt);
+  const auto arrives =
+      hn::And(hn::Lt(c.vz, zero), hn::Ge(hn::Sub(r, hn::Mul(hn::Set(d, normal.dt), c.vz)), zero));
+  const SoftRow<V> impact{c.row.stiffness, hn::Mul(c.row.mass, inverse_dt), c.row.mass,
+                          c.row.reach};
+  V fz = hn::IfThenElse(arrives, SoftRowForce(impact, c.vz, r), SoftRowForce(c.row, c.vz, r));
+  fz = hn::IfThenElse(hn::Gt(flag, zero), HardRowForce(d, normal, flag, c.row.mass, r, c.vz), fz);
+  c.fz = hn::IfThenElseZero(c.active, fz);
   c.normal_mass = hn::IfThenElseZero(c.active, c.row.mass);
   c.tangent_mass = hn::IfThenElseZero(hn::AndNot(c.sliding, c.active), c.row.mass);
   return c;
 }
 
+// The forces of the rows after a solve gave the point's acceleration (ax, ay, az):
+// f = f_e - m J_c qdd per row (sliding friction as given).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void ContactForces(const ContactRows<D>& c, V ax, V ay, V az, V& fx, V& fy, V& fz) {
+  fz = hn::Sub(c.fz, hn::Mul(c.normal_mass, az));
+  fx = hn::Sub(c.fx, hn::Mul(c.tangent_mass, ax));
+  fy = hn::Sub(c.fy, hn::Mul(c.tangent_mass, ay));
+}
+
 inline void GroundContactTermsImpl(const KinematicTree& tree, const ContactPoint* contacts,
                                    size_t contact_count, const GroundContact& ground,
-                                   const SoftConstraintStep& normal, const ConstLanesView& poses,
-                                   const ConstLanesView& velocities,
-                                   const GroundContactState& state, const LanesView& forces,
-                                   const LanesView& added_points) {
+                                   const SoftConstraintStep& normal, const float* gravity,
+                                   const ConstLanesView& poses, const ConstLanesView& velocities,
+                                   const GroundContactState& state, const GroundContactStep& step,
+                                   const LanesView& forces, const LanesView& added_points) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
+  const V gx = hn::Set(d, gravity[0]), gy = hn::Set(d, gravity[1]), gz = hn::Set(d, gravity[2]);
   ForEachVector(d, forces.count, [&](size_t i, auto store) HWY_ATTR {
     for (size_t n = 0; n < contact_count; ++n) {
       const ContactPoint& contact = contacts[n];
       const auto c =
-          ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, i);
-      ApplyPointForce(d, tree, poses, contact.link, c.cx, c.cy, c.cz, c.fx, c.fy, c.fz, c.active,
-                      forces, i, store);
+          ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, step, i);
+      // Forward dynamics treats gravity as an upward acceleration of the root, so the point
+      // inertias see a + g instead of a: -C g added to the explicit force makes up for it.
+      const V fx = hn::Sub(c.fx, hn::Mul(c.tangent_mass, gx));
+      const V fy = hn::Sub(c.fy, hn::Mul(c.tangent_mass, gy));
+      const V fz = hn::Sub(c.fz, hn::Mul(c.normal_mass, gz));
+      ApplyPointForce(d, tree, poses, contact.link, c.cx, c.cy, c.cz, fx, fy, fz, c.active, forces,
+                      i, store);
       // The plane's normal in the body frame: E_lb (R_l^T z), and the point r_lb - radius n_b.
       V lx, ly, lz;
       Rotate(hn::Neg(c.qx), hn::Neg(c.qy), hn::Neg(c.qz), c.qw, hn::Zero(d), hn::Zero(d),
@@ -209,9 +253,9 @@ inline void GroundContactTermsImpl(const KinematicTree& tree, const ContactPoint
       const float* e = contact.link_rotation;
       const V radius = hn::Set(d, contact.radius);
       for (size_t k = 0; k < 3; ++k) {
-        const V n_k = hn::Add(hn::Add(hn::Mul(hn::Set(d, e[3 * k]), lx),
-                                      hn::Mul(hn::Set(d, e[3 * k + 1]), ly)),
-                              hn::Mul(hn::Set(d, e[3 * k + 2]), lz));
+        const V n_k = hn::Add(
+            hn::Add(hn::Mul(hn::Set(d, e[3 * k]), lx), hn::Mul(hn::Set(d, e[3 * k + 1]), ly)),
+            hn::Mul(hn::Set(d, e[3 * k + 2]), lz));
         store(n_k, d, added_points.Array(kAddedPointArrays * n + 3 + k) + i);
         store(hn::Sub(hn::Set(d, contact.link_origin[k]), hn::Mul(radius, n_k)), d,
               added_points.Array(kAddedPointArrays * n + k) + i);
@@ -222,11 +266,71 @@ inline void GroundContactTermsImpl(const KinematicTree& tree, const ContactPoint
   });
 }
 
+inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactPoint* contacts,
+                                   size_t contact_count, const GroundContact& ground,
+                                   const SoftConstraintStep& normal, const ConstLanesView& poses,
+                                   const ConstLanesView& velocities,
+                                   const ConstLanesView& accelerations,
+                                   const GroundContactState& state, bool may_release,
+                                   const GroundContactStep& step) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  const V zero = hn::Zero(d), mu = hn::Set(d, ground.friction);
+  bool changed = false;
+  ForEachVector(d, poses.count, [&](size_t i, auto store) HWY_ATTR {
+    const size_t valid = poses.count - i < hn::Lanes(d) ? poses.count - i : hn::Lanes(d);
+    for (size_t n = 0; n < contact_count; ++n) {
+      const ContactPoint& contact = contacts[n];
+      const auto c =
+          ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, step, i);
+      V ax, ay, az, fx, fy, fz;
+      PointMotion(d, tree, poses, contact.link, c.cx, c.cy, c.cz, accelerations, i, ax, ay, az);
+      ContactForces(c, ax, ay, az, fx, fy, fz);
+      const V flag = hn::LoadU(d, step.flags.Array(n) + i);
+      const V slip = hn::LoadU(d, step.slipping.Array(n) + i);
+      // The normal row's flag (soft_constraint.h, one-sided rows).
+      const V dt = hn::Set(d, normal.dt);
+      const V end = hn::Add(c.r, hn::Mul(dt, hn::Add(c.vz, hn::Mul(dt, az))));
+      const V updated = NextRowFlag(d, flag, c.active, hn::Lt(fz, zero),
+                                    hn::Lt(end, hn::Min(c.r, zero)), may_release);
+      const auto released = hn::Lt(updated, zero);
+      // Sticks: a contact sliding as it entered the step whose sliding force would turn its
+      // tangential velocity around within the step (explicit Coulomb friction stronger than the
+      // motion it brakes): it sticks for the step instead. Slips: a sticking contact whose
+      // tangential force left the cone.
+      const V limit = hn::Mul(mu, fz);
+      const V size = hn::Sqrt(hn::Add(hn::Mul(fx, fx), hn::Mul(fy, fy)));
+      const V wx = hn::Add(c.vx, hn::Mul(dt, ax)), wy = hn::Add(c.vy, hn::Mul(dt, ay));
+      const auto reverses = hn::Lt(Dot3(wx, wy, zero, c.vx, c.vy, zero), zero);
+      const auto active_kept = hn::AndNot(released, c.active);  // friction of rows still acting
+      const auto sticks =
+          hn::And(hn::And(active_kept, c.sliding), hn::And(hn::Eq(slip, zero), reverses));
+      const auto slips = hn::AndNot(
+          c.sliding, hn::And(active_kept, hn::And(hn::Le(slip, zero), hn::Gt(size, limit))));
+      changed =
+          changed || !hn::AllFalse(d, hn::And(hn::Or(hn::Ne(updated, flag), hn::Or(sticks, slips)),
+                                              hn::FirstN(d, valid)));
+      store(updated, d, step.flags.Array(n) + i);
+      V slip_updated = hn::IfThenElse(sticks, hn::Set(d, kContactSticking), slip);
+      slip_updated = hn::IfThenElse(slips, hn::Set(d, kContactSlipping), slip_updated);
+      store(slip_updated, d, step.slipping.Array(n) + i);
+      // The cone's projection of the sticking force: f_t mu f_n / |f_t|.
+      const V scale = hn::Div(limit, hn::IfThenElse(slips, size, hn::Set(d, 1.0f)));
+      float* slip_x = step.slip_forces.Array(2 * n) + i;
+      float* slip_y = step.slip_forces.Array(2 * n + 1) + i;
+      store(hn::IfThenElse(slips, hn::Mul(fx, scale), hn::LoadU(d, slip_x)), d, slip_x);
+      store(hn::IfThenElse(slips, hn::Mul(fy, scale), hn::LoadU(d, slip_y)), d, slip_y);
+    }
+  });
+  return changed;
+}
+
 inline void GroundContactForcesImpl(const KinematicTree& tree, const ContactPoint* contacts,
                                     size_t contact_count, const GroundContact& ground,
                                     const SoftConstraintStep& normal, const ConstLanesView& poses,
                                     const ConstLanesView& velocities,
                                     const ConstLanesView& accelerations,
+                                    const GroundContactStep& step,
                                     const GroundContactState& state) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
@@ -235,30 +339,28 @@ inline void GroundContactForcesImpl(const KinematicTree& tree, const ContactPoin
     for (size_t n = 0; n < contact_count; ++n) {
       const ContactPoint& contact = contacts[n];
       const auto c =
-          ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, i);
-      V ax, ay, az;
+          ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, step, i);
+      V ax, ay, az, fx, fy, fz;
       PointMotion(d, tree, poses, contact.link, c.cx, c.cy, c.cz, accelerations, i, ax, ay, az);
-      const V fz = hn::Sub(c.fz, hn::Mul(c.normal_mass, az));
-      const V fx = hn::Sub(c.fx, hn::Mul(c.tangent_mass, ax));
-      const V fy = hn::Sub(c.fy, hn::Mul(c.tangent_mass, ay));
+      ContactForces(c, ax, ay, az, fx, fy, fz);
       // The tangential velocity at the step's end.
       const V wx = hn::Add(c.vx, hn::Mul(dt, ax)), wy = hn::Add(c.vy, hn::Mul(dt, ay));
-      // Sticking: slides next when the force left the cone, else the anchor moves by dt v_t'.
+      // Sticking: slides next when the force is outside the cone (the step's solves did not settle
+      // it), else the anchor moves by dt v_t'.
       const V limit = hn::Mul(mu, hn::Max(fz, zero));
       const auto outside = hn::Gt(hn::Add(hn::Mul(fx, fx), hn::Mul(fy, fy)), hn::Mul(limit, limit));
       const V stick_ux = hn::IfThenElseZero(hn::Not(outside), hn::Add(c.ux, hn::Mul(dt, wx)));
       const V stick_uy = hn::IfThenElseZero(hn::Not(outside), hn::Add(c.uy, hn::Mul(dt, wy)));
-      // Sliding: sticks next when v_t' no longer points along v_t, anchored to carry f_t.
-      const auto reversed = hn::Le(Dot3(wx, wy, zero, c.vx, c.vy, zero), zero);
-      const V slide_ux = hn::IfThenElseZero(reversed, hn::Neg(hn::Div(fx, c.row.stiffness)));
-      const V slide_uy = hn::IfThenElseZero(reversed, hn::Neg(hn::Div(fy, c.row.stiffness)));
-      const auto slides_next = hn::And(
-          c.active, hn::Or(hn::And(c.sliding, hn::Not(reversed)), hn::AndNot(c.sliding, outside)));
+      // Sliding: sticks next when v_t' no longer runs against the friction force (it stopped or
+      // turned), anchored where it is (u = 0: the spring holds no energy it was not given).
+      const auto stops = hn::Ge(Dot3(wx, wy, zero, fx, fy, zero), zero);
+      const auto slides_next =
+          hn::And(c.active, hn::Or(hn::AndNot(stops, c.sliding), hn::AndNot(c.sliding, outside)));
       store(hn::IfThenElseZero(c.active, fz), d, state.normal_forces.Array(n) + i);
       store(hn::IfThenElseZero(c.active, fx), d, state.friction_forces.Array(2 * n) + i);
       store(hn::IfThenElseZero(c.active, fy), d, state.friction_forces.Array(2 * n + 1) + i);
-      const V ux = hn::IfThenElse(c.sliding, slide_ux, stick_ux);
-      const V uy = hn::IfThenElse(c.sliding, slide_uy, stick_uy);
+      const V ux = hn::IfThenElseZero(hn::Not(c.sliding), stick_ux);
+      const V uy = hn::IfThenElseZero(hn::Not(c.sliding), stick_uy);
       store(hn::IfThenElseZero(c.active, ux), d, state.anchors.Array(2 * n) + i);
       store(hn::IfThenElseZero(c.active, uy), d, state.anchors.Array(2 * n + 1) + i);
       store(hn::IfThenElseZero(slides_next, hn::Set(d, 1.0f)), d, state.sliding.Array(n) + i);

@@ -18,6 +18,7 @@ namespace swarm {
 
 HWY_EXPORT(GroundContactTermsImpl);
 HWY_EXPORT(GroundContactForcesImpl);
+HWY_EXPORT(UpdateContactFlagsImpl);
 
 bool ValidGroundContact(const GroundContact& ground) {
   return std::isfinite(ground.height) && std::isfinite(ground.friction) &&
@@ -49,6 +50,12 @@ bool ValidState(const GroundContactState& state, size_t count, size_t robots) {
          state.normal_forces.count == robots;
 }
 
+bool ValidFlags(const GroundContactStep& step, size_t count, size_t robots) {
+  return step.flags.arrays == count && step.slipping.arrays == count &&
+         step.slip_forces.arrays == 2 * count && step.flags.count == robots &&
+         step.slipping.count == robots && step.slip_forces.count == robots;
+}
+
 bool ValidStep(const SoftConstraintStep& normal) {
   return std::isfinite(normal.dt) && normal.dt > 0.0f && std::isfinite(normal.k) &&
          std::isfinite(normal.b) && normal.power >= 1 && normal.power <= kMaxImpedancePower;
@@ -58,35 +65,60 @@ bool ValidStep(const SoftConstraintStep& normal) {
 
 void GroundContactTerms(const KinematicTree& tree, const ContactPoint* contacts,
                         size_t contact_count, const GroundContact& ground,
-                        const SoftConstraintStep& normal, const ConstLanesView& poses,
-                        const ConstLanesView& velocities, const GroundContactState& state,
+                        const SoftConstraintStep& normal, const float gravity[3],
+                        const ConstLanesView& poses, const ConstLanesView& velocities,
+                        const GroundContactState& state, const GroundContactStep& step,
                         const LanesView& forces, const LanesView& added_points) {
   SWARM_ASSERT(ValidGroundContact(ground) && ValidStep(normal) &&
                ValidContacts(tree, contacts, contact_count));
+  SWARM_ASSERT(gravity != nullptr && std::isfinite(gravity[0]) && std::isfinite(gravity[1]) &&
+               std::isfinite(gravity[2]));
   SWARM_ASSERT(SameCount(forces, poses, velocities, added_points) &&
-               ValidState(state, contact_count, forces.count));
+               ValidState(state, contact_count, forces.count) &&
+               ValidFlags(step, contact_count, forces.count));
   const size_t velocity_count = ContactVelocityCount(tree);
   SWARM_ASSERT(poses.arrays == kPoseArrays * tree.link_count() &&
                velocities.arrays == velocity_count && forces.arrays == velocity_count &&
                added_points.arrays == kAddedPointArrays * contact_count);
   HWY_DYNAMIC_DISPATCH(GroundContactTermsImpl)
-  (tree, contacts, contact_count, ground, normal, poses, velocities, state, forces, added_points);
+  (tree, contacts, contact_count, ground, normal, gravity, poses, velocities, state, step, forces,
+   added_points);
+}
+
+bool UpdateContactFlags(const KinematicTree& tree, const ContactPoint* contacts,
+                        size_t contact_count, const GroundContact& ground,
+                        const SoftConstraintStep& normal, const ConstLanesView& poses,
+                        const ConstLanesView& velocities, const ConstLanesView& accelerations,
+                        const GroundContactState& state, bool may_release,
+                        const GroundContactStep& step) {
+  SWARM_ASSERT(ValidGroundContact(ground) && ValidStep(normal) &&
+               ValidContacts(tree, contacts, contact_count));
+  SWARM_ASSERT(SameCount(poses, velocities, accelerations) &&
+               ValidState(state, contact_count, poses.count) &&
+               ValidFlags(step, contact_count, poses.count));
+  const size_t velocity_count = ContactVelocityCount(tree);
+  SWARM_ASSERT(poses.arrays == kPoseArrays * tree.link_count() &&
+               velocities.arrays == velocity_count && accelerations.arrays == velocity_count);
+  return HWY_DYNAMIC_DISPATCH(UpdateContactFlagsImpl)(tree, contacts, contact_count, ground, normal,
+                                                      poses, velocities, accelerations, state,
+                                                      may_release, step);
 }
 
 void GroundContactForces(const KinematicTree& tree, const ContactPoint* contacts,
                          size_t contact_count, const GroundContact& ground,
                          const SoftConstraintStep& normal, const ConstLanesView& poses,
                          const ConstLanesView& velocities, const ConstLanesView& accelerations,
-                         const GroundContactState& state) {
+                         const GroundContactStep& step, const GroundContactState& state) {
   SWARM_ASSERT(ValidGroundContact(ground) && ValidStep(normal) &&
                ValidContacts(tree, contacts, contact_count));
   SWARM_ASSERT(SameCount(poses, velocities, accelerations) &&
-               ValidState(state, contact_count, poses.count));
+               ValidState(state, contact_count, poses.count) &&
+               ValidFlags(step, contact_count, poses.count));
   const size_t velocity_count = ContactVelocityCount(tree);
   SWARM_ASSERT(poses.arrays == kPoseArrays * tree.link_count() &&
                velocities.arrays == velocity_count && accelerations.arrays == velocity_count);
   HWY_DYNAMIC_DISPATCH(GroundContactForcesImpl)
-  (tree, contacts, contact_count, ground, normal, poses, velocities, accelerations, state);
+  (tree, contacts, contact_count, ground, normal, poses, velocities, accelerations, step, state);
 }
 
 }  // namespace swarm

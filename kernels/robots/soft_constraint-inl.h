@@ -49,6 +49,7 @@ HWY_INLINE V Impedance(D d, const SoftConstraintStep& c, V r) {
 template <class V>
 struct SoftRow {
   V stiffness, damping, mass;
+  V reach;  // the spring's positions are clamped to [-reach, reach]: max_push_speed damping / k
 };
 
 template <class D, class V = hn::Vec<D>>
@@ -61,14 +62,56 @@ HWY_INLINE SoftRow<V> SoftRowAt(D d, const SoftConstraintStep& c, V r, V inverse
   SoftRow<V> row;
   row.stiffness = hn::Mul(kd, inverse_r);
   row.damping = hn::Mul(hn::Add(b, hn::Mul(dt, kd)), inverse_r);
-  row.mass = hn::Mul(hn::Add(hn::Add(one, hn::Mul(dt, b)), hn::Mul(hn::Mul(dt, dt), kd)), inverse_r);
+  row.mass =
+      hn::Mul(hn::Add(hn::Add(one, hn::Mul(dt, b)), hn::Mul(hn::Mul(dt, dt), kd)), inverse_r);
+  // damping / stiffness = (b + dt k d) / (k d): 1 / R cancels.
+  row.reach = hn::Div(hn::Mul(hn::Set(d, c.max_push_speed), hn::Add(b, hn::Mul(dt, kd))), kd);
   return row;
 }
 
-// f_e = -(damping v + stiffness position).
+// f_e = -(damping v + stiffness clamp(position, -reach, reach)).
 template <class V>
 HWY_INLINE V SoftRowForce(const SoftRow<V>& row, V velocity, V position) {
-  return hn::Neg(hn::Add(hn::Mul(row.damping, velocity), hn::Mul(row.stiffness, position)));
+  const V clamped = hn::Min(hn::Max(position, hn::Neg(row.reach)), row.reach);
+  return hn::Neg(hn::Add(hn::Mul(row.damping, velocity), hn::Mul(row.stiffness, clamped)));
+}
+
+// Whether a row acts: violated and unflagged, or caught or stopped (soft_constraint.h, flags).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE hn::Mask<D> RowActive(D d, V flag, hn::Mask<D> violated) {
+  const V zero = hn::Zero(d);
+  return hn::Or(hn::And(hn::Eq(flag, zero), violated), hn::Gt(flag, zero));
+}
+
+// The explicit force of a hard row (caught: end the step at the row's surface, v' = -max(r, 0) /
+// dt; stopped: v' = 0): f_e = m (v' - v) / dt, which the virtual mass m makes (nearly) exact.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V HardRowForce(D d, const SoftConstraintStep& c, V flag, V mass, V r, V velocity) {
+  const V zero = hn::Zero(d), inverse_dt = hn::Set(d, 1.0f / c.dt);
+  const V caught_target = hn::Neg(hn::Mul(hn::Max(r, zero), inverse_dt));
+  const V target = hn::IfThenElse(hn::Eq(flag, hn::Set(d, kRowStopped)), zero, caught_target);
+  return hn::Mul(mass, hn::Mul(hn::Sub(target, velocity), inverse_dt));
+}
+
+// A row's flag after a solve (soft_constraint.h, flags): `pulls` when its force was negative,
+// `crosses` when an inactive row's point would end the step violated and deeper than it started.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V NextRowFlag(D d, V flag, hn::Mask<D> active, hn::Mask<D> pulls, hn::Mask<D> crosses,
+                         bool may_release) {
+  const V zero = hn::Zero(d);
+  const auto unflagged = hn::Eq(flag, zero);
+  const auto released = hn::Eq(flag, hn::Set(d, kRowReleased));
+  const auto caught = hn::Eq(flag, hn::Set(d, kRowCaught));
+  V next = flag;
+  if (may_release) {
+    next =
+        hn::IfThenElse(hn::And(hn::And(unflagged, active), pulls), hn::Set(d, kRowReleased), next);
+  }
+  next = hn::IfThenElse(hn::And(hn::Or(hn::AndNot(active, unflagged), released), crosses),
+                        hn::Set(d, kRowCaught), next);
+  next = hn::IfThenElse(hn::And(caught, pulls), hn::Set(d, may_release ? kRowDropped : kRowStopped),
+                        next);
+  return next;
 }
 
 }  // namespace HWY_NAMESPACE

@@ -13,7 +13,8 @@ bool ValidSoftConstraint(const SoftConstraint& soft) {
          std::isfinite(soft.damping_ratio) && soft.damping_ratio > 0.0f &&
          in_open_unit(soft.impedance_min) && in_open_unit(soft.impedance_max) &&
          std::isfinite(soft.width) && soft.width >= 0.0f && in_open_unit(soft.midpoint) &&
-         soft.power >= 1 && soft.power <= kMaxImpedancePower;
+         soft.power >= 1 && soft.power <= kMaxImpedancePower &&
+         std::isfinite(soft.max_push_speed) && soft.max_push_speed > 0.0f;
 }
 
 SoftConstraintStep PrepareSoftConstraint(const SoftConstraint& soft, float dt) {
@@ -31,6 +32,7 @@ SoftConstraintStep PrepareSoftConstraint(const SoftConstraint& soft, float dt) {
   step.power = soft.power;
   step.low_scale = static_cast<float>(1.0 / std::pow(double(soft.midpoint), soft.power - 1));
   step.high_scale = static_cast<float>(1.0 / std::pow(1.0 - double(soft.midpoint), soft.power - 1));
+  step.max_push_speed = soft.max_push_speed;
   step.dt = dt;
   return step;
 }

@@ -97,9 +97,14 @@ struct TorqueModeConfig {
   // row's reference inverse inertia w0 is lowered until they hold it (joint_constraints()).
   float limit_tolerance = 0.01f;
   // Speed limits of every step (swarm/kernels/robots/robot_torque.h LimitSpeeds): each joint's
-  // speed (rad/s or m/s) and a floating base's angular speed (rad/s), > 0 (may be infinity).
+  // speed (rad/s or m/s) and a floating base's angular speed (rad/s), > 0 (may be infinity), and
+  // the furthest a joint or the base turns in one Euler step, rad, > 0: a step of dt caps the
+  // speeds at max_step_turn / dt too (50 rad/s at 5 ms), because semi-implicit Euler integrates
+  // the velocity-product terms explicitly and adds energy at (speed dt)^2 per step (RK4 does not
+  // need it).
   float max_joint_speed = 100.0f;
   float max_base_angular_speed = 100.0f;
+  float max_step_turn = 0.25f;
   float gravity[3] = {0.0f, 0.0f, -9.81f};  // world frame, m/s^2
   TorqueIntegrator integrator = TorqueIntegrator::kSemiImplicitEuler;
   GroundContactConfig contacts;

@@ -49,8 +49,8 @@ inline AddedLanes AddedLanesOf(const AddedInertia* added) {
 // frame, angular part first): A += m_t (|p|^2 1 - p p^T) + (m_n - m_t) w w^T with w = p x n,
 // B += m_t (p x) + (m_n - m_t) w n^T, C += m_t 1 + (m_n - m_t) n n^T.
 template <class D>
-HWY_INLINE void AddPointInertia(D d, const InLanes& points, size_t point, size_t i,
-                                const Slots& s, size_t ia) {
+HWY_INLINE void AddPointInertia(D d, const InLanes& points, size_t point, size_t i, const Slots& s,
+                                size_t ia) {
   using V = hn::Vec<D>;
   // No arrays of vectors (sizeless on SVE): components are picked by index.
   const size_t first = kAddedPointArrays * point;
@@ -63,9 +63,8 @@ HWY_INLINE void AddPointInertia(D d, const InLanes& points, size_t point, size_t
   Cross(px, py, pz, nx, ny, nz, wx, wy, wz);
   const auto pick = [](size_t k, V x, V y, V z) HWY_ATTR { return k == 0 ? x : (k == 1 ? y : z); };
   const V p_squared = hn::Add(hn::Add(hn::Mul(px, px), hn::Mul(py, py)), hn::Mul(pz, pz));
-  const auto add = [&](size_t slot, V value) HWY_ATTR {
-    Put(d, s, slot, hn::Add(Get(d, s, slot), value));
-  };
+  const auto add = [&](size_t slot, V value)
+                       HWY_ATTR { Put(d, s, slot, hn::Add(Get(d, s, slot), value)); };
   HWY_UNROLL(32)
   for (size_t row = 0; row < 3; ++row) {
     const V p_row = pick(row, px, py, pz), w_row = pick(row, wx, wy, wz);

@@ -29,8 +29,9 @@ bool ValidAdded(const DynamicsTree& tree, const AddedInertia& added, size_t coun
     return false;
   }
   if (added.point_count == 0) return true;
-  if (added.point_bodies == nullptr || added.points.arrays != kAddedPointArrays * added.point_count ||
-      added.points.count != count || HasCouplings(tree)) {
+  if (added.point_bodies == nullptr ||
+      added.points.arrays != kAddedPointArrays * added.point_count || added.points.count != count ||
+      HasCouplings(tree)) {
     return false;
   }
   for (size_t p = 0; p < added.point_count; ++p) {

@@ -254,7 +254,8 @@ inline void CoupledForwardDynamicsImpl(const DynamicsTree& tree, const float* gr
     PrefetchOutputs(d, qdd, i);
     MassMatrixVector(d, tree, once, q_in, i, s, regions.matrix);
     for (size_t k = 0; k < added_joints.arrays; ++k) {  // the joints' added inertia (none: 0)
-      const size_t column = tree.joint_velocity_begin() + k, slot = regions.matrix + column * n + column;
+      const size_t column = tree.joint_velocity_begin() + k,
+                   slot = regions.matrix + column * n + column;
       Put(d, s, slot, hn::Add(Get(d, s, slot), hn::LoadU(d, added_joints.Array(k) + i)));
     }
     InverseDynamicsVector(d, tree, gravity, q_in, &qd_in, nullptr, i, s, regions.vector2);

@@ -6,14 +6,23 @@
 // bang-bang torques that switch sign at random. Every step must succeed, every state value stay
 // finite, every joint stay within a stated tolerance of its limits and every velocity bounded.
 //
-// The bounds, stated per robot from its model (not tuned to results):
-//   - limit tolerance: a joint pushed by its full effort settles at the depth where the limit's
-//     force balances it, effort / K with K = k d^2 / ((1 - d) w0) (soft_constraint.h at rest, d at
-//     its maximum); a joint that arrives fast overshoots by up to its speed times the time
-//     constant. The test allows 3 x the static depth plus 0.5 rad (or m) of dynamic overshoot.
-//   - velocity: |qd| <= 1000 rad/s (or m/s) and the final kinetic energy below
-//     E_0 + sum |tau . qd| dt + the potential energy released, with 10% slack.
-// The short run is part of `make test`; the `[fuzz]` cases run longer under `make fuzz`.
+// The bounds, stated from the configuration (not tuned to results):
+//   - limits: a joint pushed by its whole effort settles within limit_tolerance of its limit
+//     (TorqueModeConfig); one arriving at speed is stopped within the step, or caught before it
+//     crosses, unless a step's solves do not settle which rows act (swarm/kernels/robots/
+//     joint_constraints.h): allowed, limit_tolerance + 3 max_joint_speed dt past a limit (three
+//     steps of travel at the speed cap).
+//   - speed: every joint within max_joint_speed, a floating base's linear and angular speeds
+//     below 100 m/s and rad/s;
+//   - energy: the final kinetic energy at most the initial energy plus the work the torques can
+//     have done, sum |tau qd| dt, plus the potential energy released, with 10% slack and 1 J
+//     (limits only store and dissipate energy).
+// Floating robots on their feet are held to finiteness and the speed caps only: under full-effort
+// random torques their limits and contacts do not yet meet these two bounds (a joint passes a
+// limit by up to 1.8 rad at dt = 5 ms, and contacts add up to ~100 J in a second), which the
+// work on contacts still has to close.
+// The short run (one second per case) is part of `make test`; the `[.fuzz]` case runs ten seconds
+// per case and four seeds under `make fuzz`.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -35,12 +44,16 @@ struct Robot {
   std::string path;
   bool floating = false;  // on its leaf links' contacts
   float contact_radius = 0.0f;
+  // The joints' effort limit where the URDF's is a placeholder (0: the URDF's): the Solo12 file
+  // states 1000 N m for motors that give 2.7 N m (its 0.025 N m/A motors at 12 A through 9:1
+  // gears), a torque that throws a 2.5 kg robot around at hundreds of m/s.
+  float effort = 0.0f;
 };
 
 std::vector<Robot> Robots(bool floating) {
   const std::string shared = SWARM_SHARED_URDF_DIR, assets = SWARM_ROBOT_ASSETS_DIR;
   if (floating) {
-    return {{"solo12", shared + "/solo12.urdf", true, 0.016f},
+    return {{"solo12", shared + "/solo12.urdf", true, 0.016f, 2.7f},
             {"quadruped", assets + "/quadruped.urdf", true, 0.02f}};
   }
   return {{"panda", shared + "/panda.urdf"},
@@ -50,7 +63,7 @@ std::vector<Robot> Robots(bool floating) {
           {"ur5_robot", shared + "/ur5_robot.urdf"},
           {"double_pendulum", shared + "/double_pendulum.urdf"},
           {"double_pendulum_continuous", shared + "/double_pendulum_continuous.urdf"},
-          {"solo12_fixed", shared + "/solo12.urdf"},
+          {"solo12_fixed", shared + "/solo12.urdf", false, 0.0f, 2.7f},
           {"panda_arm", assets + "/panda_arm.urdf"},
           {"ur5", assets + "/ur5.urdf"},
           {"quadruped_fixed", assets + "/quadruped.urdf"}};
@@ -58,7 +71,9 @@ std::vector<Robot> Robots(bool floating) {
 
 enum class Drive { kConstant, kRedrawn, kBangBang };
 const char* DriveName(Drive drive) {
-  return drive == Drive::kConstant ? "constant" : drive == Drive::kRedrawn ? "redrawn" : "bang-bang";
+  return drive == Drive::kConstant  ? "constant"
+         : drive == Drive::kRedrawn ? "redrawn"
+                                    : "bang-bang";
 }
 
 // SplitMix64 as a tiny deterministic generator: the test's draws, not swarm's.
@@ -77,18 +92,20 @@ struct Draw {
 // (a continuous joint without <limit>).
 float Effort(const JointControl& joint) {
   return std::isfinite(joint.effort_limit) && joint.effort_limit < 1e29f ? joint.effort_limit
-                                                                          : 50.0f;
+                                                                         : 50.0f;
 }
 
 struct FuzzResult {
   size_t steps = 0;
+  double energy_excess = 0.0;  // final kinetic energy over the bound, J (<= 0 passes)
+  double worst_base_speed = 0.0;
   double worst_violation = 0.0;  // past a limit, rad or m
   size_t worst_joint = 0, worst_step = 0, worst_robot = 0;
   double worst_speed = 0.0;
 };
 
-void Fuzz(const Robot& robot, double armature, float dt, Drive drive, size_t steps,
-          uint64_t seed, FuzzResult& result) {
+void Fuzz(const Robot& robot, double armature, float dt, Drive drive, size_t steps, uint64_t seed,
+          FuzzResult& result) {
   UrdfOptions options;
   options.floating_base = robot.floating;
   Result<RobotModel> loaded = LoadUrdfFile(robot.path, options);
@@ -98,6 +115,9 @@ void Fuzz(const Robot& robot, double armature, float dt, Drive drive, size_t ste
   config.torque.enabled = true;
   config.torque.dynamics.armature.assign(model.dof(), armature);
   config.control = DefaultJointControl(model);
+  if (robot.effort > 0.0f) {
+    for (JointControl& joint : config.control) joint.effort_limit = robot.effort;
+  }
   config.schedule.tile_elements = 64;
   if (robot.floating) {
     config.torque.contacts.enabled = true;
@@ -118,30 +138,34 @@ void Fuzz(const Robot& robot, double armature, float dt, Drive drive, size_t ste
   std::vector<float> torques(kRobots * dof);
   const auto redraw = [&](size_t r, size_t j) {
     const double effort = Effort(control[j]);
-    torques[r * dof + j] = static_cast<float>(
-        drive == Drive::kBangBang ? (draw.Next() & 1 ? effort : -effort)
-                                  : draw.Uniform(-effort, effort));
+    torques[r * dof + j] =
+        static_cast<float>(drive == Drive::kBangBang ? (draw.Next() & 1 ? effort : -effort)
+                                                     : draw.Uniform(-effort, effort));
   };
   for (size_t r = 0; r < kRobots; ++r) {
     for (size_t j = 0; j < dof; ++j) redraw(r, j);
   }
   const std::span<const JointConstraint> joints = batch.joint_constraints();
   ThreadPool pool(1);
+  batch.ForwardKinematics(pool);
+  std::vector<float> kinetic(kRobots), potential(kRobots);
+  batch.MeasureEnergy(pool, kinetic, potential);
+  std::vector<double> budget(kRobots);  // initial energy plus the torques' work so far
+  for (size_t r = 0; r < kRobots; ++r) budget[r] = double(kinetic[r]) + potential[r];
   const size_t q_begin = model.floating_base ? 7 : 0;
   for (size_t step = 0; step < steps; ++step) {
     for (size_t r = 0; r < kRobots; ++r) {
       for (size_t j = 0; j < dof; ++j) {
-        const bool switch_now = drive == Drive::kRedrawn ||
-                                (drive == Drive::kBangBang && draw.Next() % 50 == 0);
+        const bool switch_now =
+            drive == Drive::kRedrawn || (drive == Drive::kBangBang && draw.Next() % 50 == 0);
         if (switch_now) redraw(r, j);
         batch.torque().Array(j)[r] = torques[r * dof + j];
       }
     }
     const Status status = batch.TorqueStep(pool, dt, TorqueController::kNone);
     if (!status.ok()) {
-      FAIL_CHECK(robot.name << " armature " << armature << " dt " << dt << " "
-                            << DriveName(drive) << " step " << step << ": "
-                            << status.message());
+      FAIL_CHECK(robot.name << " armature " << armature << " dt " << dt << " " << DriveName(drive)
+                            << " step " << step << ": " << status.message());
       return;
     }
     for (size_t r = 0; r < kRobots; ++r) {
@@ -154,6 +178,7 @@ void Fuzz(const Robot& robot, double armature, float dt, Drive drive, size_t ste
           result.worst_joint = j, result.worst_step = step, result.worst_robot = r;
         }
         result.worst_speed = std::max(result.worst_speed, std::fabs(qd));
+        budget[r] += std::fabs(double(batch.torque().Array(j)[r]) * qd) * dt;
         if (!std::isfinite(q) || !std::isfinite(qd)) {
           FAIL_CHECK(robot.name << ": robot " << r << " joint " << j << " non-finite at step "
                                 << step);
@@ -161,31 +186,89 @@ void Fuzz(const Robot& robot, double armature, float dt, Drive drive, size_t ste
         }
       }
     }
+    for (size_t r = 0; r < kRobots; ++r) {
+      for (size_t k = 0; k < batch.base_velocity().arrays; ++k) {
+        result.worst_base_speed =
+            std::max(result.worst_base_speed, double(std::fabs(batch.base_velocity().Array(k)[r])));
+      }
+    }
     ++result.steps;
+  }
+  batch.MeasureEnergy(pool, kinetic, potential);
+  for (size_t r = 0; r < kRobots; ++r) {
+    const double bound = 1.1 * (budget[r] - potential[r]) + 1.0;
+    result.energy_excess = std::max(result.energy_excess, double(kinetic[r]) - bound);
   }
 }
 
-TEST_CASE("random torques within effort limits never blow up a robot", "[robots][stability]") {
+// Runs every robot, armature, time step and drive for `seconds` with `seeds` seeds and checks
+// the bounds above.
+void FuzzAll(double seconds, uint64_t seeds) {
   const float dts[] = {0.001f, 0.002f, 0.005f};
   const double armatures[] = {0.0, 0.1};
   const Drive drives[] = {Drive::kConstant, Drive::kRedrawn, Drive::kBangBang};
+  const TorqueModeConfig defaults;
   for (bool floating : {false, true}) {
     for (const Robot& robot : Robots(floating)) {
       for (double armature : armatures) {
         for (float dt : dts) {
           for (Drive drive : drives) {
-            FuzzResult result;
-            const size_t steps = static_cast<size_t>(1.0f / dt);  // one second
-            Fuzz(robot, armature, dt, drive, steps, 1234u + steps, result);
-            INFO(robot.name << " armature " << armature << " dt " << dt << " "
-                            << DriveName(drive));
-            WARN(robot.name << " armature " << armature << " dt " << dt << " "
-                            << DriveName(drive) << ": steps " << result.steps << ", worst past limit "
-                            << result.worst_violation << " (joint " << result.worst_joint
-                            << ", step " << result.worst_step << ", robot " << result.worst_robot
-                            << "), worst speed " << result.worst_speed);
+            for (uint64_t seed = 0; seed < seeds; ++seed) {
+              FuzzResult result;
+              const size_t steps = static_cast<size_t>(std::lround(seconds / dt));
+              Fuzz(robot, armature, dt, drive, steps, 1234u + 7919u * seed + steps, result);
+              INFO(robot.name << " armature " << armature << " dt " << dt << " " << DriveName(drive)
+                              << " seed " << seed << ": steps " << result.steps
+                              << ", worst past a limit " << result.worst_violation << " (joint "
+                              << result.worst_joint << ", step " << result.worst_step << ", robot "
+                              << result.worst_robot << "), worst speed " << result.worst_speed
+                              << ", base " << result.worst_base_speed << ", energy over bound "
+                              << result.energy_excess << " J");
+              CHECK(result.steps == steps);
+              const double speed_cap =
+                  std::min<double>(defaults.max_joint_speed, defaults.max_step_turn / dt);
+              CHECK(result.worst_speed <= speed_cap * 1.0001);
+              CHECK(result.worst_base_speed < 100.0);
+              if (!floating) {
+                CHECK(result.worst_violation <= defaults.limit_tolerance + 3.0 * speed_cap * dt);
+                CHECK(result.energy_excess <= 0.0);
+              }
+            }
           }
         }
+      }
+    }
+  }
+}
+
+TEST_CASE("random torques within effort limits never blow up a robot", "[robots][stability]") {
+  FuzzAll(1.0, 1);
+}
+
+TEST_CASE("random torques within effort limits, long run", "[.fuzz][robots][stability]") {
+  FuzzAll(10.0, 4);
+}
+
+// The Solo12 with its file's placeholder effort limit of 1000 N m, 370 times its motors': every
+// step succeeds, every value stays finite and every joint within the speed caps. Limits and the
+// energy bound are not asserted: such torques fling the robot through the ground, where only its
+// feet collide, and its contacts then add energy (noted in docs/design.md).
+TEST_CASE("Solo12 at its file's 1000 N m effort limit stays finite", "[robots][stability]") {
+  const float dts[] = {0.001f, 0.005f};
+  for (double armature : {0.0, 0.1}) {
+    for (float dt : dts) {
+      for (Drive drive : {Drive::kConstant, Drive::kBangBang}) {
+        Robot robot = Robots(true)[0];
+        robot.effort = 0.0f;
+        FuzzResult result;
+        const size_t steps = static_cast<size_t>(std::lround(1.0 / dt));
+        Fuzz(robot, armature, dt, drive, steps, 4321u + steps, result);
+        INFO("armature " << armature << " dt " << dt << " " << DriveName(drive) << ": steps "
+                         << result.steps << ", worst speed " << result.worst_speed);
+        const TorqueModeConfig defaults;
+        CHECK(result.steps == steps);
+        CHECK(result.worst_speed <=
+              std::min<double>(defaults.max_joint_speed, defaults.max_step_turn / dt) * 1.0001);
       }
     }
   }
@@ -194,3 +277,62 @@ TEST_CASE("random torques within effort limits never blow up a robot", "[robots]
 }  // namespace
 }  // namespace swarm
 
+namespace swarm {
+namespace {
+TEST_CASE("debug energy", "[.debug]") {
+  UrdfOptions options;
+  options.floating_base = true;
+  Result<RobotModel> loaded =
+      LoadUrdfFile(std::string(SWARM_SHARED_URDF_DIR) + "/solo12.urdf", options);
+  REQUIRE(loaded.ok());
+  RobotBatchConfig config;
+  config.torque.enabled = true;
+  config.torque.dynamics.armature.assign(loaded->dof(), 0.1);
+  config.control = DefaultJointControl(*loaded);
+  config.schedule.tile_elements = 64;
+  config.torque.contacts.enabled = true;
+  config.torque.contacts.radius = 0.016f;
+  MemoryAccountant memory;
+  Result<RobotBatch> created = RobotBatch::Create(memory, *loaded, 64, config);
+  REQUIRE(created.ok());
+  RobotBatch& batch = *created;
+  for (size_t r = 0; r < 64; ++r) batch.q().Array(2)[r] = 0.35f;
+  Draw draw{1234u + 200};
+  const size_t dof = 12;
+  std::vector<float> torques(64 * dof);
+  for (size_t r = 0; r < 64; ++r)
+    for (size_t j = 0; j < dof; ++j) torques[r * dof + j] = float(draw.Uniform(-1000, 1000));
+  ThreadPool pool(1);
+  std::vector<float> kin(64), pot(64);
+  batch.ForwardKinematics(pool);
+  batch.MeasureEnergy(pool, kin, pot);
+  std::vector<double> budget(64);
+  for (size_t r = 0; r < 64; ++r) budget[r] = kin[r] + pot[r];
+  const size_t R = 37;
+  for (int step = 0; step < 60; ++step) {
+    for (size_t r = 0; r < 64; ++r)
+      for (size_t j = 0; j < dof; ++j) batch.torque().Array(j)[r] = torques[r * dof + j];
+    REQUIRE(batch.TorqueStep(pool, 0.005f, TorqueController::kNone).ok());
+    for (size_t r = 0; r < 64; ++r)
+      for (size_t j = 0; j < dof; ++j)
+        budget[r] += std::fabs(double(batch.torque().Array(j)[r]) * batch.qd().Array(j)[r]) * 0.005;
+    batch.MeasureEnergy(pool, kin, pot);
+    const size_t r = R;
+    double vb = 0;
+    for (int k = 0; k < 3; ++k)
+      vb += batch.base_velocity().Array(k)[r] * batch.base_velocity().Array(k)[r];
+    std::printf("step %d KE %.1f PE %.1f budget %.1f over %.1f |v| %.2f z %.3f fn", step, kin[r],
+                pot[r], budget[r], kin[r] + pot[r] - budget[r], std::sqrt(vb),
+                batch.q().Array(2)[r]);
+    for (size_t c = 0; c < batch.contact_forces().arrays; ++c)
+      std::printf(" %.0f", batch.contact_forces().Array(c)[r]);
+    std::printf(" sl");
+    for (size_t c = 0; c < batch.contact_sliding().arrays; ++c)
+      std::printf(" %.0f", batch.contact_sliding().Array(c)[r]);
+    std::printf(" lim");
+    for (size_t j = 0; j < dof; ++j) std::printf(" %.0f", batch.limit_forces().Array(j)[r]);
+    std::printf("\n");
+  }
+}
+}  // namespace
+}  // namespace swarm

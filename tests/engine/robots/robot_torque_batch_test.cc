@@ -218,36 +218,69 @@ TEST_CASE("RobotBatch torque mode: computed torque tracks a Panda trajectory", "
   CHECK(worst < 2e-3);
 }
 
-TEST_CASE("RobotBatch torque mode: effort limits hold and joint limits push back", "[dynamics]") {
+// The depth at which a joint limit at rest carries `force`: MuJoCo's soft constraint at rest,
+// k d^2 depth / ((1 - d) w0) = force (swarm/kernels/robots/soft_constraint.h), by bisection in
+// double with MuJoCo's impedance.
+double LimitDepth(const SoftConstraint& soft, double w0, double force, double dt) {
+  const double tc = std::max<double>(soft.time_constant, 2.0 * dt);
+  const double k = 1.0 / std::pow(soft.impedance_max * tc * soft.damping_ratio, 2);
+  const auto carried = [&](double depth) {
+    const double x = std::min(depth / soft.width, 1.0), mid = soft.midpoint;
+    const int p = soft.power;
+    const double y = x <= mid ? std::pow(x, p) / std::pow(mid, p - 1)
+                              : 1.0 - std::pow(1.0 - x, p) / std::pow(1.0 - mid, p - 1);
+    const double d = soft.impedance_min + y * (soft.impedance_max - soft.impedance_min);
+    return k * d * d * depth / ((1.0 - d) * w0);
+  };
+  double low = 0.0, high = 10.0;
+  for (int iteration = 0; iteration < 200; ++iteration) {
+    const double mid = 0.5 * (low + high);
+    (carried(mid) < force ? low : high) = mid;
+  }
+  return 0.5 * (low + high);
+}
+
+TEST_CASE("RobotBatch torque mode: effort limits hold, joint limits hold and never stick",
+          "[dynamics]") {
   const RobotModel model = Load(Asset("ur5.urdf"));
   MemoryAccountant memory;
-  RobotBatchConfig config = TorqueConfig(model, 5000.0f, 10.0f);
-  for (JointControl& joint : config.control) joint.effort_limit = 20.0f;
+  RobotBatchConfig config = TorqueConfig(model, 5000.0f, 100.0f);
+  for (JointControl& joint : config.control) joint.effort_limit = 1000.0f;  // the others hold
   // A target beyond the upper limit of joint 1 (shoulder lift): the controller saturates and
-  // drives the joint into its limit spring.
+  // drives the joint into its limit with 200 N m plus the arm's weight.
+  config.control[1].effort_limit = 200.0f;
   config.control[1].lower = -1.0f, config.control[1].upper = 0.5f;
-  config.torque.limit_spring = {2000.0f, 50.0f};
   RobotBatch batch = Create(memory, model, 3, config);
   SetJoint(batch.q_target(), 1, 3.0f);
   ThreadPool pool(1);
-  float worst_torque = 0.0f, deepest = -1.0f;
+  float deepest = -1.0f;
   for (int step = 0; step < 3000; ++step) {
     REQUIRE(batch.TorqueStep(pool, kDt, TorqueController::kPdGravity).ok());
-    for (size_t j = 0; j < model.dof(); ++j) {
-      worst_torque = std::max(worst_torque, std::fabs(batch.torque().Array(j)[0]));
-    }
     deepest = std::max(deepest, batch.q().Array(1)[0]);
   }
-  CHECK(worst_torque <= 20.0f);
-  CHECK(worst_torque == 20.0f);  // reached
-  // The joint goes past 0.5 by what the spring needs to hold 20 N m plus the arm's weight (about
-  // 55 N m: 0.04 rad at 2000 N m / rad), overshooting on the way in, and stays there.
+  const float joint_torque = std::fabs(batch.torque().Array(1)[0]);
+  CHECK(joint_torque == 200.0f);  // saturated
+  // At rest the limit's force carries the load at the depth the soft constraint's law says.
   const float final_q = batch.q().Array(1)[0];
-  INFO("deepest " << deepest << ", after 3 s " << final_q);
-  CHECK(deepest > 0.5f);
-  CHECK(deepest < 0.6f);
-  CHECK(final_q > 0.5f);
-  CHECK(final_q < 0.56f);
+  const double force = batch.limit_forces().Array(1)[0];
+  const double depth = LimitDepth(batch.config().torque.limits,
+                                  batch.joint_constraints()[1].inverse_inertia0, force, kDt);
+  INFO("deepest " << deepest << ", after 3 s " << final_q << ", limit force " << force
+                  << " N m, law's depth " << depth);
+  CHECK(std::fabs(batch.qd().Array(1)[0]) < 1e-4f);  // at rest
+  CHECK(force > 200.0);                              // the saturated torque and the arm's weight
+  CHECK(std::fabs((final_q - 0.5) - depth) < 0.02 * depth);
+  // Stiff where the effort needs it: 200 N m alone sinks it by at most limit_tolerance.
+  CHECK(LimitDepth(batch.config().torque.limits, batch.joint_constraints()[1].inverse_inertia0,
+                   200.0, kDt) <= 1.0001 * batch.config().torque.limit_tolerance);
+  CHECK(deepest < 0.5f + 0.02f);  // the arrival stops it within a step
+  // Never sticks: commanded back, the joint leaves the limit at once.
+  SetJoint(batch.q_target(), 1, 0.0f);
+  for (int step = 0; step < 100; ++step) {
+    REQUIRE(batch.TorqueStep(pool, kDt, TorqueController::kPdGravity).ok());
+  }
+  CHECK(batch.q().Array(1)[0] < 0.4f);
+  CHECK(batch.limit_forces().Array(1)[0] == 0.0f);
 }
 
 TEST_CASE("RobotBatch torque mode: an undamped free swing conserves energy", "[dynamics]") {
@@ -497,10 +530,25 @@ TEST_CASE("RobotBatch torque mode: bad configurations and calls give errors", "[
   REQUIRE_FALSE(refused.ok());
   CHECK_THAT(refused.status().message(), Contains("no mass"));
   config = TorqueConfig(ur5, 1.0f, 1.0f);
-  config.torque.limit_spring.stiffness = -1.0f;
+  config.torque.limits.time_constant = -1.0f;
   refused = RobotBatch::Create(memory, ur5, 2, config);
   REQUIRE_FALSE(refused.ok());
-  CHECK_THAT(refused.status().message(), Contains("limit_spring"));
+  CHECK_THAT(refused.status().message(), Contains("limits.time_constant"));
+  config = TorqueConfig(ur5, 1.0f, 1.0f);
+  config.torque.limits.power = 17;
+  refused = RobotBatch::Create(memory, ur5, 2, config);
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.status().message(), Contains("limits.power"));
+  config = TorqueConfig(ur5, 1.0f, 1.0f);
+  config.torque.limit_tolerance = 0.0f;
+  refused = RobotBatch::Create(memory, ur5, 2, config);
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.status().message(), Contains("limit_tolerance"));
+  config = TorqueConfig(ur5, 1.0f, 1.0f);
+  config.torque.max_joint_speed = 0.0f;
+  refused = RobotBatch::Create(memory, ur5, 2, config);
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.status().message(), Contains("max_joint_speed"));
   config = TorqueConfig(ur5, 1.0f, 1.0f);
   config.torque.gravity[1] = std::nanf("");
   refused = RobotBatch::Create(memory, ur5, 2, config);

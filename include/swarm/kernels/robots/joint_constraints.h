@@ -15,14 +15,18 @@
 //   limit:     the row's mass m while the limit is active (soft_constraint.h (2))
 // and the explicit torque is s f_e of an active limit. The limit row: with lower l and upper u,
 // the nearer limit is the lower one when q - l <= u - q, with r = q - l and s = +1, else the
-// upper, with r = u - q and s = -1 (the row's velocity is s v, its acceleration s qdd). A limit is
-// active when r < 0 (violated), unless the joint leaves it (s v > 0) and the row's force in the
-// previous step was not positive (it pulled, or the limit was inactive): so a limit pulls a
-// leaving joint for at most one step and never sticks. Infinite limits never act.
+// upper, with r = u - q and s = -1 (the row's velocity is s v, its acceleration s qdd).
 //
-// After forward dynamics, JointLimitForces gives each row's force f = f_e - m s qdd (positive
-// pushes out of the limit, 0 inactive): the joint's limit torque is s f. It is the state the next
-// step's activity rule reads.
+// Which rows act is settled within the step (soft_constraint.h, one-sided rows; UpdateLimitFlags):
+// a violated row is active unless a solve found it pulling, so a limit never sticks, and a joint
+// that a solve lets cross its limit within the step is caught: a light link under a strong motor
+// stops at its limit instead of passing beyond. A joint that arrives in its limit (outside it one
+// step ago: r - dt v_row >= 0) while moving deeper stops within the step (an inelastic stop: the
+// row's damping is m / dt), as a mechanical stop does; otherwise the row is MuJoCo's soft
+// constraint. Infinite limits never act.
+//
+// After the last solve, JointLimitForces gives each row's force f = f_e - m s qdd (positive
+// pushes out of the limit, 0 inactive): the joint's limit torque is s f.
 //
 // Determinism as everywhere in kernels/: the same fixed sequence of correctly rounded operations
 // per element on every target (swarm/kernels/robots/joint_constraints_reference.h repeats it).
@@ -47,33 +51,26 @@ struct JointConstraint {
 };
 bool ValidJointConstraint(const JointConstraint& joint);
 
-// added = the added inertia per joint; tau += s f_e of active limits (in place).
-// previous_forces: JointLimitForces of the previous step (zeros before the first). `caught` (dof
-// arrays, or none: 0 arrays) flags rows CatchLimits found: a caught row is active too, and hard
-// (as Box2D's speculative contacts): its virtual mass steers the joint to end the step at the
-// limit, or no deeper than it started when already past it. So a joint that reaches its limit
-// within one step (a light link under a large torque) stops there instead of passing far beyond,
-// and a released joint that turns back in is caught again.
+// added = the added inertia per joint; tau += s f_e of active limits (in place), with the step's
+// flags.
 void JointConstraintTerms(const JointConstraint* joints, size_t count,
                           const SoftConstraintStep& limits, float friction_velocity,
                           const ConstLanesView& q, const ConstLanesView& qd,
-                          const ConstLanesView& previous_forces, const ConstLanesView& caught,
-                          const LanesView& tau, const LanesView& added);
+                          const ConstLanesView& flags, const LanesView& tau,
+                          const LanesView& added);
 
-// forces (in: the previous step's, out: this step's) = each limit row's force at the step's start
-// state (q, qd) and the accelerations qdd forward dynamics gave with JointConstraintTerms' terms
-// (with the same `caught`).
+// After a solve gave qdd (with JointConstraintTerms' terms and `flags`): the flags of the next
+// solve (soft_constraint.h, one-sided rows); true when any robot's flags changed, and the step then
+// solves again. Without `may_release` no row is released or dropped (caught rows that pull stop):
+// the step's last update, after which a released joint could no longer be caught.
+bool UpdateLimitFlags(const JointConstraint* joints, size_t count, const SoftConstraintStep& limits,
+                      const ConstLanesView& q, const ConstLanesView& qd, const ConstLanesView& qdd,
+                      bool may_release, const LanesView& flags);
+
+// forces = each limit row's force at the step's start state (q, qd) and the accelerations qdd of
+// the step's last solve (with the same flags).
 void JointLimitForces(const JointConstraint* joints, size_t count, const SoftConstraintStep& limits,
                       const ConstLanesView& q, const ConstLanesView& qd, const ConstLanesView& qdd,
-                      const ConstLanesView& caught, const LanesView& forces);
-
-// After a solve of the step gave qdd: caught (dof arrays, zero before the step's first solve) |= 1
-// for each inactive, uncaught row whose joint would end the step past its limit and deeper than it
-// started, r + dt (v + dt qdd) < min(r, 0); true when any robot got a new one, and the step then
-// solves again with `caught`. Rows only join, so the solves converge; a robot without a new row
-// gets the same bits from the next solve.
-bool CatchLimits(const JointConstraint* joints, size_t count, const SoftConstraintStep& limits,
-                 const ConstLanesView& q, const ConstLanesView& qd, const ConstLanesView& qdd,
-                 const ConstLanesView& previous_forces, const LanesView& caught);
+                      const ConstLanesView& flags, const LanesView& forces);
 
 }  // namespace swarm

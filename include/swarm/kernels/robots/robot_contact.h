@@ -19,17 +19,26 @@
 //          not creep.
 //   slide  f_t = -mu f_n v_t / |v_t| (Coulomb, kinetic = static), with f_n the normal force of the
 //          previous step and v_t the tangential velocity at the step's start.
-// The normal row is active when r < 0, unless the point leaves the plane (v_z > 0) and the normal
-// force of the previous step was not positive; inactive contacts have no force and reset to stick
-// with u = 0. After forward dynamics, GroundContactForces evaluates each row's force
-// (f = f_e - m J_c qdd) and the modes of the next step: a sticking contact whose tangential force
-// left the cone (|f_t| > mu max(f_n, 0)) slides; a sliding contact whose tangential velocity at
-// the step's end v_t' = v_t + dt J_c qdd no longer points along v_t sticks again, with the anchor
-// that carries its last friction force (u = -f_t / stiffness); a sticking one moves its anchor by
-// dt v_t'. So the force leaves its cone for at most one step, at the transition.
+// The normal row is MuJoCo's soft constraint, but for a point that arrives (above the plane one
+// step ago, r - dt v_z >= 0) while moving in: it stops within the step, an inelastic impact (the
+// row's damping is m / dt). Which rows act is settled within the step, by solving again while it
+// changes (UpdateContactFlags; soft_constraint.h, one-sided rows): a penetrating contact (r < 0)
+// is active unless a solve found its normal force pulling (a foot lifting off leaves at once); a
+// point that a solve lets sink below the plane within the step is caught, landing on the plane;
+// a sticking contact whose tangential force a solve found outside the
+// cone slides for the step, with the cone's projection of that force; a sliding contact whose
+// sliding force a solve found turning its tangential velocity around (explicit Coulomb friction
+// stronger than the motion it brakes, which would add energy) sticks for the step. After the last
+// solve, GroundContactForces evaluates each row's force (f = f_e - m J_c qdd) and the modes of the
+// next step: a sliding contact whose tangential velocity at the step's end v_t' = v_t + dt J_c qdd
+// no longer runs against its friction force sticks again, anchored where it is (u = 0: the spring
+// never holds energy the motion did not put in); a sticking one moves its anchor by dt v_t';
+// inactive contacts have no force and stick with u = 0.
 //
-// How the rows reach the dynamics: GroundContactTerms adds J_c^T f_e to the generalised forces and
-// writes each contact's point inertia (m_n along the normal, m_t = m for sticking rows across it:
+// How the rows reach the dynamics: GroundContactTerms adds J_c^T (f_e - C g) to the generalised
+// forces (forward dynamics treats gravity g as an upward acceleration of the root, so the point
+// inertia C sees qdd's accelerations plus -g: -C g makes up for it) and writes each contact's point
+// inertia (m_n along the normal, m_t = m for sticking rows across it:
 // swarm/kernels/robots/dynamics/robot_dynamics.h, AddedInertia) for forward dynamics. J_c^T f is,
 // per joint on the path from the root to the link, revolute: multiplier axis . ((c - o) x f),
 // prismatic: multiplier axis . f (axis the joint's world axis, o a point on it: its child link's
@@ -93,22 +102,50 @@ inline size_t ContactVelocityCount(const KinematicTree& tree) {
   return tree.joint_q_count() + (tree.floating_base ? 6 : 0);
 }
 
-// Before forward dynamics, at the step's start state: forces += J_c^T f_e over the active contacts
-// (in order), and added_points (kAddedPointArrays = 8 per contact: the contact point and the
-// plane's normal in the body frame, m_n, m_t; zero masses when inactive) for AddedInertia. `normal`
-// is ground.soft prepared for the step's dt. The state is read only.
+// What a step's solves settle per contact (one float, or two, per contact and robot; zeros before
+// the step's first solve): the normal row's flag (soft_constraint.h, one-sided rows), friction's
+// (0: the mode the contact entered the step with, kContactSlipping: it slides with the slip force,
+// kContactSticking: it sticks) and the sliding force of slipping contacts.
+struct GroundContactStep {
+  LanesView flags;        // contact_count
+  LanesView slipping;     // contact_count
+  LanesView slip_forces;  // 2 contact_count: x y, N
+};
+inline constexpr float kContactSlipping = 1.0f;
+inline constexpr float kContactSticking = -1.0f;
+
+// Before forward dynamics, at the step's start state: forces += J_c^T (f_e - C g) over the active
+// contacts (in order), and added_points (kAddedPointArrays = 8 per contact: the contact point and
+// the plane's normal in the body frame, m_n, m_t; zero masses when inactive) for AddedInertia.
+// `normal` is ground.soft prepared for the step's dt, gravity the world's (m/s^2). The state and
+// the step's flags are read only.
 void GroundContactTerms(const KinematicTree& tree, const ContactPoint* contacts,
                         size_t contact_count, const GroundContact& ground,
-                        const SoftConstraintStep& normal, const ConstLanesView& poses,
-                        const ConstLanesView& velocities, const GroundContactState& state,
+                        const SoftConstraintStep& normal, const float gravity[3],
+                        const ConstLanesView& poses, const ConstLanesView& velocities,
+                        const GroundContactState& state, const GroundContactStep& step,
                         const LanesView& forces, const LanesView& added_points);
 
-// After forward dynamics gave `accelerations` (with GroundContactTerms' terms), at the same start
-// state: every contact's forces and its mode and anchor for the next step, into the state.
+// After a solve gave `accelerations` (with GroundContactTerms' terms and the step's flags): the
+// normal rows' flags of the next solve (soft_constraint.h, one-sided rows), and friction's:
+// sticking contacts whose tangential force left the cone slip, sliding ones whose friction turns
+// them around stick (friction's flag goes from 0 to sticking or slipping and from sticking to
+// slipping, never back); true when any robot's flags changed, and the step then solves again. A
+// robot whose flags did not change gets the same bits from the next solve. Without `may_release`
+// no row is released or dropped: the step's last update.
+bool UpdateContactFlags(const KinematicTree& tree, const ContactPoint* contacts,
+                        size_t contact_count, const GroundContact& ground,
+                        const SoftConstraintStep& normal, const ConstLanesView& poses,
+                        const ConstLanesView& velocities, const ConstLanesView& accelerations,
+                        const GroundContactState& state, bool may_release,
+                        const GroundContactStep& step);
+
+// After the step's last solve, at the same start state: every contact's forces and its mode and
+// anchor for the next step, into the state.
 void GroundContactForces(const KinematicTree& tree, const ContactPoint* contacts,
                          size_t contact_count, const GroundContact& ground,
                          const SoftConstraintStep& normal, const ConstLanesView& poses,
                          const ConstLanesView& velocities, const ConstLanesView& accelerations,
-                         const GroundContactState& state);
+                         const GroundContactStep& step, const GroundContactState& state);
 
 }  // namespace swarm

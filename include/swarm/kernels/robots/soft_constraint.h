@@ -39,6 +39,32 @@
 // oscillator, so it cannot grow (A-stable), and at rest (2) is (1). MuJoCo's "refsafe" rule is
 // kept so that the same solref means the same constraint: tc is raised to 2 dt when shorter.
 //
+// Deep violations. A violation far beyond anything a load causes (a robot dropped through the
+// ground, a joint driven far past its limit) would make the spring push back at speeds that only
+// create new violations. As in Box2D, the spring's position is clamped at the depth where it
+// alone pushes at max_push_speed, |r| <= max_push_speed damping / stiffness; loads settle at
+// depths far below it (millimetres against centimetres), where the constraint is MuJoCo's.
+//
+// One-sided rows within a step. Which rows act is settled by solving the step again while it
+// changes (RobotBatch's Euler step: at most a few solves, usually one), with a flag per row and
+// robot, zero before the step's first solve:
+//   kRowReleased  a violated row found pulling (force < 0: its point leaves faster than the row
+//                 lets it): inactive, so that a row never sticks
+//   kRowCaught    an inactive row (unflagged or released) whose point a solve lets end the step
+//                 violated and deeper than it started, r + dt (v + dt a) < min(r, 0): active and
+//                 hard, as Box2D's speculative contacts, its virtual mass steering the point to end
+//                 the step on the row's surface (or no deeper), v' = -max(r, 0) / dt
+//   kRowDropped   a caught row found pulling: inactive for the rest of the step
+//   kRowStopped   a caught row found pulling in the step's last update, when no row may be
+//                 released any more: hard with v' = 0, which does no work, where a pulling row
+//                 steering to the surface would add energy
+// A flag changes at most three times a step (0, released, caught, dropped or stopped), and a robot
+// whose flags did not change gets the same bits from the next solve.
+inline constexpr float kRowReleased = -1.0f;
+inline constexpr float kRowCaught = 1.0f;
+inline constexpr float kRowDropped = -2.0f;
+inline constexpr float kRowStopped = 2.0f;
+
 // The impedance (MuJoCo's getimpedance): x = min(|r| / width, 1),
 //   y = x^p / mid^(p-1) for x <= mid, 1 - (1 - x)^p / (1 - mid)^(p-1) above,
 //   d = dmin + y (dmax - dmin)
@@ -57,6 +83,10 @@ struct SoftConstraint {
   float width = 0.001f;         // of the impedance's transition, m or rad, >= 0
   float midpoint = 0.5f;        // of the transition, in (0, 1)
   int power = 2;                // of the transition, integer in [1, kMaxImpedancePower]
+  // The fastest a violated constraint is pushed back, m/s or rad/s, finite > 0 (Box2D's
+  // contactPushMaxVelocity): the spring's position is clamped to +-max_push_speed damping /
+  // stiffness, beyond which a deeper violation pushes no harder (below).
+  float max_push_speed = 3.0f;
 };
 
 inline constexpr int kMaxImpedancePower = 16;
@@ -74,6 +104,7 @@ struct SoftConstraintStep {
   float low_scale = 2.0f;   // 1 / mid^(p - 1)
   float high_scale = 2.0f;  // 1 / (1 - mid)^(p - 1)
   int power = 2;
+  float max_push_speed = 3.0f;
   float dt = 0.0f;
 };
 // For a valid `soft` and a finite dt > 0.
