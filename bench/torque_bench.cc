@@ -414,10 +414,15 @@ void PrintTable(const std::map<RunKey, double>& best, const Options& options,
     const auto per_core = [&](double ms, int threads) {
       return has_mujoco && ms > 0.0 ? rate(ms) / threads / row.mujoco_rate : 0.0;
     };
-    std::printf("%-22s %12.3f %12.3f %12.2f %12.2f %10.0f %12.4f %11.1f %11.1f  %s\n",
-                scenario.name, row.ms[0], row.ms[1], rate(row.ms[0]), rate(row.ms[1]),
-                row.bytes_per_robot, row.mujoco_rate, per_core(row.ms[0], 1),
-                per_core(row.ms[1], 2), target.c_str());
+    std::printf("%-22s %12.3f %12.3f %12.2f %12.2f %10.0f", scenario.name, row.ms[0], row.ms[1],
+                rate(row.ms[0]), rate(row.ms[1]), row.bytes_per_robot);
+    if (has_mujoco) {
+      std::printf(" %12.4f %11.1f %11.1f", row.mujoco_rate, per_core(row.ms[0], 1),
+                  per_core(row.ms[1], 2));
+    } else {
+      std::printf(" %12s %11s %11s", "-", "-", "-");
+    }
+    std::printf("  %s\n", target.c_str());
   }
   for (const Scenario& scenario : scenarios) {
     const Row& row = Rows()[scenario.name];
