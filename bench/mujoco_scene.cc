@@ -333,8 +333,10 @@ Result<MujocoScene> BuildMujocoScene(const std::string& urdf_path,
   if (!mjcf.ok()) return mjcf.status();
   MujocoScene scene;
   scene.mjcf = std::move(mjcf).value();
-  scene.mjcf_path = (folder / (options.name + ".xml")).string();
-  std::ofstream(scene.mjcf_path, std::ios::binary) << scene.mjcf;
+  if (!options.folder.empty()) {
+    scene.mjcf_path = (folder / (options.name + ".xml")).string();
+    std::ofstream(scene.mjcf_path, std::ios::binary) << scene.mjcf;
+  }
   Result<mjModel*> model = LoadMujocoXmlText(scene.mjcf, "the scene of " + what);
   if (!model.ok()) return model.status();
   scene.model = *model;

@@ -43,9 +43,9 @@ struct MujocoSceneOptions {
   double ground_height = 0.0;              // the plane z = ground_height
   double friction = 0.8;                   // mu of the sliding friction (condim 3)
   SoftConstraint contact;                  // the contacts' solref and solimp
-  // mj_saveLastXML writes a file: the folder for it (the build folder; empty: the system's
-  // temporary folder). The edited MJCF is written there too, as <name>.xml, so that it can be
-  // opened in MuJoCo's own tools.
+  // mj_saveLastXML writes a file: the folder for it (the build folder), where the edited MJCF is
+  // written too, as <name>.xml, so that it can be opened in MuJoCo's own tools. Empty: the
+  // system's temporary folder for mj_saveLastXML's file (removed after) and no MJCF file.
   std::string folder;
   std::string name = "scene";
 };
@@ -58,8 +58,8 @@ struct MujocoScene {
   int free_dof = -1;               // (vx vy vz in the world, wx wy wz in the body), or -1
   std::vector<int> contact_geoms;  // the sphere of each contact link
   int ground_geom = -1;
-  std::string mjcf;  // the MJCF text loaded
-  std::string mjcf_path;
+  std::string mjcf;       // the MJCF text loaded
+  std::string mjcf_path;  // where it was written (empty: not written)
 };
 
 // The options that mirror `batch`'s torque mode (TorqueModeConfig: armature, the limits' solref
