@@ -10,14 +10,6 @@
 namespace swarm::bench {
 namespace {
 
-Result<std::string> ReadText(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (!file) return InvalidArgument("cannot read '" + path + "'");
-  return text.str();
-}
-
 // The URDF text with a MuJoCo compiler element that bounds every body's mass and inertia from
 // below. Kinematic URDFs carry no <inertial>, and MuJoCo's compiler refuses a moving body without
 // mass ("mass and inertia of moving bodies must be larger than mjMINVAL"); mj_kinematics never
@@ -35,38 +27,52 @@ Result<std::string> WithMassBound(std::string urdf, const std::string& urdf_path
   return urdf;
 }
 
-// The URDF text without <visual> and <collision> elements (their meshes are files MuJoCo would
-// try to read; with no geoms MuJoCo takes every body's inertia from its <inertial>).
-std::string WithoutGeometry(const std::string& urdf) {
+}  // namespace
+
+Result<std::string> ReadTextFile(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (!file) return InvalidArgument("cannot read '" + path + "'");
+  return text.str();
+}
+
+// Their meshes are files MuJoCo would try to read; with no geoms MuJoCo takes every body's inertia
+// from its <inertial>.
+std::string WithoutUrdfGeometry(const std::string& urdf) {
   static const std::regex element(
       R"(<(visual|collision)\b[\s\S]*?</\1\s*>|<(visual|collision)\b[^>]*/>)");
   return std::regex_replace(urdf, element, "");
 }
 
-}  // namespace
-
-Result<MujocoUrdf> LoadMujocoUrdf(const std::string& urdf_path,
-                                  const std::vector<std::string>& q_names, bool for_dynamics) {
-  Result<std::string> read = ReadText(urdf_path);
-  if (!read.ok()) return read.status();
-  Result<std::string> text = for_dynamics ? Result<std::string>(WithoutGeometry(read.value()))
-                                          : WithMassBound(read.value(), urdf_path);
-  if (!text.ok()) return text.status();
-  // mj_loadXML reads files only: the edited text goes through MuJoCo's virtual file system.
+Result<mjModel*> LoadMujocoXmlText(const std::string& text, const std::string& what) {
+  // mj_loadXML reads files only: the text goes through MuJoCo's virtual file system.
   auto vfs = std::make_unique<mjVFS>();
   mj_defaultVFS(vfs.get());
-  const std::string file_name = "robot.urdf";
-  if (mj_makeEmptyFileVFS(vfs.get(), file_name.c_str(), static_cast<int>(text->size())) != 0) {
-    return InvalidArgument("MuJoCo's virtual file system refused '" + urdf_path + "'");
+  const std::string file_name = "model.xml";
+  if (mj_makeEmptyFileVFS(vfs.get(), file_name.c_str(), static_cast<int>(text.size())) != 0) {
+    return InvalidArgument("MuJoCo's virtual file system refused " + what);
   }
-  std::memcpy(vfs->filedata[vfs->nfile - 1], text->data(), text->size());
+  std::memcpy(vfs->filedata[vfs->nfile - 1], text.data(), text.size());
   char error[1024] = "";
   mjModel* model = mj_loadXML(file_name.c_str(), vfs.get(), error, sizeof(error));
   mj_deleteFileVFS(vfs.get(), file_name.c_str());
   if (model == nullptr) {
-    return InvalidArgument("MuJoCo " + MujocoVersion() + " cannot load '" + urdf_path +
-                           "': " + error);
+    return InvalidArgument("MuJoCo " + MujocoVersion() + " cannot load " + what + ": " + error);
   }
+  return model;
+}
+
+Result<MujocoUrdf> LoadMujocoUrdf(const std::string& urdf_path,
+                                  const std::vector<std::string>& q_names, bool for_dynamics) {
+  Result<std::string> read = ReadTextFile(urdf_path);
+  if (!read.ok()) return read.status();
+  Result<std::string> text = for_dynamics ? Result<std::string>(WithoutUrdfGeometry(read.value()))
+                                          : WithMassBound(read.value(), urdf_path);
+  if (!text.ok()) return text.status();
+  Result<mjModel*> loaded = LoadMujocoXmlText(*text, "'" + urdf_path + "'");
+  if (!loaded.ok()) return loaded.status();
+  mjModel* model = *loaded;
   MujocoUrdf out;
   out.model = model;
   const auto fail = [&](const std::string& message) -> Result<MujocoUrdf> {

@@ -31,4 +31,11 @@ Result<MujocoUrdf> LoadMujocoUrdf(const std::string& urdf_path,
 
 std::string MujocoVersion();
 
+// The pieces of LoadMujocoUrdf, for the scenes of bench/mujoco_scene.h: a file's text, the URDF
+// text without <visual> and <collision> elements, and mj_loadXML of XML text (URDF or MJCF) through
+// MuJoCo's virtual file system (`what` names the source in errors).
+Result<std::string> ReadTextFile(const std::string& path);
+std::string WithoutUrdfGeometry(const std::string& urdf);
+Result<mjModel*> LoadMujocoXmlText(const std::string& text, const std::string& what);
+
 }  // namespace swarm::bench

@@ -8,12 +8,25 @@
 //   panda_computed_torque   the same with computed torque (M a + h: a CRBA and a factorisation
 //                           more per step)
 //   panda_pd_gravity_rk4    PD + gravity with RK4 (four forward dynamics per step)
+//   panda_random_torque     Panda, constant random torques within the effort limits per robot
+//                           and joint (no controller), Euler: the joints run into their limits
+//                           and stay there, pushed; 200 untimed steps first
 //   ur5_pd_gravity          UR5, PD + gravity, Euler
 //   solo12_stand            Solo12 (../shared/urdf) on the ground: floating base, four foot
-//                           contacts, the stand task's PD + gravity, Euler, dt 1 ms; 200 untimed
-//                           steps first so that every robot stands on its feet when timed
+//                           contacts (spheres of 0.016 m at the feet), the stand task's PD +
+//                           gravity, Euler, dt 1 ms; 200 untimed steps first so that every robot
+//                           stands on its feet when timed
 // The time of one step is the best round's; the table prints ms per step, M robot-steps/s and
 // the memory per robot, with the target: a Panda step of 1e5 robots <= 10 ms on 2 threads.
+//
+// MuJoCo 2.2.2 beside them (when CMake finds libmujoco-dev), on one core: mj_step of
+// --mujoco-robots robots (default 256) of panda_pd_gravity, panda_random_torque and solo12_stand,
+// one after another through one mjData (bench/torque_peer_mujoco.h), on the same MJCF model
+// (bench/mujoco_scene.h: the same inertials, armature, limits, solref and solimp, contacts, time
+// step and Euler integrator) with the same controller, started from the state of the batch's first
+// robots after its warm-up and stepped as many untimed steps again. The table prints MuJoCo's M
+// robot-steps/s and swarm's rate per core over it (1 thread, and 2 threads halved). MuJoCo's
+// Solo12s must also carry their weight (within 5% of m g).
 //
 // Before a scenario is timed its first 16 robots are stepped alone in a batch of 16 for the same
 // warm-up steps and must agree bitwise with the large batch (a batch-size-dependent result stops
@@ -35,6 +48,8 @@
 
 #include "bench/bench_common.h"
 #include "bench/best_round_reporter.h"
+#include "bench/mujoco_scene.h"
+#include "bench/torque_peer_mujoco.h"
 #include "demos/command_line/flags.h"
 #include "demos/command_line/runtime_flags.h"
 #include "swarm/core/memory.h"
@@ -51,11 +66,13 @@ constexpr const char* kProgram = "swarm-bench-torque";
 constexpr size_t kCheckRobots = 16;
 constexpr double kTargetPandaMs = 10.0;
 constexpr uint64_t kTargetRobots = 100'000;
+constexpr float kSoloFootRadius = 0.016f;  // m
 
 struct Options {
   std::string robots_dir = SWARM_BENCH_ROBOTS_DIR;
   std::string solo12_urdf = SWARM_BENCH_SOLO12_URDF;
   uint64_t robots = 100'000;
+  uint64_t mujoco_robots = 256;
   RoundOptions rounds{3, 0.2, 3, 0.2, 3};
   std::string simd = "auto";
 };
@@ -71,6 +88,8 @@ struct Scenario {
   bool stand = false;
   float dt = 0.002f;
   uint64_t warmup_steps = 20;
+  bool random_torques = false;  // constant random torques (with kNone)
+  bool mujoco = false;          // a MuJoCo row beside it
 };
 
 std::vector<Scenario> Scenarios(const Options& options) {
@@ -80,11 +99,14 @@ std::vector<Scenario> Scenarios(const Options& options) {
       {"panda_computed_torque", panda, false, TorqueController::kComputedTorque},
       {"panda_pd_gravity_rk4", panda, false, TorqueController::kPdGravity,
        TorqueIntegrator::kRungeKutta4},
+      {"panda_random_torque", panda, false, TorqueController::kNone,
+       TorqueIntegrator::kSemiImplicitEuler, false, 0.002f, 200, true},
       {"ur5_pd_gravity", options.robots_dir + "/ur5.urdf"},
   };
+  scenarios[0].mujoco = scenarios[3].mujoco = true;
   if (!options.solo12_urdf.empty()) {
     scenarios.push_back({"solo12_stand", options.solo12_urdf, true, TorqueController::kPdGravity,
-                         TorqueIntegrator::kSemiImplicitEuler, true, 0.001f, 200});
+                         TorqueIntegrator::kSemiImplicitEuler, true, 0.001f, 200, false, true});
   }
   return scenarios;
 }
@@ -99,6 +121,7 @@ RobotBatchConfig ConfigFor(const Scenario& scenario, const RobotModel& model) {
   if (scenario.stand) {
     for (JointControl& joint : config.control) joint.kp = 20.0f, joint.kd = 0.3f;
     config.torque.contacts.enabled = true;  // the leaves: the four feet
+    config.torque.contacts.radius = kSoloFootRadius;
   }
   return config;
 }
@@ -120,19 +143,25 @@ RobotTaskParams TaskFor(const Scenario& scenario) {
 // One scenario's batch, started and warmed up.
 class TorqueWorkspace {
  public:
-  TorqueWorkspace(const Scenario& scenario, size_t robots) : scenario_(scenario) {
+  TorqueWorkspace(const Scenario& scenario, size_t robots, size_t mujoco_robots)
+      : scenario_(scenario) {
     UrdfOptions urdf_options;
     urdf_options.floating_base = scenario.floating_base;
     Result<RobotModel> model = LoadUrdfFile(scenario.urdf, urdf_options);
     if (!model.ok()) Die(model.status().message());
     model_ = std::move(model).value();
     Start(robots, batch_, runner_);
+    Check();
+    if (scenario.mujoco) StartMujoco(mujoco_robots);
   }
   TorqueWorkspace(const TorqueWorkspace&) = delete;
   TorqueWorkspace& operator=(const TorqueWorkspace&) = delete;
 
   const Scenario& scenario() const { return scenario_; }
   const RobotBatch& batch() const { return batch_; }
+  // The MuJoCo peer (nullptr without one: mujoco_status() says why).
+  MujocoTorquePeer* mujoco() { return mujoco_.get(); }
+  const std::string& mujoco_status() const { return mujoco_status_; }
   void Step(ThreadPool& pool) {
     if (Status s = batch_.TorqueStep(pool, scenario_.dt, scenario_.controller); !s.ok()) {
       Die(s.message());
@@ -162,8 +191,7 @@ class TorqueWorkspace {
     compare(large.qd(), std::as_const(small).qd(), "qd");
     compare(large.torque(), std::as_const(small).torque(), "the torque");
     if (!scenario_.stand) return;
-    double mass = 0.0;
-    for (const LinkInertial& inertial : model_.inertials) mass += inertial.mass;
+    const double mass = Mass();
     const ConstLanesView forces = large.contact_forces();
     double worst = 0.0;
     for (size_t r = 0; r < large.size(); ++r) {
@@ -178,6 +206,62 @@ class TorqueWorkspace {
   }
 
  private:
+  double Mass() const {
+    double mass = 0.0;
+    for (const LinkInertial& inertial : model_.inertials) mass += inertial.mass;
+    return mass;
+  }
+
+  // The MuJoCo peer of the header comment, from the first robots' state (cyclically when the
+  // batch has fewer), warmed up as many steps as the batch was.
+  void StartMujoco(size_t robots) {
+#if SWARM_BENCH_HAVE_MUJOCO
+    MujocoTorquePeer::Control control;
+    control.pd_gravity = scenario_.controller == TorqueController::kPdGravity;
+    for (const JointControl& joint : batch_.config().control) {
+      control.kp.push_back(joint.kp);
+      control.kd.push_back(joint.kd);
+      control.effort.push_back(joint.effort_limit);
+    }
+    Result<std::unique_ptr<MujocoTorquePeer>> peer = MujocoTorquePeer::Create(
+        scenario_.urdf, JointColumnNames(model_),
+        SceneOptionsOf(batch_, scenario_.dt, "", scenario_.name), control, robots);
+    if (!peer.ok()) {
+      mujoco_status_ = "skipped: " + peer.status().message();
+      return;
+    }
+    mujoco_ = std::move(peer).value();
+    const RobotBatch& batch = batch_;
+    const ConstLanesView q = batch.q(), qd = batch.qd(), base = batch.base_velocity();
+    const ConstLanesView command = control.pd_gravity ? batch.q_target() : batch.torque();
+    for (size_t r = 0; r < robots; ++r) {
+      const size_t from = r % batch.size();
+      std::vector<double> state_q, velocities, commands;
+      for (size_t k = 0; k < q.arrays; ++k) state_q.push_back(q.Array(k)[from]);
+      for (size_t k = 0; k < base.arrays; ++k) velocities.push_back(base.Array(k)[from]);
+      for (size_t k = 0; k < qd.arrays; ++k) velocities.push_back(qd.Array(k)[from]);
+      for (size_t k = 0; k < command.arrays; ++k) commands.push_back(command.Array(k)[from]);
+      mujoco_->SetRobot(r, state_q, velocities, commands);
+    }
+    for (uint64_t step = 0; step < scenario_.warmup_steps; ++step) {
+      mujoco_->Step(scenario_.stand && step + 1 == scenario_.warmup_steps);
+    }
+    if (!mujoco_->Finite()) Die(std::string(scenario_.name) + ": MuJoCo's state is not finite");
+    if (scenario_.stand) {
+      for (size_t r = 0; r < robots; ++r) {
+        const double share = mujoco_->normal_force(r) / (Mass() * 9.81);
+        if (std::abs(share - 1.0) > 0.05) {
+          Die(std::string(scenario_.name) + ": MuJoCo's feet carry " +
+              std::to_string(100.0 * share) + "% of robot " + std::to_string(r) + "'s weight");
+        }
+      }
+    }
+    mujoco_status_ = "MuJoCo " + MujocoTorquePeer::Version();
+#else
+    (void)robots;
+#endif
+  }
+
   void Start(size_t robots, RobotBatch& batch, RobotTaskRunner& runner) {
     Result<RobotBatch> created =
         RobotBatch::Create(memory_, model_, robots, ConfigFor(scenario_, model_));
@@ -188,6 +272,16 @@ class TorqueWorkspace {
     runner = std::move(started).value();
     ThreadPool pool(2);
     runner.Start(pool);
+    if (scenario_.random_torques) {
+      // Uniform in [-effort, effort) per robot and joint, the same for a robot in any batch.
+      const LanesView torque = batch.torque();
+      for (size_t j = 0; j < torque.arrays; ++j) {
+        const float effort = batch.config().control[j].effort_limit;
+        for (size_t r = 0; r < torque.count; ++r) {
+          torque.Array(j)[r] = effort * Pattern(r, static_cast<uint32_t>(j + 1));
+        }
+      }
+    }
     for (uint64_t step = 0; step < scenario_.warmup_steps; ++step) {
       if (Status s = runner.Step(pool, step, scenario_.dt); !s.ok()) Die(s.message());
     }
@@ -198,6 +292,10 @@ class TorqueWorkspace {
   MemoryAccountant memory_;
   RobotBatch batch_;
   RobotTaskRunner runner_;
+  // Shared: its deleter is bound where it is made, so a build without MuJoCo needs no destructor.
+  std::shared_ptr<MujocoTorquePeer> mujoco_;
+  std::string mujoco_status_ =
+      SWARM_BENCH_HAVE_MUJOCO ? "no MuJoCo row" : "not built: CMake found no libmujoco-dev";
 };
 
 // The workspace of the scenario being timed (scenarios run one after another, so one lives).
@@ -206,12 +304,11 @@ std::unique_ptr<TorqueWorkspace>& Current() {
   return current;
 }
 
-TorqueWorkspace& WorkspaceOf(const Scenario& scenario, size_t robots) {
+TorqueWorkspace& WorkspaceOf(const Scenario& scenario, size_t robots, size_t mujoco_robots) {
   std::unique_ptr<TorqueWorkspace>& current = Current();
   if (current == nullptr || std::string(current->scenario().name) != scenario.name) {
     current.reset();
-    current = std::make_unique<TorqueWorkspace>(scenario, robots);
-    current->Check();
+    current = std::make_unique<TorqueWorkspace>(scenario, robots, mujoco_robots);
   }
   return *current;
 }
@@ -219,10 +316,37 @@ TorqueWorkspace& WorkspaceOf(const Scenario& scenario, size_t robots) {
 struct Row {
   double ms[2] = {0.0, 0.0};
   double bytes_per_robot = 0.0;
+  double mujoco_rate = 0.0;  // M robot-steps/s on one core
+  std::string mujoco_status;
 };
+
+std::string MujocoRowName(const Scenario& scenario) {
+  return std::string(scenario.name) + "_mujoco";
+}
 std::map<std::string, Row>& Rows() {
   static std::map<std::string, Row> rows;
   return rows;
+}
+
+// MuJoCo's row of `scenario`: one core, options.mujoco_robots robots.
+void RegisterMujoco(const Options& options, const Scenario& scenario, uint64_t round,
+                    const Plan& plan) {
+  const size_t robots = options.robots, mujoco_robots = options.mujoco_robots;
+  Register(MujocoRowName(scenario), mujoco_robots, 1, round, plan,
+           [&scenario, robots, mujoco_robots](benchmark::State& state) {
+             TorqueWorkspace& workspace = WorkspaceOf(scenario, robots, mujoco_robots);
+             Rows()[scenario.name].mujoco_status = workspace.mujoco_status();
+             MujocoTorquePeer* peer = workspace.mujoco();
+             if (peer == nullptr) {
+               state.SkipWithError(workspace.mujoco_status().c_str());
+               return;
+             }
+             TimePasses(state, [&] { peer->Step(); });
+             if (!peer->Finite()) Die(std::string(scenario.name) + ": MuJoCo diverged");
+             const double steps = static_cast<double>(mujoco_robots) * state.iterations();
+             state.counters["M_robot_steps_per_second"] =
+                 benchmark::Counter(steps * 1e-6, benchmark::Counter::kIsRate);
+           });
 }
 
 void RegisterAll(const Options& options, const std::vector<Scenario>& scenarios, Pools& pools) {
@@ -232,9 +356,10 @@ void RegisterAll(const Options& options, const std::vector<Scenario>& scenarios,
       for (const int threads : {1, 2}) {
         ThreadPool& pool = pools.For(threads);
         const size_t robots = options.robots;
+        const size_t mujoco_robots = options.mujoco_robots;
         Register(scenario.name, robots, threads, round, plan,
-                 [&pool, &scenario, robots](benchmark::State& state) {
-                   TorqueWorkspace& workspace = WorkspaceOf(scenario, robots);
+                 [&pool, &scenario, robots, mujoco_robots](benchmark::State& state) {
+                   TorqueWorkspace& workspace = WorkspaceOf(scenario, robots, mujoco_robots);
                    Rows()[scenario.name].bytes_per_robot = workspace.batch().BytesPerRobot();
                    TimePasses(state, [&] { workspace.Step(pool); });
                    const double steps = static_cast<double>(robots) * state.iterations();
@@ -245,6 +370,8 @@ void RegisterAll(const Options& options, const std::vector<Scenario>& scenarios,
                        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
                  });
       }
+      if (SWARM_BENCH_HAVE_MUJOCO && scenario.mujoco)
+        RegisterMujoco(options, scenario, round, plan);
     }
   }
 }
@@ -260,8 +387,9 @@ void PrintTable(const std::map<RunKey, double>& best, const Options& options,
                 load[0], load[1], std::thread::hardware_concurrency());
   }
   if (options.solo12_urdf.empty()) std::printf("solo12_stand: skipped (no Solo12 URDF)\n");
-  std::printf("%-22s %12s %12s %12s %12s %10s  %s\n", "scenario", "1 thr ms", "2 thr ms",
-              "1 thr M/s", "2 thr M/s", "B/robot", "target");
+  std::printf("%-22s %12s %12s %12s %12s %10s %12s %11s %11s  %s\n", "scenario", "1 thr ms",
+              "2 thr ms", "1 thr M/s", "2 thr M/s", "B/robot", "MuJoCo M/s", "x MJ 1 thr",
+              "x MJ/core 2", "target");
   int missed = 0;
   const double n = static_cast<double>(options.robots);
   for (const Scenario& scenario : scenarios) {
@@ -277,9 +405,32 @@ void PrintTable(const std::map<RunKey, double>& best, const Options& options,
       target = std::string("<= 10 ms on 2 threads: ") + (met ? "met" : "MISSED");
     }
     const auto rate = [&](double ms) { return ms > 0.0 ? n / ms * 1e-3 : 0.0; };
-    std::printf("%-22s %12.3f %12.3f %12.2f %12.2f %10.0f  %s\n", scenario.name, row.ms[0],
-                row.ms[1], rate(row.ms[0]), rate(row.ms[1]), row.bytes_per_robot, target.c_str());
+    // MuJoCo's robot-steps per second on one core, and swarm's per core over it.
+    const auto mujoco = best.find({MujocoRowName(scenario), options.mujoco_robots, 1});
+    const bool has_mujoco =
+        mujoco != best.end() && row.mujoco_status.starts_with("MuJoCo") && mujoco->second > 0.0;
+    if (has_mujoco)
+      row.mujoco_rate = static_cast<double>(options.mujoco_robots) / mujoco->second * 1e-6;
+    const auto per_core = [&](double ms, int threads) {
+      return has_mujoco && ms > 0.0 ? rate(ms) / threads / row.mujoco_rate : 0.0;
+    };
+    std::printf("%-22s %12.3f %12.3f %12.2f %12.2f %10.0f", scenario.name, row.ms[0], row.ms[1],
+                rate(row.ms[0]), rate(row.ms[1]), row.bytes_per_robot);
+    if (has_mujoco) {
+      std::printf(" %12.4f %11.1f %11.1f", row.mujoco_rate, per_core(row.ms[0], 1),
+                  per_core(row.ms[1], 2));
+    } else {
+      std::printf(" %12s %11s %11s", "-", "-", "-");
+    }
+    std::printf("  %s\n", target.c_str());
   }
+  for (const Scenario& scenario : scenarios) {
+    const Row& row = Rows()[scenario.name];
+    if (scenario.mujoco && !row.mujoco_status.empty()) {
+      std::printf("%s MuJoCo row: %s\n", scenario.name, row.mujoco_status.c_str());
+    }
+  }
+  if (!SWARM_BENCH_HAVE_MUJOCO) std::printf("MuJoCo rows: not built (no libmujoco-dev)\n");
   std::printf("targets missed: %d\n", missed);
 }
 
@@ -297,6 +448,8 @@ int main(int argc, char** argv) {
                   "the Solo12 URDF of the stand rows (empty: skip them)");
   flags.AddCount("robots", &options.robots, swarm::bench::kCheckRobots, 10'000'000,
                  "robots per batch");
+  flags.AddCount("mujoco-robots", &options.mujoco_robots, 1, 100'000,
+                 "robots of the MuJoCo rows (stepped one after another on one core)");
   swarm::bench::AddRoundFlags(flags, options.rounds, "R < 1e6", "1e6 <= R < 1e7", nullptr);
   AddSimdFlag(flags, &options.simd);
   swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
