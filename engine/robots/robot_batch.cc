@@ -26,10 +26,10 @@ namespace swarm {
 //   forces (c) | friction forces (2c) | anchors (2c) | sliding (c) | q_target (dof) |
 //   base force (b) | torque (dof) | link poses (7 links) | target (7) | torque mode:
 //   qd_target (dof) | qdd_target (dof) | applied (n) | qdd (n) | added joint inertia (dof) |
-//   added point inertia (8c) | the step's limit flags (dof), contact flags (c), slipping (c) and
-//   slip forces (2c) | RK4 only: q0 (q_count) | v0 (n) | q stage (q_count) | v stage (n) |
-//   velocity sum (n) | acceleration sum (n) | stage accelerations (n) | the step's start
-//   (engine/robots/step_guard.h): q, base velocity, qd and the constraints' state
+//   added point inertia (8c) | the step's limit flags (dof), contact flags (c), slipping (c),
+//   slip forces (2c) and the robots it solves again (1) | RK4 only: q0 (q_count) | v0 (n) | q stage
+//   (q_count) | v stage (n) | velocity sum (n) | acceleration sum (n) | stage accelerations (n) |
+//   the step's start (engine/robots/step_guard.h): q, base velocity, qd and the constraints' state
 // with b = 6 for a floating base in torque mode (else 0), c contacts and n = b + dof, so that
 // [base velocity | qd] and [base force | torque] are the dynamics' velocity-like views; a
 // kinematic batch has exactly its old layout. `applied` is what forward dynamics reads (the
@@ -93,7 +93,8 @@ struct RobotBatch::State {
   size_t contact_flags_begin() const { return limit_flags_begin() + torque_arrays(); }
   size_t slipping_begin() const { return contact_flags_begin() + contacts.size(); }
   size_t slip_forces_begin() const { return slipping_begin() + contacts.size(); }
-  size_t rk_q0_begin() const { return slip_forces_begin() + 2 * contacts.size(); }
+  size_t resolve_marks_begin() const { return slip_forces_begin() + 2 * contacts.size(); }
+  size_t rk_q0_begin() const { return resolve_marks_begin() + (torque_mode() ? 1 : 0); }
   size_t rk_v0_begin() const { return rk_q0_begin() + rk_q_arrays(); }
   size_t rk_q_stage_begin() const { return rk_v0_begin() + rk_v_arrays(); }
   size_t rk_v_stage_begin() const { return rk_q_stage_begin() + rk_q_arrays(); }
@@ -665,6 +666,7 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
       .contact_step = {s.Arrays(s.contact_flags_begin(), s.contacts.size()),
                        s.Arrays(s.slipping_begin(), s.contacts.size()),
                        s.Arrays(s.slip_forces_begin(), 2 * s.contacts.size())},
+      .resolve_marks = s.Arrays(s.resolve_marks_begin(), s.torque_mode() ? 1 : 0),
       .targets = {q_target(), qd_target(), qdd_target()},
       .rk_q0 = s.Arrays(s.rk_q0_begin(), rk_q),
       .rk_v0 = s.Arrays(s.rk_v0_begin(), rk_v),

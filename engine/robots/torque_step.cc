@@ -97,6 +97,7 @@ void ClearConstraintFlags(const TorqueStepModel& model, const TorqueStepArrays& 
     for (size_t k = 0; k < view.arrays; ++k) std::fill_n(view.Array(k) + begin, count, 0.0f);
   };
   clear(arrays.limit_flags);
+  clear(arrays.resolve_marks);
   clear(arrays.contact_step.flags);
   clear(arrays.contact_step.slipping);
   clear(arrays.contact_step.slip_forces);
@@ -110,17 +111,18 @@ bool UpdateConstraintFlags(const TorqueStepModel& model, const TorqueStepArrays&
   const size_t dof = model.dof, base = model.base;
   bool changed = false;
   if (dof > 0) {
-    changed = UpdateLimitFlags(model.joints, dof, model.limits,
-                               q_state.Arrays(model.dynamics->joint_q_begin(), dof),
-                               v_state.Arrays(base, dof), a.Arrays(base, dof), may_release,
-                               arrays.limit_flags.Slice(begin, count));
+    changed = UpdateLimitFlags(
+        model.joints, dof, model.limits, q_state.Arrays(model.dynamics->joint_q_begin(), dof),
+        v_state.Arrays(base, dof), a.Arrays(base, dof), may_release,
+        arrays.limit_flags.Slice(begin, count), arrays.resolve_marks.Slice(begin, count));
   }
   if (model.contact_count > 0) {
     changed = UpdateContactFlags(*model.kinematics, model.contacts, model.contact_count,
                                  model.config->contacts.ground, model.contact,
                                  arrays.poses.Slice(begin, count), v_state, a,
                                  TileState(arrays.contacts, begin, count), may_release,
-                                 TileStep(arrays.contact_step, begin, count)) ||
+                                 TileStep(arrays.contact_step, begin, count),
+                                 arrays.resolve_marks.Slice(begin, count)) ||
               changed;
   }
   return changed;
@@ -164,16 +166,39 @@ void EulerStep(const TorqueStepModel& model, const TorqueStepArrays& arrays, flo
   const size_t dof = model.dof, base = model.base;
   const LanesView a = slice(arrays.accelerations);
   const LanesView q = slice(arrays.q), v = slice(arrays.velocities);
-  // Solve, then again while the rows that act change (releases, catches, slips), at most
-  // kMaxConstraintSolves times in all; the last update only catches and holds, so that no row
-  // released in it goes unchecked.
+  // Solve, then solve again the robots whose rows that act changed (releases, catches, slips), in
+  // runs of whole vectors, at most kMaxConstraintSolves times in all; the last update only catches
+  // and stops, so that no row released in it goes unchecked. A robot's solves depend on its own
+  // flags alone, so it gets the same bits in any tile.
   ClearConstraintFlags(model, arrays, begin, count);
-  for (size_t solve = 1;; ++solve) {
-    ApplyForwardDynamics(model, arrays, begin, count, q, v, a);
+  ApplyForwardDynamics(model, arrays, begin, count, q, v, a);
+  bool pending =
+      UpdateConstraintFlags(model, arrays, begin, count, q, v, a, 2 < kMaxConstraintSolves);
+  const float* marks = arrays.resolve_marks.Array(0) + begin;
+  for (size_t solve = 2; pending && solve <= kMaxConstraintSolves; ++solve) {
+    pending = false;
     const bool may_release = solve + 1 < kMaxConstraintSolves;
-    if (solve == kMaxConstraintSolves ||
-        !UpdateConstraintFlags(model, arrays, begin, count, q, v, a, may_release)) {
-      break;
+    const auto marked = [&](size_t block) {
+      const size_t end = std::min(block + kPadFloats, count);
+      return std::any_of(marks + block, marks + end, [](float mark) { return mark != 0.0f; });
+    };
+    for (size_t block = 0; block < count;) {
+      if (!marked(block)) {
+        block += kPadFloats;
+        continue;
+      }
+      const size_t run = block;
+      while (block < count && marked(block)) block += kPadFloats;
+      const size_t run_count = std::min(block, count) - run;
+      std::fill_n(arrays.resolve_marks.Array(0) + begin + run, run_count, 0.0f);
+      const LanesView run_q = q.Slice(run, run_count), run_v = v.Slice(run, run_count);
+      const LanesView run_a = a.Slice(run, run_count);
+      ApplyForwardDynamics(model, arrays, begin + run, run_count, run_q, run_v, run_a);
+      if (solve < kMaxConstraintSolves) {
+        pending = UpdateConstraintFlags(model, arrays, begin + run, run_count, run_q, run_v, run_a,
+                                        may_release) ||
+                  pending;
+      }
     }
   }
   UpdateConstraints(model, arrays, begin, count, q, v, a);

@@ -84,6 +84,7 @@ struct TorqueStepArrays {
   LanesView added_points;          // and its points (kAddedPointArrays per contact)
   LanesView limit_flags;           // what a step's solves settled per limit row (dof)
   GroundContactStep contact_step;  // and per contact
+  LanesView resolve_marks;         // 1 array: robots a step solves again
   JointTargets targets;            // q, qd and qdd targets (dof each)
   LanesView rk_q0, rk_v0, rk_q_stage, rk_v_stage, rk_v_sum, rk_a_sum, rk_a_stage;
 };

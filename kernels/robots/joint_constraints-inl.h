@@ -71,6 +71,21 @@ HWY_INLINE LimitRow<D> LimitRowAt(D d, const JointConstraint& joint,
   return out;
 }
 
+// The row's position r and velocity s v alone, and whether no lane of the vector has a row that is
+// violated or flagged: then the row is inactive in every lane, and the kernels below skip its
+// coefficients (the same bits: inactive rows add exactly nothing).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE bool QuietLimit(D d, const JointConstraint& joint, V q, V v, V flag, V& r,
+                           V& row_velocity, hn::Mask<D>& lower_side) {
+  const V zero = hn::Zero(d);
+  const V below = hn::Sub(q, hn::Set(d, joint.lower));
+  const V above = hn::Sub(hn::Set(d, joint.upper), q);
+  lower_side = hn::Le(below, above);
+  r = hn::IfThenElse(lower_side, below, above);
+  row_velocity = hn::IfThenElse(lower_side, v, hn::Neg(v));
+  return hn::AllTrue(d, hn::And(hn::Eq(flag, zero), hn::Ge(r, zero)));
+}
+
 // The row force f = f_e - m s qdd of an active row (0 when inactive).
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V LimitRowForce(D d, const LimitRow<D>& limit, V qdd) {
@@ -101,13 +116,19 @@ inline void JointConstraintTermsImpl(const JointConstraint* joints, size_t count
     const V dt = hn::Set(d, limits.dt);
     ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
       const V v = hn::LoadU(d, qd.Array(j) + i);
-      const auto limit = LimitRowAt(d, joint, limits, hn::LoadU(d, q.Array(j) + i), v,
-                                    hn::LoadU(d, flags.Array(j) + i));
+      const V value = hn::LoadU(d, q.Array(j) + i), flag = hn::LoadU(d, flags.Array(j) + i);
       V inertia = dt_damping;
       if (joint.friction != 0.0f) {
         inertia =
             hn::Add(inertia, hn::Mul(dt, FrictionSlope(d, joint.friction, friction_velocity, v)));
       }
+      V r, row_velocity;
+      hn::Mask<decltype(d)> lower_side;
+      if (QuietLimit(d, joint, value, v, flag, r, row_velocity, lower_side)) {
+        store(hn::Add(inertia, hn::Zero(d)), d, added.Array(j) + i);  // tau unchanged
+        return;
+      }
+      const auto limit = LimitRowAt(d, joint, limits, value, v, flag);
       inertia = hn::Add(inertia, hn::IfThenElseZero(limit.active, limit.row.mass));
       store(inertia, d, added.Array(j) + i);
       const V torque = hn::LoadU(d, tau.Array(j) + i);
@@ -123,12 +144,19 @@ inline void JointLimitForcesImpl(const JointConstraint* joints, size_t count,
                                  const ConstLanesView& qd, const ConstLanesView& qdd,
                                  const ConstLanesView& flags, const LanesView& forces) {
   const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
   for (size_t j = 0; j < count; ++j) {
     const JointConstraint& joint = joints[j];
     ForEachVector(d, forces.count, [&](size_t i, auto store) HWY_ATTR {
-      const auto limit =
-          LimitRowAt(d, joint, limits, hn::LoadU(d, q.Array(j) + i), hn::LoadU(d, qd.Array(j) + i),
-                     hn::LoadU(d, flags.Array(j) + i));
+      const V value = hn::LoadU(d, q.Array(j) + i), v = hn::LoadU(d, qd.Array(j) + i);
+      const V flag = hn::LoadU(d, flags.Array(j) + i);
+      V r, row_velocity;
+      hn::Mask<decltype(d)> lower_side;
+      if (QuietLimit(d, joint, value, v, flag, r, row_velocity, lower_side)) {
+        store(hn::Zero(d), d, forces.Array(j) + i);
+        return;
+      }
+      const auto limit = LimitRowAt(d, joint, limits, value, v, flag);
       store(LimitRowForce(d, limit, hn::LoadU(d, qdd.Array(j) + i)), d, forces.Array(j) + i);
     });
   }
@@ -137,28 +165,43 @@ inline void JointLimitForcesImpl(const JointConstraint* joints, size_t count,
 inline bool UpdateLimitFlagsImpl(const JointConstraint* joints, size_t count,
                                  const SoftConstraintStep& limits, const ConstLanesView& q,
                                  const ConstLanesView& qd, const ConstLanesView& qdd,
-                                 bool may_release, const LanesView& flags) {
+                                 bool may_release, const LanesView& flags,
+                                 const LanesView& changed) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
   const V zero = hn::Zero(d);
-  bool changed = false;
+  bool any = false;
   for (size_t j = 0; j < count; ++j) {
     const JointConstraint& joint = joints[j];
     ForEachVector(d, q.count, [&](size_t i, auto store) HWY_ATTR {
       const V flag = hn::LoadU(d, flags.Array(j) + i);
       const V a = hn::LoadU(d, qdd.Array(j) + i);
-      const auto limit = LimitRowAt(d, joint, limits, hn::LoadU(d, q.Array(j) + i),
-                                    hn::LoadU(d, qd.Array(j) + i), flag);
-      const auto pulls = hn::Lt(LimitRowForce(d, limit, a), zero);
-      const V row_acceleration = hn::IfThenElse(limit.lower_side, a, hn::Neg(a));
-      const auto crosses = CrossesInStep(d, limits, limit.r, limit.row_velocity, row_acceleration);
-      const V updated = NextRowFlag(d, flag, limit.active, pulls, crosses, may_release);
+      const V value = hn::LoadU(d, q.Array(j) + i), v = hn::LoadU(d, qd.Array(j) + i);
+      V r, row_velocity;
+      hn::Mask<decltype(d)> lower_side;
+      V updated;
+      if (QuietLimit(d, joint, value, v, flag, r, row_velocity, lower_side)) {
+        // Inactive and unflagged everywhere: only a crossing changes the flag.
+        const V row_acceleration = hn::IfThenElse(lower_side, a, hn::Neg(a));
+        updated = hn::IfThenElse(CrossesInStep(d, limits, r, row_velocity, row_acceleration),
+                                 hn::Set(d, kRowCaught), flag);
+      } else {
+        const auto limit = LimitRowAt(d, joint, limits, value, v, flag);
+        const auto pulls = hn::Lt(LimitRowForce(d, limit, a), zero);
+        const V row_acceleration = hn::IfThenElse(limit.lower_side, a, hn::Neg(a));
+        const auto crosses =
+            CrossesInStep(d, limits, limit.r, limit.row_velocity, row_acceleration);
+        updated = NextRowFlag(d, flag, limit.active, pulls, crosses, may_release);
+      }
       const size_t valid = q.count - i < hn::Lanes(d) ? q.count - i : hn::Lanes(d);
-      changed = changed || !hn::AllFalse(d, hn::And(hn::Ne(updated, flag), hn::FirstN(d, valid)));
+      const auto moved = hn::And(hn::Ne(updated, flag), hn::FirstN(d, valid));
+      any = any || !hn::AllFalse(d, moved);
+      float* mark = changed.Array(0) + i;
+      store(hn::IfThenElse(moved, hn::Set(d, 1.0f), hn::LoadU(d, mark)), d, mark);
       store(updated, d, flags.Array(j) + i);
     });
   }
-  return changed;
+  return any;
 }
 
 }  // namespace HWY_NAMESPACE

@@ -72,12 +72,12 @@ void JointLimitForces(const JointConstraint* joints, size_t count, const SoftCon
 
 bool UpdateLimitFlags(const JointConstraint* joints, size_t count, const SoftConstraintStep& limits,
                       const ConstLanesView& q, const ConstLanesView& qd, const ConstLanesView& qdd,
-                      bool may_release, const LanesView& flags) {
+                      bool may_release, const LanesView& flags, const LanesView& changed) {
   SWARM_ASSERT(ValidJoints(joints, count) && ValidStep(limits));
-  SWARM_ASSERT(SameCount(q, qd, qdd, flags) && q.arrays == count && qd.arrays == count &&
-               qdd.arrays == count && flags.arrays == count);
+  SWARM_ASSERT(SameCount(q, qd, qdd, flags, changed) && q.arrays == count && qd.arrays == count &&
+               qdd.arrays == count && flags.arrays == count && changed.arrays == 1);
   return HWY_DYNAMIC_DISPATCH(UpdateLimitFlagsImpl)(joints, count, limits, q, qd, qdd, may_release,
-                                                    flags);
+                                                    flags, changed);
 }
 
 }  // namespace swarm

@@ -272,11 +272,11 @@ inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactPoint
                                    const ConstLanesView& velocities,
                                    const ConstLanesView& accelerations,
                                    const GroundContactState& state, bool may_release,
-                                   const GroundContactStep& step) {
+                                   const GroundContactStep& step, const LanesView& changed) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
   const V zero = hn::Zero(d), mu = hn::Set(d, ground.friction);
-  bool changed = false;
+  bool any = false;
   ForEachVector(d, poses.count, [&](size_t i, auto store) HWY_ATTR {
     const size_t valid = poses.count - i < hn::Lanes(d) ? poses.count - i : hn::Lanes(d);
     for (size_t n = 0; n < contact_count; ++n) {
@@ -307,9 +307,11 @@ inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactPoint
           hn::And(hn::And(active_kept, c.sliding), hn::And(hn::Eq(slip, zero), reverses));
       const auto slips = hn::AndNot(
           c.sliding, hn::And(active_kept, hn::And(hn::Le(slip, zero), hn::Gt(size, limit))));
-      changed =
-          changed || !hn::AllFalse(d, hn::And(hn::Or(hn::Ne(updated, flag), hn::Or(sticks, slips)),
-                                              hn::FirstN(d, valid)));
+      const auto moved =
+          hn::And(hn::Or(hn::Ne(updated, flag), hn::Or(sticks, slips)), hn::FirstN(d, valid));
+      any = any || !hn::AllFalse(d, moved);
+      float* mark = changed.Array(0) + i;
+      store(hn::IfThenElse(moved, hn::Set(d, 1.0f), hn::LoadU(d, mark)), d, mark);
       store(updated, d, step.flags.Array(n) + i);
       V slip_updated = hn::IfThenElse(sticks, hn::Set(d, kContactSticking), slip);
       slip_updated = hn::IfThenElse(slips, hn::Set(d, kContactSlipping), slip_updated);
@@ -322,7 +324,7 @@ inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactPoint
       store(hn::IfThenElse(slips, hn::Mul(fy, scale), hn::LoadU(d, slip_y)), d, slip_y);
     }
   });
-  return changed;
+  return any;
 }
 
 inline void GroundContactForcesImpl(const KinematicTree& tree, const ContactPoint* contacts,

@@ -90,18 +90,18 @@ bool UpdateContactFlags(const KinematicTree& tree, const ContactPoint* contacts,
                         const SoftConstraintStep& normal, const ConstLanesView& poses,
                         const ConstLanesView& velocities, const ConstLanesView& accelerations,
                         const GroundContactState& state, bool may_release,
-                        const GroundContactStep& step) {
+                        const GroundContactStep& step, const LanesView& changed) {
   SWARM_ASSERT(ValidGroundContact(ground) && ValidStep(normal) &&
                ValidContacts(tree, contacts, contact_count));
-  SWARM_ASSERT(SameCount(poses, velocities, accelerations) &&
+  SWARM_ASSERT(SameCount(poses, velocities, accelerations, changed) &&
                ValidState(state, contact_count, poses.count) &&
-               ValidFlags(step, contact_count, poses.count));
+               ValidFlags(step, contact_count, poses.count) && changed.arrays == 1);
   const size_t velocity_count = ContactVelocityCount(tree);
   SWARM_ASSERT(poses.arrays == kPoseArrays * tree.link_count() &&
                velocities.arrays == velocity_count && accelerations.arrays == velocity_count);
   return HWY_DYNAMIC_DISPATCH(UpdateContactFlagsImpl)(tree, contacts, contact_count, ground, normal,
                                                       poses, velocities, accelerations, state,
-                                                      may_release, step);
+                                                      may_release, step, changed);
 }
 
 void GroundContactForces(const KinematicTree& tree, const ContactPoint* contacts,

@@ -61,11 +61,12 @@ void JointConstraintTerms(const JointConstraint* joints, size_t count,
 
 // After a solve gave qdd (with JointConstraintTerms' terms and `flags`): the flags of the next
 // solve (soft_constraint.h, one-sided rows); true when any robot's flags changed, and the step then
-// solves again. Without `may_release` no row is released or dropped (caught rows that pull stop):
-// the step's last update, after which a released joint could no longer be caught.
+// solves again (those robots: `changed`, one array, gets 1 where a robot's flags changed and keeps
+// its value elsewhere). Without `may_release` no row is released or dropped (caught rows that
+// pull stop): the step's last update, after which a released joint could no longer be caught.
 bool UpdateLimitFlags(const JointConstraint* joints, size_t count, const SoftConstraintStep& limits,
                       const ConstLanesView& q, const ConstLanesView& qd, const ConstLanesView& qdd,
-                      bool may_release, const LanesView& flags);
+                      bool may_release, const LanesView& flags, const LanesView& changed);
 
 // forces = each limit row's force at the step's start state (q, qd) and the accelerations qdd of
 // the step's last solve (with the same flags).

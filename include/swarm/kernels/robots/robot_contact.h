@@ -130,15 +130,16 @@ void GroundContactTerms(const KinematicTree& tree, const ContactPoint* contacts,
 // normal rows' flags of the next solve (soft_constraint.h, one-sided rows), and friction's:
 // sticking contacts whose tangential force left the cone slip, sliding ones whose friction turns
 // them around stick (friction's flag goes from 0 to sticking or slipping and from sticking to
-// slipping, never back); true when any robot's flags changed, and the step then solves again. A
-// robot whose flags did not change gets the same bits from the next solve. Without `may_release`
-// no row is released or dropped: the step's last update.
+// slipping, never back); true when any robot's flags changed, and the step then solves those
+// robots again (`changed`, one array, gets 1 where a robot's flags changed and keeps its value
+// elsewhere). A robot whose flags did not change gets the same bits from the next solve. Without
+// `may_release` no row is released or dropped: the step's last update.
 bool UpdateContactFlags(const KinematicTree& tree, const ContactPoint* contacts,
                         size_t contact_count, const GroundContact& ground,
                         const SoftConstraintStep& normal, const ConstLanesView& poses,
                         const ConstLanesView& velocities, const ConstLanesView& accelerations,
                         const GroundContactState& state, bool may_release,
-                        const GroundContactStep& step);
+                        const GroundContactStep& step, const LanesView& changed);
 
 // After the step's last solve, at the same start state: every contact's forces and its mode and
 // anchor for the next step, into the state.
