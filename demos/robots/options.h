@@ -70,16 +70,30 @@ struct RunOptions {
   std::vector<std::string> contact_links;
   double contact_radius = 0.0;
   // The contacts' and the joint limits' soft constraints (swarm/kernels/robots/soft_constraint.h):
-  // time constant and damping ratio (MuJoCo's solref); the impedance keeps its defaults.
-  double ground_time_constant = SoftConstraint{}.time_constant;
-  double ground_damping_ratio = SoftConstraint{}.damping_ratio;
-  double ground_friction = GroundContact{}.friction;
-  double limit_time_constant = SoftConstraint{}.time_constant;
-  double limit_damping_ratio = SoftConstraint{}.damping_ratio;
+  // time constant and damping ratio (MuJoCo's solref); the impedance keeps its defaults. Then
+  // TorqueModeConfig's limit tolerance (how far a joint's whole effort limit may push it past a
+  // limit) and joint speed cap. The defaults are the library's, written as the decimals --help
+  // prints (checked below).
+  double ground_time_constant = 0.02;
+  double ground_damping_ratio = 1.0;
+  double ground_friction = 0.8;
+  double limit_time_constant = 0.02;
+  double limit_damping_ratio = 1.0;
+  double limit_tolerance = 0.01;
+  double max_joint_speed = 100.0;
   bool help = false;
   std::string usage;
   // A new field that changes what a run computes belongs in RunFingerprintText too.
 };
+
+static_assert(float(RunOptions{}.ground_time_constant) == SoftConstraint{}.time_constant &&
+                  float(RunOptions{}.ground_damping_ratio) == SoftConstraint{}.damping_ratio &&
+                  float(RunOptions{}.ground_friction) == GroundContact{}.friction &&
+                  float(RunOptions{}.limit_time_constant) == SoftConstraint{}.time_constant &&
+                  float(RunOptions{}.limit_damping_ratio) == SoftConstraint{}.damping_ratio &&
+                  float(RunOptions{}.limit_tolerance) == TorqueModeConfig{}.limit_tolerance &&
+                  float(RunOptions{}.max_joint_speed) == TorqueModeConfig{}.max_joint_speed,
+              "swarm-robots run's defaults are the library's");
 
 // The options that make a run what it is, as text: everything but the process's own resources
 // (--threads, --simd, --memory-limit, --no-progress, --max-urdf-bytes), where files are

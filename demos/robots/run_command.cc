@@ -54,6 +54,8 @@ RobotBatchConfig BatchConfig(const RunOptions& options, const RobotModel& model)
     config.torque.integrator = options.integrator;
     config.torque.limits.time_constant = static_cast<float>(options.limit_time_constant);
     config.torque.limits.damping_ratio = static_cast<float>(options.limit_damping_ratio);
+    config.torque.limit_tolerance = static_cast<float>(options.limit_tolerance);
+    config.torque.max_joint_speed = static_cast<float>(options.max_joint_speed);
     if (options.ground_contacts) {
       GroundContactConfig& contacts = config.torque.contacts;
       contacts.enabled = true;

@@ -40,9 +40,10 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
       "(torque control, --floating-base: dropped onto the ground, PD + gravity compensation\n"
       "holds --posture; success: base height within 2 cm of standing, tilt < 5 degrees).\n"
       "Control: kinematic (joints as double integrators, the default) or torque (rigid-body\n"
-      "dynamics from the URDF's inertials: the controller's torques, joint-limit springs,\n"
-      "forward dynamics and semi-implicit Euler every step), with --contacts against the\n"
-      "ground plane z = 0 (spring-damper normal force, regularised Coulomb friction).");
+      "dynamics from the URDF's inertials: the controller's torques, joint limits as soft\n"
+      "constraints, forward dynamics and semi-implicit Euler every step), with --contacts\n"
+      "against the ground plane z = 0 (soft constraints with MuJoCo's solref, a friction cone:\n"
+      "contacts stick or slide with Coulomb friction).");
   flags.AddString("urdf", &options.urdf, "URDF file of the robot (required)");
   flags.AddBytes("max-urdf-bytes", &options.max_urdf_bytes, "refuse larger URDF files");
   flags.AddSwitch("floating-base", &options.floating_base,
@@ -97,6 +98,11 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
                   "torque control: the joint limits' time constant, s (at least 2 dt is used)");
   flags.AddNumber("limit-damping-ratio", &options.limit_damping_ratio, 1e-3, 1e3,
                   "torque control: the joint limits' damping ratio");
+  flags.AddNumber("limit-tolerance", &options.limit_tolerance, 1e-6, 10.0,
+                  "torque control: how far a joint's whole effort limit may push it past a joint "
+                  "limit, rad or m (the limit is made stiffer where it would go further)");
+  flags.AddNumber("max-joint-speed", &options.max_joint_speed, 1e-3, 1e9,
+                  "torque control: every joint's speed cap, rad/s or m/s");
   flags.AddNumber("ground-friction", &options.ground_friction, 0.0, 1e3,
                   "contacts: Coulomb friction coefficient");
   flags.AddString("posture", &posture,
@@ -224,6 +230,8 @@ std::string RunFingerprintText(const RunOptions& options) {
   add("ground_damping_ratio", options.ground_damping_ratio);
   add("limit_time_constant", options.limit_time_constant);
   add("limit_damping_ratio", options.limit_damping_ratio);
+  add("limit_tolerance", options.limit_tolerance);
+  add("max_joint_speed", options.max_joint_speed);
   add("ground_friction", options.ground_friction);
   return text;
 }

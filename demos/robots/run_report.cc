@@ -45,6 +45,22 @@ void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t t
         TorqueControllerName(options.task.controller), options.armature, options.gravity[0],
         options.gravity[1], options.gravity[2],
         options.integrator == TorqueIntegrator::kRungeKutta4 ? "RK4" : "semi-implicit Euler");
+    const TorqueModeConfig& torque = batch.config().torque;
+    const SoftConstraint& limits = torque.limits;
+    std::printf(
+        "joint limits: soft constraints of time constant %g s, damping ratio %g, impedance %g to "
+        "%g over %g; a joint's effort limit pushes it at most %g rad (or m) past a limit\n",
+        limits.time_constant, limits.damping_ratio, limits.impedance_min, limits.impedance_max,
+        limits.width, torque.limit_tolerance);
+    std::printf("speed caps: %g rad/s (or m/s) per joint", torque.max_joint_speed);
+    if (model.floating_base) {
+      std::printf(", %g rad/s for the base's rotation", torque.max_base_angular_speed);
+    }
+    if (torque.integrator == TorqueIntegrator::kSemiImplicitEuler) {
+      std::printf(", %g rad per step (%g rad/s at dt = %g s)", torque.max_step_turn,
+                  torque.max_step_turn / options.dt, options.dt);
+    }
+    std::printf("\n");
   }
   if (!batch.contact_points().empty()) {
     std::string links;
@@ -53,10 +69,11 @@ void PrintRunHeader(const RunOptions& options, const RobotBatch& batch, size_t t
     }
     const GroundContact& ground = batch.config().torque.contacts.ground;
     std::printf(
-        "ground contacts: %zu (%s), radius %g m; soft constraints of time constant %g s, damping "
-        "ratio %g; friction %g\n",
+        "ground contacts: %zu (%s), radius %g m, at z = %g; soft constraints of time constant "
+        "%g s, damping ratio %g, impedance %g to %g over %g m; friction %g\n",
         batch.contact_points().size(), links.c_str(), batch.config().torque.contacts.radius,
-        ground.soft.time_constant, ground.soft.damping_ratio, ground.friction);
+        ground.height, ground.soft.time_constant, ground.soft.damping_ratio,
+        ground.soft.impedance_min, ground.soft.impedance_max, ground.soft.width, ground.friction);
   }
   std::fflush(stdout);
 }

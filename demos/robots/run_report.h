@@ -1,9 +1,10 @@
 // What `swarm-robots run` prints on stdout: a header naming the run (model, robots, task, threads,
-// the SIMD target that runs and those the CPU supports; torque control and ground contacts; the
-// MPI ranks), then the summary: stepping throughput in robot-steps per second, the task's final
-// errors (reach and stand: success rate), torques, energies and contact forces, the state hash that
-// the determinism tests compare, memory per robot, the memory report (and each rank's memory)
-// and the files written.
+// the SIMD target that runs and those the CPU supports; torque control with the joint limits' soft
+// constraints and speed caps, and the ground contacts' parameters; the MPI ranks), then the
+// summary: stepping throughput in robot-steps per second, the task's final errors (reach and
+// stand: success rate), torques, energies and contact forces, the state hash that the determinism
+// tests compare, memory per robot, the memory report (and each rank's memory) and the files
+// written.
 #pragma once
 
 #include <cstddef>

@@ -50,6 +50,22 @@ swarm_status ReadJointValues(const char* function, const char* field, const floa
   return SWARM_OK;
 }
 
+// A soft constraint desc onto `soft`: zero means default, anything else is used as given (and
+// checked by RobotBatch::Create, naming the field).
+void ApplySoftConstraint(const swarm_soft_constraint_desc& desc, SoftConstraint* soft) {
+  const auto apply = [](auto value, auto* field) {
+    if (value != 0) *field = value;
+  };
+  apply(desc.time_constant, &soft->time_constant);
+  apply(desc.damping_ratio, &soft->damping_ratio);
+  apply(desc.impedance_min, &soft->impedance_min);
+  apply(desc.impedance_max, &soft->impedance_max);
+  apply(desc.width, &soft->width);
+  apply(desc.midpoint, &soft->midpoint);
+  apply(desc.power, &soft->power);
+  apply(desc.max_push_speed, &soft->max_push_speed);
+}
+
 // The RobotBatchConfig a desc asks for (the fields swarm_c.h documents), or an error status.
 swarm_status ToBatchConfig(const char* function, const RobotModel& model,
                            const swarm_robot_batch_desc& desc, RobotBatchConfig* config) {
@@ -79,11 +95,15 @@ swarm_status ToBatchConfig(const char* function, const RobotModel& model,
   TorqueModeConfig& torque = config->torque;
   torque.enabled = desc.torque;
   const bool torque_only_fields = desc.armature != nullptr || desc.gravity != nullptr ||
-                                  EnumValue(desc.integrator) != 0 || desc.contacts;
+                                  EnumValue(desc.integrator) != 0 || desc.contacts ||
+                                  desc.limits != nullptr || desc.limit_tolerance != 0.0f ||
+                                  desc.max_joint_speed != 0.0f ||
+                                  desc.max_base_angular_speed != 0.0f || desc.max_step_turn != 0.0f;
   if (!desc.torque && torque_only_fields) {
     return Invalid(function,
-                   "desc->armature, gravity, integrator and contacts need desc->torque (a "
-                   "kinematic batch has no dynamics)");
+                   "desc->armature, gravity, integrator, contacts, limits, limit_tolerance, "
+                   "max_joint_speed, max_base_angular_speed and max_step_turn need desc->torque "
+                   "(a kinematic batch has no dynamics)");
   }
   if (desc.armature != nullptr) torque.dynamics.armature.assign(dof, 0.0);
   if (swarm_status s = ReadJointValues(function, "armature", desc.armature, dof,
@@ -94,6 +114,13 @@ swarm_status ToBatchConfig(const char* function, const RobotModel& model,
   if (desc.gravity != nullptr) {
     for (int k = 0; k < 3; ++k) torque.gravity[k] = desc.gravity[k];
   }
+  if (desc.limits != nullptr) ApplySoftConstraint(*desc.limits, &torque.limits);
+  if (desc.limit_tolerance != 0.0f) torque.limit_tolerance = desc.limit_tolerance;
+  if (desc.max_joint_speed != 0.0f) torque.max_joint_speed = desc.max_joint_speed;
+  if (desc.max_base_angular_speed != 0.0f) {
+    torque.max_base_angular_speed = desc.max_base_angular_speed;
+  }
+  if (desc.max_step_turn != 0.0f) torque.max_step_turn = desc.max_step_turn;
   switch (EnumValue(desc.integrator)) {
     case SWARM_INTEGRATOR_SEMI_IMPLICIT_EULER:
       torque.integrator = TorqueIntegrator::kSemiImplicitEuler;
@@ -127,6 +154,7 @@ swarm_status ToBatchConfig(const char* function, const RobotModel& model,
   if (desc.ground != nullptr) {
     contacts.ground.height = desc.ground->height;
     contacts.ground.friction = desc.ground->friction;
+    ApplySoftConstraint(desc.ground->soft, &contacts.ground.soft);
   }
   return SWARM_OK;
 }
@@ -179,6 +207,19 @@ Result<TensorView> ArrayView(RobotBatch& batch, int array) {
                                        view.arrays, view.stride)
                      : LaneMajorTensor(view.data, view.count, view.arrays, view.stride);
   };
+  const auto read_only = [&](ConstLanesView view) {
+    return LaneMajorTensor(view.data, batch.size(), view.arrays, view.stride);
+  };
+  // f32[R][arrays / per_group][per_group], read-only: element [r][g][k] is array
+  // per_group g + k at robot r (link poses: 7 per link; friction forces: x y per contact).
+  const auto grouped = [&](ConstLanesView view, size_t per_group) {
+    const int64_t stride = static_cast<int64_t>(view.stride);
+    const int64_t per = static_cast<int64_t>(per_group);
+    const int64_t shape[] = {static_cast<int64_t>(batch.size()),
+                             static_cast<int64_t>(view.arrays) / per, per};
+    const int64_t strides[] = {1, per * stride, stride};
+    return TensorView::Create(view.data, DType::kF32, shape, strides);
+  };
   switch (array) {
     case SWARM_ROBOT_Q:
       return lanes(batch.q(), false);
@@ -198,22 +239,18 @@ Result<TensorView> ArrayView(RobotBatch& batch, int array) {
       return lanes(batch.base_velocity(), false);
     case SWARM_ROBOT_TARGET_POSE:
       return lanes(batch.target_pose(), false);
-    case SWARM_ROBOT_CONTACT_FORCES: {
-      const ConstLanesView forces = std::as_const(batch).contact_forces();
-      return LaneMajorTensor(forces.data, batch.size(), forces.arrays, forces.stride);
-    }
-    case SWARM_ROBOT_LINK_POSES: {
-      // f32[R][links][7]: element [r][l][k] is array 7 l + k at robot r.
-      const ConstLanesView poses = std::as_const(batch).link_poses();
-      const int64_t stride = static_cast<int64_t>(poses.stride);
-      const int64_t per_link = static_cast<int64_t>(kPoseArrays);
-      const int64_t shape[] = {static_cast<int64_t>(batch.size()),
-                               static_cast<int64_t>(poses.arrays) / per_link, per_link};
-      const int64_t strides[] = {1, per_link * stride, stride};
-      return TensorView::Create(poses.data, DType::kF32, shape, strides);
-    }
+    case SWARM_ROBOT_CONTACT_FORCES:
+      return read_only(std::as_const(batch).contact_forces());
+    case SWARM_ROBOT_LIMIT_FORCES:
+      return read_only(std::as_const(batch).limit_forces());
+    case SWARM_ROBOT_CONTACT_SLIDING:
+      return read_only(std::as_const(batch).contact_sliding());
+    case SWARM_ROBOT_CONTACT_FRICTION_FORCES:
+      return grouped(std::as_const(batch).contact_friction_forces(), 2);
+    case SWARM_ROBOT_LINK_POSES:
+      return grouped(std::as_const(batch).link_poses(), kPoseArrays);
     default:
-      return InvalidArgument("array must be a swarm_robot_array (0 .. 10), got " +
+      return InvalidArgument("array must be a swarm_robot_array (0 .. 13), got " +
                              std::to_string(array));
   }
 }

@@ -117,6 +117,54 @@ TEST_CASE("run flags: defaults, --record-robots clamped to --robots, errors name
   CHECK_THAT(bad.status().message(), Contains("--dt"));
 }
 
+TEST_CASE("run flags: the soft constraints' parameters, speed caps and their defaults") {
+  const auto parse = [](std::vector<const char*> args) {
+    args.insert(args.begin(), {"run", "--urdf", "u.urdf"});
+    return ParseRunOptions(static_cast<int>(args.size()), args.data(), 1);
+  };
+  // The defaults are the library's (the decimals --help prints round to its floats).
+  Result<RunOptions> options = parse({});
+  REQUIRE(options.ok());
+  CHECK(float(options->ground_time_constant) == SoftConstraint{}.time_constant);
+  CHECK(float(options->limit_damping_ratio) == SoftConstraint{}.damping_ratio);
+  CHECK(float(options->ground_friction) == GroundContact{}.friction);
+  CHECK(float(options->limit_tolerance) == TorqueModeConfig{}.limit_tolerance);
+  CHECK(float(options->max_joint_speed) == TorqueModeConfig{}.max_joint_speed);
+  CHECK_THAT(options->usage, Contains("--limit-tolerance") && Contains("--max-joint-speed") &&
+                                 Contains("--ground-time-constant") &&
+                                 Contains("--limit-damping-ratio") &&
+                                 Contains("--ground-friction") && Contains("(default: 0.02)"));
+  options =
+      parse({"--control", "torque", "--ground-time-constant", "0.01", "--ground-damping-ratio",
+             "0.5", "--limit-time-constant", "0.05", "--limit-damping-ratio", "2",
+             "--limit-tolerance", "0.002", "--max-joint-speed", "30", "--ground-friction", "0"});
+  REQUIRE(options.ok());
+  CHECK(options->ground_time_constant == 0.01);
+  CHECK(options->ground_damping_ratio == 0.5);
+  CHECK(options->limit_time_constant == 0.05);
+  CHECK(options->limit_damping_ratio == 2.0);
+  CHECK(options->limit_tolerance == 0.002);
+  CHECK(options->max_joint_speed == 30.0);
+  CHECK(options->ground_friction == 0.0);
+  // Out of range, or the spring-damper flags the soft constraints replaced.
+  for (const std::vector<const char*>& flags :
+       std::vector<std::vector<const char*>>{{"--limit-tolerance", "0"},
+                                             {"--max-joint-speed", "-1"},
+                                             {"--ground-time-constant", "0"},
+                                             {"--ground-friction", "-0.5"}}) {
+    INFO(flags[0]);
+    Result<RunOptions> bad = parse(flags);
+    REQUIRE_FALSE(bad.ok());
+    CHECK_THAT(bad.status().message(), Contains(flags[0]) && Contains("out of range"));
+  }
+  for (const char* removed : {"--ground-stiffness", "--ground-damping", "--limit-spring"}) {
+    INFO(removed);
+    Result<RunOptions> bad = parse({removed, "1"});
+    REQUIRE_FALSE(bad.ok());
+    CHECK_THAT(bad.status().message(), Contains(std::string("unknown flag ") + removed));
+  }
+}
+
 TEST_CASE("recording plan: frames at steps 0, K, 2K, ..., sizes, refused over --max-output") {
   CHECK(EndEffectorOutputPath("out/run.npy") == "out/run_ee.npy");
   CHECK(EndEffectorOutputPath("run") == "run_ee.npy");
@@ -327,6 +375,13 @@ TEST_CASE("run fingerprint: every option that shapes the results, none of a rank
                                              {"--control", "torque"},
                                              {"--kp", "100"},
                                              {"--kd", "2"},
+                                             {"--ground-time-constant", "0.01"},
+                                             {"--ground-damping-ratio", "0.5"},
+                                             {"--ground-friction", "0.5"},
+                                             {"--limit-time-constant", "0.05"},
+                                             {"--limit-damping-ratio", "2"},
+                                             {"--limit-tolerance", "0.02"},
+                                             {"--max-joint-speed", "50"},
                                              {"--floating-base"},
                                              {"--end-effector", "wrist"}}) {
     INFO(flags[0]);

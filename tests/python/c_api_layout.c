@@ -96,12 +96,20 @@ int main(void) {
   FIELD(swarm_robot_model_info, default_end_effector);
   FIELD(swarm_robot_model_info, floating_base);
 
+  STRUCT(swarm_soft_constraint_desc);
+  FIELD(swarm_soft_constraint_desc, time_constant);
+  FIELD(swarm_soft_constraint_desc, damping_ratio);
+  FIELD(swarm_soft_constraint_desc, impedance_min);
+  FIELD(swarm_soft_constraint_desc, impedance_max);
+  FIELD(swarm_soft_constraint_desc, width);
+  FIELD(swarm_soft_constraint_desc, midpoint);
+  FIELD(swarm_soft_constraint_desc, power);
+  FIELD(swarm_soft_constraint_desc, max_push_speed);
+
   STRUCT(swarm_ground_desc);
   FIELD(swarm_ground_desc, height);
-  FIELD(swarm_ground_desc, stiffness);
-  FIELD(swarm_ground_desc, damping);
   FIELD(swarm_ground_desc, friction);
-  FIELD(swarm_ground_desc, slip_velocity);
+  FIELD(swarm_ground_desc, soft);
 
   STRUCT(swarm_robot_batch_desc);
   FIELD(swarm_robot_batch_desc, robots);
@@ -118,6 +126,11 @@ int main(void) {
   FIELD(swarm_robot_batch_desc, contact_link_count);
   FIELD(swarm_robot_batch_desc, contact_radius);
   FIELD(swarm_robot_batch_desc, ground);
+  FIELD(swarm_robot_batch_desc, limits);
+  FIELD(swarm_robot_batch_desc, limit_tolerance);
+  FIELD(swarm_robot_batch_desc, max_joint_speed);
+  FIELD(swarm_robot_batch_desc, max_base_angular_speed);
+  FIELD(swarm_robot_batch_desc, max_step_turn);
 
   STRUCT(swarm_robot_task_desc);
   FIELD(swarm_robot_task_desc, task);
@@ -250,6 +263,9 @@ int main(void) {
   CONSTANT(SWARM_ROBOT_LINK_POSES);
   CONSTANT(SWARM_ROBOT_TARGET_POSE);
   CONSTANT(SWARM_ROBOT_CONTACT_FORCES);
+  CONSTANT(SWARM_ROBOT_LIMIT_FORCES);
+  CONSTANT(SWARM_ROBOT_CONTACT_FRICTION_FORCES);
+  CONSTANT(SWARM_ROBOT_CONTACT_SLIDING);
 
   CONSTANT(SWARM_TASK_REACH);
   CONSTANT(SWARM_TASK_TRACK);

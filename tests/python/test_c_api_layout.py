@@ -122,6 +122,12 @@ class Header:
         return fields
 
 
+def without_const(type_text):
+    """A type's text without its const qualifiers (the word only: swarm_soft_constraint_desc
+    keeps its name)."""
+    return re.sub(r"\bconst\b", " ", type_text)
+
+
 def drop_name(parameter):
     """The type of a parameter declaration ("const char* path" -> "const char*")."""
     match = re.fullmatch(r"(.*?[\w*]\s*?)\s*\b\w+", parameter.strip(), flags=re.S)
@@ -216,7 +222,7 @@ class CApiLayoutTest(unittest.TestCase):
                     self.assertEqual(python_offset, offset,
                                      f"{where}: offset {offset} in C, {python_offset} in ctypes")
                     python_kind, python_size, python_count = ctypes_kind(types[field])
-                    if c_types[field].replace("const", "").strip() in enums:
+                    if without_const(c_types[field]).strip() in enums:
                         # An enum: the compiler picks int or unsigned int; ctypes passes c_int.
                         self.assertEqual(python_kind, "int", f"{where}: an enum is a c_int, "
                                          f"not a {types[field].__name__}")
@@ -288,7 +294,7 @@ class CApiLayoutTest(unittest.TestCase):
         """The ctypes type the package uses for a C type of the headers: handles as c_void_p,
         enums as c_int, (const) char* as c_char_p, struct DLManagedTensor* as c_void_p (the
         address a capsule holds), structures as their mirrors, pointers as POINTER()."""
-        words = type_text.replace("*", " * ").replace("const", " ").split()
+        words = without_const(type_text).replace("*", " * ").split()
         pointers = words.count("*")
         base = " ".join(word for word in words if word != "*")
         if base in self.header.handles:

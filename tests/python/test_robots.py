@@ -2,7 +2,8 @@
 torques into swarm's arrays, swarm steps, numpy reads the observations) on a double pendulum
 whose equations of motion are written here in closed form (Lagrange, relative joint angles) and
 integrated in float64 with the same semi-implicit Euler; zero-copy views; forward kinematics
-against the closed form; memory accounting; errors.
+against the closed form; memory accounting; errors; joint limits and ground contacts as soft
+constraints (their parameters, forces and errors).
 
 Tolerances: after 400 steps of 1 ms the float32 batch and the float64 reference agree to 1e-4 rad
 in q and 1e-3 rad/s in qd (the policy damps the motion, so rounding differences do not grow);
@@ -236,6 +237,177 @@ class RobotBatches(unittest.TestCase):
         batch.qd[4] = 0.0
         batch.torque_step(0.001)  # and steps on once the state is sane
         self.assertTrue(np.isfinite(batch.q).all())
+
+
+# A free 2 kg block whose one contact is its centre of mass (the leaf of a model without joints):
+# the contact row's reference inverse inertia is w0 = 1 / m, and contact forces exert no torque.
+BLOCK_MASS = 2.0
+BLOCK = f"""<robot name="block"><link name="block"><inertial><mass value="{BLOCK_MASS}"/>
+  <inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>"""
+# A rod of 1 kg, its centre 0.5 m below a y-axis hinge limited to [-1, 1] rad.
+LIMITED = """<robot name="limited">
+  <link name="base"/>
+  <link name="rod"><inertial><origin xyz="0 0 -0.5"/><mass value="1"/>
+    <inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="hinge" type="revolute"><parent link="base"/><child link="rod"/>
+    <axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="100" velocity="10"/></joint>
+</robot>"""
+# MuJoCo's defaults of a soft constraint (swarm_c.h swarm_soft_constraint_desc).
+DEFAULT_SOFT = {"time_constant": 0.02, "damping_ratio": 1.0, "impedance_min": 0.9,
+                "impedance_max": 0.95, "width": 0.001, "midpoint": 0.5, "power": 2}
+
+
+def resting_depth(soft, w0, load, dt):
+    """The depth at which a soft constraint at rest carries `load`: k d^2 depth / ((1 - d) w0)
+    = load, k = 1 / (dmax tc zeta)^2 (tc at least 2 dt), d MuJoCo's impedance; by bisection."""
+    tc = max(soft["time_constant"], 2 * dt)
+    k = 1.0 / (soft["impedance_max"] * tc * soft["damping_ratio"]) ** 2
+
+    def carried(depth):
+        x, mid, p = min(depth / soft["width"], 1.0), soft["midpoint"], soft["power"]
+        y = x ** p / mid ** (p - 1) if x <= mid else 1 - (1 - x) ** p / (1 - mid) ** (p - 1)
+        d = soft["impedance_min"] + y * (soft["impedance_max"] - soft["impedance_min"])
+        return k * d * d * depth / ((1 - d) * w0)
+
+    low, high = 0.0, 1.0
+    for _ in range(200):
+        mid = 0.5 * (low + high)
+        low, high = (mid, high) if carried(mid) < load else (low, mid)
+    return 0.5 * (low + high)
+
+
+class SoftConstraints(unittest.TestCase):
+    """Joint limits and ground contacts as soft constraints: their parameters reach the batch
+    (resting depths follow the soft constraint's law with the parameters given), the constraint
+    forces are zero-copy read-only views, and parameters out of range are errors naming the
+    field."""
+
+    def setUp(self):
+        self.lib = library()
+        self.ctx = self.lib.context()
+        self.block = self.lib.robot_model(text=BLOCK, floating_base=True)
+        self.limited = self.lib.robot_model(text=LIMITED)
+
+    def test_a_resting_block_sinks_to_its_soft_constraints_depth(self):
+        dt = 0.002
+        load = BLOCK_MASS * G
+        # None: the defaults; a dict of some parameters (the others keep their defaults).
+        custom = {"time_constant": 0.01, "damping_ratio": 0.7, "impedance_min": 0.8,
+                  "impedance_max": 0.9, "width": 0.002}
+        for ground, law in ((None, DEFAULT_SOFT), ({"height": 0.1, **custom},
+                                                   {**DEFAULT_SOFT, **custom})):
+            with self.subTest(ground=ground):
+                batch = self.ctx.robot_batch(self.block, 3, torque=True, contacts=True,
+                                             ground=ground)
+                height = (ground or {}).get("height", 0.0)
+                batch.q[:, 2] = height + np.array([0.0, 0.01, 0.02], np.float32)
+                for _ in range(2000):
+                    batch.torque_step(dt)
+                depth = resting_depth(law, 1.0 / BLOCK_MASS, load, dt)
+                # 1% of the depth allows the tail of the damped settling.
+                np.testing.assert_allclose(batch.q[:, 2], height - depth, atol=0.01 * depth,
+                                           rtol=0)
+                np.testing.assert_allclose(batch.contact_forces, load, rtol=1e-3)
+                self.assertEqual(batch.contact_forces.shape, (3, 1))
+                self.assertEqual(batch.contact_friction_forces.shape, (3, 1, 2))
+                self.assertEqual(batch.contact_sliding.shape, (3, 1))
+                # No sideways load: every contact sticks, friction carries nothing.
+                np.testing.assert_array_equal(batch.contact_friction_forces, 0.0)
+                np.testing.assert_array_equal(batch.contact_sliding, 0.0)
+
+    def test_a_sliding_block_shows_its_coulomb_friction(self):
+        dt = 0.001
+        load = BLOCK_MASS * G
+        batch = self.ctx.robot_batch(self.block, 2, torque=True, contacts=True,
+                                     ground={"friction": 0.5})
+        batch.q[:, 2] = -resting_depth(DEFAULT_SOFT, 1.0 / BLOCK_MASS, load, dt)
+        for _ in range(200):  # the normal force settles first
+            batch.torque_step(dt)
+        batch.base_velocity[1, :2] = [0.6, 0.8]  # robot 1 slides at 1 m/s
+        friction = batch.contact_friction_forces
+        sliding = batch.contact_sliding
+        for _ in range(20):
+            batch.torque_step(dt)
+        # The views taken before the steps show the last step: no copies.
+        self.assertEqual(sliding.tolist(), [[0.0], [1.0]])
+        np.testing.assert_array_equal(friction[0], 0.0)
+        normal = float(batch.contact_forces[1, 0])
+        np.testing.assert_allclose(friction[1, 0], [-0.3 * normal, -0.4 * normal], rtol=1e-3)
+        for view in (friction, sliding, batch.contact_forces, batch.limit_forces):
+            self.assertFalse(view.flags.writeable)
+            with self.assertRaises(ValueError):
+                view[...] = 1.0
+        self.assertEqual(friction.__array_interface__["data"][0],
+                         batch.tensor("contact_friction_forces").data)
+        self.assertEqual(batch.limit_forces.shape, (2, 0))  # no joints
+
+    def test_a_joint_pushed_into_its_limit_is_held_by_the_limit_force(self):
+        batch = self.ctx.robot_batch(self.limited, 3, torque=True,
+                                     limits={"time_constant": 0.05, "damping_ratio": 2.0},
+                                     limit_tolerance=0.005, max_joint_speed=20.0,
+                                     max_step_turn=0.5)
+        torques = np.array([0.0, 30.0, -10.0], np.float32)  # free, into upper, into lower
+        batch.q[:, 0] = [0.0, 0.9, -0.9]
+        for _ in range(2000):
+            batch.torque[:, 0] = torques
+            batch.torque_step(0.002)
+        self.assertEqual(batch.limit_forces.shape, (3, 1))
+        self.assertEqual(batch.limit_forces[0, 0], 0.0)
+        q = batch.q[1:, 0].astype(np.float64)
+        past = np.abs(q) - 1.0
+        self.assertTrue(np.all(past > 0.0), past)
+        self.assertTrue(np.all(past < 0.005), past)  # within limit_tolerance
+        # At rest the limit carries the torque and gravity: |tau - m g c sin q|.
+        np.testing.assert_allclose(batch.limit_forces[1:, 0],
+                                   np.abs(torques[1:] - 1.0 * G * 0.5 * np.sin(q)), rtol=1e-3)
+        kinematic = self.ctx.robot_batch(self.limited, 2)
+        self.assertEqual(kinematic.limit_forces.shape, (2, 0))
+        self.assertEqual(kinematic.contact_friction_forces.shape, (2, 0, 2))
+
+    def test_parameters_out_of_range_are_errors_naming_the_field(self):
+        def refused(message, **arguments):
+            start = self.ctx.bytes_in_use
+            with self.assertRaises(swarm.SwarmError) as caught:
+                self.ctx.robot_batch(self.limited, 2, torque=True, **arguments)
+            self.assertEqual(caught.exception.status, "invalid argument")
+            self.assertIn(message, str(caught.exception))
+            self.assertEqual(self.ctx.bytes_in_use, start)
+
+        refused("config.torque.limits.damping_ratio is -1, expected a finite value > 0",
+                limits={"damping_ratio": -1.0})
+        refused("config.torque.limits.impedance_max is 1.5, expected a value in (0, 1)",
+                limits={"impedance_max": 1.5})
+        refused("config.torque.limits.power is 17, expected an integer from 1 to 16",
+                limits={"power": 17})
+        refused("config.torque.limits.time_constant is nan", limits={"time_constant": np.nan})
+        refused("config.torque.limit_tolerance must be finite and > 0, got -0.5",
+                limit_tolerance=-0.5)
+        refused("config.torque.max_joint_speed and max_base_angular_speed must be > 0",
+                max_base_angular_speed=-1.0)
+        refused("config.torque.max_step_turn must be finite and > 0, got inf",
+                max_step_turn=float("inf"))
+        block = dict(contacts=True)
+        with self.assertRaises(swarm.SwarmError) as caught:
+            self.ctx.robot_batch(self.block, 2, torque=True, ground={"width": -1.0}, **block)
+        self.assertIn("config.torque.contacts.ground.soft.width is -1", str(caught.exception))
+        with self.assertRaises(swarm.SwarmError) as caught:
+            self.ctx.robot_batch(self.block, 2, torque=True, ground={"friction": -1.0}, **block)
+        self.assertIn("config.torque.contacts.ground.friction must be finite and >= 0",
+                      str(caught.exception))
+        # Checked in Python: unknown names, a power that is not an int, torque-only parameters
+        # of a kinematic batch.
+        with self.assertRaisesRegex(ValueError, "unknown ground parameters: stiffness"):
+            self.ctx.robot_batch(self.block, 2, torque=True, ground={"stiffness": 2e4}, **block)
+        with self.assertRaisesRegex(ValueError, "unknown limits parameters: spring"):
+            self.ctx.robot_batch(self.limited, 2, torque=True, limits={"spring": 1e4})
+        with self.assertRaises(TypeError):
+            self.ctx.robot_batch(self.limited, 2, torque=True, limits={"power": 2.5})
+        with self.assertRaises(swarm.SwarmError) as caught:
+            self.ctx.robot_batch(self.limited, 2, limit_tolerance=0.01)
+        self.assertIn("need desc->torque", str(caught.exception))
+        # In range, with max_joint_speed infinite (no cap) and a frictionless ground.
+        self.ctx.robot_batch(self.limited, 2, torque=True, max_joint_speed=float("inf"))
+        self.ctx.robot_batch(self.block, 2, torque=True, ground={"friction": 0.0}, **block)
 
 
 if __name__ == "__main__":

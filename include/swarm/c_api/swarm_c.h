@@ -501,15 +501,40 @@ typedef enum swarm_torque_integrator {
   SWARM_INTEGRATOR_RK4 = 1,                 /* classical RK4, torques held over the step */
 } swarm_torque_integrator;
 
-/* The ground plane of compliant contacts; every field is used as given (see README): normal
- * force max(0, stiffness d - damping vz) at penetration d, friction -friction fn v / sqrt(|v|^2 +
- * slip_velocity^2). Defaults, when the desc's pointer is NULL: 0, 2e4, 40, 0.8, 0.1. */
+/* How joint limits and ground contacts push back in torque mode: soft constraints with MuJoCo's
+ * parameters (solref = (time_constant, damping_ratio), solimp = (impedance_min, impedance_max,
+ * width, midpoint, power)) and MuJoCo's force law (swarm/kernels/robots/soft_constraint.h). At
+ * rest a constraint of impedance d carries a load f at the depth r where
+ * k d^2 r / ((1 - d) w0) = f, k = 1 / (impedance_max^2 time_constant^2 damping_ratio^2) and w0
+ * the row's inverse inertia at q = 0 (1/m for a point mass at its contact): a shorter time
+ * constant or a higher impedance makes it stiffer.
+ *
+ * Zero means default for every field (so a zeroed desc is MuJoCo's defaults); any other value
+ * is used as given, and one out of range is an error naming the field as swarm::RobotBatchConfig
+ * spells it (config.torque.limits.width, config.torque.contacts.ground.soft.power, ...). A flat
+ * impedance, which MuJoCo gets from width 0, is impedance_min = impedance_max here. */
+typedef struct swarm_soft_constraint_desc {
+  float time_constant; /* solref[0], s, > 0 (raised to 2 dt when shorter); 0: 0.02 */
+  float damping_ratio; /* solref[1], > 0 (1: critically damped); 0: 1 */
+  float impedance_min; /* solimp[0], in (0, 1); 0: 0.9 */
+  float impedance_max; /* solimp[1], in (0, 1); 0: 0.95 */
+  float width;         /* solimp[2]: depth of the impedance's transition, m or rad, > 0; 0: 0.001 */
+  float midpoint;      /* solimp[3], in (0, 1); 0: 0.5 */
+  int power;           /* solimp[4], an integer from 1 to 16; 0: 2 */
+  /* The fastest a violated constraint is pushed back, m/s or rad/s, finite > 0: a deeper
+   * violation (a robot dropped through the ground) pushes no harder; 0: 3. */
+  float max_push_speed;
+} swarm_soft_constraint_desc;
+
+/* The ground plane of contacts: height and friction are used as given (friction 0 is
+ * frictionless), the soft constraint of the normal and the sticking friction rows has zero means
+ * default. Friction has a circular cone |f_t| <= friction f_n: a contact sticks (springing back
+ * to where it stuck) or slides with Coulomb friction. Defaults, when the desc's pointer is NULL:
+ * height 0, friction 0.8, the soft constraint's defaults. */
 typedef struct swarm_ground_desc {
-  float height;        /* the plane z = height, m */
-  float stiffness;     /* > 0, N/m */
-  float damping;       /* >= 0, N s/m */
-  float friction;      /* >= 0 */
-  float slip_velocity; /* > 0, m/s */
+  float height;   /* the plane z = height, m, finite */
+  float friction; /* mu, finite >= 0 */
+  swarm_soft_constraint_desc soft;
 } swarm_ground_desc;
 
 /* Zero means default for every field but robots. */
@@ -527,19 +552,34 @@ typedef struct swarm_robot_batch_desc {
   const float* gravity;  /* 3 entries, world frame, m/s^2; NULL: (0, 0, -9.81) (torque mode) */
   swarm_torque_integrator integrator;
   const char* end_effector; /* the link IK steers; NULL: the model's default */
-  /* Torque mode: compliant spheres of contact_radius at the named links (none named: every
-   * leaf link) against the ground; `ground` NULL gives the defaults of swarm_ground_desc. */
+  /* Torque mode: contact spheres of contact_radius at the named links (none named: every leaf
+   * link) against the ground; `ground` NULL gives the defaults of swarm_ground_desc. */
   bool contacts;
   const char* const* contact_links;
   size_t contact_link_count;
   float contact_radius;
   const swarm_ground_desc* ground;
+  /* Torque mode: every joint limit's soft constraint (NULL: the defaults of
+   * swarm_soft_constraint_desc). A joint pushed into a limit by its whole effort limit settles
+   * at most limit_tolerance past it (rad or m, > 0; 0: 0.01): where the soft constraint would
+   * let a light link with a strong motor sink deeper, the limit is made stiffer. */
+  const swarm_soft_constraint_desc* limits;
+  float limit_tolerance;
+  /* Torque mode: speed caps of every step: each joint's speed, rad/s or m/s, > 0 (INFINITY: no
+   * cap; 0: 100), a floating base's angular speed, rad/s, likewise (0: 100), and the furthest a
+   * joint or the base turns in one Euler step, rad, finite > 0 (0: 0.25), which caps the speeds
+   * at max_step_turn / dt too (semi-implicit Euler adds energy at (speed dt)^2 per step). */
+  float max_joint_speed;
+  float max_base_angular_speed;
+  float max_step_turn;
 } swarm_robot_batch_desc;
 
 /* Allocates the batch in the context (its budget applies): q at zero clamped into the limits (a
  * floating base at the identity), velocities and torques zero, q_target = q, link poses the
  * forward kinematics of q. Errors name the field: robots 0, a wrong dof, a gain or armature not
- * finite >= 0, an unknown link, a model without inertials in torque mode, the budget. */
+ * finite >= 0, an unknown link, a model without inertials in torque mode, a soft constraint,
+ * limit_tolerance or speed cap out of range, torque-mode fields of a kinematic batch, the
+ * budget. */
 swarm_status swarm_robot_batch_create(swarm_context context, swarm_robot_model model,
                                       const swarm_robot_batch_desc* desc, swarm_robot_batch* out);
 /* Drops the caller's reference (NULL is ignored); views keep the batch alive. */
@@ -547,7 +587,8 @@ void swarm_robot_batch_destroy(swarm_robot_batch batch);
 swarm_status swarm_robot_batch_size(swarm_robot_batch batch, size_t* robots);
 
 /* The state a view shows, each f32[R][n] with strides [1, lane stride] (robot r's values are row
- * r), link poses f32[R][links][7]. Read-only: QDD, LINK_POSES, CONTACT_FORCES. */
+ * r), link poses f32[R][links][7] and friction forces f32[R][contacts][2]. Read-only: QDD,
+ * LINK_POSES and the constraint forces (LIMIT_FORCES, CONTACT_*), which the steps write. */
 typedef enum swarm_robot_array {
   SWARM_ROBOT_Q = 0,               /* [R][q_count] */
   SWARM_ROBOT_QD = 1,              /* [R][dof] joint velocities */
@@ -560,6 +601,13 @@ typedef enum swarm_robot_array {
   SWARM_ROBOT_LINK_POSES = 8,      /* [R][links][7] px py pz qx qy qz qw, world frame */
   SWARM_ROBOT_TARGET_POSE = 9,     /* [R][7] px py pz qx qy qz qw: the end effector's IK goal */
   SWARM_ROBOT_CONTACT_FORCES = 10, /* [R][contacts] normal forces of the last step, N */
+  /* [R][dof] (torque mode; [R][0] in a kinematic batch) each joint limit's force in the last
+   * step, N m or N: > 0 pushes the joint back into its range, 0 while the limit is inactive
+   * (the joint's torque is +force at its lower limit, -force at its upper). */
+  SWARM_ROBOT_LIMIT_FORCES = 11,
+  /* [R][contacts][2] each contact's friction force in the last step, x y in the world, N */
+  SWARM_ROBOT_CONTACT_FRICTION_FORCES = 12,
+  SWARM_ROBOT_CONTACT_SLIDING = 13, /* [R][contacts] 1: the contact slides, 0: it sticks */
 } swarm_robot_array;
 swarm_status swarm_robot_batch_tensor(swarm_robot_batch batch, swarm_robot_array array,
                                       swarm_tensor* out);
@@ -574,8 +622,8 @@ swarm_status swarm_robot_batch_control_step(swarm_robot_batch batch, float dt);
 /* One damped-least-squares IK step writing q_target toward the target pose (from the current
  * link poses). */
 swarm_status swarm_robot_batch_ik_step(swarm_robot_batch batch);
-/* Torque mode: controller, joint-limit springs, forward dynamics with contacts, integration
- * over dt seconds (> 0), FK. */
+/* Torque mode: controller, the joint limits' and contacts' soft constraints, forward dynamics,
+ * integration over dt seconds (> 0), FK. */
 swarm_status swarm_robot_batch_torque_step(swarm_robot_batch batch, float dt,
                                            swarm_torque_controller controller);
 /* xxHash of the state arrays (array by array, so it depends on the batch size). */

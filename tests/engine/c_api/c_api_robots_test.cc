@@ -2,8 +2,9 @@
 // pendulum written here stepped by torques from the caller and by PD + gravity against its
 // equation of motion integrated in double; forward kinematics of the views against the closed
 // form; a floating body falling under gravity (the discrete free-fall formula) onto the ground
-// and resting at the spring's depth m g / k; zero-copy views that outlive the batch; and bad
-// input with its message and the state left as it was.
+// and resting at its soft constraint's depth, sliding with Coulomb friction; joints held by their
+// limits' soft constraints; zero-copy views that outlive the batch; and bad input with its
+// message and the state left as it was.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "swarm/c_api/swarm_c.h"
@@ -365,46 +367,290 @@ TEST_CASE("robot tasks on batches of robot ranges do what one batch of all the r
   swarm_robot_task_destroy(nullptr);
 }
 
-TEST_CASE("a floating body falls freely, then rests on the ground at the spring's depth") {
+// MuJoCo's impedance d(|r|) of a soft constraint (swarm_c.h swarm_soft_constraint_desc, every
+// field given), in double.
+double Impedance(const swarm_soft_constraint_desc& soft, double r) {
+  const double x = std::min(std::fabs(r) / soft.width, 1.0), mid = soft.midpoint;
+  const int p = soft.power;
+  const double y = x <= mid ? std::pow(x, p) / std::pow(mid, p - 1)
+                            : 1.0 - std::pow(1.0 - x, p) / std::pow(1.0 - mid, p - 1);
+  return soft.impedance_min + y * (soft.impedance_max - soft.impedance_min);
+}
+
+// The depth at which a soft constraint at rest carries `load`: k d^2 depth / ((1 - d) w0) =
+// load, with k = 1 / (dmax^2 tc^2 zeta^2) (tc at least 2 dt), by bisection.
+double RestingDepth(const swarm_soft_constraint_desc& soft, double w0, double load, double dt) {
+  const double tc = std::max<double>(soft.time_constant, 2.0 * dt);
+  const double k = 1.0 / std::pow(soft.impedance_max * tc * soft.damping_ratio, 2);
+  const auto carried = [&](double depth) {
+    const double d = Impedance(soft, depth);
+    return k * d * d * depth / ((1.0 - d) * w0);
+  };
+  double low = 0.0, high = 1.0;
+  for (int iteration = 0; iteration < 200; ++iteration) {
+    const double mid = 0.5 * (low + high);
+    (carried(mid) < load ? low : high) = mid;
+  }
+  return 0.5 * (low + high);
+}
+
+// MuJoCo's defaults, which a zeroed swarm_soft_constraint_desc stands for.
+constexpr swarm_soft_constraint_desc kDefaultSoft{0.02f, 1.0f, 0.9f, 0.95f, 0.001f, 0.5f, 2, 3.0f};
+
+TEST_CASE("a floating body falls freely, then rests on the ground at its soft constraint's depth") {
   ContextPtr context = MakeContext();
   ModelPtr model = Parse(kPuck, /*floating_base=*/true);
-  const char* const links[] = {"foot"};
-  const swarm_ground_desc ground{0.05f, 2.0e4f, 40.0f, 0.8f, 0.1f};
+  // The contact at the body's origin, its centre of mass: the row's reference inverse inertia is
+  // w0 = 1 / m, and the ground's force exerts no torque.
+  const char* const links[] = {"body"};
+  // Zero: MuJoCo's defaults; and a softer constraint given field by field (midpoint and power
+  // left zero: their defaults).
+  const swarm_soft_constraint_desc custom{0.01f, 0.7f, 0.8f, 0.9f, 0.002f, 0.0f, 0, 0.0f};
+  swarm_soft_constraint_desc expected = custom;
+  expected.midpoint = kDefaultSoft.midpoint;
+  expected.power = kDefaultSoft.power;
+  for (const auto& [given, law] :
+       {std::pair{swarm_soft_constraint_desc{}, kDefaultSoft}, std::pair{custom, expected}}) {
+    INFO("time constant " << law.time_constant << ", damping ratio " << law.damping_ratio);
+    const swarm_ground_desc ground{0.05f, 0.8f, given};
+    swarm_robot_batch_desc desc{};
+    desc.robots = 3;
+    desc.torque = true;
+    desc.contacts = true;
+    desc.contact_links = links;
+    desc.contact_link_count = 1;
+    desc.ground = &ground;
+    BatchPtr batch = MakeBatch(context.get(), model.get(), desc);
+    TensorPtr q = View(batch.get(), SWARM_ROBOT_Q);
+    const swarm_tensor_info q_info = Info(q.get());
+    REQUIRE(Shape(q_info) == std::vector<int64_t>{3, 7});
+    const double start = 0.2;  // 15 cm above the ground
+    for (int64_t r = 0; r < 3; ++r) *ElementOf<float>(q_info, {r, 2}) = float(start);
+    const double dt = 0.002;
+    // Semi-implicit Euler from rest: z_n = z_0 - g dt^2 n (n + 1) / 2 while in the air.
+    const int free_steps = 20;
+    for (int n = 0; n < free_steps; ++n) {
+      REQUIRE(swarm_robot_batch_torque_step(batch.get(), float(dt), SWARM_TORQUE_NONE) == SWARM_OK);
+    }
+    const double fallen = start - kGravity * dt * dt * free_steps * (free_steps + 1) / 2.0;
+    CHECK(*ElementOf<float>(q_info, {0, 2}) == Approx(fallen).margin(1e-5));
+    for (int n = 0; n < 2000; ++n) {
+      REQUIRE(swarm_robot_batch_torque_step(batch.get(), float(dt), SWARM_TORQUE_NONE) == SWARM_OK);
+    }
+    // At rest the soft constraint carries m g at the depth its law gives.
+    const double load = kPuckMass * kGravity;
+    const double depth = RestingDepth(law, 1.0 / kPuckMass, load, dt);
+    TensorPtr forces = View(batch.get(), SWARM_ROBOT_CONTACT_FORCES);
+    TensorPtr friction = View(batch.get(), SWARM_ROBOT_CONTACT_FRICTION_FORCES);
+    TensorPtr sliding = View(batch.get(), SWARM_ROBOT_CONTACT_SLIDING);
+    const swarm_tensor_info force_info = Info(forces.get());
+    const swarm_tensor_info friction_info = Info(friction.get());
+    const swarm_tensor_info sliding_info = Info(sliding.get());
+    REQUIRE(Shape(force_info) == std::vector<int64_t>{3, 1});
+    REQUIRE(Shape(friction_info) == std::vector<int64_t>{3, 1, 2});
+    REQUIRE(Shape(sliding_info) == std::vector<int64_t>{3, 1});
+    CHECK(force_info.read_only);
+    CHECK(friction_info.read_only);
+    CHECK(sliding_info.read_only);
+    for (int64_t r = 0; r < 3; ++r) {
+      INFO("robot " << r << ", expected depth " << depth);
+      // 1% of the depth (a few micrometres) allows the tail of the damped settling.
+      CHECK(std::fabs(*ElementOf<float>(q_info, {r, 2}) - (ground.height - depth)) < 0.01 * depth);
+      CHECK(*ElementOf<float>(force_info, {r, 0}) == Approx(load).epsilon(1e-3));
+      // Resting without a sideways load: the contact sticks and friction carries nothing.
+      CHECK(*ElementOf<float>(friction_info, {r, 0, 0}) == 0.0f);
+      CHECK(*ElementOf<float>(friction_info, {r, 0, 1}) == 0.0f);
+      CHECK(*ElementOf<float>(sliding_info, {r, 0}) == 0.0f);
+    }
+  }
+}
+
+TEST_CASE("a block pushed sideways slides with Coulomb friction, which the views show") {
+  ContextPtr context = MakeContext();
+  ModelPtr model = Parse(kPuck, /*floating_base=*/true);
+  const char* const links[] = {"body"};
+  const swarm_ground_desc ground{0.0f, 0.5f, {}};
   swarm_robot_batch_desc desc{};
-  desc.robots = 3;
+  desc.robots = 2;
   desc.torque = true;
   desc.contacts = true;
   desc.contact_links = links;
   desc.contact_link_count = 1;
-  desc.contact_radius = 0.02f;
   desc.ground = &ground;
   BatchPtr batch = MakeBatch(context.get(), model.get(), desc);
   TensorPtr q = View(batch.get(), SWARM_ROBOT_Q);
+  TensorPtr velocity = View(batch.get(), SWARM_ROBOT_BASE_VELOCITY);
   const swarm_tensor_info q_info = Info(q.get());
-  REQUIRE(Shape(q_info) == std::vector<int64_t>{3, 7});
-  const double start = 0.2;  // the sphere 2.2 cm above the ground
-  for (int64_t r = 0; r < 3; ++r) *ElementOf<float>(q_info, {r, 2}) = float(start);
-  const double dt = 0.002;
-  // Semi-implicit Euler from rest: z_n = z_0 - g dt^2 n (n + 1) / 2 while the foot is in the air.
-  const int free_steps = 20;
-  for (int n = 0; n < free_steps; ++n) {
-    REQUIRE(swarm_robot_batch_torque_step(batch.get(), float(dt), SWARM_TORQUE_NONE) == SWARM_OK);
+  const swarm_tensor_info velocity_info = Info(velocity.get());
+  const float dt = 0.001f;
+  const double load = kPuckMass * kGravity;
+  for (int64_t r = 0; r < 2; ++r) {
+    *ElementOf<float>(q_info, {r, 2}) =
+        float(-RestingDepth(kDefaultSoft, 1.0 / kPuckMass, load, dt));
   }
-  const double fallen = start - kGravity * dt * dt * free_steps * (free_steps + 1) / 2.0;
-  CHECK(*ElementOf<float>(q_info, {0, 2}) == Approx(fallen).margin(1e-5));
-  for (int n = 0; n < 2000; ++n) {
-    REQUIRE(swarm_robot_batch_torque_step(batch.get(), float(dt), SWARM_TORQUE_NONE) == SWARM_OK);
+  for (int step = 0; step < 200; ++step) {  // the normal force settles first
+    REQUIRE(swarm_robot_batch_torque_step(batch.get(), dt, SWARM_TORQUE_NONE) == SWARM_OK);
   }
-  // At rest k d = m g: the foot's sphere d below the plane.
-  const double depth = kPuckMass * kGravity / ground.stiffness;
-  const double rest = ground.height + desc.contact_radius + 0.1 - depth;
+  *ElementOf<float>(velocity_info, {1, 0}) = 1.0f;  // robot 1 slides along +x
+  for (int step = 0; step < 50; ++step) {
+    REQUIRE(swarm_robot_batch_torque_step(batch.get(), dt, SWARM_TORQUE_NONE) == SWARM_OK);
+  }
   TensorPtr forces = View(batch.get(), SWARM_ROBOT_CONTACT_FORCES);
-  const swarm_tensor_info force_info = Info(forces.get());
+  TensorPtr friction = View(batch.get(), SWARM_ROBOT_CONTACT_FRICTION_FORCES);
+  TensorPtr sliding = View(batch.get(), SWARM_ROBOT_CONTACT_SLIDING);
+  const swarm_tensor_info friction_info = Info(friction.get());
+  const swarm_tensor_info sliding_info = Info(sliding.get());
+  // Robot 0 rests and sticks; robot 1 slides, braked by mu f_n against its motion.
+  CHECK(*ElementOf<float>(sliding_info, {0, 0}) == 0.0f);
+  CHECK(*ElementOf<float>(friction_info, {0, 0, 0}) == 0.0f);
+  CHECK(*ElementOf<float>(sliding_info, {1, 0}) == 1.0f);
+  const double normal = *ElementOf<float>(Info(forces.get()), {1, 0});
+  CHECK(normal == Approx(load).epsilon(1e-3));
+  CHECK(*ElementOf<float>(friction_info, {1, 0, 0}) == Approx(-0.5 * normal).epsilon(1e-3));
+  CHECK(*ElementOf<float>(friction_info, {1, 0, 1}) == 0.0f);
+  // Coulomb's deceleration mu g over the 50 steps.
+  CHECK(*ElementOf<float>(velocity_info, {1, 0}) ==
+        Approx(1.0 - 0.5 * kGravity * 50 * dt).margin(2e-3));
+}
+
+TEST_CASE("joint limits are soft constraints whose forces the views show") {
+  ContextPtr context = MakeContext();
+  ModelPtr model = Parse(kPendulum);
+  const swarm_soft_constraint_desc limits{0.05f, 2.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0, 0.0f};
+  swarm_robot_batch_desc desc{};
+  desc.robots = 3;
+  desc.torque = true;
+  desc.limits = &limits;
+  desc.limit_tolerance = 0.005f;
+  BatchPtr batch = MakeBatch(context.get(), model.get(), desc);
+  TensorPtr q = View(batch.get(), SWARM_ROBOT_Q);
+  TensorPtr tau = View(batch.get(), SWARM_ROBOT_TORQUE);
+  TensorPtr limit_forces = View(batch.get(), SWARM_ROBOT_LIMIT_FORCES);
+  const swarm_tensor_info q_info = Info(q.get());
+  const swarm_tensor_info tau_info = Info(tau.get());
+  const swarm_tensor_info force_info = Info(limit_forces.get());
   REQUIRE(Shape(force_info) == std::vector<int64_t>{3, 1});
-  for (int64_t r = 0; r < 3; ++r) {
+  CHECK(force_info.read_only);
+  // Robot 0 hangs free; robot 1 is driven into its upper limit (3 rad) by 50 N m, robot 2 into
+  // its lower limit (-3 rad) by 20 N m.
+  const float torques[] = {0.0f, 50.0f, -20.0f};
+  *ElementOf<float>(q_info, {1, 0}) = 2.9f;
+  *ElementOf<float>(q_info, {2, 0}) = -2.9f;
+  const float dt = 0.002f;
+  for (int step = 0; step < 2000; ++step) {
+    for (int64_t r = 0; r < 3; ++r) *ElementOf<float>(tau_info, {r, 0}) = torques[r];
+    REQUIRE(swarm_robot_batch_torque_step(batch.get(), dt, SWARM_TORQUE_NONE) == SWARM_OK);
+  }
+  CHECK(*ElementOf<float>(force_info, {0, 0}) == 0.0f);
+  for (int64_t r = 1; r < 3; ++r) {
     INFO("robot " << r);
-    CHECK(*ElementOf<float>(q_info, {r, 2}) == Approx(rest).margin(2e-5));
-    CHECK(*ElementOf<float>(force_info, {r, 0}) == Approx(kPuckMass * kGravity).epsilon(1e-3));
+    const double angle = *ElementOf<float>(q_info, {r, 0});
+    const double past = std::fabs(angle) - 3.0;
+    // Into the limit, by less than limit_tolerance (which the whole effort limit may sink it).
+    CHECK(past > 0.0);
+    CHECK(past < desc.limit_tolerance);
+    // At rest the limit carries the torque and gravity: tau - m g c sin q = +-force.
+    const double force = *ElementOf<float>(force_info, {r, 0});
+    CHECK(force > 0.0);
+    CHECK(force ==
+          Approx(std::fabs(torques[r] - kMass * kGravity * kCom * std::sin(angle))).epsilon(1e-3));
+  }
+  // A kinematic batch has no limit forces: a view of no columns, and no contacts either.
+  swarm_robot_batch_desc kinematic{};
+  kinematic.robots = 4;
+  BatchPtr plain = MakeBatch(context.get(), model.get(), kinematic);
+  TensorPtr none = View(plain.get(), SWARM_ROBOT_LIMIT_FORCES);
+  CHECK(Shape(Info(none.get())) == std::vector<int64_t>{4, 0});
+  TensorPtr no_friction = View(plain.get(), SWARM_ROBOT_CONTACT_FRICTION_FORCES);
+  CHECK(Shape(Info(no_friction.get())) == std::vector<int64_t>{4, 0, 2});
+  TensorPtr no_sliding = View(plain.get(), SWARM_ROBOT_CONTACT_SLIDING);
+  CHECK(Shape(Info(no_sliding.get())) == std::vector<int64_t>{4, 0});
+}
+
+TEST_CASE("soft constraint and speed cap parameters out of range are errors naming the field") {
+  ContextPtr context = MakeContext();
+  ModelPtr pendulum = Parse(kPendulum);
+  ModelPtr puck = Parse(kPuck, /*floating_base=*/true);
+  swarm_robot_batch_desc desc{};
+  desc.robots = 2;
+  desc.torque = true;
+  swarm_robot_batch batch = Sentinel<swarm_robot_batch>();
+  const auto refused = [&](swarm_robot_model model, const char* message) {
+    INFO(message);
+    CHECK(swarm_robot_batch_create(context.get(), model, &desc, &batch) == SWARM_INVALID_ARGUMENT);
+    CHECK_THAT(LastError(), Contains(message));
+    CHECK(batch == Sentinel<swarm_robot_batch>());
+    size_t bytes = 1;
+    REQUIRE(swarm_context_bytes_in_use(context.get(), &bytes) == SWARM_OK);
+    CHECK(bytes == 0);
+  };
+  SECTION("joint limits") {
+    swarm_soft_constraint_desc limits{};
+    desc.limits = &limits;
+    limits.time_constant = -0.02f;
+    refused(pendulum.get(),
+            "config.torque.limits.time_constant is -0.02, expected a finite "
+            "value > 0 (seconds)");
+    limits = {};
+    limits.damping_ratio = NAN;
+    refused(pendulum.get(), "config.torque.limits.damping_ratio is nan");
+    limits = {};
+    limits.impedance_max = 1.5f;
+    refused(pendulum.get(),
+            "config.torque.limits.impedance_max is 1.5, expected a value in (0, 1)");
+    limits = {};
+    limits.width = -0.001f;
+    refused(pendulum.get(), "config.torque.limits.width is -0.001");
+    limits = {};
+    limits.midpoint = 1.0f;
+    refused(pendulum.get(), "config.torque.limits.midpoint is 1");
+    limits = {};
+    limits.power = 17;
+    refused(pendulum.get(), "config.torque.limits.power is 17, expected an integer from 1 to 16");
+    limits = {};
+    limits.max_push_speed = INFINITY;
+    refused(pendulum.get(), "config.torque.limits.max_push_speed is inf");
+    limits = {};
+    desc.limit_tolerance = -1.0f;
+    refused(pendulum.get(), "config.torque.limit_tolerance must be finite and > 0, got -1");
+    desc.limit_tolerance = 0.0f;
+    desc.max_joint_speed = -5.0f;
+    refused(pendulum.get(), "config.torque.max_joint_speed and max_base_angular_speed must be > 0");
+    desc.max_joint_speed = INFINITY;  // no cap
+    desc.max_base_angular_speed = NAN;
+    refused(pendulum.get(), "config.torque.max_joint_speed and max_base_angular_speed must be > 0");
+    desc.max_base_angular_speed = 0.0f;
+    desc.max_step_turn = INFINITY;
+    refused(pendulum.get(), "config.torque.max_step_turn must be finite and > 0, got inf");
+    desc.max_step_turn = 0.5f;
+    CHECK(MakeBatch(context.get(), pendulum.get(), desc) != nullptr);  // in range
+    // Torque-mode fields on a kinematic batch.
+    desc.torque = false;
+    refused(pendulum.get(), "max_step_turn need desc->torque");
+  }
+  SECTION("the ground") {
+    const char* const links[] = {"body"};
+    swarm_ground_desc ground{};
+    desc.contacts = true;
+    desc.contact_links = links;
+    desc.contact_link_count = 1;
+    desc.ground = &ground;
+    ground.soft.time_constant = INFINITY;
+    refused(puck.get(), "config.torque.contacts.ground.soft.time_constant is inf");
+    ground.soft = {};
+    ground.soft.impedance_min = -0.5f;
+    refused(puck.get(), "config.torque.contacts.ground.soft.impedance_min is -0.5");
+    ground.soft = {};
+    ground.soft.power = -1;
+    refused(puck.get(), "config.torque.contacts.ground.soft.power is -1");
+    ground.soft = {};
+    ground.friction = -0.1f;
+    refused(puck.get(), "config.torque.contacts.ground.friction must be finite and >= 0");
+    ground.friction = 0.0f;  // frictionless: used as given
+    ground.height = NAN;
+    refused(puck.get(), "config.torque.contacts.ground.height must be finite");
+    ground.height = 0.0f;
+    CHECK(MakeBatch(context.get(), puck.get(), desc) != nullptr);
   }
 }
 
@@ -503,12 +749,13 @@ TEST_CASE("robot batch errors name the problem and change nothing") {
       CHECK_THAT(LastError(), Contains("dt must be finite, > 0 and at most 1 s"));
       CHECK(swarm_robot_batch_control_step(owned.get(), dt) == SWARM_INVALID_ARGUMENT);
     }
-    // Finite inputs whose step overflows (q far past the joint limit: the limit's spring force
-    // overflows): the error names the value, and the state is restored.
+    // Finite inputs whose step overflows (joint 0 of robot 2 spinning at 3e38 rad/s: the
+    // acceleration that stops it within the step overflows): the error names the value, and the
+    // state is restored.
     TensorPtr q = View(owned.get(), SWARM_ROBOT_Q);
-    const float q2 = *ElementOf<float>(Info(q.get()), {2, 0});
-    *ElementOf<float>(Info(q.get()), {2, 0}) = 3e38f;
-    REQUIRE(swarm_robot_batch_forward_kinematics(owned.get()) == SWARM_OK);
+    TensorPtr qd = View(owned.get(), SWARM_ROBOT_QD);
+    const float qd2 = *ElementOf<float>(Info(qd.get()), {2, 0});
+    *ElementOf<float>(Info(qd.get()), {2, 0}) = 3e38f;
     const uint64_t far = Hash(owned.get());
     CHECK(swarm_robot_batch_torque_step(owned.get(), 0.01f, SWARM_TORQUE_NONE) ==
           SWARM_INVALID_ARGUMENT);
@@ -516,16 +763,16 @@ TEST_CASE("robot batch errors name the problem and change nothing") {
                                      "column 0 is -inf") &&
                                 Contains("every robot is back at its state before the step"));
     CHECK(Hash(owned.get()) == far);
-    *ElementOf<float>(Info(q.get()), {2, 0}) = q2;
-    REQUIRE(swarm_robot_batch_forward_kinematics(owned.get()) == SWARM_OK);
+    *ElementOf<float>(Info(qd.get()), {2, 0}) = qd2;
     *ElementOf<float>(Info(q.get()), {1, 0}) = INFINITY;
     CHECK(swarm_robot_batch_forward_kinematics(owned.get()) == SWARM_INVALID_ARGUMENT);
     CHECK_THAT(LastError(), Contains("q of robot 1, column 0 is inf"));
     *ElementOf<float>(Info(q.get()), {1, 0}) = 0.0f;
     CHECK(Hash(owned.get()) == before);
     swarm_tensor view = nullptr;
-    CHECK(swarm_robot_batch_tensor(owned.get(), static_cast<swarm_robot_array>(11), &view) ==
+    CHECK(swarm_robot_batch_tensor(owned.get(), static_cast<swarm_robot_array>(14), &view) ==
           SWARM_INVALID_ARGUMENT);
+    CHECK_THAT(LastError(), Contains("array must be a swarm_robot_array (0 .. 13), got 14"));
     CHECK(view == nullptr);
   }
   SECTION("null handles") {

@@ -76,10 +76,16 @@ class _RobotModelInfo(ctypes.Structure):
                 ("default_end_effector", ctypes.c_size_t), ("floating_base", ctypes.c_bool)]
 
 
+class _SoftConstraintDesc(ctypes.Structure):
+    _fields_ = [("time_constant", ctypes.c_float), ("damping_ratio", ctypes.c_float),
+                ("impedance_min", ctypes.c_float), ("impedance_max", ctypes.c_float),
+                ("width", ctypes.c_float), ("midpoint", ctypes.c_float), ("power", ctypes.c_int),
+                ("max_push_speed", ctypes.c_float)]
+
+
 class _GroundDesc(ctypes.Structure):
-    _fields_ = [("height", ctypes.c_float), ("stiffness", ctypes.c_float),
-                ("damping", ctypes.c_float), ("friction", ctypes.c_float),
-                ("slip_velocity", ctypes.c_float)]
+    _fields_ = [("height", ctypes.c_float), ("friction", ctypes.c_float),
+                ("soft", _SoftConstraintDesc)]
 
 
 class _RobotBatchDesc(ctypes.Structure):
@@ -90,7 +96,10 @@ class _RobotBatchDesc(ctypes.Structure):
                 ("end_effector", ctypes.c_char_p), ("contacts", ctypes.c_bool),
                 ("contact_links", ctypes.POINTER(ctypes.c_char_p)),
                 ("contact_link_count", ctypes.c_size_t), ("contact_radius", ctypes.c_float),
-                ("ground", ctypes.POINTER(_GroundDesc))]
+                ("ground", ctypes.POINTER(_GroundDesc)),
+                ("limits", ctypes.POINTER(_SoftConstraintDesc)),
+                ("limit_tolerance", ctypes.c_float), ("max_joint_speed", ctypes.c_float),
+                ("max_base_angular_speed", ctypes.c_float), ("max_step_turn", ctypes.c_float)]
 
 
 class DLDevice(ctypes.Structure):

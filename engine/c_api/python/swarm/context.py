@@ -15,10 +15,30 @@ import numpy as np
 
 from . import _arguments
 from ._handles import _Handle, _text, SwarmError
-from ._structures import _P, _GroundDesc, _ParticleSystemDesc, _RobotBatchDesc
+from ._structures import (_P, _GroundDesc, _ParticleSystemDesc, _RobotBatchDesc,
+                          _SoftConstraintDesc)
 from .particles import _INTERACTIONS, ParticleSystem
 from .robots import _INTEGRATORS, RobotBatch
 from .tensors import Buffer, Tensor, _shape_array, dtype_code
+
+
+# The parameters of a soft constraint (swarm_c.h swarm_soft_constraint_desc), in its field order.
+_SOFT_CONSTRAINT_FIELDS = tuple(name for name, _ in _SoftConstraintDesc._fields_)
+
+
+def _soft_constraint(what, values):
+    """A _SoftConstraintDesc of the dict `values` (any of _SOFT_CONSTRAINT_FIELDS; absent or 0:
+    the default); an unknown key is a ValueError naming it."""
+    unknown = set(values) - set(_SOFT_CONSTRAINT_FIELDS)
+    if unknown:
+        raise ValueError(f"unknown {what} parameters: {', '.join(sorted(unknown))} (expected "
+                         f"{', '.join(_SOFT_CONSTRAINT_FIELDS)})")
+    desc = _SoftConstraintDesc()
+    for name, value in values.items():
+        if name == "power":
+            value = _arguments.integer(f"{what} power", value, "int")
+        setattr(desc, name, value)
+    return desc
 
 
 class Context(_Handle):
@@ -169,15 +189,41 @@ class Context(_Handle):
 
     def robot_batch(self, model, robots, torque=False, kp=None, kd=None, armature=None,
                     gravity=None, integrator="euler", end_effector=None, contacts=False,
-                    contact_links=(), contact_radius=0.0, ground=None):
+                    contact_links=(), contact_radius=0.0, ground=None, limits=None,
+                    limit_tolerance=None, max_joint_speed=None, max_base_angular_speed=None,
+                    max_step_turn=None):
         """A batch of `robots` robots of `model` in this context (its budget applies).
 
         torque: rigid-body dynamics (torque_step) instead of the kinematic control_step.
         kp, kd, armature: per joint (model.dof values) or one number for every joint; None: the
         defaults (kp 400, kd 40, no armature). gravity: (gx, gy, gz), None: (0, 0, -9.81).
-        integrator: "euler" or "rk4". contacts: compliant spheres of contact_radius at the links
-        named in contact_links (empty: every leaf link) against the ground, a dict with height,
-        stiffness, damping, friction and slip_velocity (None: 0, 2e4, 40, 0.8, 0.1)."""
+        integrator: "euler" or "rk4". end_effector: the link IK steers (None: the model's
+        default).
+
+        Joint limits and ground contacts are soft constraints with MuJoCo's parameters and force
+        law (swarm_c.h swarm_soft_constraint_desc): a dict of any of time_constant and
+        damping_ratio (solref), impedance_min, impedance_max, width, midpoint and power (solimp,
+        power an int) and max_push_speed; a parameter absent or 0 keeps its default (0.02 s, 1,
+        0.9, 0.95, 0.001, 0.5, 2, 3 m/s or rad/s), so a flat impedance is impedance_min ==
+        impedance_max. At rest a constraint of impedance d carries a load f at the depth r where
+        k d^2 r / ((1 - d) w0) = f, k = 1 / (impedance_max time_constant damping_ratio)^2, w0
+        the row's inverse inertia at q = 0.
+
+        Torque mode only (None: the default):
+        limits: every joint limit's soft constraint, a dict as above.
+        limit_tolerance: a joint pushed into a limit by its whole effort limit settles at most
+        this far past it, rad or m (0.01); the limit is made stiffer where it would not.
+        max_joint_speed, max_base_angular_speed: speed caps of every step, rad/s or m/s (100
+        each; float("inf"): none). max_step_turn: the furthest a joint or a floating base turns
+        in one Euler step, rad (0.25), which caps the speeds at max_step_turn / dt too.
+        contacts: spheres of contact_radius at the links named in contact_links (empty: every
+        leaf link) against the ground: a dict with height (0 m), friction (0.8; 0 is
+        frictionless) and the soft constraint's parameters above, for the normal and the
+        sticking friction rows. A contact sticks (springing back to where it stuck) or slides
+        with Coulomb friction, |f_t| <= friction f_n.
+
+        Parameters out of range raise SwarmError naming the field (e.g.
+        "config.torque.limits.damping_ratio is -1, expected a finite value > 0")."""
         keep = []  # ctypes arrays the desc points into, alive until the call returns
 
         def per_joint(name, values):
@@ -219,15 +265,28 @@ class Context(_Handle):
         desc.contact_link_count = len(names)
         desc.contact_radius = contact_radius
         if ground is not None:
-            values = {"height": 0.0, "stiffness": 2e4, "damping": 40.0, "friction": 0.8,
-                      "slip_velocity": 0.1}
-            unknown = set(ground) - set(values)
+            values = {"height": 0.0, "friction": 0.8}  # used as given: friction 0 is frictionless
+            unknown = set(ground) - set(values) - set(_SOFT_CONSTRAINT_FIELDS)
             if unknown:
-                raise ValueError(f"unknown ground parameters: {', '.join(sorted(unknown))}")
-            values.update(ground)
-            ground_desc = _GroundDesc(**values)
+                raise ValueError(f"unknown ground parameters: {', '.join(sorted(unknown))} "
+                                 f"(expected height, friction, "
+                                 f"{', '.join(_SOFT_CONSTRAINT_FIELDS)})")
+            values.update((name, value) for name, value in ground.items() if name in values)
+            soft = _soft_constraint("ground", {name: value for name, value in ground.items()
+                                               if name in _SOFT_CONSTRAINT_FIELDS})
+            ground_desc = _GroundDesc(values["height"], values["friction"], soft)
             keep.append(ground_desc)
             desc.ground = ctypes.pointer(ground_desc)
+        if limits is not None:
+            limits_desc = _soft_constraint("limits", limits)
+            keep.append(limits_desc)
+            desc.limits = ctypes.pointer(limits_desc)
+        for name, value in (("limit_tolerance", limit_tolerance),
+                            ("max_joint_speed", max_joint_speed),
+                            ("max_base_angular_speed", max_base_angular_speed),
+                            ("max_step_turn", max_step_turn)):
+            if value is not None:
+                setattr(desc, name, value)
         handle = self._new_handle("swarm_robot_batch_create", model._handle, ctypes.byref(desc))
         return RobotBatch(self._lib, handle, model)
 

@@ -17,7 +17,8 @@ _INTEGRATORS = {"euler": 0, "rk4": 1}
 # swarm_robot_array values of the RobotBatch properties.
 _ROBOT_ARRAYS = {"q": 0, "qd": 1, "q_target": 2, "qd_target": 3, "qdd_target": 4, "torque": 5,
                  "qdd": 6, "base_velocity": 7, "link_poses": 8, "target_pose": 9,
-                 "contact_forces": 10}
+                 "contact_forces": 10, "limit_forces": 11, "contact_friction_forces": 12,
+                 "contact_sliding": 13}
 
 
 class RobotModel(_Handle):
@@ -106,7 +107,14 @@ class RobotBatch(_Handle):
     """R robots of one model stepped in lockstep. Each state property is a numpy view of
     swarm's arrays (float32, robot r in row r; link_poses is (R, links, 7) px py pz qx qy qz
     qw): writes are seen by the next step, steps update the arrays in place. qdd, link_poses
-    and contact_forces are read-only.
+    and the constraint forces are read-only:
+      limit_forces             (R, dof) each joint limit's force in the last step (torque mode;
+                               (R, 0) in a kinematic batch), > 0 pushing the joint back into its
+                               range (+force on the joint at its lower limit, -force at its
+                               upper), 0 while the limit is inactive
+      contact_forces           (R, contacts) each contact's normal force in the last step, N
+      contact_friction_forces  (R, contacts, 2) its friction force, x y in the world, N
+      contact_sliding          (R, contacts) 1 while the contact slides, 0 while it sticks
 
     Views keep the batch's memory alive: each holds a C tensor handle, which holds the batch's
     state, so close() ends this object's use (every method and property then raises "use of a
@@ -152,6 +160,9 @@ class RobotBatch(_Handle):
     link_poses = property(lambda self: self._view("link_poses"))
     target_pose = property(lambda self: self._view("target_pose"))
     contact_forces = property(lambda self: self._view("contact_forces"))
+    contact_friction_forces = property(lambda self: self._view("contact_friction_forces"))
+    contact_sliding = property(lambda self: self._view("contact_sliding"))
+    limit_forces = property(lambda self: self._view("limit_forces"))
 
     def forward_kinematics(self):
         """link_poses = FK(q)."""
@@ -167,7 +178,8 @@ class RobotBatch(_Handle):
 
     def torque_step(self, dt, controller="none"):
         """Torque batches: the controller's torques ("none": the caller's, in .torque;
-        "pd-gravity"; "computed-torque"), forward dynamics with contacts, integration, FK."""
+        "pd-gravity"; "computed-torque"), the joint limits' and contacts' soft constraints,
+        forward dynamics, integration, FK."""
         if controller not in _TORQUE_CONTROLLERS:
             raise ValueError(f"controller must be one of {', '.join(_TORQUE_CONTROLLERS)}, got "
                              f"{controller!r}")
