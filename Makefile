@@ -117,8 +117,12 @@ fuzz_run = $(FUZZ_DIR)/$(1)_fuzzer -max_len=$(FUZZ_MAX_LEN_$(1)) -timeout=10 -rs
 	-dict=tests/fuzz/$(1).dict -artifact_prefix=$(FUZZ_DIR)/$(1)- -print_final_stats=1 \
 	-max_total_time=$(2) $(FUZZ_DIR)/corpus-$(1) $(FUZZ_DIR)/seeds-$(1)
 
-fuzz: fuzz-build
+# The readers' fuzzers, then the long random-torque fuzz of robot batches (every robot, ten seconds
+# per case, four seeds: tests/engine/robots/robot_stability_test.cc).
+fuzz: fuzz-build build
 	$(foreach f,$(FUZZERS),$(call fuzz_run,$(f),$(FUZZ_SECONDS)) &&) true
+	cmake --build $(RELEASE_DIR) -j $(JOBS) --target robots_stability_test
+	$(RELEASE_DIR)/tests/engine/robots/robots_stability_test "[fuzz]"
 
 # The bounded pass that `make test` includes: 20 seconds per reader.
 test-fuzz: fuzz-build
