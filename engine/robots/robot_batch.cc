@@ -50,6 +50,10 @@ struct RobotBatch::State {
   std::vector<JointConstraint> joint_constraints;  // torque mode only, one per joint
   std::vector<ContactPoint> contacts;              // torque mode with contacts only
   std::vector<uint32_t> contact_bodies;            // each contact's dynamics body
+  // What each column of the step's arrays is, for a failed step's message (ColumnNames).
+  struct Columns {
+    std::vector<std::string> q, velocities, joints, base, contacts, contact_xy;
+  } columns;
   size_t scratch_floats = 0;
   size_t robots = 0;
   size_t stride = 0;
@@ -305,6 +309,35 @@ Result<Constraints> BuildConstraints(const RobotModel& model, const DynamicsMode
   return out;
 }
 
+// What each column of a batch's arrays is: q's (a floating base's x y z qw qx qy qz, then the
+// joints), the velocities' (a floating base's vx vy vz wx wy wz, then the joints), the joints',
+// the base's, and the contacts' (one and two per contact).
+template <class Columns>
+Columns ColumnNamesOf(const RobotModel& model, const std::vector<ContactPoint>& contacts) {
+  Columns columns;
+  for (size_t j = 0; j < model.dof(); ++j) {
+    columns.joints.push_back("joint " + Quoted(model.joints[model.dof_joints[j]].name));
+  }
+  if (model.floating_base) {
+    for (const char* name : {"x", "y", "z", "qw", "qx", "qy", "qz"}) {
+      columns.q.push_back(std::string("base ") + name);
+    }
+    for (const char* name : {"vx", "vy", "vz", "wx", "wy", "wz"}) {
+      columns.base.push_back(std::string("base ") + name);
+    }
+  }
+  columns.q.insert(columns.q.end(), columns.joints.begin(), columns.joints.end());
+  columns.velocities = columns.base;
+  columns.velocities.insert(columns.velocities.end(), columns.joints.begin(), columns.joints.end());
+  for (const ContactPoint& contact : contacts) {
+    const std::string name = "contact " + Quoted(model.links[contact.link]);
+    columns.contacts.push_back(name);
+    columns.contact_xy.push_back(name + " x");
+    columns.contact_xy.push_back(name + " y");
+  }
+  return columns;
+}
+
 // q = 0 clamped into [lower, upper]; a floating base at the identity (qw = 1); q_target = q.
 void InitialConfiguration(const RobotModel& model, const std::vector<JointControl>& control,
                           const LanesView& q, const LanesView& q_target) {
@@ -442,6 +475,7 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
     if (Status s = state->dynamics_scratch.Resize(scratch_floats); !s.ok()) return s;
   }
 
+  state->columns = ColumnNamesOf<State::Columns>(state->model, state->contacts);
   RobotBatch batch(std::move(state));
   InitialConfiguration(batch.model(), batch.config().control, batch.q(), batch.q_target());
   // One pass over the whole batch: robot r's poses do not depend on how robots are grouped.
@@ -611,7 +645,10 @@ Status RobotBatch::ControlStep(ThreadPool& pool, float dt) {
     swarm::ForwardKinematics(kinematic_tree, q_all.Slice(begin, n), poses.Slice(begin, n));
   };
   // The causes first when naming a failure's value: the torques, then what was integrated.
-  const StepOutput named[] = {{"torque", torques}, {"q", q_all}, {"qd", velocities}};
+  const State::Columns& columns = state_->columns;
+  const StepOutput named[] = {{"torque", torques, &columns.joints},
+                              {"q", q_all, &columns.q},
+                              {"qd", velocities, &columns.joints}};
   return GuardedStep(pool, kFunction, named, std::size(named), pd, integrate, fk);
 }
 
@@ -693,15 +730,17 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
   };
   // The causes first when naming a failure's value: the torques (a controller's, or the
   // caller's clamped), the accelerations, then what was integrated.
-  const StepOutput named[] = {{"torque", arrays.torques},
-                              {"qdd", arrays.accelerations},
-                              {"q", arrays.q},
-                              {"base_velocity", arrays.velocities.Arrays(0, n - model.dof)},
-                              {"qd", arrays.joint_velocities},
-                              {"limit_forces", arrays.limit_forces},
-                              {"contact_forces", arrays.contacts.normal_forces},
-                              {"contact_friction_forces", arrays.contacts.friction_forces},
-                              {"contact_anchors", arrays.contacts.anchors}};
+  const State::Columns& columns = s.columns;
+  const StepOutput named[] = {
+      {"torque", arrays.torques, &columns.joints},
+      {"qdd", arrays.accelerations, &columns.velocities},
+      {"q", arrays.q, &columns.q},
+      {"base_velocity", arrays.velocities.Arrays(0, n - model.dof), &columns.base},
+      {"qd", arrays.joint_velocities, &columns.joints},
+      {"limit_forces", arrays.limit_forces, &columns.joints},
+      {"contact_forces", arrays.contacts.normal_forces, &columns.contacts},
+      {"contact_friction_forces", arrays.contacts.friction_forces, &columns.contact_xy},
+      {"contact_anchors", arrays.contacts.anchors, &columns.contact_xy}};
   constexpr const char* kFunction = "RobotBatch::TorqueStep";
   if (s.runge_kutta()) {
     return GuardedStep(pool, kFunction, named, std::size(named), control, runge_kutta, fk);

@@ -69,8 +69,11 @@ std::string DescribeNonFinite(const StepOutput* outputs, size_t output_count, si
     for (size_t a = 0; a < outputs[o].view.arrays; ++a) {
       const float value = outputs[o].view.Array(a)[robot];
       if (!std::isfinite(value)) {
+        const std::vector<std::string>* columns = outputs[o].columns;
+        const std::string what =
+            columns != nullptr && a < columns->size() ? " (" + (*columns)[a] + ")" : "";
         return std::string(outputs[o].name) + " of robot " + std::to_string(robot) + ", column " +
-               std::to_string(a) + " is " + NumberText(value);
+               std::to_string(a) + what + " is " + NumberText(value);
       }
     }
   }

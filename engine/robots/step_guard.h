@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "swarm/kernels/base/views.h"
 
@@ -26,6 +27,8 @@ namespace swarm {
 struct StepOutput {
   const char* name;  // as the C API and Python name the array: "torque", "qdd", "qd", ...
   ConstLanesView view;
+  // What each column is ("joint 'panda_joint3'", "base vx", "contact 'FL_FOOT' x"), or nullptr.
+  const std::vector<std::string>* columns = nullptr;
 };
 
 // saved = state for the tile's robots [begin, begin + count).
@@ -38,7 +41,8 @@ void RestoreStepStart(const ConstLanesView& saved, const LanesView& state);
 void CheckStepState(const ConstLanesView& state, size_t begin, size_t count,
                     std::atomic<size_t>* first_bad_robot);
 
-// "qd of robot 3, column 2 is inf": the first non-finite value of `robot` in output order.
+// "qd of robot 3, column 2 (joint 'elbow') is inf": the first non-finite value of `robot` in
+// output order.
 std::string DescribeNonFinite(const StepOutput* outputs, size_t output_count, size_t robot);
 
 }  // namespace swarm

@@ -119,7 +119,7 @@ TEST_CASE("a control step that overflows restores every robot and names the torq
       const Status status = batch.ControlStep(pool, 0.01f);
       REQUIRE(status.code() == ErrorCode::kInvalidArgument);
       CHECK_THAT(status.message(), Contains("overflowed from finite inputs: torque of robot 3, "
-                                            "column 1 is inf"));
+                                            "column 1 (joint 'joint2') is inf"));
       CHECK(Values(batch.q()) == q);
       CHECK(Values(batch.qd()) == qd);
     }
