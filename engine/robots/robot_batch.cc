@@ -22,10 +22,11 @@ namespace swarm {
 
 // Layout of `storage` (one allocation; every array holds `stride` floats, stride a multiple of
 // kPadFloats, so each array starts on a vector boundary and its padding stays zero):
-//   q (q_count) | base velocity (b) | qd (dof) | torque mode: limit forces (dof) | contact normal
+//   q (q_count) | base velocity (b) | qd (dof) | torque mode with contacts: contact normal
 //   forces (c) | friction forces (2c) | anchors (2c) | sliding (c) | q_target (dof) |
 //   base force (b) | torque (dof) | link poses (7 links) | target (7) | torque mode:
-//   qd_target (dof) | qdd_target (dof) | applied (n) | qdd (n) | added joint inertia (dof) |
+//   qd_target (dof) | qdd_target (dof) | applied (n) | qdd (n) | limit forces (dof) |
+//   added joint inertia (dof) |
 //   added point inertia (8c) | the step's limit flags (dof), contact flags (c), slipping (c),
 //   slip forces (2c) and the robots it solves again (1) | RK4 only: q0 (q_count) | v0 (n) | q stage
 //   (q_count) | v stage (n) | velocity sum (n) | acceleration sum (n) | stage accelerations (n) |
@@ -69,8 +70,7 @@ struct RobotBatch::State {
   size_t q_begin() const { return 0; }
   size_t base_velocity_begin() const { return model.q_count(); }
   size_t qd_begin() const { return base_velocity_begin() + base(); }
-  size_t limit_forces_begin() const { return qd_begin() + dof(); }
-  size_t contact_forces_begin() const { return limit_forces_begin() + torque_arrays(); }
+  size_t contact_forces_begin() const { return qd_begin() + dof(); }
   size_t friction_forces_begin() const { return contact_forces_begin() + contacts.size(); }
   size_t anchors_begin() const { return friction_forces_begin() + 2 * contacts.size(); }
   size_t sliding_begin() const { return anchors_begin() + 2 * contacts.size(); }
@@ -84,7 +84,8 @@ struct RobotBatch::State {
   size_t applied_begin() const { return qdd_target_begin() + torque_arrays(); }
   size_t dynamics_arrays() const { return torque_mode() ? velocities() : 0; }
   size_t qdd_begin() const { return applied_begin() + dynamics_arrays(); }
-  size_t added_joints_begin() const { return qdd_begin() + dynamics_arrays(); }
+  size_t limit_forces_begin() const { return qdd_begin() + dynamics_arrays(); }
+  size_t added_joints_begin() const { return limit_forces_begin() + torque_arrays(); }
   size_t added_points_begin() const { return added_joints_begin() + torque_arrays(); }
   bool runge_kutta() const {
     return torque_mode() && config.torque.integrator == TorqueIntegrator::kRungeKutta4;
@@ -105,9 +106,9 @@ struct RobotBatch::State {
   size_t rk_v_sum_begin() const { return rk_v_stage_begin() + rk_v_arrays(); }
   size_t rk_a_sum_begin() const { return rk_v_sum_begin() + rk_v_arrays(); }
   size_t rk_a_stage_begin() const { return rk_a_sum_begin() + rk_v_arrays(); }
-  // The state a step changes, [q | base velocity | qd | the constraints' state], and where a step
-  // saves it (engine/robots/step_guard.h). The torques and qdd are what the step applied and
-  // computed: a failed step leaves its values there, which show the cause.
+  // The state a step changes, [q | base velocity | qd | the contacts' state], and where a step
+  // saves it (engine/robots/step_guard.h). The torques, qdd and the limits' forces are what the
+  // step applied and computed: a failed step leaves its values there, which show the cause.
   size_t step_state_arrays() const { return q_target_begin(); }
   size_t saved_begin() const { return rk_a_stage_begin() + rk_v_arrays(); }
   size_t array_count() const { return saved_begin() + step_state_arrays(); }

@@ -213,9 +213,9 @@ class RobotBatch {
   // RK4); forward kinematics. qdd() holds the accelerations at the step's start. Errors (state
   // untouched): torque mode off, dt not in (0, kMaxStepSeconds], computed torque on a floating
   // base; and, as ControlStep, a step that makes its state non-finite: q, the velocities and the
-  // constraints' state are restored, and torque() and qdd() keep the failed step's values, which
-  // show the cause (the message names the first non-finite torque, acceleration, q or velocity
-  // of the lowest such robot, and its joint).
+  // contacts' state are restored, and torque(), qdd() and limit_forces() keep the failed step's
+  // values, which show the cause (the message names the first non-finite torque, acceleration, q or
+  // velocity of the lowest such robot, and its joint).
   Status TorqueStep(ThreadPool& pool, float dt, TorqueController controller);
 
   // Torque mode: each robot's kinetic energy 0.5 v^T (M + A) v (v = [base velocity, qd]) and
