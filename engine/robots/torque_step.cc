@@ -71,8 +71,8 @@ void AddConstraintTerms(const TorqueStepModel& model, const TorqueStepArrays& ar
     const LanesView tile_poses = arrays.poses.Slice(begin, count);
     ForwardKinematics(*model.kinematics, q_state, tile_poses);
     GroundContactTerms(*model.kinematics, model.contacts, model.contact_count,
-                       model.config->contacts.ground, model.contact, model.config->gravity,
-                       tile_poses, v_state, TileState(arrays.contacts, begin, count),
+                       model.config->contacts.ground, model.contact, tile_poses, v_state,
+                       TileState(arrays.contacts, begin, count),
                        TileStep(arrays.contact_step, begin, count), applied.Slice(begin, count),
                        arrays.added_points.Slice(begin, count));
   }

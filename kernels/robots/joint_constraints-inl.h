@@ -21,54 +21,15 @@ namespace swarm {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// One joint's limit row at (q, v) with the step's flag (soft_constraint.h): the side (lower: s =
-// +1), whether it is active, its coefficients and its explicit force f_e.
-template <class D, class M = hn::Mask<D>, class V = hn::Vec<D>>
-struct LimitRow {
-  M lower_side, active;
-  V r, row_velocity;
-  SoftRow<V> row;
-  V explicit_force;
-};
-
 // Whether a row would end the step violated and deeper than it started,
-// r + dt (v + dt a) < min(r, 0), with a the acceleration of a solve without it.
+// r + dt (v + dt a) < min(r, 0), with a the acceleration of a solve without it (min by compare and
+// select: hn::Min's NaN rule differs between ISAs).
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE hn::Mask<D> CrossesInStep(D d, const SoftConstraintStep& limits, V r, V row_velocity,
                                      V row_acceleration) {
   const V dt = hn::Set(d, limits.dt);
   const V end = hn::Add(r, hn::Mul(dt, hn::Add(row_velocity, hn::Mul(dt, row_acceleration))));
-  return hn::Lt(end, hn::Min(r, hn::Zero(d)));
-}
-
-template <class D, class V = hn::Vec<D>>
-HWY_INLINE LimitRow<D> LimitRowAt(D d, const JointConstraint& joint,
-                                  const SoftConstraintStep& limits, V q, V v, V flag) {
-  const V zero = hn::Zero(d);
-  const V below = hn::Sub(q, hn::Set(d, joint.lower));
-  const V above = hn::Sub(hn::Set(d, joint.upper), q);
-  LimitRow<D> out;
-  out.lower_side = hn::Le(below, above);
-  out.r = hn::IfThenElse(out.lower_side, below, above);
-  out.row_velocity = hn::IfThenElse(out.lower_side, v, hn::Neg(v));
-  out.active = RowActive(d, flag, hn::Lt(out.r, zero));
-  out.row = SoftRowAt(d, limits, out.r, hn::Set(d, joint.inverse_inertia0));
-  const V inverse_dt = hn::Set(d, 1.0f / limits.dt);
-  // A joint that arrives in its limit (outside it one step ago: r - dt v >= 0) while moving deeper
-  // stops within the step, an inelastic stop: the row's damping is m / dt, which the virtual mass
-  // turns into v' = 0. Afterwards the row is MuJoCo's, spring and damper.
-  const V dt = hn::Set(d, limits.dt);
-  const auto arrives = hn::And(hn::Lt(out.row_velocity, zero),
-                               hn::Ge(hn::Sub(out.r, hn::Mul(dt, out.row_velocity)), zero));
-  const SoftRow<V> impact{out.row.stiffness, hn::Mul(out.row.mass, inverse_dt), out.row.mass,
-                          out.row.reach};
-  out.explicit_force = hn::IfThenElse(arrives, SoftRowForce(impact, out.row_velocity, out.r),
-                                      SoftRowForce(out.row, out.row_velocity, out.r));
-  // Caught and stopped rows are hard (soft_constraint.h).
-  out.explicit_force = hn::IfThenElse(
-      hn::Gt(flag, zero), HardRowForce(d, limits, flag, out.row.mass, out.r, out.row_velocity),
-      out.explicit_force);
-  return out;
+  return hn::Lt(end, hn::IfThenElseZero(hn::Lt(r, hn::Zero(d)), r));
 }
 
 // The row's position r and velocity s v alone, and whether no lane of the vector has a row that is
@@ -86,13 +47,39 @@ HWY_INLINE bool QuietLimit(D d, const JointConstraint& joint, V q, V v, V flag, 
   return hn::AllTrue(d, hn::And(hn::Eq(flag, zero), hn::Ge(r, zero)));
 }
 
+// One joint's limit row at (q, v) with the step's flag (soft_constraint.h), given its position r
+// and row velocity s v (QuietLimit): whether it is active, its virtual mass and its explicit force
+// f_e. Through output parameters: SVE vectors and masks cannot be members of a struct.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void LimitRowAt(D d, const JointConstraint& joint, const SoftConstraintStep& limits, V r,
+                           V row_velocity, V flag, hn::Mask<D>& active, V& mass,
+                           V& explicit_force) {
+  const V zero = hn::Zero(d);
+  active = RowActive(d, flag, hn::Lt(r, zero));
+  V stiffness, damping, reach;
+  SoftRowAt(d, limits, r, hn::Set(d, joint.inverse_inertia0), stiffness, damping, mass, reach);
+  const V inverse_dt = hn::Set(d, 1.0f / limits.dt);
+  // A joint that arrives in its limit (outside it one step ago: r - dt v >= 0) while moving deeper
+  // stops within the step, an inelastic stop: the row's damping is m / dt, which the virtual mass
+  // turns into v' = 0. Afterwards the row is MuJoCo's, spring and damper.
+  const V dt = hn::Set(d, limits.dt);
+  const auto arrives =
+      hn::And(hn::Lt(row_velocity, zero), hn::Ge(hn::Sub(r, hn::Mul(dt, row_velocity)), zero));
+  const V impact_damping = hn::Mul(mass, inverse_dt);
+  explicit_force =
+      hn::IfThenElse(arrives, SoftRowForce(stiffness, impact_damping, reach, row_velocity, r),
+                     SoftRowForce(stiffness, damping, reach, row_velocity, r));
+  // Caught and stopped rows are hard (soft_constraint.h).
+  explicit_force = hn::IfThenElse(
+      hn::Gt(flag, zero), HardRowForce(d, limits, flag, mass, r, row_velocity), explicit_force);
+}
+
 // The row force f = f_e - m s qdd of an active row (0 when inactive).
 template <class D, class V = hn::Vec<D>>
-HWY_INLINE V LimitRowForce(D d, const LimitRow<D>& limit, V qdd) {
-  const V row_acceleration = hn::IfThenElse(limit.lower_side, qdd, hn::Neg(qdd));
-  const V force = hn::Sub(limit.explicit_force, hn::Mul(limit.row.mass, row_acceleration));
-  (void)d;
-  return hn::IfThenElseZero(limit.active, force);
+HWY_INLINE V LimitRowForce(D /*d*/, hn::Mask<D> lower_side, hn::Mask<D> active, V mass,
+                           V explicit_force, V qdd) {
+  const V row_acceleration = hn::IfThenElse(lower_side, qdd, hn::Neg(qdd));
+  return hn::IfThenElseZero(active, hn::Sub(explicit_force, hn::Mul(mass, row_acceleration)));
 }
 
 // friction eps^2 / (v^2 + eps^2)^(3/2): the slope of the smoothed Coulomb friction at v.
@@ -112,12 +99,12 @@ inline void JointConstraintTermsImpl(const JointConstraint* joints, size_t count
   using V = hn::Vec<decltype(d)>;
   for (size_t j = 0; j < count; ++j) {
     const JointConstraint& joint = joints[j];
-    const V dt_damping = hn::Set(d, limits.dt * joint.damping);
-    const V dt = hn::Set(d, limits.dt);
     ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
+      // Constants set in the loop body, not captured from outside it (GCC 12 on SVE_256).
+      const V dt = hn::Set(d, limits.dt);
       const V v = hn::LoadU(d, qd.Array(j) + i);
       const V value = hn::LoadU(d, q.Array(j) + i), flag = hn::LoadU(d, flags.Array(j) + i);
-      V inertia = dt_damping;
+      V inertia = hn::Set(d, limits.dt * joint.damping);
       if (joint.friction != 0.0f) {
         inertia =
             hn::Add(inertia, hn::Mul(dt, FrictionSlope(d, joint.friction, friction_velocity, v)));
@@ -128,13 +115,14 @@ inline void JointConstraintTermsImpl(const JointConstraint* joints, size_t count
         store(hn::Add(inertia, hn::Zero(d)), d, added.Array(j) + i);  // tau unchanged
         return;
       }
-      const auto limit = LimitRowAt(d, joint, limits, value, v, flag);
-      inertia = hn::Add(inertia, hn::IfThenElseZero(limit.active, limit.row.mass));
+      hn::Mask<decltype(d)> active;
+      V mass, explicit_force;
+      LimitRowAt(d, joint, limits, r, row_velocity, flag, active, mass, explicit_force);
+      inertia = hn::Add(inertia, hn::IfThenElseZero(active, mass));
       store(inertia, d, added.Array(j) + i);
       const V torque = hn::LoadU(d, tau.Array(j) + i);
-      const V push =
-          hn::IfThenElse(limit.lower_side, limit.explicit_force, hn::Neg(limit.explicit_force));
-      store(hn::IfThenElse(limit.active, hn::Add(torque, push), torque), d, tau.Array(j) + i);
+      const V push = hn::IfThenElse(lower_side, explicit_force, hn::Neg(explicit_force));
+      store(hn::IfThenElse(active, hn::Add(torque, push), torque), d, tau.Array(j) + i);
     });
   }
 }
@@ -156,8 +144,12 @@ inline void JointLimitForcesImpl(const JointConstraint* joints, size_t count,
         store(hn::Zero(d), d, forces.Array(j) + i);
         return;
       }
-      const auto limit = LimitRowAt(d, joint, limits, value, v, flag);
-      store(LimitRowForce(d, limit, hn::LoadU(d, qdd.Array(j) + i)), d, forces.Array(j) + i);
+      hn::Mask<decltype(d)> active;
+      V mass, explicit_force;
+      LimitRowAt(d, joint, limits, r, row_velocity, flag, active, mass, explicit_force);
+      store(LimitRowForce(d, lower_side, active, mass, explicit_force,
+                          hn::LoadU(d, qdd.Array(j) + i)),
+            d, forces.Array(j) + i);
     });
   }
 }
@@ -169,7 +161,6 @@ inline bool UpdateLimitFlagsImpl(const JointConstraint* joints, size_t count,
                                  const LanesView& changed) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
-  const V zero = hn::Zero(d);
   bool any = false;
   for (size_t j = 0; j < count; ++j) {
     const JointConstraint& joint = joints[j];
@@ -180,18 +171,19 @@ inline bool UpdateLimitFlagsImpl(const JointConstraint* joints, size_t count,
       V r, row_velocity;
       hn::Mask<decltype(d)> lower_side;
       V updated;
-      if (QuietLimit(d, joint, value, v, flag, r, row_velocity, lower_side)) {
+      const bool quiet = QuietLimit(d, joint, value, v, flag, r, row_velocity, lower_side);
+      const V row_acceleration = hn::IfThenElse(lower_side, a, hn::Neg(a));
+      const auto crosses = CrossesInStep(d, limits, r, row_velocity, row_acceleration);
+      if (quiet) {
         // Inactive and unflagged everywhere: only a crossing changes the flag.
-        const V row_acceleration = hn::IfThenElse(lower_side, a, hn::Neg(a));
-        updated = hn::IfThenElse(CrossesInStep(d, limits, r, row_velocity, row_acceleration),
-                                 hn::Set(d, kRowCaught), flag);
+        updated = hn::IfThenElse(crosses, hn::Set(d, kRowCaught), flag);
       } else {
-        const auto limit = LimitRowAt(d, joint, limits, value, v, flag);
-        const auto pulls = hn::Lt(LimitRowForce(d, limit, a), zero);
-        const V row_acceleration = hn::IfThenElse(limit.lower_side, a, hn::Neg(a));
-        const auto crosses =
-            CrossesInStep(d, limits, limit.r, limit.row_velocity, row_acceleration);
-        updated = NextRowFlag(d, flag, limit.active, pulls, crosses, may_release);
+        hn::Mask<decltype(d)> active;
+        V mass, explicit_force;
+        LimitRowAt(d, joint, limits, r, row_velocity, flag, active, mass, explicit_force);
+        const auto pulls =
+            hn::Lt(LimitRowForce(d, lower_side, active, mass, explicit_force, a), hn::Zero(d));
+        updated = NextRowFlag(d, flag, active, pulls, crosses, may_release);
       }
       const size_t valid = q.count - i < hn::Lanes(d) ? q.count - i : hn::Lanes(d);
       const auto moved = hn::And(hn::Ne(updated, flag), hn::FirstN(d, valid));

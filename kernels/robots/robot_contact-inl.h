@@ -32,6 +32,14 @@ HWY_INLINE V Dot3(V ax, V ay, V az, V bx, V by, V bz) {
   return hn::Add(hn::Add(hn::Mul(ax, bx), hn::Mul(ay, by)), hn::Mul(az, bz));
 }
 
+// max(x, 0) by compare and select: hn::Max follows each ISA's NaN rule (x86 returns the second
+// operand, Arm the NaN), so a NaN force would give different modes on different targets. +0 for
+// -0 and NaN.
+template <class V>
+HWY_INLINE V PositivePart(V x) {
+  return hn::IfThenElseZero(hn::Gt(x, hn::Zero(hn::DFromV<V>())), x);
+}
+
 // The lanes i.. of link `link`'s pose: position and orientation.
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void LoadLinkPose(D d, const ConstLanesView& poses, size_t link, size_t i, V& px, V& py,
@@ -133,60 +141,47 @@ HWY_INLINE void ApplyPointForce(D d, const KinematicTree& tree, const ConstLanes
   }
 }
 
-// One contact's rows at the step's start, for lanes i..: the point, its velocity, whether the
-// normal row is active and whether friction slides, the rows' coefficients and the explicit
-// forces f_e (zero where inactive), and the masses the dynamics see.
+// One contact's rows at the step's start, for lanes i.. (through output parameters: SVE vectors
+// and masks cannot be members of a struct): the contact point c (world), its velocity v, the
+// signed distance r, whether the normal row is active and whether friction slides this step (else
+// sticks), the anchor u, the normal row's virtual mass (the sticking tangents share it) and the
+// explicit forces f_e (zero where inactive).
 template <class D, class M = hn::Mask<D>, class V = hn::Vec<D>>
-struct ContactRows {
-  V cx, cy, cz;       // the contact point (world)
-  V vx, vy, vz;       // its velocity
-  V qx, qy, qz, qw;   // the link's orientation
-  M active, sliding;  // sliding: friction slides this step (else sticks)
-  SoftRow<V> row;     // the normal's coefficients (the sticking tangents share them)
-  V fx, fy, fz;       // f_e
-  V ux, uy;           // the anchor
-  V normal_mass, tangent_mass;
-  V r;  // the signed distance
-};
-
-template <class D, class V = hn::Vec<D>>
-HWY_INLINE ContactRows<D> ContactRowsAt(D d, const KinematicTree& tree, const ContactPoint& contact,
-                                        size_t n, const GroundContact& ground,
-                                        const SoftConstraintStep& normal,
-                                        const ConstLanesView& poses,
-                                        const ConstLanesView& velocities,
-                                        const GroundContactState& state,
-                                        const GroundContactStep& step, size_t i) {
+HWY_INLINE void ContactRowsAt(D d, const KinematicTree& tree, const ContactPoint& contact, size_t n,
+                              const GroundContact& ground, const SoftConstraintStep& normal,
+                              const ConstLanesView& poses, const ConstLanesView& velocities,
+                              const GroundContactState& state, const GroundContactStep& step,
+                              size_t i, V& cx, V& cy, V& cz, V& vx, V& vy, V& vz, V& r, M& active,
+                              M& sliding, V& ux, V& uy, V& mass, V& fx, V& fy, V& fz) {
   const V zero = hn::Zero(d);
-  ContactRows<D> c;
-  V px, py, pz;
-  LoadLinkPose(d, poses, contact.link, i, px, py, pz, c.qx, c.qy, c.qz, c.qw);
-  c.cx = px, c.cy = py, c.cz = hn::Sub(pz, hn::Set(d, contact.radius));
-  const V r = hn::Sub(c.cz, hn::Set(d, ground.height));
-  PointMotion(d, tree, poses, contact.link, c.cx, c.cy, c.cz, velocities, i, c.vx, c.vy, c.vz);
+  V qx, qy, qz, qw;
+  LoadLinkPose(d, poses, contact.link, i, cx, cy, cz, qx, qy, qz, qw);
+  cz = hn::Sub(cz, hn::Set(d, contact.radius));
+  r = hn::Sub(cz, hn::Set(d, ground.height));
+  PointMotion(d, tree, poses, contact.link, cx, cy, cz, velocities, i, vx, vy, vz);
   const V flag = hn::LoadU(d, step.flags.Array(n) + i);
-  c.active = RowActive(d, flag, hn::Lt(r, zero));
-  c.r = r;
+  active = RowActive(d, flag, hn::Lt(r, zero));
   // The step's slip flag: kSlipping slides with slip_forces, kSticking sticks, 0 keeps the mode
   // the contact entered the step with.
   const V slip = hn::LoadU(d, step.slipping.Array(n) + i);
   const auto slipping = hn::Gt(slip, zero);
   const auto entered_sliding = hn::Gt(hn::LoadU(d, state.sliding.Array(n) + i), hn::Set(d, 0.5f));
-  c.sliding = hn::Or(hn::And(entered_sliding, hn::Eq(slip, zero)), slipping);
-  c.row = SoftRowAt(d, normal, r, hn::Set(d, contact.inverse_inertia0));
-  c.ux = hn::LoadU(d, state.anchors.Array(2 * n) + i);
-  c.uy = hn::LoadU(d, state.anchors.Array(2 * n + 1) + i);
+  sliding = hn::Or(hn::And(entered_sliding, hn::Eq(slip, zero)), slipping);
+  V stiffness, damping, reach;
+  SoftRowAt(d, normal, r, hn::Set(d, contact.inverse_inertia0), stiffness, damping, mass, reach);
+  ux = hn::LoadU(d, state.anchors.Array(2 * n) + i);
+  uy = hn::LoadU(d, state.anchors.Array(2 * n + 1) + i);
   // Sliding: -mu max(f_n, 0) along -v_t (the previous step's normal force; the previous friction
   // force's direction when v_t = 0), or the cone's projection of this step's sticking force when a
   // solve found it outside the cone (slip_forces).
-  const V previous_normal = hn::Max(hn::LoadU(d, state.normal_forces.Array(n) + i), zero);
+  const V previous_normal = PositivePart(hn::LoadU(d, state.normal_forces.Array(n) + i));
   const V gx = hn::LoadU(d, state.friction_forces.Array(2 * n) + i);
   const V gy = hn::LoadU(d, state.friction_forces.Array(2 * n + 1) + i);
-  const V speed = hn::Sqrt(hn::Add(hn::Mul(c.vx, c.vx), hn::Mul(c.vy, c.vy)));
+  const V speed = hn::Sqrt(hn::Add(hn::Mul(vx, vx), hn::Mul(vy, vy)));
   const V previous_size = hn::Sqrt(hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy)));
   const auto moving = hn::Gt(speed, zero);
-  const V dx = hn::IfThenElse(moving, hn::Neg(c.vx), gx);
-  const V dy = hn::IfThenElse(moving, hn::Neg(c.vy), gy);
+  const V dx = hn::IfThenElse(moving, hn::Neg(vx), gx);
+  const V dy = hn::IfThenElse(moving, hn::Neg(vy), gy);
   const V size = hn::IfThenElse(moving, speed, previous_size);
   const auto has_direction = hn::Gt(size, zero);
   const V scale = hn::IfThenElseZero(
@@ -196,60 +191,66 @@ HWY_INLINE ContactRows<D> ContactRowsAt(D d, const KinematicTree& tree, const Co
       hn::IfThenElse(slipping, hn::LoadU(d, step.slip_forces.Array(2 * n) + i), hn::Mul(scale, dx));
   const V slide_y = hn::IfThenElse(slipping, hn::LoadU(d, step.slip_forces.Array(2 * n + 1) + i),
                                    hn::Mul(scale, dy));
-  const V stick_x = SoftRowForce(c.row, c.vx, c.ux);
-  const V stick_y = SoftRowForce(c.row, c.vy, c.uy);
-  c.fx = hn::IfThenElseZero(c.active, hn::IfThenElse(c.sliding, slide_x, stick_x));
-  c.fy = hn::IfThenElseZero(c.active, hn::IfThenElse(c.sliding, slide_y, stick_y));
+  const V stick_x = SoftRowForce(stiffness, damping, reach, vx, ux);
+  const V stick_y = SoftRowForce(stiffness, damping, reach, vy, uy);
+  fx = hn::IfThenElseZero(active, hn::IfThenElse(sliding, slide_x, stick_x));
+  fy = hn::IfThenElseZero(active, hn::IfThenElse(sliding, slide_y, stick_y));
   // The normal: a point that arrives (above the plane one step ago: r - dt v_z >= 0) while moving
   // in stops within the step (damping m / dt: an inelastic impact); caught and stopped rows are
   // hard (soft_constraint.h); otherwise MuJoCo's soft row.
   const V inverse_dt = hn::Set(d, 1.0f / normal.dt);
   const auto arrives =
-      hn::And(hn::Lt(c.vz, zero), hn::Ge(hn::Sub(r, hn::Mul(hn::Set(d, normal.dt), c.vz)), zero));
-  const SoftRow<V> impact{c.row.stiffness, hn::Mul(c.row.mass, inverse_dt), c.row.mass,
-                          c.row.reach};
-  V fz = hn::IfThenElse(arrives, SoftRowForce(impact, c.vz, r), SoftRowForce(c.row, c.vz, r));
-  fz = hn::IfThenElse(hn::Gt(flag, zero), HardRowForce(d, normal, flag, c.row.mass, r, c.vz), fz);
-  c.fz = hn::IfThenElseZero(c.active, fz);
-  c.normal_mass = hn::IfThenElseZero(c.active, c.row.mass);
-  c.tangent_mass = hn::IfThenElseZero(hn::AndNot(c.sliding, c.active), c.row.mass);
-  return c;
+      hn::And(hn::Lt(vz, zero), hn::Ge(hn::Sub(r, hn::Mul(hn::Set(d, normal.dt), vz)), zero));
+  const V impact_damping = hn::Mul(mass, inverse_dt);
+  V push = hn::IfThenElse(arrives, SoftRowForce(stiffness, impact_damping, reach, vz, r),
+                          SoftRowForce(stiffness, damping, reach, vz, r));
+  push = hn::IfThenElse(hn::Gt(flag, zero), HardRowForce(d, normal, flag, mass, r, vz), push);
+  fz = hn::IfThenElseZero(active, push);
+}
+
+// The masses the dynamics see: m_n = m where the contact is active, m_t = m where it also sticks.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void ContactMasses(D /*d*/, hn::Mask<D> active, hn::Mask<D> sliding, V mass,
+                              V& normal_mass, V& tangent_mass) {
+  normal_mass = hn::IfThenElseZero(active, mass);
+  tangent_mass = hn::IfThenElseZero(hn::AndNot(sliding, active), mass);
 }
 
 // The forces of the rows after a solve gave the point's acceleration (ax, ay, az):
-// f = f_e - m J_c qdd per row (sliding friction as given).
-template <class D, class V = hn::Vec<D>>
-HWY_INLINE void ContactForces(const ContactRows<D>& c, V ax, V ay, V az, V& fx, V& fy, V& fz) {
-  fz = hn::Sub(c.fz, hn::Mul(c.normal_mass, az));
-  fx = hn::Sub(c.fx, hn::Mul(c.tangent_mass, ax));
-  fy = hn::Sub(c.fy, hn::Mul(c.tangent_mass, ay));
+// f = f_e - m J_c qdd per row (sliding friction as given), into (fx, fy, fz), which hold f_e.
+template <class V>
+HWY_INLINE void ContactForces(V normal_mass, V tangent_mass, V ax, V ay, V az, V& fx, V& fy,
+                              V& fz) {
+  fz = hn::Sub(fz, hn::Mul(normal_mass, az));
+  fx = hn::Sub(fx, hn::Mul(tangent_mass, ax));
+  fy = hn::Sub(fy, hn::Mul(tangent_mass, ay));
 }
 
 inline void GroundContactTermsImpl(const KinematicTree& tree, const ContactPoint* contacts,
                                    size_t contact_count, const GroundContact& ground,
-                                   const SoftConstraintStep& normal, const float* gravity,
-                                   const ConstLanesView& poses, const ConstLanesView& velocities,
+                                   const SoftConstraintStep& normal, const ConstLanesView& poses,
+                                   const ConstLanesView& velocities,
                                    const GroundContactState& state, const GroundContactStep& step,
                                    const LanesView& forces, const LanesView& added_points) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
-  const V gx = hn::Set(d, gravity[0]), gy = hn::Set(d, gravity[1]), gz = hn::Set(d, gravity[2]);
   ForEachVector(d, forces.count, [&](size_t i, auto store) HWY_ATTR {
     for (size_t n = 0; n < contact_count; ++n) {
       const ContactPoint& contact = contacts[n];
-      const auto c =
-          ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, step, i);
-      // Forward dynamics treats gravity as an upward acceleration of the root, so the point
-      // inertias see a + g instead of a: -C g added to the explicit force makes up for it.
-      const V fx = hn::Sub(c.fx, hn::Mul(c.tangent_mass, gx));
-      const V fy = hn::Sub(c.fy, hn::Mul(c.tangent_mass, gy));
-      const V fz = hn::Sub(c.fz, hn::Mul(c.normal_mass, gz));
-      ApplyPointForce(d, tree, poses, contact.link, c.cx, c.cy, c.cz, fx, fy, fz, c.active, forces,
-                      i, store);
+      V cx, cy, cz, vx, vy, vz, r, ux, uy, mass, fx, fy, fz;
+      hn::Mask<decltype(d)> active, sliding;
+      ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, step, i, cx, cy,
+                    cz, vx, vy, vz, r, active, sliding, ux, uy, mass, fx, fy, fz);
+      // J_c^T f_e alone: forward dynamics' point inertias meet only the step's J_c qdd, not
+      // gravity (robot_dynamics.h, AddedInertia), so f_e needs no correction for it.
+      ApplyPointForce(d, tree, poses, contact.link, cx, cy, cz, fx, fy, fz, active, forces, i,
+                      store);
       // The plane's normal in the body frame: E_lb (R_l^T z), and the point r_lb - radius n_b.
+      V px, py, pz, qx, qy, qz, qw;
+      LoadLinkPose(d, poses, contact.link, i, px, py, pz, qx, qy, qz, qw);
       V lx, ly, lz;
-      Rotate(hn::Neg(c.qx), hn::Neg(c.qy), hn::Neg(c.qz), c.qw, hn::Zero(d), hn::Zero(d),
-             hn::Set(d, 1.0f), lx, ly, lz);
+      Rotate(hn::Neg(qx), hn::Neg(qy), hn::Neg(qz), qw, hn::Zero(d), hn::Zero(d), hn::Set(d, 1.0f),
+             lx, ly, lz);
       const float* e = contact.link_rotation;
       const V radius = hn::Set(d, contact.radius);
       for (size_t k = 0; k < 3; ++k) {
@@ -260,8 +261,10 @@ inline void GroundContactTermsImpl(const KinematicTree& tree, const ContactPoint
         store(hn::Sub(hn::Set(d, contact.link_origin[k]), hn::Mul(radius, n_k)), d,
               added_points.Array(kAddedPointArrays * n + k) + i);
       }
-      store(c.normal_mass, d, added_points.Array(kAddedPointArrays * n + 6) + i);
-      store(c.tangent_mass, d, added_points.Array(kAddedPointArrays * n + 7) + i);
+      V normal_mass, tangent_mass;
+      ContactMasses(d, active, sliding, mass, normal_mass, tangent_mass);
+      store(normal_mass, d, added_points.Array(kAddedPointArrays * n + 6) + i);
+      store(tangent_mass, d, added_points.Array(kAddedPointArrays * n + 7) + i);
     }
   });
 }
@@ -275,24 +278,29 @@ inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactPoint
                                    const GroundContactStep& step, const LanesView& changed) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
-  const V zero = hn::Zero(d), mu = hn::Set(d, ground.friction);
   bool any = false;
   ForEachVector(d, poses.count, [&](size_t i, auto store) HWY_ATTR {
+    // Constants set in the loop body: captured from outside it, vector constants crashed GCC 12's
+    // SLP vectoriser on SVE_256 (an internal compiler error) in these kernels.
+    const V zero = hn::Zero(d), mu = hn::Set(d, ground.friction), dt = hn::Set(d, normal.dt);
     const size_t valid = poses.count - i < hn::Lanes(d) ? poses.count - i : hn::Lanes(d);
     for (size_t n = 0; n < contact_count; ++n) {
       const ContactPoint& contact = contacts[n];
-      const auto c =
-          ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, step, i);
-      V ax, ay, az, fx, fy, fz;
-      PointMotion(d, tree, poses, contact.link, c.cx, c.cy, c.cz, accelerations, i, ax, ay, az);
-      ContactForces(c, ax, ay, az, fx, fy, fz);
+      V cx, cy, cz, vx, vy, vz, r, ux, uy, mass, fx, fy, fz;
+      hn::Mask<decltype(d)> active, sliding;
+      ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, step, i, cx, cy,
+                    cz, vx, vy, vz, r, active, sliding, ux, uy, mass, fx, fy, fz);
+      V normal_mass, tangent_mass, ax, ay, az;
+      ContactMasses(d, active, sliding, mass, normal_mass, tangent_mass);
+      PointMotion(d, tree, poses, contact.link, cx, cy, cz, accelerations, i, ax, ay, az);
+      ContactForces(normal_mass, tangent_mass, ax, ay, az, fx, fy, fz);
       const V flag = hn::LoadU(d, step.flags.Array(n) + i);
       const V slip = hn::LoadU(d, step.slipping.Array(n) + i);
-      // The normal row's flag (soft_constraint.h, one-sided rows).
-      const V dt = hn::Set(d, normal.dt);
-      const V end = hn::Add(c.r, hn::Mul(dt, hn::Add(c.vz, hn::Mul(dt, az))));
-      const V updated = NextRowFlag(d, flag, c.active, hn::Lt(fz, zero),
-                                    hn::Lt(end, hn::Min(c.r, zero)), may_release);
+      // The normal row's flag (soft_constraint.h, one-sided rows): crosses when the point would
+      // end the step below the plane and deeper than it started (min(r, 0) by compare and select).
+      const V end = hn::Add(r, hn::Mul(dt, hn::Add(vz, hn::Mul(dt, az))));
+      const auto crosses = hn::Lt(end, hn::IfThenElseZero(hn::Lt(r, zero), r));
+      const V updated = NextRowFlag(d, flag, active, hn::Lt(fz, zero), crosses, may_release);
       const auto released = hn::Lt(updated, zero);
       // Sticks: a contact sliding as it entered the step whose sliding force would turn its
       // tangential velocity around within the step (explicit Coulomb friction stronger than the
@@ -300,13 +308,13 @@ inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactPoint
       // tangential force left the cone.
       const V limit = hn::Mul(mu, fz);
       const V size = hn::Sqrt(hn::Add(hn::Mul(fx, fx), hn::Mul(fy, fy)));
-      const V wx = hn::Add(c.vx, hn::Mul(dt, ax)), wy = hn::Add(c.vy, hn::Mul(dt, ay));
-      const auto reverses = hn::Lt(Dot3(wx, wy, zero, c.vx, c.vy, zero), zero);
-      const auto active_kept = hn::AndNot(released, c.active);  // friction of rows still acting
+      const V wx = hn::Add(vx, hn::Mul(dt, ax)), wy = hn::Add(vy, hn::Mul(dt, ay));
+      const auto reverses = hn::Lt(Dot3(wx, wy, zero, vx, vy, zero), zero);
+      const auto active_kept = hn::AndNot(released, active);  // friction of rows still acting
       const auto sticks =
-          hn::And(hn::And(active_kept, c.sliding), hn::And(hn::Eq(slip, zero), reverses));
+          hn::And(hn::And(active_kept, sliding), hn::And(hn::Eq(slip, zero), reverses));
       const auto slips = hn::AndNot(
-          c.sliding, hn::And(active_kept, hn::And(hn::Le(slip, zero), hn::Gt(size, limit))));
+          sliding, hn::And(active_kept, hn::And(hn::Le(slip, zero), hn::Gt(size, limit))));
       const auto moved =
           hn::And(hn::Or(hn::Ne(updated, flag), hn::Or(sticks, slips)), hn::FirstN(d, valid));
       any = any || !hn::AllFalse(d, moved);
@@ -336,35 +344,40 @@ inline void GroundContactForcesImpl(const KinematicTree& tree, const ContactPoin
                                     const GroundContactState& state) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
-  const V zero = hn::Zero(d), dt = hn::Set(d, normal.dt), mu = hn::Set(d, ground.friction);
   ForEachVector(d, state.normal_forces.count, [&](size_t i, auto store) HWY_ATTR {
+    // Set inside the loop body: captured from outside it, these vectors crashed GCC 12's SLP
+    // vectoriser on SVE_256 (an internal compiler error).
+    const V zero = hn::Zero(d), dt = hn::Set(d, normal.dt), mu = hn::Set(d, ground.friction);
     for (size_t n = 0; n < contact_count; ++n) {
       const ContactPoint& contact = contacts[n];
-      const auto c =
-          ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, step, i);
-      V ax, ay, az, fx, fy, fz;
-      PointMotion(d, tree, poses, contact.link, c.cx, c.cy, c.cz, accelerations, i, ax, ay, az);
-      ContactForces(c, ax, ay, az, fx, fy, fz);
+      V cx, cy, cz, vx, vy, vz, r, ux, uy, mass, fx, fy, fz;
+      hn::Mask<decltype(d)> active, sliding;
+      ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, step, i, cx, cy,
+                    cz, vx, vy, vz, r, active, sliding, ux, uy, mass, fx, fy, fz);
+      V normal_mass, tangent_mass, ax, ay, az;
+      ContactMasses(d, active, sliding, mass, normal_mass, tangent_mass);
+      PointMotion(d, tree, poses, contact.link, cx, cy, cz, accelerations, i, ax, ay, az);
+      ContactForces(normal_mass, tangent_mass, ax, ay, az, fx, fy, fz);
       // The tangential velocity at the step's end.
-      const V wx = hn::Add(c.vx, hn::Mul(dt, ax)), wy = hn::Add(c.vy, hn::Mul(dt, ay));
+      const V wx = hn::Add(vx, hn::Mul(dt, ax)), wy = hn::Add(vy, hn::Mul(dt, ay));
       // Sticking: slides next when the force is outside the cone (the step's solves did not settle
       // it), else the anchor moves by dt v_t'.
-      const V limit = hn::Mul(mu, hn::Max(fz, zero));
+      const V limit = hn::Mul(mu, PositivePart(fz));
       const auto outside = hn::Gt(hn::Add(hn::Mul(fx, fx), hn::Mul(fy, fy)), hn::Mul(limit, limit));
-      const V stick_ux = hn::IfThenElseZero(hn::Not(outside), hn::Add(c.ux, hn::Mul(dt, wx)));
-      const V stick_uy = hn::IfThenElseZero(hn::Not(outside), hn::Add(c.uy, hn::Mul(dt, wy)));
+      const V stick_ux = hn::IfThenElseZero(hn::Not(outside), hn::Add(ux, hn::Mul(dt, wx)));
+      const V stick_uy = hn::IfThenElseZero(hn::Not(outside), hn::Add(uy, hn::Mul(dt, wy)));
       // Sliding: sticks next when v_t' no longer runs against the friction force (it stopped or
       // turned), anchored where it is (u = 0: the spring holds no energy it was not given).
       const auto stops = hn::Ge(Dot3(wx, wy, zero, fx, fy, zero), zero);
       const auto slides_next =
-          hn::And(c.active, hn::Or(hn::AndNot(stops, c.sliding), hn::AndNot(c.sliding, outside)));
-      store(hn::IfThenElseZero(c.active, fz), d, state.normal_forces.Array(n) + i);
-      store(hn::IfThenElseZero(c.active, fx), d, state.friction_forces.Array(2 * n) + i);
-      store(hn::IfThenElseZero(c.active, fy), d, state.friction_forces.Array(2 * n + 1) + i);
-      const V ux = hn::IfThenElseZero(hn::Not(c.sliding), stick_ux);
-      const V uy = hn::IfThenElseZero(hn::Not(c.sliding), stick_uy);
-      store(hn::IfThenElseZero(c.active, ux), d, state.anchors.Array(2 * n) + i);
-      store(hn::IfThenElseZero(c.active, uy), d, state.anchors.Array(2 * n + 1) + i);
+          hn::And(active, hn::Or(hn::AndNot(stops, sliding), hn::AndNot(sliding, outside)));
+      store(hn::IfThenElseZero(active, fz), d, state.normal_forces.Array(n) + i);
+      store(hn::IfThenElseZero(active, fx), d, state.friction_forces.Array(2 * n) + i);
+      store(hn::IfThenElseZero(active, fy), d, state.friction_forces.Array(2 * n + 1) + i);
+      const V next_ux = hn::IfThenElseZero(hn::Not(sliding), stick_ux);
+      const V next_uy = hn::IfThenElseZero(hn::Not(sliding), stick_uy);
+      store(hn::IfThenElseZero(active, next_ux), d, state.anchors.Array(2 * n) + i);
+      store(hn::IfThenElseZero(active, next_uy), d, state.anchors.Array(2 * n + 1) + i);
       store(hn::IfThenElseZero(slides_next, hn::Set(d, 1.0f)), d, state.sliding.Array(n) + i);
     }
   });

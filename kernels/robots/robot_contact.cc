@@ -65,14 +65,12 @@ bool ValidStep(const SoftConstraintStep& normal) {
 
 void GroundContactTerms(const KinematicTree& tree, const ContactPoint* contacts,
                         size_t contact_count, const GroundContact& ground,
-                        const SoftConstraintStep& normal, const float gravity[3],
-                        const ConstLanesView& poses, const ConstLanesView& velocities,
-                        const GroundContactState& state, const GroundContactStep& step,
-                        const LanesView& forces, const LanesView& added_points) {
+                        const SoftConstraintStep& normal, const ConstLanesView& poses,
+                        const ConstLanesView& velocities, const GroundContactState& state,
+                        const GroundContactStep& step, const LanesView& forces,
+                        const LanesView& added_points) {
   SWARM_ASSERT(ValidGroundContact(ground) && ValidStep(normal) &&
                ValidContacts(tree, contacts, contact_count));
-  SWARM_ASSERT(gravity != nullptr && std::isfinite(gravity[0]) && std::isfinite(gravity[1]) &&
-               std::isfinite(gravity[2]));
   SWARM_ASSERT(SameCount(forces, poses, velocities, added_points) &&
                ValidState(state, contact_count, forces.count) &&
                ValidFlags(step, contact_count, forces.count));
@@ -81,7 +79,7 @@ void GroundContactTerms(const KinematicTree& tree, const ContactPoint* contacts,
                velocities.arrays == velocity_count && forces.arrays == velocity_count &&
                added_points.arrays == kAddedPointArrays * contact_count);
   HWY_DYNAMIC_DISPATCH(GroundContactTermsImpl)
-  (tree, contacts, contact_count, ground, normal, gravity, poses, velocities, state, step, forces,
+  (tree, contacts, contact_count, ground, normal, poses, velocities, state, step, forces,
    added_points);
 }
 

@@ -111,7 +111,8 @@ inline void LimitSpeedsImpl(const ConstLanesView& velocities, const LanesView& a
       const V v = hn::LoadU(d, velocities.Array(k) + i);
       const V a = hn::LoadU(d, accelerations.Array(k) + i);
       const V end = hn::Add(v, hn::Mul(a, step));
-      const V clamped = hn::Min(hn::Max(end, hn::Neg(limit)), limit);
+      // Compare and select, not Min/Max (whose NaN rules differ by ISA): a NaN stays NaN.
+      const V clamped = ClampBySelect(end, hn::Neg(limit), limit);
       const V fixed = hn::Mul(hn::Sub(clamped, v), inverse_step);
       store(hn::IfThenElse(hn::Eq(clamped, end), a, fixed), d, accelerations.Array(k) + i);
     });

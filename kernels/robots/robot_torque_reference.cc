@@ -111,6 +111,33 @@ void IntegrateAccelerations(const ConstLanesView& qdd, const LanesView& q, const
   }
 }
 
+void LimitSpeeds(const ConstLanesView& velocities, const LanesView& accelerations, float dt,
+                 size_t base, float max_joint_speed, float max_base_angular_speed) {
+  const float inverse_step = 1.0f / dt;
+  for (size_t k = base; k < accelerations.arrays; ++k) {
+    for (size_t r = 0; r < accelerations.count; ++r) {
+      const float v = velocities.Array(k)[r];
+      float& a = accelerations.Array(k)[r];
+      const float end = v + a * dt;
+      const float clamped = Clamp(end, -max_joint_speed, max_joint_speed);
+      if (!(clamped == end)) a = (clamped - v) * inverse_step;
+    }
+  }
+  if (base == 0) return;
+  for (size_t r = 0; r < accelerations.count; ++r) {
+    float end[3];
+    for (size_t k = 0; k < 3; ++k) {
+      end[k] = velocities.Array(3 + k)[r] + accelerations.Array(3 + k)[r] * dt;
+    }
+    const float speed = std::sqrt((end[0] * end[0] + end[1] * end[1]) + end[2] * end[2]);
+    if (!(speed > max_base_angular_speed)) continue;
+    const float scale = max_base_angular_speed / speed;
+    for (size_t k = 0; k < 3; ++k) {
+      accelerations.Array(3 + k)[r] = (end[k] * scale - velocities.Array(3 + k)[r]) * inverse_step;
+    }
+  }
+}
+
 void IntegrateFloatingBase(const ConstLanesView& base_qdd, const LanesView& base_q,
                            const LanesView& base_qd, float dt) {
   for (size_t r = 0; r < base_q.count; ++r) {

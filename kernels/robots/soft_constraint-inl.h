@@ -34,7 +34,9 @@ HWY_INLINE V Impedance(D d, const SoftConstraintStep& c, V r) {
     return hn::Set(d, 0.5f * (c.impedance_min + c.impedance_max));
   }
   const V one = hn::Set(d, 1.0f);
-  const V x = hn::Min(hn::Mul(hn::Abs(r), hn::Set(d, c.inverse_width)), one);
+  // min(|r| / width, 1) by compare and select (hn::Min's NaN rule differs between ISAs).
+  const V scaled = hn::Mul(hn::Abs(r), hn::Set(d, c.inverse_width));
+  const V x = hn::IfThenElse(hn::Lt(scaled, one), scaled, one);
   const V low = hn::Mul(IntegerPower(x, c.power), hn::Set(d, c.low_scale));
   const V high =
       hn::Sub(one, hn::Mul(IntegerPower(hn::Sub(one, x), c.power), hn::Set(d, c.high_scale)));
@@ -45,35 +47,32 @@ HWY_INLINE V Impedance(D d, const SoftConstraintStep& c, V r) {
 // A row's coefficients at position r with reference inverse inertia w0 (soft_constraint.h (2)):
 //   inverse_r = d / ((1 - d) w0), stiffness = k d / R, damping = (b + dt k d) / R,
 //   mass = (1 + dt b + dt^2 k d) / R,
-// so that the row force is f = f_e - mass J qdd with f_e = -(damping v + stiffness r).
-template <class V>
-struct SoftRow {
-  V stiffness, damping, mass;
-  V reach;  // the spring's positions are clamped to [-reach, reach]: max_push_speed damping / k
-};
-
+// so that the row force is f = f_e - mass J qdd with f_e = -(damping v + stiffness r), and the
+// push-out cap `reach` = max_push_speed damping / stiffness. Returned through output parameters:
+// SVE vectors cannot be members of a struct (docs/kernel-rules.md).
 template <class D, class V = hn::Vec<D>>
-HWY_INLINE SoftRow<V> SoftRowAt(D d, const SoftConstraintStep& c, V r, V inverse_inertia0) {
+HWY_INLINE void SoftRowAt(D d, const SoftConstraintStep& c, V r, V inverse_inertia0, V& stiffness,
+                          V& damping, V& mass, V& reach) {
   const V impedance = Impedance(d, c, r);
   const V one = hn::Set(d, 1.0f), dt = hn::Set(d, c.dt);
   const V inverse_r = hn::Div(impedance, hn::Mul(hn::Sub(one, impedance), inverse_inertia0));
   const V kd = hn::Mul(hn::Set(d, c.k), impedance);
   const V b = hn::Set(d, c.b);
-  SoftRow<V> row;
-  row.stiffness = hn::Mul(kd, inverse_r);
-  row.damping = hn::Mul(hn::Add(b, hn::Mul(dt, kd)), inverse_r);
-  row.mass =
-      hn::Mul(hn::Add(hn::Add(one, hn::Mul(dt, b)), hn::Mul(hn::Mul(dt, dt), kd)), inverse_r);
+  stiffness = hn::Mul(kd, inverse_r);
+  damping = hn::Mul(hn::Add(b, hn::Mul(dt, kd)), inverse_r);
+  mass = hn::Mul(hn::Add(hn::Add(one, hn::Mul(dt, b)), hn::Mul(hn::Mul(dt, dt), kd)), inverse_r);
   // damping / stiffness = (b + dt k d) / (k d): 1 / R cancels.
-  row.reach = hn::Div(hn::Mul(hn::Set(d, c.max_push_speed), hn::Add(b, hn::Mul(dt, kd))), kd);
-  return row;
+  reach = hn::Div(hn::Mul(hn::Set(d, c.max_push_speed), hn::Add(b, hn::Mul(dt, kd))), kd);
 }
 
-// f_e = -(damping v + stiffness clamp(position, -reach, reach)).
+// f_e = -(damping v + stiffness clamp(position, -reach, reach)); the clamp is compare and select,
+// the lower bound first (a NaN position stays NaN on every target).
 template <class V>
-HWY_INLINE V SoftRowForce(const SoftRow<V>& row, V velocity, V position) {
-  const V clamped = hn::Min(hn::Max(position, hn::Neg(row.reach)), row.reach);
-  return hn::Neg(hn::Add(hn::Mul(row.damping, velocity), hn::Mul(row.stiffness, clamped)));
+HWY_INLINE V SoftRowForce(V stiffness, V damping, V reach, V velocity, V position) {
+  const V low = hn::Neg(reach);
+  V clamped = hn::IfThenElse(hn::Lt(position, low), low, position);
+  clamped = hn::IfThenElse(hn::Gt(clamped, reach), reach, clamped);
+  return hn::Neg(hn::Add(hn::Mul(damping, velocity), hn::Mul(stiffness, clamped)));
 }
 
 // Whether a row acts: violated and unflagged, or caught or stopped (soft_constraint.h, flags).
@@ -88,7 +87,8 @@ HWY_INLINE hn::Mask<D> RowActive(D d, V flag, hn::Mask<D> violated) {
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V HardRowForce(D d, const SoftConstraintStep& c, V flag, V mass, V r, V velocity) {
   const V zero = hn::Zero(d), inverse_dt = hn::Set(d, 1.0f / c.dt);
-  const V caught_target = hn::Neg(hn::Mul(hn::Max(r, zero), inverse_dt));
+  // max(r, 0) by compare and select: +0 for -0 and NaN alike on every target.
+  const V caught_target = hn::Neg(hn::Mul(hn::IfThenElseZero(hn::Gt(r, zero), r), inverse_dt));
   const V target = hn::IfThenElse(hn::Eq(flag, hn::Set(d, kRowStopped)), zero, caught_target);
   return hn::Mul(mass, hn::Mul(hn::Sub(target, velocity), inverse_dt));
 }

@@ -47,10 +47,13 @@ inline AddedLanes AddedLanesOf(const AddedInertia* added) {
 
 // Slots `ia` += the spatial inertia of point inertia C = m_t 1 + (m_n - m_t) n n^T at p (body
 // frame, angular part first): A += m_t (|p|^2 1 - p p^T) + (m_n - m_t) w w^T with w = p x n,
-// B += m_t (p x) + (m_n - m_t) w n^T, C += m_t 1 + (m_n - m_t) n n^T.
+// B += m_t (p x) + (m_n - m_t) w n^T, C += m_t 1 + (m_n - m_t) n n^T. And the bias force
+// `p_a` -= the point's share of the body's bias acceleration `bias` (w_a, v_a): with the point's
+// acceleration a = v_a + w_a x p and F = C a, the wrench (p x F, F). Within ABA the point inertia
+// then only meets the part of the body's acceleration that the solve's qdd makes (J_p qdd).
 template <class D>
 HWY_INLINE void AddPointInertia(D d, const InLanes& points, size_t point, size_t i, const Slots& s,
-                                size_t ia) {
+                                size_t ia, size_t bias, size_t p_a) {
   using V = hn::Vec<D>;
   // No arrays of vectors (sizeless on SVE): components are picked by index.
   const size_t first = kAddedPointArrays * point;
@@ -87,6 +90,36 @@ HWY_INLINE void AddPointInertia(D d, const InLanes& points, size_t point, size_t
       const V c = hn::Mul(dn, n_col);
       add(ia + kInertiaC + 3 * row + col, row == col ? hn::Add(m_t, c) : c);
     }
+  }
+  V tx, ty, tz;
+  Cross(Get(d, s, bias), Get(d, s, bias + 1), Get(d, s, bias + 2), px, py, pz, tx, ty, tz);
+  const V ax = hn::Add(Get(d, s, bias + 3), tx), ay = hn::Add(Get(d, s, bias + 4), ty);
+  const V az = hn::Add(Get(d, s, bias + 5), tz);
+  const V along =
+      hn::Mul(delta, hn::Add(hn::Add(hn::Mul(nx, ax), hn::Mul(ny, ay)), hn::Mul(nz, az)));
+  const V fx = hn::Add(hn::Mul(m_t, ax), hn::Mul(along, nx));
+  const V fy = hn::Add(hn::Mul(m_t, ay), hn::Mul(along, ny));
+  const V fz = hn::Add(hn::Mul(m_t, az), hn::Mul(along, nz));
+  V mx, my, mz;
+  Cross(px, py, pz, fx, fy, fz, mx, my, mz);
+  add(p_a, hn::Neg(mx)), add(p_a + 1, hn::Neg(my)), add(p_a + 2, hn::Neg(mz));
+  add(p_a + 3, hn::Neg(fx)), add(p_a + 4, hn::Neg(fy)), add(p_a + 5, hn::Neg(fz));
+}
+
+// Slots U of every body (free until ABA's inward pass) = its bias acceleration: the part of its
+// acceleration in ABA that does not depend on qdd, a_b = X_b a_parent + c_b from the root's
+// acceleration relative to free fall (NegativeGravity).
+template <class D>
+HWY_INLINE void BiasAccelerations(D d, const DynamicsTree& tree, const float gravity[3],
+                                  const Slots& s) {
+  NegativeGravity(d, tree, gravity, s, BodySlot(0, dl::kU));
+  for (size_t b = 1; b < tree.body_count; ++b) {
+    const size_t out = BodySlot(b, dl::kU), c = BodySlot(b, dl::kA);
+    MotionToChild(d, JointOf(s, b), s, BodySlot(b, dl::kE), BodySlot(b, dl::kR),
+                  BodySlot(tree.bodies[b].parent, dl::kU), out);
+    HWY_UNROLL(32)
+    for (size_t k = 0; k < 6; ++k)
+      Put(d, s, out + k, hn::Add(Get(d, s, out + k), Get(d, s, c + k)));
   }
 }
 
@@ -134,12 +167,17 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     PutZero(d, s, BodySlot(b, dl::kF), 6);
     AddCrossForce(d, s, v, momentum, BodySlot(b, dl::kF));
   }
-  // Added point inertias join their bodies' articulated inertias (not the momenta above). A fixed
-  // root's inertia is never used.
+  // Added point inertias join their bodies' articulated inertias, but stand for forces on the
+  // step's accelerations J_p qdd only (robot_dynamics.h): not for mass, which gravity and the
+  // velocity-product terms would act on. So each also takes its share of its body's bias
+  // acceleration (gravity through the root, the c terms) back out of the body's bias force. A
+  // fixed root's inertia is never used.
+  if (added.point_count > 0) BiasAccelerations(d, tree, gravity, s);
   for (size_t point = 0; point < added.point_count; ++point) {
     const uint32_t body = added.point_bodies[point];
     if (body == 0 && !tree.floating_base) continue;
-    AddPointInertia(d, added.point_lanes, point, i, s, BodySlot(body, dl::kInertia));
+    AddPointInertia(d, added.point_lanes, point, i, s, BodySlot(body, dl::kInertia),
+                    BodySlot(body, dl::kU), BodySlot(body, dl::kF));
   }
   // Inward: U = IA S, D = S^T U + armature, u = tau - joint terms - S^T pA; the articulated
   // inertia and bias force handed to the parent.

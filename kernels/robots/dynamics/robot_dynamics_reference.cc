@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <utility>
 
 namespace swarm::reference {
 namespace {
@@ -305,12 +306,12 @@ std::vector<double> RobotMassMatrix(const DynamicsTree& tree, const double* q) {
   return m;
 }
 
-std::vector<double> RobotForwardDynamics(const DynamicsTree& tree, const double gravity[3],
-                                         const double* q, const double* qd, const double* tau) {
-  const size_t n = tree.velocity_count();
-  std::vector<double> l = RobotMassMatrix(tree, q);
-  const std::vector<double> h = RobotInverseDynamics(tree, gravity, q, qd, nullptr);
-  // Cholesky M = L L^T in place (lower triangle).
+namespace {
+
+// x = m^-1 b for a symmetric n x n matrix m (row-major) by Cholesky m = L L^T; empty when m is not
+// positive definite.
+std::vector<double> SolveDense(std::vector<double> l, const std::vector<double>& b) {
+  const size_t n = b.size();
   for (size_t j = 0; j < n; ++j) {
     double diagonal = l[j * n + j];
     for (size_t k = 0; k < j; ++k) diagonal -= l[j * n + k] * l[j * n + k];
@@ -324,7 +325,7 @@ std::vector<double> RobotForwardDynamics(const DynamicsTree& tree, const double 
   }
   std::vector<double> x(n);
   for (size_t i = 0; i < n; ++i) {
-    double sum = tau[i] - h[i];
+    double sum = b[i];
     for (size_t k = 0; k < i; ++k) sum -= l[i * n + k] * x[k];
     x[i] = sum / l[i * n + i];
   }
@@ -334,6 +335,83 @@ std::vector<double> RobotForwardDynamics(const DynamicsTree& tree, const double 
     x[i] = sum / l[i * n + i];
   }
   return x;
+}
+
+// tau - h(q, qd).
+std::vector<double> FreeForces(const DynamicsTree& tree, const double gravity[3], const double* q,
+                               const double* qd, const double* tau) {
+  std::vector<double> rhs = RobotInverseDynamics(tree, gravity, q, qd, nullptr);
+  for (size_t k = 0; k < rhs.size(); ++k) rhs[k] = tau[k] - rhs[k];
+  return rhs;
+}
+
+}  // namespace
+
+std::vector<double> RobotForwardDynamics(const DynamicsTree& tree, const double gravity[3],
+                                         const double* q, const double* qd, const double* tau) {
+  return SolveDense(RobotMassMatrix(tree, q), FreeForces(tree, gravity, q, qd, tau));
+}
+
+std::vector<double> RobotPointJacobian(const DynamicsTree& tree, const double* q, uint32_t body,
+                                       const double point[3]) {
+  const size_t n = tree.velocity_count(), bodies = tree.body_count;
+  std::vector<Mat6> up(bodies);
+  const std::vector<double> zero_rates(n, 0.0);
+  for (size_t b = 1; b < bodies; ++b) {
+    up[b] = JointTransform(tree.bodies[b], Joint(tree, b, q, zero_rates.data(), nullptr).value);
+  }
+  std::vector<double> jacobian(3 * n, 0.0);
+  for (size_t k = 0; k < n; ++k) {
+    std::vector<double> rates(n, 0.0);
+    rates[k] = 1.0;
+    std::vector<Vec6> v(bodies, Vec6{});
+    if (tree.floating_base) v[0] = SpatialOfBase(rates.data());
+    for (size_t b = 1; b <= body; ++b) {
+      const JointState joint = Joint(tree, b, q, rates.data(), nullptr);
+      const Vec6 s = MotionSubspace(tree.bodies[b]);
+      v[b] = Apply(up[b], v[tree.bodies[b].parent]);
+      for (int i = 0; i < 6; ++i) v[b][i] += s[i] * joint.rate;
+    }
+    const Vec6& w = v[body];
+    // v_O + w x p.
+    const double velocity[3] = {w[3] + (w[1] * point[2] - w[2] * point[1]),
+                                w[4] + (w[2] * point[0] - w[0] * point[2]),
+                                w[5] + (w[0] * point[1] - w[1] * point[0])};
+    for (size_t row = 0; row < 3; ++row) jacobian[row * n + k] = velocity[row];
+  }
+  return jacobian;
+}
+
+std::vector<double> RobotForwardDynamics(const DynamicsTree& tree, const double gravity[3],
+                                         const double* q, const double* qd, const double* tau,
+                                         const RobotAddedInertia& added) {
+  const size_t n = tree.velocity_count();
+  std::vector<double> m = RobotMassMatrix(tree, q);
+  for (size_t k = 0; k < added.joints.size(); ++k) {
+    const size_t column = tree.joint_velocity_begin() + k;
+    m[column * n + column] += added.joints[k];
+  }
+  for (const RobotAddedPoint& p : added.points) {
+    const std::vector<double> j = RobotPointJacobian(tree, q, p.body, p.point);
+    double c[9];
+    for (int row = 0; row < 3; ++row) {
+      for (int col = 0; col < 3; ++col) {
+        c[3 * row + col] = (row == col ? p.tangent_mass : 0.0) +
+                           (p.normal_mass - p.tangent_mass) * p.normal[row] * p.normal[col];
+      }
+    }
+    for (size_t a = 0; a < n; ++a) {
+      for (size_t b = 0; b < n; ++b) {
+        double sum = 0.0;
+        for (int row = 0; row < 3; ++row) {
+          for (int col = 0; col < 3; ++col)
+            sum += j[row * n + a] * c[3 * row + col] * j[col * n + b];
+        }
+        m[a * n + b] += sum;
+      }
+    }
+  }
+  return SolveDense(std::move(m), FreeForces(tree, gravity, q, qd, tau));
 }
 
 }  // namespace swarm::reference

@@ -35,11 +35,11 @@
 // never holds energy the motion did not put in); a sticking one moves its anchor by dt v_t';
 // inactive contacts have no force and stick with u = 0.
 //
-// How the rows reach the dynamics: GroundContactTerms adds J_c^T (f_e - C g) to the generalised
-// forces (forward dynamics treats gravity g as an upward acceleration of the root, so the point
-// inertia C sees qdd's accelerations plus -g: -C g makes up for it) and writes each contact's point
-// inertia (m_n along the normal, m_t = m for sticking rows across it:
-// swarm/kernels/robots/dynamics/robot_dynamics.h, AddedInertia) for forward dynamics. J_c^T f is,
+// How the rows reach the dynamics: GroundContactTerms adds J_c^T f_e to the generalised forces
+// and writes each contact's point inertia (m_n along the normal, m_t = m for sticking rows across
+// it: swarm/kernels/robots/dynamics/robot_dynamics.h, AddedInertia) for forward dynamics, whose
+// point inertias meet only the step's J_c qdd (not gravity, not the velocity-product terms): the
+// solve applies exactly f = f_e - m J_c qdd, the force GroundContactForces reports. J_c^T f is,
 // per joint on the path from the root to the link, revolute: multiplier axis . ((c - o) x f),
 // prismatic: multiplier axis . f (axis the joint's world axis, o a point on it: its child link's
 // origin); for a floating base, the force R^T f and the torque R^T ((c - o_base) x f) in base
@@ -114,17 +114,17 @@ struct GroundContactStep {
 inline constexpr float kContactSlipping = 1.0f;
 inline constexpr float kContactSticking = -1.0f;
 
-// Before forward dynamics, at the step's start state: forces += J_c^T (f_e - C g) over the active
-// contacts (in order), and added_points (kAddedPointArrays = 8 per contact: the contact point and
-// the plane's normal in the body frame, m_n, m_t; zero masses when inactive) for AddedInertia.
-// `normal` is ground.soft prepared for the step's dt, gravity the world's (m/s^2). The state and
-// the step's flags are read only.
+// Before forward dynamics, at the step's start state: forces += J_c^T f_e over the active contacts
+// (in order), and added_points (kAddedPointArrays = 8 per contact: the contact point and the
+// plane's normal in the body frame, m_n, m_t; zero masses when inactive) for AddedInertia.
+// `normal` is ground.soft prepared for the step's dt. The state and the step's flags are read
+// only.
 void GroundContactTerms(const KinematicTree& tree, const ContactPoint* contacts,
                         size_t contact_count, const GroundContact& ground,
-                        const SoftConstraintStep& normal, const float gravity[3],
-                        const ConstLanesView& poses, const ConstLanesView& velocities,
-                        const GroundContactState& state, const GroundContactStep& step,
-                        const LanesView& forces, const LanesView& added_points);
+                        const SoftConstraintStep& normal, const ConstLanesView& poses,
+                        const ConstLanesView& velocities, const GroundContactState& state,
+                        const GroundContactStep& step, const LanesView& forces,
+                        const LanesView& added_points);
 
 // After a solve gave `accelerations` (with GroundContactTerms' terms and the step's flags): the
 // normal rows' flags of the next solve (soft_constraint.h, one-sided rows), and friction's:

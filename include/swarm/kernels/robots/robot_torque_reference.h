@@ -24,6 +24,11 @@ void PdAccelerations(const JointControl* joints, size_t joint_count, const Const
 void ClampTorques(const JointControl* joints, size_t joint_count, const LanesView& tau);
 void IntegrateAccelerations(const ConstLanesView& qdd, const LanesView& q, const LanesView& qd,
                             float dt);
+// The clamps as compare and select: end = v + a dt limited to [-max, max] (lower bound first),
+// then a = (clamped - v) (1 / dt) where the clamp changed end (a NaN end stays NaN); the base's
+// angular velocity scaled by max / |w + alpha dt| when faster.
+void LimitSpeeds(const ConstLanesView& velocities, const LanesView& accelerations, float dt,
+                 size_t base, float max_joint_speed, float max_base_angular_speed);
 void IntegrateFloatingBase(const ConstLanesView& base_qdd, const LanesView& base_q,
                            const LanesView& base_qd, float dt);
 

@@ -3,13 +3,15 @@
 // armature, damping and friction on every joint: each kernel under every SIMD target against the
 // double-precision textbook reference (swarm/kernels/robots/dynamics/robot_dynamics_reference.h),
 // bit-identical results across targets and batch sizes, and the identities that tie the algorithms
-// together (M symmetric, M's columns from RNEA, ABA(RNEA)).
+// together (M symmetric, M's columns from RNEA, ABA(RNEA)); forward dynamics with added inertia
+// (joint entries, point inertias) against the reference's dense solve.
 //
 // Tolerances, float32 against double, per robot and relative to the largest entry of the
 // reference result (so a gravity torque of 100 N m sets the scale for a 0.01 N m coupling):
 //   tau, h and M: 1e-5 (measured at most 1.1e-6: float32's 6e-8 rounding over a chain)
 //   qdd, and the residual of M x = tau: 2e-4 of max(|qdd|, 1) (measured at most 1.6e-5 and 7.5e-5;
-//        solves amplify by M's condition number, large for light fingers beside a heavy arm)
+//        solves amplify by M's condition number, large for light fingers beside a heavy arm; with
+//        added inertia at most 5.6e-5)
 #include "swarm/kernels/robots/dynamics/robot_dynamics.h"
 
 #include <algorithm>
@@ -414,6 +416,150 @@ TEST_CASE("robot dynamics identities: M from RNEA columns, ABA inverts RNEA", "[
                     scratch.get());
     for (size_t r = 0; r < robots; ++r) {
       CHECK(RelativeError(qdd, r, Robot(in.qdd, r)) <= kAccelerationTolerance);
+    }
+  }
+}
+
+// --- Added inertia (AddedInertia) ---------------------------------------------------------------
+
+// Random added inertia for `robots` robots: joint entries up to 2 (the scale of the arms' own
+// inertias, so they change the accelerations), and, on trees without couplings, three point
+// inertias: on the root (ignored by a fixed base, as its Jacobian is zero), on a middle body and on
+// the last one, at points within 0.3 m of the body origin, with unit normals and masses up to 20
+// kg, some sliding (m_t = 0) and some inactive (both zero).
+struct AddedCase {
+  RobotLanes joints, points;
+  std::vector<uint32_t> bodies;
+
+  AddedInertia View(bool with_joints) const {
+    AddedInertia added;
+    if (with_joints) added.joints = joints.view();
+    added.point_bodies = bodies.data();
+    added.point_count = bodies.size();
+    added.points = points.view();
+    return added;
+  }
+  reference::RobotAddedInertia Robot(size_t r, bool with_joints) const {
+    reference::RobotAddedInertia added;
+    if (with_joints) {
+      for (size_t k = 0; k < joints.arrays(); ++k) added.joints.push_back(joints.At(k, r));
+    }
+    for (size_t p = 0; p < bodies.size(); ++p) {
+      reference::RobotAddedPoint point;
+      point.body = bodies[p];
+      for (size_t k = 0; k < 3; ++k) {
+        point.point[k] = points.At(kAddedPointArrays * p + k, r);
+        point.normal[k] = points.At(kAddedPointArrays * p + 3 + k, r);
+      }
+      point.normal_mass = points.At(kAddedPointArrays * p + 6, r);
+      point.tangent_mass = points.At(kAddedPointArrays * p + 7, r);
+      added.points.push_back(point);
+    }
+    return added;
+  }
+};
+
+AddedCase RandomAdded(const DynamicsTree& tree, size_t robots, uint32_t seed) {
+  std::vector<uint32_t> bodies;
+  if (!HasCouplings(tree)) {
+    bodies = {0, static_cast<uint32_t>(tree.body_count / 2),
+              static_cast<uint32_t>(tree.body_count - 1)};
+  }
+  AddedCase added{RobotLanes(robots, tree.joint_q_count),
+                  RobotLanes(robots, kAddedPointArrays * bodies.size()), bodies};
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f), signed_unit(-1.0f, 1.0f);
+  for (size_t r = 0; r < robots; ++r) {
+    for (size_t k = 0; k < tree.joint_q_count; ++k) added.joints.At(k, r) = 2.0f * unit(rng);
+    for (size_t p = 0; p < bodies.size(); ++p) {
+      const size_t first = kAddedPointArrays * p;
+      double normal[3], length = 0.0;
+      for (size_t k = 0; k < 3; ++k) {
+        added.points.At(first + k, r) = 0.3f * signed_unit(rng);
+        normal[k] = signed_unit(rng);
+        length += normal[k] * normal[k];
+      }
+      length = std::sqrt(length);
+      for (size_t k = 0; k < 3; ++k) {
+        added.points.At(first + 3 + k, r) = static_cast<float>(normal[k] / length);
+      }
+      const float pick = unit(rng);
+      added.points.At(first + 6, r) = pick < 0.1f ? 0.0f : 20.0f * unit(rng);
+      added.points.At(first + 7, r) = pick < 0.4f ? 0.0f : 20.0f * unit(rng);
+    }
+  }
+  return added;
+}
+
+TEST_CASE("forward dynamics with added inertia matches the dense double reference on every target",
+          "[dynamics]") {
+  // (M + A + E) qdd = tau - h with E's joint entries and point inertias (trees with couplings:
+  // joint entries only, through CRBA and LTDL), against the reference's dense solve with E built
+  // from point Jacobians; with and without the joint entries. Gravity and random velocities act,
+  // and must not act on the added inertia (it stands for forces on J qdd, not for mass). The
+  // tolerance of the plain forward dynamics (kAccelerationTolerance). The accelerations must move
+  // by far more than the tolerance (the added inertia is not lost), and every target, and each
+  // robot alone, gives the same bits.
+  const double gravity[3] = {kGravity[0], kGravity[1], kGravity[2]};
+  for (const DynamicsCase& c : Cases()) {
+    INFO(c.name);
+    const size_t robots = 37, n = c.tree.velocity_count();
+    const Inputs in = RandomInputs(c.tree, robots, 13);
+    const AddedCase added = RandomAdded(c.tree, robots, 17);
+    for (bool with_joints : {true, false}) {
+      if (!with_joints && added.bodies.empty()) continue;
+      INFO((with_joints ? "joint entries and points" : "points only"));
+      const AddedInertia view = added.View(with_joints);
+      std::vector<std::vector<double>> want(robots);
+      size_t moved = 0;
+      for (size_t r = 0; r < robots; ++r) {
+        const std::vector<double> q = Robot(in.q, r), qd = Robot(in.qd, r), tau = Robot(in.tau, r);
+        want[r] = reference::RobotForwardDynamics(c.tree, gravity, q.data(), qd.data(), tau.data(),
+                                                  added.Robot(r, with_joints));
+        REQUIRE(want[r].size() == n);
+        const std::vector<double> plain =
+            reference::RobotForwardDynamics(c.tree, gravity, q.data(), qd.data(), tau.data());
+        double difference = 0.0, scale = 1.0;
+        for (size_t k = 0; k < n; ++k) {
+          difference = std::max(difference, std::fabs(plain[k] - want[r][k]));
+          scale = std::max(scale, std::fabs(want[r][k]));
+        }
+        if (difference > 100 * kAccelerationTolerance * scale) ++moved;
+      }
+      CHECK(moved > robots / 2);
+      std::vector<RobotLanes> per_target;
+      test::ForEachTarget([&](const test::TargetUnderTest& target) {
+        INFO("target " << target.name);
+        RobotLanes qdd(robots, n);
+        Scratch scratch(c.tree);
+        ForwardDynamics(c.tree, kGravity, in.q.view(), in.qd.view(), in.tau.view(), qdd.view(),
+                        scratch.get(), &view);
+        for (size_t r = 0; r < robots; ++r) {
+          INFO("robot " << r);
+          CHECK(RelativeError(qdd, r, want[r]) <= kAccelerationTolerance);
+        }
+        per_target.push_back(qdd);
+      });
+      for (size_t t = 1; t < per_target.size(); ++t) {
+        CHECK(test::FirstBitDifference(per_target[t], per_target[0]) == "");
+      }
+      // Robot r alone gets the bits it gets among 37.
+      for (size_t r : {size_t{0}, size_t{18}, robots - 1}) {
+        INFO("robot " << r << " alone");
+        RobotLanes q(1, in.q.arrays()), qd(1, n), tau(1, n), qdd(1, n);
+        RobotLanes joints(1, added.joints.arrays()), points(1, added.points.arrays());
+        for (size_t k = 0; k < in.q.arrays(); ++k) q.At(k, 0) = in.q.At(k, r);
+        for (size_t k = 0; k < n; ++k) qd.At(k, 0) = in.qd.At(k, r), tau.At(k, 0) = in.tau.At(k, r);
+        for (size_t k = 0; k < joints.arrays(); ++k) joints.At(k, 0) = added.joints.At(k, r);
+        for (size_t k = 0; k < points.arrays(); ++k) points.At(k, 0) = added.points.At(k, r);
+        AddedInertia one = view;
+        if (with_joints) one.joints = joints.view();
+        one.points = points.view();
+        Scratch scratch(c.tree);
+        ForwardDynamics(c.tree, kGravity, q.view(), qd.view(), tau.view(), qdd.view(),
+                        scratch.get(), &one);
+        CHECK(test::FirstBitDifference(qdd, per_target.back(), 0, r, 1) == "");
+      }
     }
   }
 }

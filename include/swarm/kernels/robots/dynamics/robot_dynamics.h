@@ -160,7 +160,10 @@ void SolveMassMatrix(const DynamicsTree& tree, const ConstLanesView& factor,
 // never to the velocity-product terms: it stands for forces that depend on the step's
 // accelerations, not for mass. ABA takes each point into the articulated inertia of its body (as
 // a spatial inertia about the body origin: C = m_t 1 + (m_n - m_t) n n^T,
-// [[p x C (p x)^T, p x C], [C (p x)^T, C]]) and the joint entries into D = S^T U + armature + E_jj.
+// [[p x C (p x)^T, p x C], [C (p x)^T, C]]), takes the point's share of the body's bias
+// acceleration (gravity through the root, the velocity-product terms) back out of the body's bias
+// force, so that the point meets J_p qdd alone, and the joint entries into
+// D = S^T U + armature + E_jj.
 struct AddedInertia {
   ConstLanesView joints;  // joint_q_count arrays (per independent joint column), or none (0 arrays)
   const uint32_t* point_bodies = nullptr;  // the body of each point (< body_count)

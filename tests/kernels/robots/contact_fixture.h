@@ -1,0 +1,162 @@
+// Test fixture of the ground-contact kernels (swarm/kernels/robots/robot_contact.h) on the
+// hand-built trees of tests/kernels/robots/robot_fixture.h: contacts at every leaf link and at a
+// mid-chain link (each with a random link frame in a made-up body frame), seeded random
+// configurations, velocities, accelerations and contact states (previous normal forces of both
+// signs and zero, friction forces, anchors, half the contacts sliding), the step's flags (every
+// normal-row flag, both slip flags, slip forces), and the ground at the mean height of the contact
+// points, so that about half of them touch.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <glm/gtc/quaternion.hpp>
+#include <random>
+#include <vector>
+
+#include "swarm/kernels/robots/dynamics/robot_dynamics.h"
+#include "swarm/kernels/robots/robot_contact.h"
+#include "swarm/kernels/robots/robot_kinematics_reference.h"
+#include "tests/kernels/robots/robot_fixture.h"
+
+namespace swarm::test {
+
+inline constexpr float kContactPadding = -7.25f;
+inline constexpr float kContactDt = 0.002f;
+
+// Every leaf link (radius 0.03) and one link in the middle of the tree (radius 0), with random
+// link frames in their bodies and reference inverse inertias.
+inline std::vector<ContactPoint> Contacts(const KinematicTree& tree, std::mt19937& rng) {
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::vector<bool> has_child(tree.link_count(), false);
+  for (size_t j = 0; j < tree.joint_count; ++j) has_child[tree.joints[j].parent_link] = true;
+  std::vector<uint32_t> links;
+  for (uint32_t l = 0; l < tree.link_count(); ++l) {
+    if (!has_child[l]) links.push_back(l);
+  }
+  links.push_back(static_cast<uint32_t>(tree.link_count() / 2));
+  std::vector<ContactPoint> contacts;
+  for (size_t k = 0; k < links.size(); ++k) {
+    ContactPoint contact;
+    contact.link = links[k];
+    contact.radius = k + 1 < links.size() ? 0.03f : 0.0f;
+    contact.body = links[k];
+    const glm::dmat3 rotation = glm::mat3_cast(
+        glm::normalize(glm::dquat(unit(rng), unit(rng), unit(rng), unit(rng) + 1.5)));
+    for (int row = 0; row < 3; ++row) {
+      for (int col = 0; col < 3; ++col) {
+        contact.link_rotation[3 * row + col] = static_cast<float>(rotation[col][row]);
+      }
+      contact.link_origin[row] = static_cast<float>(0.2 * unit(rng));
+    }
+    contact.inverse_inertia0 = static_cast<float>(2.6 + 2.4 * unit(rng));
+    contacts.push_back(contact);
+  }
+  return contacts;
+}
+
+// The state arrays of GroundContactState, owned.
+struct ContactStateLanes {
+  ContactStateLanes(size_t robots, size_t contacts)
+      : normal(robots, contacts, kContactPadding),
+        friction(robots, 2 * contacts, kContactPadding),
+        anchors(robots, 2 * contacts, kContactPadding),
+        sliding(robots, contacts, kContactPadding) {}
+  GroundContactState view() {
+    return {normal.view(), friction.view(), anchors.view(), sliding.view()};
+  }
+  RobotLanes normal, friction, anchors, sliding;
+};
+
+// The arrays of GroundContactStep, owned.
+struct ContactStepLanes {
+  ContactStepLanes(size_t robots, size_t contacts)
+      : flags(robots, contacts, kContactPadding),
+        slipping(robots, contacts, kContactPadding),
+        slip_forces(robots, 2 * contacts, kContactPadding) {}
+  GroundContactStep view() { return {flags.view(), slipping.view(), slip_forces.view()}; }
+  RobotLanes flags, slipping, slip_forces;
+};
+
+struct ContactCase {
+  RobotLanes q, poses, velocities, accelerations, forces;
+  std::vector<ContactPoint> contacts;
+  GroundContact ground;
+  SoftConstraintStep normal;
+  ContactStateLanes state;
+  ContactStepLanes step;
+};
+
+// The soft constraint of the tests: a 0.2 m wide impedance, so that random penetrations fall on
+// both sides of its transition.
+inline SoftConstraint ContactSoftConstraint() {
+  SoftConstraint soft;
+  soft.width = 0.2f;
+  soft.midpoint = 0.4f;
+  soft.power = 3;
+  return soft;
+}
+
+inline ContactCase MakeContactCase(const TestRobot& robot, size_t count, uint32_t seed) {
+  const KinematicTree tree = robot.tree();
+  std::mt19937 rng(seed + 1);
+  const size_t velocity_count = ContactVelocityCount(tree);
+  std::vector<ContactPoint> contacts = Contacts(tree, rng);
+  const size_t contact_count = contacts.size();
+  ContactCase c{RandomQ(robot, count, seed, kContactPadding),
+                RobotLanes(count, kPoseArrays * tree.link_count(), kContactPadding),
+                RobotLanes(count, velocity_count, kContactPadding),
+                RobotLanes(count, velocity_count, kContactPadding),
+                RobotLanes(count, velocity_count, kContactPadding),
+                std::move(contacts),
+                {},
+                {},
+                ContactStateLanes(count, contact_count),
+                ContactStepLanes(count, contact_count)};
+  reference::ForwardKinematics(tree, c.q.view(), c.poses.view());
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  for (size_t k = 0; k < velocity_count; ++k) {
+    for (size_t r = 0; r < count; ++r) {
+      c.velocities.At(k, r) = 2.0f * unit(rng);
+      c.accelerations.At(k, r) = 3000.0f * unit(rng);  // dt a of either sign against v
+      c.forces.At(k, r) = 10.0f * unit(rng);
+    }
+  }
+  for (size_t n = 0; n < contact_count; ++n) {
+    for (size_t r = 0; r < count; ++r) {
+      const float pick = unit(rng);
+      c.state.normal.At(n, r) = pick < -0.4f ? 0.0f : 150.0f * unit(rng) + 50.0f;
+      c.state.sliding.At(n, r) = unit(rng) < 0.0f ? 1.0f : 0.0f;
+      for (size_t k = 0; k < 2; ++k) {
+        c.state.friction.At(2 * n + k, r) = 30.0f * unit(rng);
+        c.state.anchors.At(2 * n + k, r) = 2e-3f * unit(rng);
+      }
+      // Half the rows unflagged (the step's first solve), the rest any flag; a third of the
+      // contacts slipping or sticking for the step, with a slip force.
+      const float flag = unit(rng);
+      c.step.flags.At(n, r) = flag < 0.0f   ? 0.0f
+                              : flag < 0.2f ? kRowReleased
+                              : flag < 0.5f ? kRowCaught
+                              : flag < 0.7f ? kRowDropped
+                                            : kRowStopped;
+      const float slip = unit(rng);
+      c.step.slipping.At(n, r) =
+          slip < 0.33f ? 0.0f : (slip < 0.66f ? kContactSlipping : kContactSticking);
+      for (size_t k = 0; k < 2; ++k) c.step.slip_forces.At(2 * n + k, r) = 40.0f * unit(rng);
+    }
+  }
+  double height = 0.0;
+  for (const ContactPoint& contact : c.contacts) {
+    for (size_t r = 0; r < count; ++r) {
+      height += c.poses.At(kPoseArrays * contact.link + 2, r) - contact.radius;
+    }
+  }
+  c.ground.height =
+      static_cast<float>(height / double(std::max<size_t>(1, count * c.contacts.size())));
+  c.ground.friction = 0.7f;
+  c.ground.soft = ContactSoftConstraint();
+  c.normal = PrepareSoftConstraint(c.ground.soft, kContactDt);
+  return c;
+}
+
+}  // namespace swarm::test
