@@ -16,7 +16,9 @@
 #include <vector>
 
 #include "swarm/c_api/swarm_c.h"
+#include "swarm/kernels/robots/soft_constraint.h"
 #include "tests/engine/c_api/c_api_test_support.h"
+#include "tests/support/soft_constraint_model.h"
 
 namespace swarm::test {
 namespace {
@@ -367,31 +369,19 @@ TEST_CASE("robot tasks on batches of robot ranges do what one batch of all the r
   swarm_robot_task_destroy(nullptr);
 }
 
-// MuJoCo's impedance d(|r|) of a soft constraint (swarm_c.h swarm_soft_constraint_desc, every
-// field given), in double.
-double Impedance(const swarm_soft_constraint_desc& soft, double r) {
-  const double x = std::min(std::fabs(r) / soft.width, 1.0), mid = soft.midpoint;
-  const int p = soft.power;
-  const double y = x <= mid ? std::pow(x, p) / std::pow(mid, p - 1)
-                            : 1.0 - std::pow(1.0 - x, p) / std::pow(1.0 - mid, p - 1);
-  return soft.impedance_min + y * (soft.impedance_max - soft.impedance_min);
-}
-
-// The depth at which a soft constraint at rest carries `load`: k d^2 depth / ((1 - d) w0) =
-// load, with k = 1 / (dmax^2 tc^2 zeta^2) (tc at least 2 dt), by bisection.
-double RestingDepth(const swarm_soft_constraint_desc& soft, double w0, double load, double dt) {
-  const double tc = std::max<double>(soft.time_constant, 2.0 * dt);
-  const double k = 1.0 / std::pow(soft.impedance_max * tc * soft.damping_ratio, 2);
-  const auto carried = [&](double depth) {
-    const double d = Impedance(soft, depth);
-    return k * d * d * depth / ((1.0 - d) * w0);
-  };
-  double low = 0.0, high = 1.0;
-  for (int iteration = 0; iteration < 200; ++iteration) {
-    const double mid = 0.5 * (low + high);
-    (carried(mid) < load ? low : high) = mid;
-  }
-  return 0.5 * (low + high);
+// The depth at which a soft constraint at rest carries `load` (tests/support/
+// soft_constraint_model.h), for a swarm_soft_constraint_desc with every field given.
+double RestingDepth(const swarm_soft_constraint_desc& desc, double w0, double load, double dt) {
+  SoftConstraint soft;
+  soft.time_constant = desc.time_constant;
+  soft.damping_ratio = desc.damping_ratio;
+  soft.impedance_min = desc.impedance_min;
+  soft.impedance_max = desc.impedance_max;
+  soft.width = desc.width;
+  soft.midpoint = desc.midpoint;
+  soft.power = desc.power;
+  soft.max_push_speed = desc.max_push_speed;
+  return test::RestingDepth(soft, w0, load, dt);
 }
 
 // MuJoCo's defaults, which a zeroed swarm_soft_constraint_desc stands for.

@@ -27,12 +27,14 @@
 #include "tests/engine/robots/solo12_fixture.h"
 #include "tests/support/for_each_target.h"
 #include "tests/support/golden.h"
+#include "tests/support/soft_constraint_model.h"
 
 namespace swarm {
 namespace {
 
 using Catch::Matchers::Contains;
 using test::kSoloPosture;
+using test::RestingDepth;
 using test::Solo12Path;
 using test::SoloStandConfig;
 
@@ -52,32 +54,6 @@ RobotBatch Create(MemoryAccountant& memory, const RobotModel& model, size_t robo
   Result<RobotBatch> batch = RobotBatch::Create(memory, model, robots, config);
   if (!batch.ok()) FAIL(batch.status().message());
   return std::move(batch).value();
-}
-
-// MuJoCo's impedance d(|r|) of `soft` (swarm/kernels/robots/soft_constraint.h), in double.
-double Impedance(const SoftConstraint& soft, double r) {
-  const double x = std::min(std::fabs(r) / soft.width, 1.0), mid = soft.midpoint;
-  const int p = soft.power;
-  const double y = x <= mid ? std::pow(x, p) / std::pow(mid, p - 1)
-                            : 1.0 - std::pow(1.0 - x, p) / std::pow(1.0 - mid, p - 1);
-  return soft.impedance_min + y * (soft.impedance_max - soft.impedance_min);
-}
-
-// The depth at which a soft constraint at rest carries `force`: k d^2 depth / ((1 - d) w0) =
-// force, with k = 1 / (dmax^2 tc^2 zeta^2) (tc at least 2 dt), by bisection.
-double RestingDepth(const SoftConstraint& soft, double w0, double force, double dt) {
-  const double tc = std::max<double>(soft.time_constant, 2.0 * dt);
-  const double k = 1.0 / std::pow(soft.impedance_max * tc * soft.damping_ratio, 2);
-  const auto carried = [&](double depth) {
-    const double d = Impedance(soft, depth);
-    return k * d * d * depth / ((1.0 - d) * w0);
-  };
-  double low = 0.0, high = 1.0;
-  for (int k_iteration = 0; k_iteration < 200; ++k_iteration) {
-    const double mid = 0.5 * (low + high);
-    (carried(mid) < force ? low : high) = mid;
-  }
-  return 0.5 * (low + high);
 }
 
 // A 2 kg block with its centre of mass at its link origin, which is also its one contact point

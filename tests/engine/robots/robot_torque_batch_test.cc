@@ -25,6 +25,7 @@
 #include "tests/support/dynamics_scratch.h"
 #include "tests/support/for_each_target.h"
 #include "tests/support/golden.h"
+#include "tests/support/soft_constraint_model.h"
 
 namespace swarm {
 namespace {
@@ -218,26 +219,9 @@ TEST_CASE("RobotBatch torque mode: computed torque tracks a Panda trajectory", "
   CHECK(worst < 2e-3);
 }
 
-// The depth at which a joint limit at rest carries `force`: MuJoCo's soft constraint at rest,
-// k d^2 depth / ((1 - d) w0) = force (swarm/kernels/robots/soft_constraint.h), by bisection in
-// double with MuJoCo's impedance.
+// The depth at which a joint limit at rest carries `force` (tests/support/soft_constraint_model.h).
 double LimitDepth(const SoftConstraint& soft, double w0, double force, double dt) {
-  const double tc = std::max<double>(soft.time_constant, 2.0 * dt);
-  const double k = 1.0 / std::pow(soft.impedance_max * tc * soft.damping_ratio, 2);
-  const auto carried = [&](double depth) {
-    const double x = std::min(depth / soft.width, 1.0), mid = soft.midpoint;
-    const int p = soft.power;
-    const double y = x <= mid ? std::pow(x, p) / std::pow(mid, p - 1)
-                              : 1.0 - std::pow(1.0 - x, p) / std::pow(1.0 - mid, p - 1);
-    const double d = soft.impedance_min + y * (soft.impedance_max - soft.impedance_min);
-    return k * d * d * depth / ((1.0 - d) * w0);
-  };
-  double low = 0.0, high = 10.0;
-  for (int iteration = 0; iteration < 200; ++iteration) {
-    const double mid = 0.5 * (low + high);
-    (carried(mid) < force ? low : high) = mid;
-  }
-  return 0.5 * (low + high);
+  return test::RestingDepth(soft, w0, force, dt);
 }
 
 TEST_CASE("RobotBatch torque mode: effort limits hold, joint limits hold and never stick",

@@ -7,7 +7,7 @@
 //     all quiet (tests/kernels/robots/joint_constraints_quiet_test.cc) give the bits of the full
 //     path;
 //   - against MuJoCo's row model written independently in double
-//     (tests/kernels/robots/soft_constraint_model.h): a violated limit at rest pushes with
+//     (tests/support/soft_constraint_model.h): a violated limit at rest pushes with
 //     -K clamp(r) / R through MuJoCo's impedance over its whole transition and past the push-out
 //     cap, its added inertia is dt damping + dt friction eps^2 / (v^2 + eps^2)^(3/2) + m; a moving
 //     row damps with MuJoCo's (B + dt K) / R but for the step it arrives in while moving deeper
@@ -32,8 +32,8 @@
 #include "swarm/kernels/robots/joint_constraints_reference.h"
 #include "tests/kernels/geometry/pose_fixture.h"
 #include "tests/kernels/robots/joint_lanes_fixture.h"
-#include "tests/kernels/robots/soft_constraint_model.h"
 #include "tests/support/for_each_target.h"
+#include "tests/support/soft_constraint_model.h"
 
 namespace swarm {
 namespace {

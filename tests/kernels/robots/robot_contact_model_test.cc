@@ -4,7 +4,7 @@
 // J_c qdd) of the link's material point there by central differences of that point's position
 // along the configuration moved by each velocity coordinate (a floating base turned by its body
 // rate), every generalised-force column J_c^T f from the same differences, and MuJoCo's row model
-// in double (tests/kernels/robots/soft_constraint_model.h) for the normal row and the sticking
+// in double (tests/support/soft_constraint_model.h) for the normal row and the sticking
 // tangents, with the arrival damping, the push-out cap and the hard rows of
 // swarm/kernels/robots/soft_constraint.h, Coulomb's law for sliding ones. Checked, on every
 // compiled SIMD target:
@@ -36,8 +36,8 @@
 #include "swarm/kernels/robots/robot_contact.h"
 #include "tests/kernels/robots/contact_fixture.h"
 #include "tests/kernels/robots/robot_fixture.h"
-#include "tests/kernels/robots/soft_constraint_model.h"
 #include "tests/support/for_each_target.h"
+#include "tests/support/soft_constraint_model.h"
 
 namespace swarm {
 namespace {

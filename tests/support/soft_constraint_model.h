@@ -1,5 +1,6 @@
 // MuJoCo's soft-constraint row in double precision, for the tests of the joint-limit and
-// ground-contact kernels (swarm/kernels/robots/joint_constraints.h, robot_contact.h): written from
+// ground-contact kernels (swarm/kernels/robots/joint_constraints.h, robot_contact.h) and of the
+// batches, the C API and Python that step them: written from
 // MuJoCo's documentation ("Computation", "Solver parameters") and its engine's getimpedance and
 // mj_makeImpedance, in MuJoCo's own terms (K includes the impedance, R = (1 - d) / d w0, real
 // powers), not from swarm's kernels or their prepared constants. Equation (2) of
@@ -75,6 +76,18 @@ inline double MujocoExplicitForce(const MujocoRow& row, double damping, double v
 }
 inline double MujocoExplicitForce(const MujocoRow& row, double v, double r) {
   return MujocoExplicitForce(row, row.damping, v, r);
+}
+
+// The depth at which a row at rest carries `force`: MuJoCo's steady state K r / R = force
+// (soft_constraint.h), by bisection over [0, 10] (m or rad).
+inline double RestingDepth(const SoftConstraint& soft, double w0, double force, double dt) {
+  double low = 0.0, high = 10.0;
+  for (int iteration = 0; iteration < 200; ++iteration) {
+    const double mid = 0.5 * (low + high);
+    const MujocoRow row = MujocoRowAt(soft, dt, -mid, w0);
+    (row.stiffness * mid < force ? low : high) = mid;
+  }
+  return 0.5 * (low + high);
 }
 
 }  // namespace swarm::test
