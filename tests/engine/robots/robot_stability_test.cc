@@ -22,7 +22,7 @@
 // limit by up to 1.8 rad at dt = 5 ms, and contacts add up to ~100 J in a second), which the
 // work on contacts still has to close.
 // The short run (one second per case) is part of `make test`; the `[.fuzz]` case runs ten seconds
-// per case and four seeds under `make fuzz`.
+// per case and four seeds under `make fuzz` (native builds only: [native]).
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -245,7 +245,7 @@ TEST_CASE("random torques within effort limits never blow up a robot", "[robots]
   FuzzAll(1.0, 1);
 }
 
-TEST_CASE("random torques within effort limits, long run", "[.fuzz][robots][stability]") {
+TEST_CASE("random torques within effort limits, long run", "[.fuzz][native][robots][stability]") {
   FuzzAll(10.0, 4);
 }
 
