@@ -226,6 +226,27 @@ HWY_INLINE void ContactForces(V normal_mass, V tangent_mass, V ax, V ay, V az, V
   fy = hn::Sub(fy, hn::Mul(tangent_mass, ay));
 }
 
+// One contact after a solve gave the accelerations: ContactRowsAt's velocity v, distance r,
+// activity, mode and anchor u, the point's acceleration a = J_c qdd + Jdot_c qd and the rows'
+// forces f = f_e - m J_c qdd (ContactForces). Shared by the flag update and the final forces.
+template <class D, class M = hn::Mask<D>, class V = hn::Vec<D>>
+HWY_INLINE void SolvedContactAt(D d, const KinematicTree& tree, const ContactPoint& contact,
+                                size_t n, const GroundContact& ground,
+                                const SoftConstraintStep& normal, const ConstLanesView& poses,
+                                const ConstLanesView& velocities,
+                                const ConstLanesView& accelerations,
+                                const GroundContactState& state, const GroundContactStep& step,
+                                size_t i, V& vx, V& vy, V& vz, V& r, M& active, M& sliding, V& ux,
+                                V& uy, V& fx, V& fy, V& fz, V& ax, V& ay, V& az) {
+  V cx, cy, cz, mass;
+  ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, step, i, cx, cy, cz,
+                vx, vy, vz, r, active, sliding, ux, uy, mass, fx, fy, fz);
+  V normal_mass, tangent_mass;
+  ContactMasses(d, active, sliding, mass, normal_mass, tangent_mass);
+  PointMotion(d, tree, poses, contact.link, cx, cy, cz, accelerations, i, ax, ay, az);
+  ContactForces(normal_mass, tangent_mass, ax, ay, az, fx, fy, fz);
+}
+
 inline void GroundContactTermsImpl(const KinematicTree& tree, const ContactPoint* contacts,
                                    size_t contact_count, const GroundContact& ground,
                                    const SoftConstraintStep& normal, const ConstLanesView& poses,
@@ -285,15 +306,11 @@ inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactPoint
     const V zero = hn::Zero(d), mu = hn::Set(d, ground.friction), dt = hn::Set(d, normal.dt);
     const size_t valid = poses.count - i < hn::Lanes(d) ? poses.count - i : hn::Lanes(d);
     for (size_t n = 0; n < contact_count; ++n) {
-      const ContactPoint& contact = contacts[n];
-      V cx, cy, cz, vx, vy, vz, r, ux, uy, mass, fx, fy, fz;
+      V vx, vy, vz, r, ux, uy, fx, fy, fz, ax, ay, az;
       hn::Mask<decltype(d)> active, sliding;
-      ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, step, i, cx, cy,
-                    cz, vx, vy, vz, r, active, sliding, ux, uy, mass, fx, fy, fz);
-      V normal_mass, tangent_mass, ax, ay, az;
-      ContactMasses(d, active, sliding, mass, normal_mass, tangent_mass);
-      PointMotion(d, tree, poses, contact.link, cx, cy, cz, accelerations, i, ax, ay, az);
-      ContactForces(normal_mass, tangent_mass, ax, ay, az, fx, fy, fz);
+      SolvedContactAt(d, tree, contacts[n], n, ground, normal, poses, velocities, accelerations,
+                      state, step, i, vx, vy, vz, r, active, sliding, ux, uy, fx, fy, fz, ax, ay,
+                      az);
       const V flag = hn::LoadU(d, step.flags.Array(n) + i);
       const V slip = hn::LoadU(d, step.slipping.Array(n) + i);
       // The normal row's flag (soft_constraint.h, one-sided rows): crosses when the point would
@@ -305,8 +322,9 @@ inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactPoint
       // Sticks: a contact sliding as it entered the step whose sliding force would turn its
       // tangential velocity around within the step (explicit Coulomb friction stronger than the
       // motion it brakes): it sticks for the step instead. Slips: a sticking contact whose
-      // tangential force left the cone.
-      const V limit = hn::Mul(mu, fz);
+      // tangential force left the cone mu max(f_n, 0) (a pulling row that is stopped rather than
+      // released holds no friction).
+      const V limit = hn::Mul(mu, PositivePart(fz));
       const V size = hn::Sqrt(hn::Add(hn::Mul(fx, fx), hn::Mul(fy, fy)));
       const V wx = hn::Add(vx, hn::Mul(dt, ax)), wy = hn::Add(vy, hn::Mul(dt, ay));
       const auto reverses = hn::Lt(Dot3(wx, wy, zero, vx, vy, zero), zero);
@@ -349,15 +367,11 @@ inline void GroundContactForcesImpl(const KinematicTree& tree, const ContactPoin
     // vectoriser on SVE_256 (an internal compiler error).
     const V zero = hn::Zero(d), dt = hn::Set(d, normal.dt), mu = hn::Set(d, ground.friction);
     for (size_t n = 0; n < contact_count; ++n) {
-      const ContactPoint& contact = contacts[n];
-      V cx, cy, cz, vx, vy, vz, r, ux, uy, mass, fx, fy, fz;
+      V vx, vy, vz, r, ux, uy, fx, fy, fz, ax, ay, az;
       hn::Mask<decltype(d)> active, sliding;
-      ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, step, i, cx, cy,
-                    cz, vx, vy, vz, r, active, sliding, ux, uy, mass, fx, fy, fz);
-      V normal_mass, tangent_mass, ax, ay, az;
-      ContactMasses(d, active, sliding, mass, normal_mass, tangent_mass);
-      PointMotion(d, tree, poses, contact.link, cx, cy, cz, accelerations, i, ax, ay, az);
-      ContactForces(normal_mass, tangent_mass, ax, ay, az, fx, fy, fz);
+      SolvedContactAt(d, tree, contacts[n], n, ground, normal, poses, velocities, accelerations,
+                      state, step, i, vx, vy, vz, r, active, sliding, ux, uy, fx, fy, fz, ax, ay,
+                      az);
       // The tangential velocity at the step's end.
       const V wx = hn::Add(vx, hn::Mul(dt, ax)), wy = hn::Add(vy, hn::Mul(dt, ay));
       // Sticking: slides next when the force is outside the cone (the step's solves did not settle

@@ -161,6 +161,24 @@ Vec3 ContactForces(const ContactRows& c, const Vec3& a) {
            c.f.v[2] - c.normal_mass * a.v[2]}};
 }
 
+// One contact after a solve: its rows, the point's acceleration and the rows' forces.
+struct SolvedContact {
+  ContactRows rows;
+  Vec3 a, f;
+};
+
+SolvedContact SolvedContactAt(const KinematicTree& tree, const ContactPoint& contact, size_t n,
+                              const GroundContact& ground, const SoftConstraintStep& normal,
+                              const RobotPoses& robot, const ConstLanesView& velocities,
+                              const ConstLanesView& accelerations, const GroundContactState& state,
+                              const GroundContactStep& step) {
+  SolvedContact solved;
+  solved.rows = ContactRowsAt(tree, contact, n, ground, normal, robot, velocities, state, step);
+  solved.a = PointMotion(tree, robot, contact.link, solved.rows.c, accelerations);
+  solved.f = ContactForces(solved.rows, solved.a);
+  return solved;
+}
+
 }  // namespace
 
 void GroundContactTerms(const KinematicTree& tree, const ContactPoint* contacts,
@@ -203,18 +221,18 @@ bool UpdateContactFlags(const KinematicTree& tree, const ContactPoint* contacts,
   for (size_t r = 0; r < poses.count; ++r) {
     const RobotPoses robot{poses, r};
     for (size_t n = 0; n < contact_count; ++n) {
-      const ContactPoint& contact = contacts[n];
-      const ContactRows c =
-          ContactRowsAt(tree, contact, n, ground, normal, robot, velocities, state, step);
-      const Vec3 a = PointMotion(tree, robot, contact.link, c.c, accelerations);
-      const Vec3 f = ContactForces(c, a);
+      const SolvedContact solved = SolvedContactAt(tree, contacts[n], n, ground, normal, robot,
+                                                   velocities, accelerations, state, step);
+      const ContactRows& c = solved.rows;
+      const Vec3& a = solved.a;
+      const Vec3& f = solved.f;
       float& flag = step.flags.Array(n)[r];
       float& slip = step.slipping.Array(n)[r];
       const float end = c.r + dt * (c.v.v[2] + dt * a.v[2]);
       const bool crosses = end < (c.r < 0.0f ? c.r : 0.0f);
       const float updated = NextRowFlag(flag, c.active, f.v[2] < 0.0f, crosses, may_release);
       const bool released = updated < 0.0f;
-      const float limit = mu * f.v[2];
+      const float limit = mu * PositivePart(f.v[2]);  // a stopped pulling row holds none
       const float size = std::sqrt(f.v[0] * f.v[0] + f.v[1] * f.v[1]);
       const float wx = c.v.v[0] + dt * a.v[0], wy = c.v.v[1] + dt * a.v[1];
       const bool reverses = Dot3({{wx, wy, 0.0f}}, {{c.v.v[0], c.v.v[1], 0.0f}}) < 0.0f;
@@ -247,11 +265,11 @@ void GroundContactForces(const KinematicTree& tree, const ContactPoint* contacts
   for (size_t r = 0; r < state.normal_forces.count; ++r) {
     const RobotPoses robot{poses, r};
     for (size_t n = 0; n < contact_count; ++n) {
-      const ContactPoint& contact = contacts[n];
-      const ContactRows c =
-          ContactRowsAt(tree, contact, n, ground, normal, robot, velocities, state, step);
-      const Vec3 a = PointMotion(tree, robot, contact.link, c.c, accelerations);
-      const Vec3 f = ContactForces(c, a);
+      const SolvedContact solved = SolvedContactAt(tree, contacts[n], n, ground, normal, robot,
+                                                   velocities, accelerations, state, step);
+      const ContactRows& c = solved.rows;
+      const Vec3& a = solved.a;
+      const Vec3& f = solved.f;
       // The tangential velocity at the step's end.
       const float wx = c.v.v[0] + dt * a.v[0], wy = c.v.v[1] + dt * a.v[1];
       // Sticking: slides next outside the cone, else the anchor moves by dt v_t'.

@@ -179,15 +179,16 @@ ContactModel ModelContact(const ContactCase& c, size_t n, size_t r, const glm::d
   const double end_speed = std::hypot(end[0], end[1]);
   // UpdateContactFlags on an active row (unflagged and violated, caught or stopped): only a pull
   // changes its flag (an active row is never caught); friction of rows that stay active may slip
-  // (sticking inside the step, by the normal force's signed cone mu f_n) or stick (sliding as it
-  // entered the step and turned around by its friction).
+  // (sticking inside the step, outside the cone mu max(f_n, 0): a pulling row that is stopped,
+  // not released, holds no friction) or stick (sliding as it entered the step and turned around by
+  // its friction).
   const bool pulls = m.force.z < 0.0;
   const double along = end[0] * velocity.x + end[1] * velocity.y;
   const bool reverses = along < 0.0;
-  const double signed_limit = mu * m.force.z;
+  const double limit = mu * std::max(m.force.z, 0.0);
   m.ambiguous = m.ambiguous || ((flag == 0.0f || flag == kRowCaught) && Near(m.force.z, m.scale)) ||
                 (m.sliding && slip == 0.0f && Near(along, (speed + end_speed) * speed + 1e-30)) ||
-                (!m.sliding && slip <= 0.0f && Near(tangential - signed_limit, m.scale));
+                (!m.sliding && slip <= 0.0f && Near(tangential - limit, m.scale));
   for (int release = 0; release < 2; ++release) {
     const bool may_release = release == 0;
     float next = flag;
@@ -195,18 +196,17 @@ ContactModel ModelContact(const ContactCase& c, size_t n, size_t r, const glm::d
     if (flag == kRowCaught && pulls) next = may_release ? kRowDropped : kRowStopped;
     const bool kept = next >= 0.0f;
     const bool sticks = kept && m.sliding && slip == 0.0f && reverses;
-    const bool slips = kept && !m.sliding && slip <= 0.0f && tangential > signed_limit;
+    const bool slips = kept && !m.sliding && slip <= 0.0f && tangential > limit;
     m.flag[release] = next;
     m.slip[release] = sticks ? kContactSticking : (slips ? kContactSlipping : slip);
     m.slip_force[release][0] = c.step.slip_forces.At(2 * n, r);
     m.slip_force[release][1] = c.step.slip_forces.At(2 * n + 1, r);
     if (slips) {
-      for (int k = 0; k < 2; ++k) m.slip_force[release][k] = m.force[k] * signed_limit / tangential;
+      for (int k = 0; k < 2; ++k) m.slip_force[release][k] = m.force[k] * limit / tangential;
     }
     m.changed[release] = next != flag || sticks || slips;
   }
   // GroundContactForces: the next step's mode and anchor.
-  const double limit = mu * std::max(m.force.z, 0.0);
   const bool outside = tangential > limit;
   const double against = end[0] * m.force.x + end[1] * m.force.y;
   const bool stops = against >= 0.0;

@@ -128,7 +128,8 @@ void GroundContactTerms(const KinematicTree& tree, const ContactPoint* contacts,
 
 // After a solve gave `accelerations` (with GroundContactTerms' terms and the step's flags): the
 // normal rows' flags of the next solve (soft_constraint.h, one-sided rows), and friction's:
-// sticking contacts whose tangential force left the cone slip, sliding ones whose friction turns
+// sticking contacts whose tangential force left the cone mu max(f_n, 0) slip (a pulling row that
+// is stopped rather than released has no friction), sliding ones whose friction turns
 // them around stick (friction's flag goes from 0 to sticking or slipping and from sticking to
 // slipping, never back); true when any robot's flags changed, and the step then solves those
 // robots again (`changed`, one array, gets 1 where a robot's flags changed and keeps its value
