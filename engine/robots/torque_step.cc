@@ -168,8 +168,9 @@ void EulerStep(const TorqueStepModel& model, const TorqueStepArrays& arrays, flo
   const LanesView q = slice(arrays.q), v = slice(arrays.velocities);
   // Solve, then solve again the robots whose rows that act changed (releases, catches, slips), in
   // runs of whole vectors, at most kMaxConstraintSolves times in all; the last update only catches
-  // and stops, so that no row released in it goes unchecked. A robot's solves depend on its own
-  // flags alone, so it gets the same bits in any tile.
+  // and stops, so that no row released in it goes unchecked, and it stops the rows the step let go
+  // of the robots still unsettled (their marks are kept for it). A robot's solves depend on its
+  // own flags alone, so it gets the same bits in any tile.
   ClearConstraintFlags(model, arrays, begin, count);
   ApplyForwardDynamics(model, arrays, begin, count, q, v, a);
   bool pending =
@@ -190,7 +191,7 @@ void EulerStep(const TorqueStepModel& model, const TorqueStepArrays& arrays, flo
       const size_t run = block;
       while (block < count && marked(block)) block += kPadFloats;
       const size_t run_count = std::min(block, count) - run;
-      std::fill_n(arrays.resolve_marks.Array(0) + begin + run, run_count, 0.0f);
+      if (may_release) std::fill_n(arrays.resolve_marks.Array(0) + begin + run, run_count, 0.0f);
       const LanesView run_q = q.Slice(run, run_count), run_v = v.Slice(run, run_count);
       const LanesView run_a = a.Slice(run, run_count);
       ApplyForwardDynamics(model, arrays, begin + run, run_count, run_q, run_v, run_a);

@@ -183,7 +183,9 @@ inline bool UpdateLimitFlagsImpl(const JointConstraint* joints, size_t count,
         LimitRowAt(d, joint, limits, r, row_velocity, flag, active, mass, explicit_force);
         const auto pulls =
             hn::Lt(LimitRowForce(d, lower_side, active, mass, explicit_force, a), hn::Zero(d));
-        updated = NextRowFlag(d, flag, active, pulls, crosses, may_release);
+        const V mark = hn::LoadU(d, changed.Array(0) + i);
+        updated =
+            NextRowFlag(d, flag, active, pulls, crosses, may_release, hn::Ne(mark, hn::Zero(d)));
       }
       const size_t valid = q.count - i < hn::Lanes(d) ? q.count - i : hn::Lanes(d);
       const auto moved = hn::And(hn::Ne(updated, flag), hn::FirstN(d, valid));

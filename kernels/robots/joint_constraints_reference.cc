@@ -77,7 +77,8 @@ bool UpdateLimitFlags(const JointConstraint* joints, size_t count, const SoftCon
       const bool crosses =
           CrossesInStep(limits, limit.r, limit.row_velocity, limit.lower_side ? a : -a);
       const bool pulls = LimitRowForce(limit, a) < 0.0f;
-      const float updated = NextRowFlag(flag, limit.active, pulls, crosses, may_release);
+      const float updated =
+          NextRowFlag(flag, limit.active, pulls, crosses, may_release, changed.Array(0)[r] != 0.0f);
       if (updated != flag) {
         any = true;
         changed.Array(0)[r] = 1.0f;

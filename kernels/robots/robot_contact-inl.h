@@ -317,7 +317,9 @@ inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactPoint
       // end the step below the plane and deeper than it started (min(r, 0) by compare and select).
       const V end = hn::Add(r, hn::Mul(dt, hn::Add(vz, hn::Mul(dt, az))));
       const auto crosses = hn::Lt(end, hn::IfThenElseZero(hn::Lt(r, zero), r));
-      const V updated = NextRowFlag(d, flag, active, hn::Lt(fz, zero), crosses, may_release);
+      float* mark = changed.Array(0) + i;
+      const V updated = NextRowFlag(d, flag, active, hn::Lt(fz, zero), crosses, may_release,
+                                    hn::Ne(hn::LoadU(d, mark), zero));
       const auto released = hn::Lt(updated, zero);
       // Sticks: a contact sliding as it entered the step whose sliding force would turn its
       // tangential velocity around within the step (explicit Coulomb friction stronger than the
@@ -336,7 +338,6 @@ inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactPoint
       const auto moved =
           hn::And(hn::Or(hn::Ne(updated, flag), hn::Or(sticks, slips)), hn::FirstN(d, valid));
       any = any || !hn::AllFalse(d, moved);
-      float* mark = changed.Array(0) + i;
       store(hn::IfThenElse(moved, hn::Set(d, 1.0f), hn::LoadU(d, mark)), d, mark);
       store(updated, d, step.flags.Array(n) + i);
       V slip_updated = hn::IfThenElse(sticks, hn::Set(d, kContactSticking), slip);

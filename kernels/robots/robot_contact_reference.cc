@@ -230,7 +230,8 @@ bool UpdateContactFlags(const KinematicTree& tree, const ContactPoint* contacts,
       float& slip = step.slipping.Array(n)[r];
       const float end = c.r + dt * (c.v.v[2] + dt * a.v[2]);
       const bool crosses = end < (c.r < 0.0f ? c.r : 0.0f);
-      const float updated = NextRowFlag(flag, c.active, f.v[2] < 0.0f, crosses, may_release);
+      const float updated = NextRowFlag(flag, c.active, f.v[2] < 0.0f, crosses, may_release,
+                                        changed.Array(0)[r] != 0.0f);
       const bool released = updated < 0.0f;
       const float limit = mu * PositivePart(f.v[2]);  // a stopped pulling row holds none
       const float size = std::sqrt(f.v[0] * f.v[0] + f.v[1] * f.v[1]);

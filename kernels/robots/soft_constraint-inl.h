@@ -94,23 +94,30 @@ HWY_INLINE V HardRowForce(D d, const SoftConstraintStep& c, V flag, V mass, V r,
 }
 
 // A row's flag after a solve (soft_constraint.h, flags): `pulls` when its force was negative,
-// `crosses` when an inactive row's point would end the step violated and deeper than it started.
+// `crosses` when an inactive row's point would end the step violated and deeper than it started,
+// `unsettled` where the robot's mark is set (only the last update, without `may_release`, reads
+// it).
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V NextRowFlag(D d, V flag, hn::Mask<D> active, hn::Mask<D> pulls, hn::Mask<D> crosses,
-                         bool may_release) {
+                         bool may_release, hn::Mask<D> unsettled) {
   const V zero = hn::Zero(d);
   const auto unflagged = hn::Eq(flag, zero);
-  const auto released = hn::Eq(flag, hn::Set(d, kRowReleased));
+  // Released and dropped rows: negative flags.
+  const auto let_go = hn::Lt(flag, zero);
   const auto caught = hn::Eq(flag, hn::Set(d, kRowCaught));
   V next = flag;
   if (may_release) {
     next =
         hn::IfThenElse(hn::And(hn::And(unflagged, active), pulls), hn::Set(d, kRowReleased), next);
   }
-  next = hn::IfThenElse(hn::And(hn::Or(hn::AndNot(active, unflagged), released), crosses),
+  next = hn::IfThenElse(hn::And(hn::Or(hn::AndNot(active, unflagged), let_go), crosses),
                         hn::Set(d, kRowCaught), next);
   next = hn::IfThenElse(hn::And(caught, pulls), hn::Set(d, may_release ? kRowDropped : kRowStopped),
                         next);
+  // The last update stops every row the step let go in robots still unsettled: the last solve is
+  // checked by no update.
+  if (!may_release)
+    next = hn::IfThenElse(hn::And(let_go, unsettled), hn::Set(d, kRowStopped), next);
   return next;
 }
 

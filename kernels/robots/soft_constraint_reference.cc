@@ -50,12 +50,15 @@ float HardRowForce(const SoftConstraintStep& c, float flag, float mass, float r,
   return mass * ((target - velocity) * inverse_dt);
 }
 
-float NextRowFlag(float flag, bool active, bool pulls, bool crosses, bool may_release) {
+float NextRowFlag(float flag, bool active, bool pulls, bool crosses, bool may_release,
+                  bool unsettled) {
   const bool unflagged = flag == 0.0f;
   float next = flag;
   if (may_release && unflagged && active && pulls) next = kRowReleased;
-  if (((!active && unflagged) || flag == kRowReleased) && crosses) next = kRowCaught;
+  if (((!active && unflagged) || flag == kRowReleased || flag == kRowDropped) && crosses)
+    next = kRowCaught;
   if (flag == kRowCaught && pulls) next = may_release ? kRowDropped : kRowStopped;
+  if (!may_release && unsettled && flag < 0.0f) next = kRowStopped;  // released or dropped
   return next;
 }
 

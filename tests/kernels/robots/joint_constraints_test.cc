@@ -462,11 +462,11 @@ TEST_CASE("a caught limit row steers its joint to the limit, a stopped one stops
 
 // --- UpdateLimitFlags ----------------------------------------------------------------------------
 
-// The next flag of one row in double (soft_constraint.h, one-sided rows), or -99 when float
-// rounding could decide it either way.
+// The next flag of one row in double (soft_constraint.h, one-sided rows; `unsettled`: its robot is
+// marked), or -99 when float rounding could decide it either way.
 constexpr float kAmbiguous = -99.0f;
 float PredictFlag(const JointConstraint& joint, const SoftConstraint& soft, double q, double v,
-                  double qdd, float flag, bool may_release) {
+                  double qdd, float flag, bool may_release, bool unsettled) {
   const bool lower = q - joint.lower <= joint.upper - q;
   const double s = lower ? 1.0 : -1.0;
   const double position = lower ? q - joint.lower : joint.upper - q;
@@ -494,17 +494,21 @@ float PredictFlag(const JointConstraint& joint, const SoftConstraint& soft, doub
   const bool pulls = active && force < 0.0, crosses = end < bound;
   float next = flag;
   if (may_release && flag == 0.0f && active && pulls) next = kRowReleased;
-  if (((flag == 0.0f && !active) || flag == kRowReleased) && crosses) next = kRowCaught;
+  if (((flag == 0.0f && !active) || flag == kRowReleased || flag == kRowDropped) && crosses)
+    next = kRowCaught;
   if (flag == kRowCaught && pulls) next = may_release ? kRowDropped : kRowStopped;
+  if (!may_release && unsettled && (flag == kRowReleased || flag == kRowDropped)) {
+    next = kRowStopped;
+  }
   return next;
 }
 
 TEST_CASE("UpdateLimitFlags releases, catches, drops and stops rows as predicted", "[dynamics]") {
   // Rows within 0.01 of a limit, fast enough to cross within a step, every flag, pulled and pushed
   // by random accelerations: the flags a double-precision prediction gives (released: unflagged,
-  // active and pulling, only with may_release; caught: unflagged and inactive, or released, and
-  // crossing; dropped (may_release) or stopped (not): caught and pulling; others unchanged), the
-  // marks 1 where a robot's flags changed and kept elsewhere, true exactly when a mark was set.
+  // active and pulling, only with may_release; caught: unflagged and inactive, released or dropped,
+  // and crossing; dropped (may_release) or stopped (not): caught and pulling; others unchanged),
+  // the marks 1 where a robot's flags changed and kept elsewhere, true exactly when a mark was set.
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
   SoftConstraint soft;
@@ -533,11 +537,22 @@ TEST_CASE("UpdateLimitFlags releases, catches, drops and stops rows as predicted
       }
     }
     for (bool may_release : {true, false}) {
+      // The last update stops let-go rows of marked robots; a robot's mark is set as soon as one
+      // of its rows changes (joints in order), and unknown after an ambiguous row.
       std::vector<float> predicted(robots * n);
+      enum Mark { kClear, kSet, kUnknown };
+      std::vector<Mark> mark(robots);
+      for (size_t r = 0; r < robots; ++r) mark[r] = marks.Lane(0)[r] != 0.0f ? kSet : kClear;
       for (size_t j = 0; j < n; ++j) {
         for (size_t r = 0; r < robots; ++r) {
-          predicted[j * robots + r] = PredictFlag(joints[j], soft, q.Lane(j)[r], qd.Lane(j)[r],
-                                                  qdd.Lane(j)[r], flags.Lane(j)[r], may_release);
+          const float flag = flags.Lane(j)[r];
+          const bool let_go = flag == kRowReleased || flag == kRowDropped;
+          float& want = predicted[j * robots + r];
+          want = PredictFlag(joints[j], soft, q.Lane(j)[r], qd.Lane(j)[r], qdd.Lane(j)[r], flag,
+                             may_release, mark[r] == kSet);
+          if (!may_release && let_go && mark[r] == kUnknown) want = kAmbiguous;
+          if (want == kAmbiguous && mark[r] == kClear) mark[r] = kUnknown;
+          if (want != kAmbiguous && want != flag) mark[r] = kSet;
         }
       }
       ForEachTarget([&](const TargetUnderTest& t) {

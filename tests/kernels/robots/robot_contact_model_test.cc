@@ -219,8 +219,8 @@ ContactModel ModelContact(const ContactCase& c, size_t n, size_t r, const glm::d
   return m;
 }
 
-// A flag's active half for a contact inactive at the step's start: an unflagged or released row
-// that crosses is caught, the others keep their flags (nothing pulls without a force).
+// A flag's active half for a contact inactive at the step's start: an unflagged, released or
+// dropped row that crosses is caught, the others keep their flags (nothing pulls without a force).
 void ModelInactiveFlags(const ContactCase& c, size_t n, size_t r, const glm::dvec3& point,
                         const glm::dvec3& velocity, const glm::dvec3& acceleration,
                         ContactModel& m) {
@@ -231,13 +231,16 @@ void ModelInactiveFlags(const ContactCase& c, size_t n, size_t r, const glm::dve
   m.ambiguous =
       m.ambiguous || Near(depth_end - bound, std::fabs(position) + kDt * std::fabs(velocity.z) +
                                                  kDt * kDt * std::fabs(acceleration.z));
-  const bool catches = (flag == 0.0f || flag == kRowReleased) && depth_end < bound;
+  const bool catches =
+      (flag == 0.0f || flag == kRowReleased || flag == kRowDropped) && depth_end < bound;
+  const bool let_go = flag == kRowReleased || flag == kRowDropped;
   for (int release = 0; release < 2; ++release) {
-    m.flag[release] = catches ? kRowCaught : flag;
+    // The last update (release 1, every robot marked) stops the rows the step let go.
+    m.flag[release] = release == 1 && let_go ? kRowStopped : (catches ? kRowCaught : flag);
     m.slip[release] = slip;
     m.slip_force[release][0] = c.step.slip_forces.At(2 * n, r);
     m.slip_force[release][1] = c.step.slip_forces.At(2 * n + 1, r);
-    m.changed[release] = catches;
+    m.changed[release] = m.flag[release] != flag;
   }
 }
 
@@ -336,8 +339,9 @@ void CheckAgainstModel(const TestRobot& robot, ContactCase& c, Seen& seen) {
     std::vector<RobotLanes> marks;
     for (bool may_release : {true, false}) {
       steps.push_back(c.step);
+      // The last update sees every robot unsettled (marked), as the step's robots that reach it.
       marks.emplace_back(robots, 1, test::kContactPadding);
-      marks.back().FillValid(0.0f);
+      marks.back().FillValid(may_release ? 0.0f : 1.0f);
       UpdateContactFlags(tree, c.contacts.data(), contacts, c.ground, c.normal, c.poses.view(),
                          c.velocities.view(), c.accelerations.view(), c.state.view(), may_release,
                          steps.back().view(), marks.back().view());
@@ -390,7 +394,7 @@ void CheckAgainstModel(const TestRobot& robot, ContactCase& c, Seen& seen) {
         }
       }
       for (size_t release = 0; release < 2; ++release) {
-        CHECK(marks[release].At(0, r) == (changed[release] ? 1.0f : 0.0f));
+        CHECK(marks[release].At(0, r) == (changed[release] || release == 1 ? 1.0f : 0.0f));
       }
     }
   });

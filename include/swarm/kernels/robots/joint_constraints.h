@@ -62,8 +62,10 @@ void JointConstraintTerms(const JointConstraint* joints, size_t count,
 // After a solve gave qdd (with JointConstraintTerms' terms and `flags`): the flags of the next
 // solve (soft_constraint.h, one-sided rows); true when any robot's flags changed, and the step then
 // solves again (those robots: `changed`, one array, gets 1 where a robot's flags changed and keeps
-// its value elsewhere). Without `may_release` no row is released or dropped (caught rows that
-// pull stop): the step's last update, after which a released joint could no longer be caught.
+// its value elsewhere). Without `may_release` no row is released or dropped, caught rows that
+// pull are stopped, and so are the rows the step let go of robots whose mark is set (still
+// unsettled: the caller keeps their marks): the step's last update, after which a released joint
+// could no longer be caught.
 bool UpdateLimitFlags(const JointConstraint* joints, size_t count, const SoftConstraintStep& limits,
                       const ConstLanesView& q, const ConstLanesView& qd, const ConstLanesView& qdd,
                       bool may_release, const LanesView& flags, const LanesView& changed);

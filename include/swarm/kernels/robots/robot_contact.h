@@ -134,7 +134,8 @@ void GroundContactTerms(const KinematicTree& tree, const ContactPoint* contacts,
 // slipping, never back); true when any robot's flags changed, and the step then solves those
 // robots again (`changed`, one array, gets 1 where a robot's flags changed and keeps its value
 // elsewhere). A robot whose flags did not change gets the same bits from the next solve. Without
-// `may_release` no row is released or dropped: the step's last update.
+// `may_release` no row is released or dropped, and the rows the step let go of robots whose mark
+// is set are stopped: the step's last update.
 bool UpdateContactFlags(const KinematicTree& tree, const ContactPoint* contacts,
                         size_t contact_count, const GroundContact& ground,
                         const SoftConstraintStep& normal, const ConstLanesView& poses,

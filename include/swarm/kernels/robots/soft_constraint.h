@@ -50,16 +50,20 @@
 // robot, zero before the step's first solve:
 //   kRowReleased  a violated row found pulling (force < 0: its point leaves faster than the row
 //                 lets it): inactive, so that a row never sticks
-//   kRowCaught    an inactive row (unflagged or released) whose point a solve lets end the step
-//                 violated and deeper than it started, r + dt (v + dt a) < min(r, 0): active and
-//                 hard, as Box2D's speculative contacts, its virtual mass steering the point to end
-//                 the step on the row's surface (or no deeper), v' = -max(r, 0) / dt
-//   kRowDropped   a caught row found pulling: inactive for the rest of the step
-//   kRowStopped   a caught row found pulling in the step's last update, when no row may be
-//                 released any more: hard with v' = 0, which does no work, where a pulling row
-//                 steering to the surface would add energy
-// A flag changes at most three times a step (0, released, caught, dropped or stopped), and a robot
-// whose flags did not change gets the same bits from the next solve.
+//   kRowCaught    an inactive row (unflagged, released or dropped) whose point a solve lets end
+//                 the step violated and deeper than it started, r + dt (v + dt a) < min(r, 0):
+//                 active and hard, as Box2D's speculative contacts, its virtual mass steering the
+//                 point to end the step on the row's surface (or no deeper), v' = -max(r, 0) / dt
+//   kRowDropped   a caught row found pulling: inactive, until a later solve (other rows changed)
+//                 lets its point cross again, which catches it again
+//   kRowStopped   in the step's last update, when no row may be released any more, a caught row
+//                 found pulling, and every row the step let go (released or dropped) in a robot
+//                 whose rows have not settled (its mark is set): hard with v' = 0, which does no
+//                 work (a pulling row steering to the surface would add energy), so that the
+//                 step's last solve, which no update checks, drives no row it let go deeper
+// The step's solves bound how often a flag changes (a row may go caught, dropped, caught, ... while
+// other rows settle, and is stopped in the last update), and a robot whose flags did not change
+// gets the same bits from the next solve.
 inline constexpr float kRowReleased = -1.0f;
 inline constexpr float kRowCaught = 1.0f;
 inline constexpr float kRowDropped = -2.0f;

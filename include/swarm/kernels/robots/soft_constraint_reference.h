@@ -37,7 +37,9 @@ bool RowActive(float flag, bool violated);
 // target = 0 for a stopped row, else -(max(r, 0) (1 / dt)).
 float HardRowForce(const SoftConstraintStep& c, float flag, float mass, float r, float velocity);
 
-// The flag after a solve (soft_constraint.h, one-sided rows).
-float NextRowFlag(float flag, bool active, bool pulls, bool crosses, bool may_release);
+// The flag after a solve (soft_constraint.h, one-sided rows); `unsettled`: the robot's mark is set
+// (only the last update, without `may_release`, reads it).
+float NextRowFlag(float flag, bool active, bool pulls, bool crosses, bool may_release,
+                  bool unsettled);
 
 }  // namespace swarm::reference
