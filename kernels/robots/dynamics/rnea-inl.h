@@ -121,6 +121,93 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
   }
 }
 
+// Gravity torques g(q) by composite first moments, about half the work of RNEA at qd = qdd = 0:
+// a robot held still has every body's spatial acceleration equal to the root's, a = (0, -g), so
+// the force across joint b is that of the rigid body its subtree forms,
+// f_b = (h_b x a_b, m_b a_b), with m_b the subtree's mass (constant) and h_b its first moment
+// about body b's origin, summed child to parent as h_p += E^T h_c + m_c r, m_p += m_c
+// (Featherstone 2.63 for a rigid inertia without its rotational part, which a = (0, a_lin) never
+// meets). Only linear accelerations travel outward: a_b = E a_p. tau_b = S^T f_b; a floating
+// base gets f_0 as (F, n). Slots: kV holds h (3) and m, kA holds a.
+template <class D>
+HWY_INLINE void GravityTorquesVector(D d, const DynamicsTree& tree, const float gravity[3],
+                                     const InLanes& q, size_t i, const Slots& s, size_t tau) {
+  using V = hn::Vec<D>;
+  const size_t n = tree.velocity_count();
+  PutZero(d, s, tau, n);
+  const auto own_moment = [&](size_t b) HWY_ATTR {
+    const DynamicsBody& body = tree.bodies[b];
+    const size_t h = BodySlot(b, dl::kV);
+    HWY_UNROLL(32)
+    for (size_t k = 0; k < 3; ++k) Put(d, s, h + k, hn::Set(d, body.first_moment[k]));
+    Put(d, s, h + 3, hn::Set(d, body.mass));
+  };
+  if (tree.floating_base) BaseRotation(d, q, i, s);
+  NegativeGravity(d, tree, gravity, s, BodySlot(0, dl::kA));
+  own_moment(0);
+  // Outward: X_b, a_b = E a_p (the linear part), the body's own mass and first moment.
+  for (size_t b = 1; b < tree.body_count; ++b) {
+    const DynamicsBody& body = tree.bodies[b];
+    const JointSubspace joint = JointOf(s, b);
+    const V value =
+        CoupledValue(d, body, hn::LoadU(d, q.Array(JointArrays(tree, body).q_array) + i));
+    JointTransform(d, body, joint, value, s, b);
+    const size_t parent_a = BodySlot(body.parent, dl::kA) + 3, a = BodySlot(b, dl::kA) + 3;
+    V x = Get(d, s, parent_a), y = Get(d, s, parent_a + 1), z = Get(d, s, parent_a + 2);
+    RotateByJoint<false>(d, joint, s, BodySlot(b, dl::kE), x, y, z);
+    Put(d, s, a, x), Put(d, s, a + 1, y), Put(d, s, a + 2, z);
+    own_moment(b);
+  }
+  // Inward: a body's subtree is complete when it is reached; tau_b = S^T f_b, then the subtree
+  // joins its parent's.
+  for (size_t b = tree.body_count; b-- > 1;) {
+    const DynamicsBody& body = tree.bodies[b];
+    const JointSubspace joint = JointOf(s, b);
+    const size_t h = BodySlot(b, dl::kV), a = BodySlot(b, dl::kA) + 3;
+    const V hx = Get(d, s, h), hy = Get(d, s, h + 1), hz = Get(d, s, h + 2), m = Get(d, s, h + 3);
+    const V ax = Get(d, s, a), ay = Get(d, s, a + 1), az = Get(d, s, a + 2);
+    V nx, ny, nz;
+    Cross(hx, hy, hz, ax, ay, az, nx, ny, nz);
+    const V joint_tau = MotionSubspaceDotValues(d, joint, nx, ny, nz, hn::Mul(m, ax),
+                                                hn::Mul(m, ay), hn::Mul(m, az));
+    const size_t column = tau + JointArrays(tree, body).velocity_array;
+    Put(d, s, column, hn::Add(Get(d, s, column), CoupledRate(d, body, joint_tau)));
+    if (body.parent == 0 && !tree.floating_base) continue;
+    V x = hx, y = hy, z = hz;
+    RotateByJoint<true>(d, joint, s, BodySlot(b, dl::kE), x, y, z);
+    const size_t r = BodySlot(b, dl::kR), parent = BodySlot(body.parent, dl::kV);
+    Put(d, s, parent, hn::Add(Get(d, s, parent), hn::Add(x, hn::Mul(m, Get(d, s, r)))));
+    Put(d, s, parent + 1, hn::Add(Get(d, s, parent + 1), hn::Add(y, hn::Mul(m, Get(d, s, r + 1)))));
+    Put(d, s, parent + 2, hn::Add(Get(d, s, parent + 2), hn::Add(z, hn::Mul(m, Get(d, s, r + 2)))));
+    Put(d, s, parent + 3, hn::Add(Get(d, s, parent + 3), m));
+  }
+  if (tree.floating_base) {  // the base's (F, n) = (m a, h x a) in its (v, w) order
+    const size_t h = BodySlot(0, dl::kV), a = BodySlot(0, dl::kA) + 3;
+    const V ax = Get(d, s, a), ay = Get(d, s, a + 1), az = Get(d, s, a + 2), m = Get(d, s, h + 3);
+    V nx, ny, nz;
+    Cross(Get(d, s, h), Get(d, s, h + 1), Get(d, s, h + 2), ax, ay, az, nx, ny, nz);
+    Put(d, s, tau, hn::Mul(m, ax)), Put(d, s, tau + 1, hn::Mul(m, ay));
+    Put(d, s, tau + 2, hn::Mul(m, az));
+    Put(d, s, tau + 3, nx), Put(d, s, tau + 4, ny), Put(d, s, tau + 5, nz);
+  }
+}
+
+inline void GravityTorquesImpl(const DynamicsTree& tree, const float* gravity,
+                               const ConstLanesView& q, const LanesView& tau, float* scratch) {
+  const hn::ScalableTag<float> d;
+  const InLanes q_in{q.data, q.stride};
+  const OutLanes out{tau.data, tau.stride};
+  const size_t result = dl::ScratchRegions(tree.body_count, tree.velocity_count()).vector1;
+  const Slots shared = PrepareScratch(tree, scratch);
+  ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
+    const Slots local = shared;
+    const Slots& s = VectorSlots(local, shared);
+    PrefetchInputs(d, q, i), PrefetchOutputs(d, tau, i);
+    GravityTorquesVector(d, tree, gravity, q_in, i, s, result);
+    StoreSlots(d, s, result, tree.velocity_count(), out, i, store);
+  });
+}
+
 inline void InverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
                                 const ConstLanesView& q, const ConstLanesView& qd,
                                 const ConstLanesView& qdd, const LanesView& tau, float* scratch) {
@@ -139,8 +226,8 @@ inline void InverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
   });
 }
 
-// InverseDynamics at qd = 0 (and qdd = 0 when qdd is null): gravity torques, or (M + A) qdd
-// without gravity.
+// InverseDynamics at qd = 0 (and qdd = 0 when qdd is null): (M + A) qdd without gravity for
+// MassTimes; gravity torques take GravityTorquesImpl's shorter way.
 inline void StaticInverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
                                       const ConstLanesView& q, const ConstLanesView* qdd,
                                       const LanesView& tau, float* scratch) {

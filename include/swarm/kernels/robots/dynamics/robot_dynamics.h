@@ -115,7 +115,8 @@ void InverseDynamics(const DynamicsTree& tree, const float gravity[3], const Con
                      float* scratch);
 
 // tau (velocity_count arrays) = g(q), the torques that hold the robots still under `gravity`:
-// InverseDynamics at qd = qdd = 0, at about half its cost (no velocity terms).
+// InverseDynamics at qd = qdd = 0, computed from each subtree's mass and first moment (the force a
+// still subtree needs is its composite body's weight), without RNEA's spatial inertias.
 void GravityTorques(const DynamicsTree& tree, const float gravity[3], const ConstLanesView& q,
                     const LanesView& tau, float* scratch);
 
