@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "bench/bench_common.h"
+#include "bench/bench_lanes.h"
 #include "bench/best_round_reporter.h"
 #include "demos/command_line/flags.h"
 #include "demos/command_line/runtime_flags.h"
@@ -137,20 +138,6 @@ void LoadRobot(const Options& options) {
   robot.mujoco = std::move(mujoco).value();
   robot.mujoco_status = "MuJoCo 2.2.2";
 #endif
-}
-
-// Lane arrays of one quantity set in one aligned block.
-struct Lanes {
-  hwy::AlignedFreeUniquePtr<float[]> storage;
-  LanesView view;
-};
-
-Lanes MakeLanes(size_t robots, size_t arrays) {
-  const size_t stride = RoundUpToVector<float>(robots);
-  Lanes lanes{hwy::AllocateAligned<float>(std::max<size_t>(1, arrays) * stride), {}};
-  std::fill(lanes.storage.get(), lanes.storage.get() + std::max<size_t>(1, arrays) * stride, 0.0f);
-  lanes.view = {lanes.storage.get(), robots, stride, arrays};
-  return lanes;
 }
 
 // The state of robot r: joint values in [-pi, pi), rates in [-2, 2), accelerations in [-5, 5),

@@ -17,7 +17,13 @@
 //                           gravity, Euler, dt 1 ms; 200 untimed steps first so that every robot
 //                           stands on its feet when timed
 // The time of one step is the best round's; the table prints ms per step, M robot-steps/s and
-// the memory per robot, with the target: a Panda step of 1e5 robots <= 10 ms on 2 threads.
+// the memory per robot, with the targets: a Panda step of 1e5 robots <= 10 ms on 2 threads, and
+// each scenario with a MuJoCo row >= 20x MuJoCo's steps per core (1 thread).
+//
+// The cost of stability: panda_pd_gravity_explicit times the step swarm took before its joint
+// limits became soft constraints (bench/explicit_torque_step.h: PD + gravity, explicit limit
+// springs, forward dynamics, Euler, forward kinematics) on a copy of panda_pd_gravity's robots,
+// and the table prints the constrained step's time over it.
 //
 // MuJoCo 2.2.2 beside them (when CMake finds libmujoco-dev), on one core: mj_step of
 // --mujoco-robots robots (default 256) of panda_pd_gravity, panda_random_torque and solo12_stand,
@@ -48,6 +54,7 @@
 
 #include "bench/bench_common.h"
 #include "bench/best_round_reporter.h"
+#include "bench/explicit_torque_step.h"
 #include "bench/mujoco_scene.h"
 #include "bench/torque_peer_mujoco.h"
 #include "demos/command_line/flags.h"
@@ -65,6 +72,7 @@ namespace {
 constexpr const char* kProgram = "swarm-bench-torque";
 constexpr size_t kCheckRobots = 16;
 constexpr double kTargetPandaMs = 10.0;
+constexpr double kTargetMujocoRatio = 20.0;  // per core
 constexpr uint64_t kTargetRobots = 100'000;
 constexpr float kSoloFootRadius = 0.016f;  // m
 
@@ -90,6 +98,7 @@ struct Scenario {
   uint64_t warmup_steps = 20;
   bool random_torques = false;  // constant random torques (with kNone)
   bool mujoco = false;          // a MuJoCo row beside it
+  bool explicit_row = false;    // the explicit step's row beside it (fixed base)
 };
 
 std::vector<Scenario> Scenarios(const Options& options) {
@@ -104,6 +113,7 @@ std::vector<Scenario> Scenarios(const Options& options) {
       {"ur5_pd_gravity", options.robots_dir + "/ur5.urdf"},
   };
   scenarios[0].mujoco = scenarios[3].mujoco = true;
+  scenarios[0].explicit_row = true;
   if (!options.solo12_urdf.empty()) {
     scenarios.push_back({"solo12_stand", options.solo12_urdf, true, TorqueController::kPdGravity,
                          TorqueIntegrator::kSemiImplicitEuler, true, 0.001f, 200, false, true});
@@ -159,6 +169,11 @@ class TorqueWorkspace {
 
   const Scenario& scenario() const { return scenario_; }
   const RobotBatch& batch() const { return batch_; }
+  // The explicit step on a copy of the batch's robots, made on first use.
+  ExplicitTorqueSteps& Explicit() {
+    if (explicit_ == nullptr) explicit_ = std::make_unique<ExplicitTorqueSteps>(batch_);
+    return *explicit_;
+  }
   // The MuJoCo peer (nullptr without one: mujoco_status() says why).
   MujocoTorquePeer* mujoco() { return mujoco_.get(); }
   const std::string& mujoco_status() const { return mujoco_status_; }
@@ -292,6 +307,7 @@ class TorqueWorkspace {
   MemoryAccountant memory_;
   RobotBatch batch_;
   RobotTaskRunner runner_;
+  std::unique_ptr<ExplicitTorqueSteps> explicit_;
   // Shared: its deleter is bound where it is made, so a build without MuJoCo needs no destructor.
   std::shared_ptr<MujocoTorquePeer> mujoco_;
   std::string mujoco_status_ =
@@ -315,6 +331,8 @@ TorqueWorkspace& WorkspaceOf(const Scenario& scenario, size_t robots, size_t muj
 
 struct Row {
   double ms[2] = {0.0, 0.0};
+  double explicit_ms[2] = {0.0, 0.0};  // the explicit step's (explicit_row scenarios)
+  bool explicit_finite = true;
   double bytes_per_robot = 0.0;
   double mujoco_rate = 0.0;  // M robot-steps/s on one core
   std::string mujoco_status;
@@ -322,6 +340,9 @@ struct Row {
 
 std::string MujocoRowName(const Scenario& scenario) {
   return std::string(scenario.name) + "_mujoco";
+}
+std::string ExplicitRowName(const Scenario& scenario) {
+  return std::string(scenario.name) + "_explicit";
 }
 std::map<std::string, Row>& Rows() {
   static std::map<std::string, Row> rows;
@@ -349,6 +370,24 @@ void RegisterMujoco(const Options& options, const Scenario& scenario, uint64_t r
            });
 }
 
+// The explicit step's row of `scenario`: 1 and 2 threads on a copy of its robots.
+void RegisterExplicit(const Options& options, const Scenario& scenario, uint64_t round,
+                      const Plan& plan, Pools& pools) {
+  for (const int threads : {1, 2}) {
+    ThreadPool& pool = pools.For(threads);
+    const size_t robots = options.robots, mujoco_robots = options.mujoco_robots;
+    Register(ExplicitRowName(scenario), robots, threads, round, plan,
+             [&pool, &scenario, robots, mujoco_robots](benchmark::State& state) {
+               ExplicitTorqueSteps& steps = WorkspaceOf(scenario, robots, mujoco_robots).Explicit();
+               TimePasses(state, [&] { steps.Step(pool, scenario.dt); });
+               Rows()[scenario.name].explicit_finite = steps.Finite();
+               state.counters["M_robot_steps_per_second"] =
+                   benchmark::Counter(static_cast<double>(robots) * state.iterations() * 1e-6,
+                                      benchmark::Counter::kIsRate);
+             });
+  }
+}
+
 void RegisterAll(const Options& options, const std::vector<Scenario>& scenarios, Pools& pools) {
   const Plan plan = PlanFor(options.rounds, options.robots, 1'000'000, 10'000'000);
   for (const Scenario& scenario : scenarios) {
@@ -372,6 +411,7 @@ void RegisterAll(const Options& options, const std::vector<Scenario>& scenarios,
       }
       if (SWARM_BENCH_HAVE_MUJOCO && scenario.mujoco)
         RegisterMujoco(options, scenario, round, plan);
+      if (scenario.explicit_row) RegisterExplicit(options, scenario, round, plan, pools);
     }
   }
 }
@@ -397,6 +437,8 @@ void PrintTable(const std::map<RunKey, double>& best, const Options& options,
     for (const int threads : {1, 2}) {
       const auto it = best.find({scenario.name, options.robots, threads});
       if (it != best.end()) row.ms[threads - 1] = it->second * 1e3;
+      const auto plain = best.find({ExplicitRowName(scenario), options.robots, threads});
+      if (plain != best.end()) row.explicit_ms[threads - 1] = plain->second * 1e3;
     }
     std::string target;
     if (std::string(scenario.name) == "panda_pd_gravity" && options.robots == kTargetRobots) {
@@ -417,12 +459,26 @@ void PrintTable(const std::map<RunKey, double>& best, const Options& options,
     std::printf("%-22s %12.3f %12.3f %12.2f %12.2f %10.0f", scenario.name, row.ms[0], row.ms[1],
                 rate(row.ms[0]), rate(row.ms[1]), row.bytes_per_robot);
     if (has_mujoco) {
+      const bool met = per_core(row.ms[0], 1) >= kTargetMujocoRatio;
+      missed += !met;
+      if (!target.empty()) target += "; ";
+      target += std::string(">= 20x MuJoCo per core: ") + (met ? "met" : "MISSED");
       std::printf(" %12.4f %11.1f %11.1f", row.mujoco_rate, per_core(row.ms[0], 1),
                   per_core(row.ms[1], 2));
     } else {
       std::printf(" %12s %11s %11s", "-", "-", "-");
     }
     std::printf("  %s\n", target.c_str());
+  }
+  for (const Scenario& scenario : scenarios) {
+    const Row& row = Rows()[scenario.name];
+    if (!scenario.explicit_row || row.explicit_ms[0] <= 0.0) continue;
+    std::printf(
+        "cost of stability, %s: the explicit step (no soft constraints) %.3f ms on 1 thread, "
+        "%.3f ms on 2; the step with them takes %.2fx and %.2fx its time%s\n",
+        scenario.name, row.explicit_ms[0], row.explicit_ms[1], row.ms[0] / row.explicit_ms[0],
+        row.explicit_ms[1] > 0.0 ? row.ms[1] / row.explicit_ms[1] : 0.0,
+        row.explicit_finite ? "" : " (the explicit step's robots went non-finite)");
   }
   for (const Scenario& scenario : scenarios) {
     const Row& row = Rows()[scenario.name];

@@ -534,6 +534,12 @@ LanesView RobotBatch::qdd_target() {
 LanesView RobotBatch::qdd() {
   return state_->Arrays(state_->qdd_begin(), state_->dynamics_arrays());
 }
+ConstLanesView RobotBatch::qd_target() const {
+  return state_->Arrays(state_->qd_target_begin(), state_->torque_arrays());
+}
+ConstLanesView RobotBatch::qdd_target() const {
+  return state_->Arrays(state_->qdd_target_begin(), state_->torque_arrays());
+}
 ConstLanesView RobotBatch::base_velocity() const {
   return state_->Arrays(state_->base_velocity_begin(), state_->base());
 }

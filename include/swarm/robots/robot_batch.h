@@ -175,6 +175,8 @@ class RobotBatch {
   ConstLanesView link_poses() const;
   ConstLanesView target_pose() const;
   ConstLanesView base_velocity() const;
+  ConstLanesView qd_target() const;
+  ConstLanesView qdd_target() const;
   ConstLanesView qdd() const;
   // Torque mode with contacts: each contact's normal force in the last step (N; 0 out of contact),
   // one array per contact in contact_points() order, its friction force (x y in the world, two
