@@ -192,22 +192,6 @@ HWY_INLINE void GravityTorquesVector(D d, const DynamicsTree& tree, const float 
   }
 }
 
-inline void GravityTorquesImpl(const DynamicsTree& tree, const float* gravity,
-                               const ConstLanesView& q, const LanesView& tau, float* scratch) {
-  const hn::ScalableTag<float> d;
-  const InLanes q_in{q.data, q.stride};
-  const OutLanes out{tau.data, tau.stride};
-  const size_t result = dl::ScratchRegions(tree.body_count, tree.velocity_count()).vector1;
-  const Slots shared = PrepareScratch(tree, scratch);
-  ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
-    const Slots local = shared;
-    const Slots& s = VectorSlots(local, shared);
-    PrefetchInputs(d, q, i), PrefetchOutputs(d, tau, i);
-    GravityTorquesVector(d, tree, gravity, q_in, i, s, result);
-    StoreSlots(d, s, result, tree.velocity_count(), out, i, store);
-  });
-}
-
 inline void InverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
                                 const ConstLanesView& q, const ConstLanesView& qd,
                                 const ConstLanesView& qdd, const LanesView& tau, float* scratch) {
@@ -226,8 +210,8 @@ inline void InverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
   });
 }
 
-// InverseDynamics at qd = 0 (and qdd = 0 when qdd is null): (M + A) qdd without gravity for
-// MassTimes; gravity torques take GravityTorquesImpl's shorter way.
+// InverseDynamics at qd = 0: (M + A) qdd without gravity (MassTimes), or with qdd null the gravity
+// torques (GravityTorquesVector's shorter way).
 inline void StaticInverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
                                       const ConstLanesView& q, const ConstLanesView* qdd,
                                       const LanesView& tau, float* scratch) {
@@ -242,8 +226,11 @@ inline void StaticInverseDynamicsImpl(const DynamicsTree& tree, const float* gra
     const Slots& s = VectorSlots(local, shared);
     PrefetchInputs(d, q, i), PrefetchOutputs(d, tau, i);
     if (qdd != nullptr) PrefetchInputs(d, *qdd, i);
-    InverseDynamicsVector(d, tree, gravity, q_in, nullptr, qdd != nullptr ? &qdd_in : nullptr, i, s,
-                          result);
+    if (qdd != nullptr) {
+      InverseDynamicsVector(d, tree, gravity, q_in, nullptr, &qdd_in, i, s, result);
+    } else {
+      GravityTorquesVector(d, tree, gravity, q_in, i, s, result);
+    }
     StoreSlots(d, s, result, tree.velocity_count(), out, i, store);
   });
 }

@@ -16,7 +16,6 @@ namespace swarm {
 
 HWY_EXPORT(InverseDynamicsImpl);
 HWY_EXPORT(StaticInverseDynamicsImpl);
-HWY_EXPORT(GravityTorquesImpl);
 
 using dynamics_dispatch::AllFinite;
 using dynamics_dispatch::Disjoint;
@@ -40,7 +39,7 @@ void GravityTorques(const DynamicsTree& tree, const float gravity[3], const Cons
   SWARM_ASSERT(q.arrays == tree.q_count() && tau.arrays == tree.velocity_count());
   SWARM_ASSERT(q.count == tau.count && Disjoint(tau, q));
   if (tau.count == 0) return;
-  HWY_DYNAMIC_DISPATCH(GravityTorquesImpl)(tree, gravity, q, tau, scratch);
+  HWY_DYNAMIC_DISPATCH(StaticInverseDynamicsImpl)(tree, gravity, q, nullptr, tau, scratch);
 }
 
 void MassTimes(const DynamicsTree& tree, const ConstLanesView& q, const ConstLanesView& v,
