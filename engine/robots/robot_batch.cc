@@ -61,6 +61,10 @@ struct RobotBatch::State {
   LaneStorage<float, 1> storage;
   LaneStorage<float, 1> jacobian;
   LaneStorage<float, 1> dynamics_scratch;
+  // The Euler step's re-solves gather their robots here: one block per tile (ResolveStagingFloats).
+  LaneStorage<float, 1> resolve_staging;
+  size_t staging_robots = 0;
+  size_t staging_floats = 0;
 
   bool torque_mode() const { return config.torque.enabled; }
   size_t dof() const { return model.dof(); }
@@ -463,6 +467,16 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
   if (!MultiplyFits<size_t>(state->scratch_floats, tiles, &scratch_floats)) {
     return too_many("dynamics scratch");
   }
+  size_t staging_floats = 0;
+  if (state->torque_mode() && !state->runge_kutta()) {
+    state->staging_robots = std::min(tile, kResolveStagingRobots);
+    state->staging_floats = ResolveStagingFloats(
+        state->model.q_count(), state->velocities(), state->dof(),
+        kPoseArrays * state->model.links.size(), state->contacts.size(), state->staging_robots);
+    if (!MultiplyFits<size_t>(state->staging_floats, tiles, &staging_floats)) {
+      return too_many("re-solve staging");
+    }
+  }
 
   // Every allocation or none: a refused later one frees the earlier ones on return.
   state->storage = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
@@ -474,6 +488,10 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
   state->dynamics_scratch = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
   if (scratch_floats > 0) {
     if (Status s = state->dynamics_scratch.Resize(scratch_floats); !s.ok()) return s;
+  }
+  state->resolve_staging = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
+  if (staging_floats > 0) {
+    if (Status s = state->resolve_staging.Resize(staging_floats); !s.ok()) return s;
   }
 
   state->columns = ColumnNamesOf<State::Columns>(state->model, state->contacts);
@@ -691,6 +709,9 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
   model.scratch = s.dynamics_scratch.lane(0);
   model.scratch_floats = s.scratch_floats;
   model.tile_elements = s.config.schedule.tile_elements;
+  model.staging = s.resolve_staging.lane(0);
+  model.staging_floats = s.staging_floats;
+  model.staging_robots = s.staging_robots;
   const size_t rk_q = s.rk_q_arrays(), rk_v = s.rk_v_arrays();
   const TorqueStepArrays arrays{
       .q = q(),
@@ -818,7 +839,8 @@ void RobotBatch::MeasureEnergy(ThreadPool& pool, std::span<float> kinetic,
 
 size_t RobotBatch::allocated_bytes() const {
   return state_ ? state_->storage.allocated_bytes() + state_->jacobian.allocated_bytes() +
-                      state_->dynamics_scratch.allocated_bytes()
+                      state_->dynamics_scratch.allocated_bytes() +
+                      state_->resolve_staging.allocated_bytes()
                 : 0;
 }
 

@@ -1,6 +1,8 @@
 #include "engine/robots/torque_step.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 
 namespace swarm {
 
@@ -16,7 +18,128 @@ GroundContactStep TileStep(const GroundContactStep& step, size_t begin, size_t c
           step.slip_forces.Slice(begin, count)};
 }
 
+// The views of TorqueStepArrays that a re-solve reads or writes, the read-only ones first
+// (kSolveInputViews of them: the state and the controller's forces).
+inline constexpr size_t kSolveViews = 17, kSolveInputViews = 3;
+std::array<LanesView*, kSolveViews> SolveViews(TorqueStepArrays& arrays) {
+  return {&arrays.q,
+          &arrays.velocities,
+          &arrays.forces,
+          &arrays.applied,
+          &arrays.accelerations,
+          &arrays.poses,
+          &arrays.contacts.normal_forces,
+          &arrays.contacts.friction_forces,
+          &arrays.contacts.anchors,
+          &arrays.contacts.sliding,
+          &arrays.added_joints,
+          &arrays.added_points,
+          &arrays.limit_flags,
+          &arrays.contact_step.flags,
+          &arrays.contact_step.slipping,
+          &arrays.contact_step.slip_forces,
+          &arrays.resolve_marks};
+}
+
+// The link poses take part only with contacts (forward kinematics places the contact points).
+size_t StagedArrays(size_t view, size_t arrays, size_t contacts) {
+  constexpr size_t kPoses = 5;
+  return view == kPoses && contacts == 0 ? 0 : arrays;
+}
+
+// Solves 2, 3, ... of robots [begin, begin + count) of `arrays` (a tile's, or robots gathered
+// into a staging block): the robots whose rows that act changed (their marks) are solved again,
+// in runs of whole vectors, at most kMaxConstraintSolves times in all; the last update only
+// catches and stops, so that no row released in it goes unchecked, and it stops the rows the step
+// let go of the robots still unsettled (their marks are kept for it). A robot's solves depend on
+// its own flags alone, so it gets the same bits in any run.
+void SolveMarkedAgain(const TorqueStepModel& model, const TorqueStepArrays& arrays, float* scratch,
+                      size_t begin, size_t count) {
+  const LanesView a = arrays.accelerations.Slice(begin, count);
+  const LanesView q = arrays.q.Slice(begin, count), v = arrays.velocities.Slice(begin, count);
+  const float* marks = arrays.resolve_marks.Array(0) + begin;
+  bool pending = true;
+  for (size_t solve = 2; pending && solve <= kMaxConstraintSolves; ++solve) {
+    pending = false;
+    const bool may_release = solve + 1 < kMaxConstraintSolves;
+    const auto marked = [&](size_t block) {
+      const size_t end = std::min(block + kPadFloats, count);
+      return std::any_of(marks + block, marks + end, [](float mark) { return mark != 0.0f; });
+    };
+    for (size_t block = 0; block < count;) {
+      if (!marked(block)) {
+        block += kPadFloats;
+        continue;
+      }
+      const size_t run = block;
+      while (block < count && marked(block)) block += kPadFloats;
+      const size_t run_count = std::min(block, count) - run;
+      if (may_release) std::fill_n(arrays.resolve_marks.Array(0) + begin + run, run_count, 0.0f);
+      const LanesView run_q = q.Slice(run, run_count), run_v = v.Slice(run, run_count);
+      const LanesView run_a = a.Slice(run, run_count);
+      ApplyForwardDynamics(model, arrays, scratch, begin + run, run_count, run_q, run_v, run_a);
+      if (solve < kMaxConstraintSolves) {
+        pending = UpdateConstraintFlags(model, arrays, begin + run, run_count, run_q, run_v, run_a,
+                                        may_release) ||
+                  pending;
+      }
+    }
+  }
+}
+
+// The marked robots of the tile (after its first solve and update), gathered
+// kResolveStagingRobots at a time into the tile's staging block, solved again there
+// (SolveMarkedAgain) and put back.
+void ResolveMarked(const TorqueStepModel& model, const TorqueStepArrays& arrays, float* scratch,
+                   size_t begin, size_t count) {
+  TorqueStepArrays source = arrays;
+  TorqueStepArrays staged;
+  const std::array<LanesView*, kSolveViews> from = SolveViews(source), to = SolveViews(staged);
+  const size_t capacity = model.staging_robots;
+  uint32_t robots[kResolveStagingRobots];
+  const float* marks = arrays.resolve_marks.Array(0) + begin;
+  for (size_t next = 0; next < count;) {
+    size_t gathered = 0;
+    for (; next < count && gathered < capacity; ++next) {
+      if (marks[next] != 0.0f) robots[gathered++] = static_cast<uint32_t>(begin + next);
+    }
+    if (gathered == 0) break;
+    // The staged views: `gathered` robots in arrays of `capacity` lanes; the lanes past them are
+    // zero, as the batch's padding, so that whole vectors read finite values there.
+    float* at = model.Staging(begin);
+    for (size_t k = 0; k < kSolveViews; ++k) {
+      const size_t staged_arrays = StagedArrays(k, from[k]->arrays, model.contact_count);
+      *to[k] = LanesView{at, gathered, capacity, staged_arrays};
+      at += staged_arrays * capacity;
+      for (size_t array = 0; array < staged_arrays; ++array) {
+        const float* in = from[k]->Array(array);
+        float* out = to[k]->Array(array);
+        for (size_t r = 0; r < gathered; ++r) out[r] = in[robots[r]];
+        std::fill(out + gathered, out + RoundUpToVector<float>(gathered), 0.0f);
+      }
+    }
+    staged.q_joints = staged.q.Arrays(model.dynamics->joint_q_begin(), model.dof);
+    staged.joint_velocities = staged.velocities.Arrays(model.base, model.dof);
+    staged.torques = staged.forces.Arrays(model.base, model.dof);
+    SolveMarkedAgain(model, staged, scratch, 0, gathered);
+    for (size_t k = kSolveInputViews; k < kSolveViews; ++k) {
+      for (size_t array = 0; array < to[k]->arrays; ++array) {
+        const float* in = to[k]->Array(array);
+        float* out = from[k]->Array(array);
+        for (size_t r = 0; r < gathered; ++r) out[robots[r]] = in[r];
+      }
+    }
+  }
+}
+
 }  // namespace
+
+size_t ResolveStagingFloats(size_t q_count, size_t velocities, size_t dof, size_t pose_arrays,
+                            size_t contacts, size_t robots) {
+  const size_t arrays = q_count + 4 * velocities + (contacts > 0 ? pose_arrays : 0) + 6 * contacts +
+                        dof + kAddedPointArrays * contacts + dof + 4 * contacts + 1;
+  return arrays * robots;
+}
 
 void ControlTorques(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                     TorqueController controller, size_t begin, size_t count) {
@@ -79,7 +202,7 @@ void AddConstraintTerms(const TorqueStepModel& model, const TorqueStepArrays& ar
 }
 
 void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& arrays,
-                          size_t begin, size_t count, const ConstLanesView& q_state,
+                          float* scratch, size_t begin, size_t count, const ConstLanesView& q_state,
                           const ConstLanesView& v_state, const LanesView& a) {
   AddConstraintTerms(model, arrays, begin, count, q_state, v_state);
   AddedInertia added;
@@ -88,7 +211,7 @@ void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& 
   added.point_count = model.contact_count;
   added.points = arrays.added_points.Slice(begin, count);
   ForwardDynamics(*model.dynamics, model.config->gravity, q_state, v_state,
-                  arrays.applied.Slice(begin, count), a, model.Scratch(begin), &added);
+                  arrays.applied.Slice(begin, count), a, scratch, &added);
 }
 
 void ClearConstraintFlags(const TorqueStepModel& model, const TorqueStepArrays& arrays,
@@ -166,41 +289,13 @@ void EulerStep(const TorqueStepModel& model, const TorqueStepArrays& arrays, flo
   const size_t dof = model.dof, base = model.base;
   const LanesView a = slice(arrays.accelerations);
   const LanesView q = slice(arrays.q), v = slice(arrays.velocities);
-  // Solve, then solve again the robots whose rows that act changed (releases, catches, slips), in
-  // runs of whole vectors, at most kMaxConstraintSolves times in all; the last update only catches
-  // and stops, so that no row released in it goes unchecked, and it stops the rows the step let go
-  // of the robots still unsettled (their marks are kept for it). A robot's solves depend on its
-  // own flags alone, so it gets the same bits in any tile.
+  float* scratch = model.Scratch(begin);
+  // Solve, then solve again the robots whose rows that act changed (releases, catches, slips),
+  // gathered from the tile (SolveMarkedAgain).
   ClearConstraintFlags(model, arrays, begin, count);
-  ApplyForwardDynamics(model, arrays, begin, count, q, v, a);
-  bool pending =
-      UpdateConstraintFlags(model, arrays, begin, count, q, v, a, 2 < kMaxConstraintSolves);
-  const float* marks = arrays.resolve_marks.Array(0) + begin;
-  for (size_t solve = 2; pending && solve <= kMaxConstraintSolves; ++solve) {
-    pending = false;
-    const bool may_release = solve + 1 < kMaxConstraintSolves;
-    const auto marked = [&](size_t block) {
-      const size_t end = std::min(block + kPadFloats, count);
-      return std::any_of(marks + block, marks + end, [](float mark) { return mark != 0.0f; });
-    };
-    for (size_t block = 0; block < count;) {
-      if (!marked(block)) {
-        block += kPadFloats;
-        continue;
-      }
-      const size_t run = block;
-      while (block < count && marked(block)) block += kPadFloats;
-      const size_t run_count = std::min(block, count) - run;
-      if (may_release) std::fill_n(arrays.resolve_marks.Array(0) + begin + run, run_count, 0.0f);
-      const LanesView run_q = q.Slice(run, run_count), run_v = v.Slice(run, run_count);
-      const LanesView run_a = a.Slice(run, run_count);
-      ApplyForwardDynamics(model, arrays, begin + run, run_count, run_q, run_v, run_a);
-      if (solve < kMaxConstraintSolves) {
-        pending = UpdateConstraintFlags(model, arrays, begin + run, run_count, run_q, run_v, run_a,
-                                        may_release) ||
-                  pending;
-      }
-    }
+  ApplyForwardDynamics(model, arrays, scratch, begin, count, q, v, a);
+  if (UpdateConstraintFlags(model, arrays, begin, count, q, v, a, 2 < kMaxConstraintSolves)) {
+    ResolveMarked(model, arrays, scratch, begin, count);
   }
   UpdateConstraints(model, arrays, begin, count, q, v, a);
   const float turn_speed = model.config->max_step_turn / dt;
@@ -230,7 +325,7 @@ void RungeKutta4Step(const TorqueStepModel& model, const TorqueStepArrays& array
   const LanesView a1 = slice(arrays.accelerations);
   const auto evaluate = [&](const ConstLanesView& q_at, const ConstLanesView& v_at,
                             const LanesView& a) {
-    ApplyForwardDynamics(model, arrays, begin, count, q_at, v_at, a);
+    ApplyForwardDynamics(model, arrays, model.Scratch(begin), begin, count, q_at, v_at, a);
   };
   ClearConstraintFlags(model, arrays, begin, count);  // RK4 solves each stage once
   for (size_t k = 0; k < nq; ++k) std::copy_n(q.Array(k), count, q0.Array(k));

@@ -62,9 +62,27 @@ struct TorqueStepModel {
   float* scratch = nullptr;
   size_t scratch_floats = 0;
   size_t tile_elements = 0;
+  // Where the Euler step solves again the robots whose rows changed, gathered from their tile
+  // (ResolveStagingFloats): one block of staging_floats per tile, for staging_robots robots.
+  float* staging = nullptr;
+  size_t staging_floats = 0;
+  size_t staging_robots = 0;
 
   float* Scratch(size_t begin) const { return scratch + begin / tile_elements * scratch_floats; }
+  float* Staging(size_t begin) const { return staging + begin / tile_elements * staging_floats; }
 };
+
+// The robots one gathered re-solve takes at most (a multiple of every target's vector): few
+// enough that their arrays stay in the core's cache, many enough that gathering costs little.
+inline constexpr size_t kResolveStagingRobots = 64;
+static_assert(kResolveStagingRobots % kPadFloats == 0);
+
+// The floats of one tile's staging block for `robots` robots (a multiple of kPadFloats): the
+// arrays a re-solve reads and writes (q, velocities, forces, applied, accelerations, the link
+// poses when there are contacts, the contacts' state and step flags, the added inertia, the limit
+// flags and the marks) for each robot.
+size_t ResolveStagingFloats(size_t q_count, size_t velocities, size_t dof, size_t pose_arrays,
+                            size_t contacts, size_t robots);
 
 // The batch's arrays a torque step reads and writes, each over all robots (RobotBatch's storage
 // layout, engine/robots/robot_batch.cc). The rk_* arrays exist for the RK4 integrator only.
@@ -107,9 +125,10 @@ void AddConstraintTerms(const TorqueStepModel& model, const TorqueStepArrays& ar
                         size_t count, const ConstLanesView& q_state, const ConstLanesView& v_state);
 
 // Accelerations `a` of the tile's robots at (q_state, v_state) under the applied forces:
-// AddConstraintTerms, then forward dynamics with the added inertia.
+// AddConstraintTerms, then forward dynamics with the added inertia (in the tile's dynamics
+// `scratch`).
 void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& arrays,
-                          size_t begin, size_t count, const ConstLanesView& q_state,
+                          float* scratch, size_t begin, size_t count, const ConstLanesView& q_state,
                           const ConstLanesView& v_state, const LanesView& a);
 
 // Clears the tile's flags before a step's first solve.
@@ -137,7 +156,10 @@ void AdvancePositions(const TorqueStepModel& model, const ConstLanesView& q_from
 
 // One semi-implicit Euler step of dt seconds: accelerations at the current state (solved again
 // while the rows that act change, at most kMaxConstraintSolves times), the constraints' update,
-// the speed limits, then v += a dt and q advanced with the new v.
+// the speed limits, then v += a dt and q advanced with the new v. The robots solved again are
+// gathered into the tile's staging block (kResolveStagingRobots at a time), so that a re-solve
+// costs what the robots whose rows changed cost, not what their vectors of the tile do: a
+// robot's solves read its own lanes alone, so it gets the same bits gathered or in place.
 void EulerStep(const TorqueStepModel& model, const TorqueStepArrays& arrays, float dt, size_t begin,
                size_t count);
 
