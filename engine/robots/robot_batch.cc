@@ -65,6 +65,10 @@ struct RobotBatch::State {
   LaneStorage<float, 1> resolve_staging;
   size_t staging_robots = 0;
   size_t staging_floats = 0;
+  // The joints' sines and cosines a step's kernels share (TorqueStepModel::trig): trig_arrays
+  // arrays of tile_elements floats per tile, for a torque batch without couplings.
+  LaneStorage<float, 1> joint_trig;
+  size_t trig_arrays = 0;
 
   bool torque_mode() const { return config.torque.enabled; }
   size_t dof() const { return model.dof(); }
@@ -467,13 +471,18 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
   if (!MultiplyFits<size_t>(state->scratch_floats, tiles, &scratch_floats)) {
     return too_many("dynamics scratch");
   }
-  size_t staging_floats = 0;
+  size_t staging_floats = 0, trig_floats = 0;
   if (state->torque_mode() && !state->runge_kutta()) {
+    if (!HasCouplings(state->dynamics_tree)) {
+      state->trig_arrays = JointTrigArrays(state->dynamics_tree);
+    }
     state->staging_robots = std::min(tile, kResolveStagingRobots);
-    state->staging_floats = ResolveStagingFloats(
-        state->model.q_count(), state->velocities(), state->dof(),
-        kPoseArrays * state->model.links.size(), state->contacts.size(), state->staging_robots);
-    if (!MultiplyFits<size_t>(state->staging_floats, tiles, &staging_floats)) {
+    state->staging_floats =
+        ResolveStagingFloats(state->model.q_count(), state->velocities(), state->dof(),
+                             kPoseArrays * state->model.links.size(), state->contacts.size(),
+                             state->trig_arrays, state->staging_robots);
+    if (!MultiplyFits<size_t>(state->staging_floats, tiles, &staging_floats) ||
+        !MultiplyFits<size_t>(state->trig_arrays * tile, tiles, &trig_floats)) {
       return too_many("re-solve staging");
     }
   }
@@ -492,6 +501,10 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
   state->resolve_staging = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
   if (staging_floats > 0) {
     if (Status s = state->resolve_staging.Resize(staging_floats); !s.ok()) return s;
+  }
+  state->joint_trig = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
+  if (trig_floats > 0) {
+    if (Status s = state->joint_trig.Resize(trig_floats); !s.ok()) return s;
   }
 
   state->columns = ColumnNamesOf<State::Columns>(state->model, state->contacts);
@@ -712,6 +725,11 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
   model.staging = s.resolve_staging.lane(0);
   model.staging_floats = s.staging_floats;
   model.staging_robots = s.staging_robots;
+  if (s.trig_arrays > 0) {
+    model.trig = s.joint_trig.lane(0);
+    model.trig_arrays = s.trig_arrays;
+    model.control_writes_trig = controller == TorqueController::kPdGravity;
+  }
   const size_t rk_q = s.rk_q_arrays(), rk_v = s.rk_v_arrays();
   const TorqueStepArrays arrays{
       .q = q(),
@@ -838,10 +856,11 @@ void RobotBatch::MeasureEnergy(ThreadPool& pool, std::span<float> kinetic,
 }
 
 size_t RobotBatch::allocated_bytes() const {
-  return state_ ? state_->storage.allocated_bytes() + state_->jacobian.allocated_bytes() +
-                      state_->dynamics_scratch.allocated_bytes() +
-                      state_->resolve_staging.allocated_bytes()
-                : 0;
+  return state_
+             ? state_->storage.allocated_bytes() + state_->jacobian.allocated_bytes() +
+                   state_->dynamics_scratch.allocated_bytes() +
+                   state_->resolve_staging.allocated_bytes() + state_->joint_trig.allocated_bytes()
+             : 0;
 }
 
 double RobotBatch::BytesPerRobot() const {

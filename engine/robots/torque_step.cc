@@ -48,13 +48,14 @@ size_t StagedArrays(size_t view, size_t arrays, size_t contacts) {
 }
 
 // Solves 2, 3, ... of robots [begin, begin + count) of `arrays` (a tile's, or robots gathered
-// into a staging block): the robots whose rows that act changed (their marks) are solved again,
+// into a staging block), with their joints' sines and cosines (`trig`, lane k for robot
+// begin + k) when given: the robots whose rows that act changed (their marks) are solved again,
 // in runs of whole vectors, at most kMaxConstraintSolves times in all; the last update only
 // catches and stops, so that no row released in it goes unchecked, and it stops the rows the step
 // let go of the robots still unsettled (their marks are kept for it). A robot's solves depend on
 // its own flags alone, so it gets the same bits in any run.
 void SolveMarkedAgain(const TorqueStepModel& model, const TorqueStepArrays& arrays, float* scratch,
-                      size_t begin, size_t count) {
+                      size_t begin, size_t count, const JointTrig* trig) {
   const LanesView a = arrays.accelerations.Slice(begin, count);
   const LanesView q = arrays.q.Slice(begin, count), v = arrays.velocities.Slice(begin, count);
   const float* marks = arrays.resolve_marks.Array(0) + begin;
@@ -77,7 +78,10 @@ void SolveMarkedAgain(const TorqueStepModel& model, const TorqueStepArrays& arra
       if (may_release) std::fill_n(arrays.resolve_marks.Array(0) + begin + run, run_count, 0.0f);
       const LanesView run_q = q.Slice(run, run_count), run_v = v.Slice(run, run_count);
       const LanesView run_a = a.Slice(run, run_count);
-      ApplyForwardDynamics(model, arrays, scratch, begin + run, run_count, run_q, run_v, run_a);
+      const JointTrig run_trig{trig != nullptr ? trig->values.Slice(run, run_count) : LanesView{},
+                               true};
+      ApplyForwardDynamics(model, arrays, scratch, begin + run, run_count, run_q, run_v, run_a,
+                           trig != nullptr ? &run_trig : nullptr);
       if (solve < kMaxConstraintSolves) {
         pending = UpdateConstraintFlags(model, arrays, begin + run, run_count, run_q, run_v, run_a,
                                         may_release) ||
@@ -91,7 +95,7 @@ void SolveMarkedAgain(const TorqueStepModel& model, const TorqueStepArrays& arra
 // kResolveStagingRobots at a time into the tile's staging block, solved again there
 // (SolveMarkedAgain) and put back.
 void ResolveMarked(const TorqueStepModel& model, const TorqueStepArrays& arrays, float* scratch,
-                   size_t begin, size_t count) {
+                   size_t begin, size_t count, const JointTrig* trig) {
   TorqueStepArrays source = arrays;
   TorqueStepArrays staged;
   const std::array<LanesView*, kSolveViews> from = SolveViews(source), to = SolveViews(staged);
@@ -121,7 +125,15 @@ void ResolveMarked(const TorqueStepModel& model, const TorqueStepArrays& arrays,
     staged.q_joints = staged.q.Arrays(model.dynamics->joint_q_begin(), model.dof);
     staged.joint_velocities = staged.velocities.Arrays(model.base, model.dof);
     staged.torques = staged.forces.Arrays(model.base, model.dof);
-    SolveMarkedAgain(model, staged, scratch, 0, gathered);
+    JointTrig staged_trig{
+        LanesView{at, gathered, capacity, trig != nullptr ? model.trig_arrays : 0}, true};
+    for (size_t array = 0; array < staged_trig.values.arrays; ++array) {
+      const float* in = trig->values.Array(array);
+      float* out = staged_trig.values.Array(array);
+      for (size_t r = 0; r < gathered; ++r) out[r] = in[robots[r] - begin];
+      std::fill(out + gathered, out + RoundUpToVector<float>(gathered), 0.0f);
+    }
+    SolveMarkedAgain(model, staged, scratch, 0, gathered, trig != nullptr ? &staged_trig : nullptr);
     for (size_t k = kSolveInputViews; k < kSolveViews; ++k) {
       for (size_t array = 0; array < to[k]->arrays; ++array) {
         const float* in = to[k]->Array(array);
@@ -135,9 +147,9 @@ void ResolveMarked(const TorqueStepModel& model, const TorqueStepArrays& arrays,
 }  // namespace
 
 size_t ResolveStagingFloats(size_t q_count, size_t velocities, size_t dof, size_t pose_arrays,
-                            size_t contacts, size_t robots) {
+                            size_t contacts, size_t trig_arrays, size_t robots) {
   const size_t arrays = q_count + 4 * velocities + (contacts > 0 ? pose_arrays : 0) + 6 * contacts +
-                        dof + kAddedPointArrays * contacts + dof + 4 * contacts + 1;
+                        dof + kAddedPointArrays * contacts + dof + 4 * contacts + 1 + trig_arrays;
   return arrays * robots;
 }
 
@@ -155,7 +167,13 @@ void ControlTorques(const TorqueStepModel& model, const TorqueStepArrays& arrays
       return;
     case TorqueController::kPdGravity:
       // g(q) into [base force | torque]; the base's part is no actuation and is cleared.
-      GravityTorques(tree, model.config->gravity, slice(arrays.q), slice(arrays.forces), scratch);
+      if (model.trig != nullptr) {
+        const JointTrig trig{model.Trig(begin, count), false};
+        GravityTorques(tree, model.config->gravity, slice(arrays.q), slice(arrays.forces), scratch,
+                       &trig);
+      } else {
+        GravityTorques(tree, model.config->gravity, slice(arrays.q), slice(arrays.forces), scratch);
+      }
       for (size_t k = 0; k < model.base; ++k) {
         std::fill_n(arrays.forces.Array(k) + begin, count, 0.0f);
       }
@@ -203,7 +221,8 @@ void AddConstraintTerms(const TorqueStepModel& model, const TorqueStepArrays& ar
 
 void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                           float* scratch, size_t begin, size_t count, const ConstLanesView& q_state,
-                          const ConstLanesView& v_state, const LanesView& a) {
+                          const ConstLanesView& v_state, const LanesView& a,
+                          const JointTrig* trig) {
   AddConstraintTerms(model, arrays, begin, count, q_state, v_state);
   AddedInertia added;
   if (model.dof > 0) added.joints = arrays.added_joints.Slice(begin, count);
@@ -211,7 +230,7 @@ void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& 
   added.point_count = model.contact_count;
   added.points = arrays.added_points.Slice(begin, count);
   ForwardDynamics(*model.dynamics, model.config->gravity, q_state, v_state,
-                  arrays.applied.Slice(begin, count), a, scratch, &added);
+                  arrays.applied.Slice(begin, count), a, scratch, &added, trig);
 }
 
 void ClearConstraintFlags(const TorqueStepModel& model, const TorqueStepArrays& arrays,
@@ -292,10 +311,16 @@ void EulerStep(const TorqueStepModel& model, const TorqueStepArrays& arrays, flo
   float* scratch = model.Scratch(begin);
   // Solve, then solve again the robots whose rows that act changed (releases, catches, slips),
   // gathered from the tile (SolveMarkedAgain).
+  // Every solve is at the step's q: the joints' sines and cosines are computed once (by the
+  // controller's gravity torques, or else by the first solve) and read by the rest.
+  JointTrig trig{model.trig != nullptr ? model.Trig(begin, count) : LanesView{},
+                 model.control_writes_trig};
+  const JointTrig* shared_trig = model.trig != nullptr ? &trig : nullptr;
   ClearConstraintFlags(model, arrays, begin, count);
-  ApplyForwardDynamics(model, arrays, scratch, begin, count, q, v, a);
+  ApplyForwardDynamics(model, arrays, scratch, begin, count, q, v, a, shared_trig);
+  trig.known = true;
   if (UpdateConstraintFlags(model, arrays, begin, count, q, v, a, 2 < kMaxConstraintSolves)) {
-    ResolveMarked(model, arrays, scratch, begin, count);
+    ResolveMarked(model, arrays, scratch, begin, count, shared_trig);
   }
   UpdateConstraints(model, arrays, begin, count, q, v, a);
   const float turn_speed = model.config->max_step_turn / dt;

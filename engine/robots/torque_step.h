@@ -68,8 +68,20 @@ struct TorqueStepModel {
   size_t staging_floats = 0;
   size_t staging_robots = 0;
 
+  // The joints' sines and cosines at the step's q (JointTrig), which the gravity torques and the
+  // Euler step's solves share: trig_arrays arrays of tile_elements floats per tile (none for a
+  // tree with couplings); control_writes_trig when the controller computes them (PD + gravity).
+  float* trig = nullptr;
+  size_t trig_arrays = 0;
+  bool control_writes_trig = false;
+
   float* Scratch(size_t begin) const { return scratch + begin / tile_elements * scratch_floats; }
   float* Staging(size_t begin) const { return staging + begin / tile_elements * staging_floats; }
+  // The tile's trig arrays for robots [begin, begin + count) of the tile starting at begin.
+  LanesView Trig(size_t begin, size_t count) const {
+    return {trig + begin / tile_elements * trig_arrays * tile_elements, count, tile_elements,
+            trig_arrays};
+  }
 };
 
 // The robots one gathered re-solve takes at most (a multiple of every target's vector): few
@@ -80,9 +92,9 @@ static_assert(kResolveStagingRobots % kPadFloats == 0);
 // The floats of one tile's staging block for `robots` robots (a multiple of kPadFloats): the
 // arrays a re-solve reads and writes (q, velocities, forces, applied, accelerations, the link
 // poses when there are contacts, the contacts' state and step flags, the added inertia, the limit
-// flags and the marks) for each robot.
+// flags, the marks and the joints' sines and cosines) for each robot.
 size_t ResolveStagingFloats(size_t q_count, size_t velocities, size_t dof, size_t pose_arrays,
-                            size_t contacts, size_t robots);
+                            size_t contacts, size_t trig_arrays, size_t robots);
 
 // The batch's arrays a torque step reads and writes, each over all robots (RobotBatch's storage
 // layout, engine/robots/robot_batch.cc). The rk_* arrays exist for the RK4 integrator only.
@@ -126,10 +138,11 @@ void AddConstraintTerms(const TorqueStepModel& model, const TorqueStepArrays& ar
 
 // Accelerations `a` of the tile's robots at (q_state, v_state) under the applied forces:
 // AddConstraintTerms, then forward dynamics with the added inertia (in the tile's dynamics
-// `scratch`).
+// `scratch`; with the joints' sines and cosines at q_state when `trig` is given).
 void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                           float* scratch, size_t begin, size_t count, const ConstLanesView& q_state,
-                          const ConstLanesView& v_state, const LanesView& a);
+                          const ConstLanesView& v_state, const LanesView& a,
+                          const JointTrig* trig = nullptr);
 
 // Clears the tile's flags before a step's first solve.
 void ClearConstraintFlags(const TorqueStepModel& model, const TorqueStepArrays& arrays,

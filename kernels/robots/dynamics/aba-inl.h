@@ -128,8 +128,8 @@ HWY_INLINE void BiasAccelerations(D d, const DynamicsTree& tree, const float gra
 template <class D>
 HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float gravity[3],
                                       const InLanes& q, const InLanes& qd, const InLanes& tau,
-                                      const AddedLanes& added, size_t i, const Slots& s,
-                                      size_t qdd) {
+                                      const AddedLanes& added, const TrigLanes& trig, size_t i,
+                                      const Slots& s, size_t qdd) {
   using V = hn::Vec<D>;
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
   const size_t joint_velocity = regions.temp, momentum = regions.temp + 6;
@@ -156,7 +156,7 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     const V value = hn::LoadU(d, q.Array(arrays.q_array) + i);
     const V rate = hn::LoadU(d, qd.Array(arrays.velocity_array) + i);
     const JointSubspace joint = JointOf(s, b);
-    JointTransform(d, body, joint, value, s, b);
+    JointTransformWith(d, trig, i, body, joint, value, s, b);
     const size_t v = BodySlot(b, dl::kV);
     MotionToChild(d, joint, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR),
                   BodySlot(body.parent, dl::kV), v);
@@ -293,21 +293,28 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
 inline void ForwardDynamicsImpl(const DynamicsTree& tree, const float* gravity,
                                 const ConstLanesView& q, const ConstLanesView& qd,
                                 const ConstLanesView& tau, const LanesView& qdd, float* scratch,
-                                const AddedInertia* added_inertia) {
+                                const AddedInertia* added_inertia, const JointTrig* trig) {
   const hn::ScalableTag<float> d;
   const InLanes q_in{q.data, q.stride}, qd_in{qd.data, qd.stride}, tau_in{tau.data, tau.stride};
   const OutLanes out{qdd.data, qdd.stride};
   const size_t n = tree.velocity_count();
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, n);
   const AddedLanes added = AddedLanesOf(added_inertia);
+  const TrigLanes trig_lanes = TrigLanesOf(trig, regions);
+  const OutLanes trig_out = TrigOutput(trig);
+  const size_t trig_arrays = JointTrigArrays(tree);
   const Slots shared = PrepareScratch(tree, scratch);
   ForEachVector(d, qdd.count, [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
     const Slots& s = VectorSlots(local, shared);
     PrefetchInputs(d, q, i), PrefetchInputs(d, qd, i), PrefetchInputs(d, tau, i);
     PrefetchOutputs(d, qdd, i);
-    ArticulatedBodyVector(d, tree, gravity, q_in, qd_in, tau_in, added, i, s, regions.vector1);
+    ArticulatedBodyVector(d, tree, gravity, q_in, qd_in, tau_in, added, trig_lanes, i, s,
+                          regions.vector1);
     StoreSlots(d, s, regions.vector1, n, out, i, store);
+    if (trig_lanes.out != kNoTrigSlots) {
+      StoreSlots(d, s, trig_lanes.out, trig_arrays, trig_out, i, store);
+    }
   });
 }
 

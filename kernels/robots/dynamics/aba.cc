@@ -44,18 +44,19 @@ bool ValidAdded(const DynamicsTree& tree, const AddedInertia& added, size_t coun
 
 void ForwardDynamics(const DynamicsTree& tree, const float gravity[3], const ConstLanesView& q,
                      const ConstLanesView& qd, const ConstLanesView& tau, const LanesView& qdd,
-                     float* scratch, const AddedInertia* added) {
+                     float* scratch, const AddedInertia* added, const JointTrig* trig) {
   SWARM_ASSERT(ValidDynamicsTree(tree) && AllFinite(gravity, 3) && ScratchAligned(scratch));
   const size_t n = tree.velocity_count();
   SWARM_ASSERT(q.arrays == tree.q_count() && qd.arrays == n && tau.arrays == n && qdd.arrays == n);
   SWARM_ASSERT(q.count == qdd.count && qd.count == qdd.count && tau.count == qdd.count);
   SWARM_ASSERT(Disjoint(qdd, q) && Disjoint(qdd, qd) && Disjoint(qdd, tau));
   SWARM_ASSERT(added == nullptr || ValidAdded(tree, *added, qdd.count));
+  SWARM_ASSERT(dynamics_dispatch::ValidTrig(tree, trig, qdd.count, q, qd, tau, qdd));
   if (qdd.count == 0) return;
   if (HasCouplings(tree)) {
     dynamics_dispatch::CoupledForwardDynamics(tree, gravity, q, qd, tau, qdd, scratch, added);
   } else {
-    HWY_DYNAMIC_DISPATCH(ForwardDynamicsImpl)(tree, gravity, q, qd, tau, qdd, scratch, added);
+    HWY_DYNAMIC_DISPATCH(ForwardDynamicsImpl)(tree, gravity, q, qd, tau, qdd, scratch, added, trig);
   }
 }
 

@@ -38,6 +38,17 @@ inline bool ScratchAligned(const float* scratch) {
   return scratch != nullptr && reinterpret_cast<uintptr_t>(scratch) % kAlignBytes == 0;
 }
 
+// Whether `trig` (or none) fits a call on `count` robots of `tree` (JointTrig) and shares no float
+// with the call's views.
+template <typename... Views>
+bool ValidTrig(const DynamicsTree& tree, const JointTrig* trig, size_t count,
+               const Views&... views) {
+  if (trig == nullptr) return true;
+  const LanesView& values = trig->values;
+  return !HasCouplings(tree) && values.arrays == JointTrigArrays(tree) && values.count == count &&
+         (values.arrays == 0 || values.data != nullptr) && (Disjoint(values, views) && ...);
+}
+
 // ForwardDynamics for a tree with couplings (HasCouplings), whose preconditions the caller checked:
 // CRBA, RNEA at qdd = 0 and LTDL per vector of robots (crba-inl.h).
 void CoupledForwardDynamics(const DynamicsTree& tree, const float gravity[3],

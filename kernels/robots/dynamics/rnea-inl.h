@@ -131,7 +131,8 @@ HWY_INLINE void InverseDynamicsVector(D d, const DynamicsTree& tree, const float
 // base gets f_0 as (F, n). Slots: kV holds h (3) and m, kA holds a.
 template <class D>
 HWY_INLINE void GravityTorquesVector(D d, const DynamicsTree& tree, const float gravity[3],
-                                     const InLanes& q, size_t i, const Slots& s, size_t tau) {
+                                     const InLanes& q, const TrigLanes& trig, size_t i,
+                                     const Slots& s, size_t tau) {
   using V = hn::Vec<D>;
   const size_t n = tree.velocity_count();
   PutZero(d, s, tau, n);
@@ -151,7 +152,7 @@ HWY_INLINE void GravityTorquesVector(D d, const DynamicsTree& tree, const float 
     const JointSubspace joint = JointOf(s, b);
     const V value =
         CoupledValue(d, body, hn::LoadU(d, q.Array(JointArrays(tree, body).q_array) + i));
-    JointTransform(d, body, joint, value, s, b);
+    JointTransformWith(d, trig, i, body, joint, value, s, b);
     const size_t parent_a = BodySlot(body.parent, dl::kA) + 3, a = BodySlot(b, dl::kA) + 3;
     V x = Get(d, s, parent_a), y = Get(d, s, parent_a + 1), z = Get(d, s, parent_a + 2);
     RotateByJoint<false>(d, joint, s, BodySlot(b, dl::kE), x, y, z);
@@ -214,12 +215,16 @@ inline void InverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
 // torques (GravityTorquesVector's shorter way).
 inline void StaticInverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
                                       const ConstLanesView& q, const ConstLanesView* qdd,
-                                      const LanesView& tau, float* scratch) {
+                                      const LanesView& tau, float* scratch, const JointTrig* trig) {
   const hn::ScalableTag<float> d;
   const InLanes q_in{q.data, q.stride};
   const InLanes qdd_in{qdd != nullptr ? qdd->data : nullptr, qdd != nullptr ? qdd->stride : 0};
   const OutLanes out{tau.data, tau.stride};
-  const size_t result = dl::ScratchRegions(tree.body_count, tree.velocity_count()).vector1;
+  const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
+  const size_t result = regions.vector1;
+  const TrigLanes trig_lanes = TrigLanesOf(trig, regions);
+  const OutLanes trig_out = TrigOutput(trig);
+  const size_t trig_arrays = JointTrigArrays(tree);
   const Slots shared = PrepareScratch(tree, scratch);
   ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
@@ -229,9 +234,11 @@ inline void StaticInverseDynamicsImpl(const DynamicsTree& tree, const float* gra
     if (qdd != nullptr) {
       InverseDynamicsVector(d, tree, gravity, q_in, nullptr, &qdd_in, i, s, result);
     } else {
-      GravityTorquesVector(d, tree, gravity, q_in, i, s, result);
+      GravityTorquesVector(d, tree, gravity, q_in, trig_lanes, i, s, result);
     }
     StoreSlots(d, s, result, tree.velocity_count(), out, i, store);
+    if (trig_lanes.out != kNoTrigSlots)
+      StoreSlots(d, s, trig_lanes.out, trig_arrays, trig_out, i, store);
   });
 }
 

@@ -34,12 +34,13 @@ void InverseDynamics(const DynamicsTree& tree, const float gravity[3], const Con
 }
 
 void GravityTorques(const DynamicsTree& tree, const float gravity[3], const ConstLanesView& q,
-                    const LanesView& tau, float* scratch) {
+                    const LanesView& tau, float* scratch, const JointTrig* trig) {
   SWARM_ASSERT(ValidDynamicsTree(tree) && AllFinite(gravity, 3) && ScratchAligned(scratch));
   SWARM_ASSERT(q.arrays == tree.q_count() && tau.arrays == tree.velocity_count());
   SWARM_ASSERT(q.count == tau.count && Disjoint(tau, q));
+  SWARM_ASSERT(dynamics_dispatch::ValidTrig(tree, trig, tau.count, q, tau));
   if (tau.count == 0) return;
-  HWY_DYNAMIC_DISPATCH(StaticInverseDynamicsImpl)(tree, gravity, q, nullptr, tau, scratch);
+  HWY_DYNAMIC_DISPATCH(StaticInverseDynamicsImpl)(tree, gravity, q, nullptr, tau, scratch, trig);
 }
 
 void MassTimes(const DynamicsTree& tree, const ConstLanesView& q, const ConstLanesView& v,
@@ -51,7 +52,7 @@ void MassTimes(const DynamicsTree& tree, const ConstLanesView& q, const ConstLan
                Disjoint(out, v));
   if (out.count == 0) return;
   const float no_gravity[3] = {0.0f, 0.0f, 0.0f};
-  HWY_DYNAMIC_DISPATCH(StaticInverseDynamicsImpl)(tree, no_gravity, q, &v, out, scratch);
+  HWY_DYNAMIC_DISPATCH(StaticInverseDynamicsImpl)(tree, no_gravity, q, &v, out, scratch, nullptr);
 }
 
 }  // namespace swarm

@@ -25,12 +25,13 @@ inline constexpr size_t kSmallU = 64;   // ABA's u = tau - S^T pA - joint terms
 inline constexpr size_t kBodySlots = 65;
 
 // After the bodies: an n x n matrix, two n-vectors, temporaries, the 6 x 6 system of a
-// floating base's articulated inertia, and the staging area of streamed mass matrices.
+// floating base's articulated inertia, the joints' sines and cosines on their way out (JointTrig),
+// and the staging area of streamed mass matrices.
 inline constexpr size_t kTempSlots = 48;
 inline constexpr size_t kBaseSystemSlots = 36 + 6;
 
 struct Regions {
-  size_t matrix, vector1, vector2, temp, base_system, staging, total;
+  size_t matrix, vector1, vector2, temp, base_system, trig, staging, total;
 };
 
 // Mass matrices streamed far past the caches (kStreamOutputBytes or more per call) leave in groups
@@ -47,7 +48,8 @@ inline Regions ScratchRegions(size_t bodies, size_t velocities) {
   r.vector2 = r.vector1 + velocities;
   r.temp = r.vector2 + velocities;
   r.base_system = r.temp + kTempSlots;
-  r.staging = r.base_system + kBaseSystemSlots;
+  r.trig = r.base_system + kBaseSystemSlots;
+  r.staging = r.trig + 2 * bodies;
   r.total = r.staging + kStreamGroup * 2 * velocities * velocities;
   return r;
 }

@@ -237,17 +237,16 @@ HWY_INLINE void RotatedRow(D d, const Slots& s, size_t e, size_t i, V k0, V k1, 
 // E = R^T. About an aligned axis k, R_axis is the plane rotation of coordinates a = k + 1 and
 // b = k + 2 (columns a = c e_a + s e_b and b = -s e_a + c e_b, column k = e_k, s negated for
 // -e_k), so row k of E is constant and rows a and b take two products each.
+// JointTransformFrom takes a revolute joint's sine and cosine of `value` (SinCos) as given.
 template <class D, class V>
-HWY_INLINE void JointTransform(D d, const DynamicsBody& body, const JointSubspace& joint, V value,
-                               const Slots& s, size_t b) {
+HWY_INLINE void JointTransformFrom(D d, const DynamicsBody& body, const JointSubspace& joint,
+                                   V value, V sine, V cosine, const Slots& s, size_t b) {
   const size_t e = BodySlot(b, dl::kE), r = BodySlot(b, dl::kR);
   const float* o = body.origin_rotation;
   const float* p = body.origin_translation;
   const float* a = joint.axis;
   if (joint.plain) {  // E(a, a) = E(b, b) = c, E(a, b) = -E(b, a) = s; r = p (+ axis value)
     if (joint.revolute) {
-      V sine, cosine;
-      SinCos(d, value, sine, cosine);
       sine = Signed(joint, sine);
       const size_t ia = CyclicNext(joint.aligned, 1), ib = CyclicNext(joint.aligned, 2);
       Put(d, s, e + 3 * ia + ia, cosine), Put(d, s, e + 3 * ia + ib, sine);
@@ -261,8 +260,6 @@ HWY_INLINE void JointTransform(D d, const DynamicsBody& body, const JointSubspac
     return;
   }
   if (joint.revolute && joint.aligned >= 0) {
-    V sine, cosine;
-    SinCos(d, value, sine, cosine);
     sine = Signed(joint, sine);
     const size_t k = static_cast<size_t>(joint.aligned), ia = CyclicNext(joint.aligned, 1),
                  ib = CyclicNext(joint.aligned, 2);
@@ -278,8 +275,6 @@ HWY_INLINE void JointTransform(D d, const DynamicsBody& body, const JointSubspac
     return;
   }
   if (joint.revolute) {
-    V sine, cosine;
-    SinCos(d, value, sine, cosine);
     const V t = hn::Sub(hn::Set(d, 1.0f), cosine);
     const V ax = hn::Set(d, a[0]), ay = hn::Set(d, a[1]), az = hn::Set(d, a[2]);
     const V tx = hn::Mul(t, ax), ty = hn::Mul(t, ay), tz = hn::Mul(t, az);
@@ -307,6 +302,59 @@ HWY_INLINE void JointTransform(D d, const DynamicsBody& body, const JointSubspac
     const float shift = o[3 * i] * a[0] + o[3 * i + 1] * a[1] + o[3 * i + 2] * a[2];
     Put(d, s, r + i, hn::Add(hn::Mul(hn::Set(d, shift), value), hn::Set(d, p[i])));
   }
+}
+
+template <class D, class V>
+HWY_INLINE void JointTransform(D d, const DynamicsBody& body, const JointSubspace& joint, V value,
+                               const Slots& s, size_t b) {
+  V sine = hn::Zero(d), cosine = hn::Zero(d);
+  if (joint.revolute) SinCos(d, value, sine, cosine);
+  JointTransformFrom(d, body, joint, value, sine, cosine, s, b);
+}
+
+// Where a kernel takes the revolute joints' sines and cosines (JointTrig): loaded from `in` (the
+// lanes of array 2 (b - 1) and 2 (b - 1) + 1 for body b), or computed from the joint values and,
+// when `out` is set, also put in slots out + 2 (b - 1) and out + 2 (b - 1) + 1 for the kernel to
+// store (zeros for a prismatic joint).
+inline constexpr size_t kNoTrigSlots = ~size_t{0};
+struct TrigLanes {
+  InLanes in{nullptr, 0};
+  size_t out = kNoTrigSlots;
+};
+
+// The TrigLanes of a kernel given `trig` (or none), with `regions` its scratch's.
+inline TrigLanes TrigLanesOf(const JointTrig* trig, const dl::Regions& regions) {
+  TrigLanes lanes;
+  if (trig == nullptr) return lanes;
+  if (trig->known) {
+    lanes.in = InLanes{trig->values.data, trig->values.stride};
+  } else {
+    lanes.out = regions.trig;
+  }
+  return lanes;
+}
+inline OutLanes TrigOutput(const JointTrig* trig) {
+  return trig != nullptr ? OutLanes{trig->values.data, trig->values.stride} : OutLanes{nullptr, 0};
+}
+
+// JointTransform with the sine and cosine from (or into) `trig`, for the vector at lane i.
+template <class D, class V>
+HWY_INLINE void JointTransformWith(D d, const TrigLanes& trig, size_t i, const DynamicsBody& body,
+                                   const JointSubspace& joint, V value, const Slots& s, size_t b) {
+  V sine = hn::Zero(d), cosine = hn::Zero(d);
+  const size_t first = 2 * (b - 1);
+  if (trig.in.data != nullptr) {
+    if (joint.revolute) {
+      sine = hn::LoadU(d, trig.in.Array(first) + i);
+      cosine = hn::LoadU(d, trig.in.Array(first + 1) + i);
+    }
+  } else {
+    if (joint.revolute) SinCos(d, value, sine, cosine);
+    if (trig.out != kNoTrigSlots) {
+      Put(d, s, trig.out + first, sine), Put(d, s, trig.out + first + 1, cosine);
+    }
+  }
+  JointTransformFrom(d, body, joint, value, sine, cosine, s, b);
 }
 
 // ---------------------------------------------------------------------------------------------

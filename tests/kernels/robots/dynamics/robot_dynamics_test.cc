@@ -343,6 +343,54 @@ TEST_CASE("robot dynamics kernels give the same bits on every target and batch s
   }
 }
 
+// The joints' sines and cosines (JointTrig) that GravityTorques writes against std::sin and
+// std::cos of the joint values (1e-6: float32 rounding of values up to 3 rad), and every pairing
+// of writer and reader against the kernels without them, bit for bit, on every target.
+TEST_CASE("shared joint sines and cosines give the same bits as computing them", "[dynamics]") {
+  for (const DynamicsCase& c : Cases()) {
+    if (HasCouplings(c.tree)) continue;  // JointTrig is for trees without couplings
+    INFO(c.name);
+    const size_t robots = 37, n = c.tree.velocity_count(), arrays = JointTrigArrays(c.tree);
+    REQUIRE(arrays == 2 * (c.tree.body_count - 1));
+    const Inputs in = RandomInputs(c.tree, robots, 23);
+    test::ForEachTarget([&](const test::TargetUnderTest& target) {
+      INFO("target " << target.name);
+      Scratch scratch(c.tree);
+      RobotLanes gravity(robots, n), gravity_shared(robots, n), qdd(robots, n);
+      RobotLanes qdd_read(robots, n), qdd_written(robots, n);
+      RobotLanes from_gravity(robots, arrays), from_aba(robots, arrays);
+      GravityTorques(c.tree, kGravity, in.q.view(), gravity.view(), scratch.get());
+      ForwardDynamics(c.tree, kGravity, in.q.view(), in.qd.view(), in.tau.view(), qdd.view(),
+                      scratch.get());
+      const JointTrig write_gravity{from_gravity.view(), false};
+      GravityTorques(c.tree, kGravity, in.q.view(), gravity_shared.view(), scratch.get(),
+                     &write_gravity);
+      const JointTrig read{from_gravity.view(), true};
+      ForwardDynamics(c.tree, kGravity, in.q.view(), in.qd.view(), in.tau.view(), qdd_read.view(),
+                      scratch.get(), nullptr, &read);
+      const JointTrig write_aba{from_aba.view(), false};
+      ForwardDynamics(c.tree, kGravity, in.q.view(), in.qd.view(), in.tau.view(),
+                      qdd_written.view(), scratch.get(), nullptr, &write_aba);
+      CHECK(test::FirstBitDifference(gravity_shared, gravity) == "");
+      CHECK(test::FirstBitDifference(qdd_read, qdd) == "");
+      CHECK(test::FirstBitDifference(qdd_written, qdd) == "");
+      CHECK(test::FirstBitDifference(from_aba, from_gravity) == "");
+      for (size_t b = 1; b < c.tree.body_count; ++b) {
+        const DynamicsBody& body = c.tree.bodies[b];
+        const bool revolute = body.motion == JointMotion::kRevolute;
+        for (size_t r = 0; r < robots; ++r) {
+          const double value = in.q.At(c.tree.joint_q_begin() + size_t(body.q_index), r);
+          INFO("body " << b << " robot " << r << " value " << value);
+          CHECK(from_gravity.At(2 * (b - 1), r) ==
+                Approx(revolute ? std::sin(value) : 0.0).margin(1e-6));
+          CHECK(from_gravity.At(2 * (b - 1) + 1, r) ==
+                Approx(revolute ? std::cos(value) : 0.0).margin(1e-6));
+        }
+      }
+    });
+  }
+}
+
 TEST_CASE("mass matrices larger than the caches stream with the same bits", "[dynamics]") {
   // From kStreamMassMatrixBytes of output the mass matrix kernels store past the cache (StreamAll);
   // the bits must equal those of small calls, which store normally, and partial last vectors stay

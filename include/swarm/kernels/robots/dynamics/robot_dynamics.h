@@ -114,11 +114,28 @@ void InverseDynamics(const DynamicsTree& tree, const float gravity[3], const Con
                      const ConstLanesView& qd, const ConstLanesView& qdd, const LanesView& tau,
                      float* scratch);
 
+// The sine and cosine of every body's joint value (its coupled value for a mimic joint), which
+// the kernels otherwise compute from q in each call: a tenth of ABA's work and a fifth of
+// GravityTorques' for a Panda. A torque step's gravity torques and its solves, all at the same q,
+// share them. `values` has JointTrigArrays(tree) arrays: 2 (b - 1) holds the sine and
+// 2 (b - 1) + 1 the cosine of body b's joint (0 and 0 for a prismatic joint), in lanes of the
+// kernel's robots, writable up to RoundUpToVector(count). When `known` is false, the kernel given
+// it computes them from q and writes them; when true, it reads them instead (the same bits either
+// way, for the same q). Trees without couplings only.
+struct JointTrig {
+  LanesView values;
+  bool known = false;
+};
+inline size_t JointTrigArrays(const DynamicsTree& tree) {
+  return tree.body_count > 0 ? 2 * (tree.body_count - 1) : 0;
+}
+
 // tau (velocity_count arrays) = g(q), the torques that hold the robots still under `gravity`:
 // InverseDynamics at qd = qdd = 0, computed from each subtree's mass and first moment (the force a
-// still subtree needs is its composite body's weight), without RNEA's spatial inertias.
+// still subtree needs is its composite body's weight), without RNEA's spatial inertias. With
+// `trig`, the joints' sines and cosines come from it or go to it (JointTrig).
 void GravityTorques(const DynamicsTree& tree, const float gravity[3], const ConstLanesView& q,
-                    const LanesView& tau, float* scratch);
+                    const LanesView& tau, float* scratch, const JointTrig* trig = nullptr);
 
 // out (velocity_count arrays) = (M(q) + A) v: InverseDynamics at qd = 0, qdd = v without gravity
 // (a robot's momentum in joint space; 0.5 v . out is its kinetic energy).
@@ -179,9 +196,11 @@ inline constexpr size_t kAddedPointArrays = 8;
 // tau = (M + A + E) qdd + C qd + g + damping and friction, with E the added inertia (none when
 // `added` is nullptr). Trees without couplings run the articulated-body algorithm (ABA, O(n));
 // trees with mimic couplings solve (M + E) qdd = tau - h by CRBA, RNEA and LTDL per vector of
-// robots (their added inertia may have joint entries, not points).
+// robots (their added inertia may have joint entries, not points). With `trig` (trees without
+// couplings), the joints' sines and cosines come from it or go to it (JointTrig).
 void ForwardDynamics(const DynamicsTree& tree, const float gravity[3], const ConstLanesView& q,
                      const ConstLanesView& qd, const ConstLanesView& tau, const LanesView& qdd,
-                     float* scratch, const AddedInertia* added = nullptr);
+                     float* scratch, const AddedInertia* added = nullptr,
+                     const JointTrig* trig = nullptr);
 
 }  // namespace swarm
