@@ -692,6 +692,113 @@ HWY_INLINE void InertiaColumn(D d, const JointSubspace& joint, const Slots& s, s
   Put(d, s, out + 3, x), Put(d, s, out + 4, y), Put(d, s, out + 5, z);
 }
 
+// The entry (i, j) of a 3 x 3 matrix held in nine named registers (sizeless vectors cannot live
+// in arrays: docs/kernel-rules.md), for indices the compiler knows once loops are unrolled.
+template <class V>
+HWY_INLINE V& Entry3(size_t i, size_t j, V& m00, V& m01, V& m02, V& m10, V& m11, V& m12, V& m20,
+                     V& m21, V& m22) {
+  if (i == 0) return j == 0 ? m00 : (j == 1 ? m01 : m02);
+  if (i == 1) return j == 0 ? m10 : (j == 1 ? m11 : m12);
+  return j == 0 ? m20 : (j == 1 ? m21 : m22);
+}
+
+// AddCongruent for a plain revolute joint about axis K: the same operations, so the same bits,
+// as the general path below with PlaneCongruence, but the rotated blocks A', B', C' and
+// B_new = B' + r x C' stay in registers and are consumed as they are made, instead of going
+// through 36 temporary slots; only the parent's blocks are stored. (The general path was a third
+// of ABA's time on AVX-512, most of it its temporaries' stores and loads.)
+template <size_t K, class D>
+HWY_INLINE void AddPlaneCongruent(D d, const Slots& s, size_t e, size_t r, size_t child,
+                                  size_t parent) {
+  using V = hn::Vec<D>;
+  using P = PlaneRotation<K>;
+  constexpr size_t a = P::a, b = P::b;
+  const V eaa = Get(d, s, e + P::aa), eab = Get(d, s, e + P::ab);
+  const V eba = Get(d, s, e + P::ba), ebb = Get(d, s, e + P::bb);
+  const auto pair = [](V x0, V y0, V x1, V y1)
+                        HWY_ATTR { return hn::Add(hn::Mul(x0, y0), hn::Mul(x1, y1)); };
+  // E^T M E of the child's block at `block` into m.. (PlaneCongruence, full output): a symmetric
+  // block gets the entries on one side of the diagonal, mirrored.
+  const auto congruence = [&](size_t block, bool symmetric, V& m00, V& m01, V& m02, V& m10, V& m11,
+                              V& m12, V& m20, V& m21, V& m22) HWY_ATTR {
+    const auto at = [&](size_t i, size_t j)
+                        HWY_ATTR { return Get(d, s, child + block + 3 * i + j); };
+    const auto put = [&](size_t i, size_t j, V value) HWY_ATTR {
+      Entry3(i, j, m00, m01, m02, m10, m11, m12, m20, m21, m22) = value;
+      if (symmetric && i != j) Entry3(j, i, m00, m01, m02, m10, m11, m12, m20, m21, m22) = value;
+    };
+    put(K, K, at(K, K));
+    put(K, a, pair(at(K, a), eaa, at(K, b), eba));
+    put(K, b, pair(at(K, a), eab, at(K, b), ebb));
+    if (!symmetric) {
+      put(a, K, pair(eaa, at(a, K), eba, at(b, K)));
+      put(b, K, pair(eab, at(a, K), ebb, at(b, K)));
+    }
+    const V p_aa = pair(at(a, a), eaa, at(a, b), eba), p_ba = pair(at(b, a), eaa, at(b, b), eba);
+    const V p_ab = pair(at(a, a), eab, at(a, b), ebb), p_bb = pair(at(b, a), eab, at(b, b), ebb);
+    put(a, a, pair(eaa, p_aa, eba, p_ba));
+    put(a, b, pair(eaa, p_ab, eba, p_bb));
+    put(b, b, pair(eab, p_ab, ebb, p_bb));
+    if (!symmetric) put(b, a, pair(eab, p_aa, ebb, p_ba));
+  };
+  V c00, c01, c02, c10, c11, c12, c20, c21, c22;
+  V b00, b01, b02, b10, b11, b12, b20, b21, b22;
+  congruence(kInertiaC, true, c00, c01, c02, c10, c11, c12, c20, c21, c22);
+  congruence(kInertiaB, false, b00, b01, b02, b10, b11, b12, b20, b21, b22);
+  const auto c_at = [&](size_t i, size_t j) HWY_ATTR {
+    return Entry3(i, j, c00, c01, c02, c10, c11, c12, c20, c21, c22);
+  };
+  const auto b_at = [&](size_t i, size_t j) HWY_ATTR {
+    return Entry3(i, j, b00, b01, b02, b10, b11, b12, b20, b21, b22);
+  };
+  const V rx = Get(d, s, r), ry = Get(d, s, r + 1), rz = Get(d, s, r + 2);
+  // B_new = B' + r x C', column by column.
+  V n00, n01, n02, n10, n11, n12, n20, n21, n22;
+  HWY_UNROLL(32)
+  for (size_t j = 0; j < 3; ++j) {
+    V x, y, z;
+    Cross(rx, ry, rz, c_at(0, j), c_at(1, j), c_at(2, j), x, y, z);
+    Entry3(0, j, n00, n01, n02, n10, n11, n12, n20, n21, n22) = hn::Add(b_at(0, j), x);
+    Entry3(1, j, n00, n01, n02, n10, n11, n12, n20, n21, n22) = hn::Add(b_at(1, j), y);
+    Entry3(2, j, n00, n01, n02, n10, n11, n12, n20, n21, n22) = hn::Add(b_at(2, j), z);
+  }
+  const auto n_at = [&](size_t i, size_t j) HWY_ATTR {
+    return Entry3(i, j, n00, n01, n02, n10, n11, n12, n20, n21, n22);
+  };
+  HWY_UNROLL(32)
+  for (size_t i = 0; i < 3; ++i) {
+    HWY_UNROLL(32)
+    for (size_t j = 0; j < 3; ++j) {
+      const size_t slot = parent + kInertiaB + 3 * i + j;
+      Put(d, s, slot, hn::Add(Get(d, s, slot), n_at(i, j)));
+    }
+  }
+  V a00, a01, a02, a10, a11, a12, a20, a21, a22;
+  congruence(kInertiaA, true, a00, a01, a02, a10, a11, a12, a20, a21, a22);
+  // A(i, j) += A'(i, j) + (r x B_new[j, :])_i + (r x B'[i, :])_j, and C(i, j) += C'(i, j), for
+  // j >= i, mirrored.
+  HWY_UNROLL(32)
+  for (size_t i = 0; i < 3; ++i) {
+    V bi_x, bi_y, bi_z;  // r x B'[i, :]
+    Cross(rx, ry, rz, b_at(i, 0), b_at(i, 1), b_at(i, 2), bi_x, bi_y, bi_z);
+    HWY_UNROLL(32)
+    for (size_t j = i; j < 3; ++j) {
+      V bj_x, bj_y, bj_z;  // r x B_new[j, :]
+      Cross(rx, ry, rz, n_at(j, 0), n_at(j, 1), n_at(j, 2), bj_x, bj_y, bj_z);
+      const V bj_i = i == 0 ? bj_x : (i == 1 ? bj_y : bj_z);
+      const V bi_j = j == 0 ? bi_x : (j == 1 ? bi_y : bi_z);
+      const V a_new = hn::Add(hn::Add(Get(d, s, parent + kInertiaA + 3 * i + j),
+                                      Entry3(i, j, a00, a01, a02, a10, a11, a12, a20, a21, a22)),
+                              hn::Add(bj_i, bi_j));
+      Put(d, s, parent + kInertiaA + 3 * i + j, a_new);
+      Put(d, s, parent + kInertiaA + 3 * j + i, a_new);
+      const V c_new = hn::Add(Get(d, s, parent + kInertiaC + 3 * i + j), c_at(i, j));
+      Put(d, s, parent + kInertiaC + 3 * i + j, c_new);
+      Put(d, s, parent + kInertiaC + 3 * j + i, c_new);
+    }
+  }
+}
+
 // parent += X^T child X for X = (E, r): with A', B', C' the blocks rotated into the parent's
 // orientation (E^T . E), C += C', B += B' + r x C', A += A' + r x B_new^T - B' r x, where
 // B_new = B' + r x C' (Featherstone eq. 2.66 in block form). A and C are computed on and above
@@ -701,6 +808,11 @@ template <class D>
 HWY_INLINE void AddCongruent(D d, const JointSubspace& joint, const Slots& s, size_t e, size_t r,
                              size_t child, size_t parent, size_t temp) {
   using V = hn::Vec<D>;
+  if (joint.plain && joint.revolute) {
+    if (joint.aligned == 0) return AddPlaneCongruent<0>(d, s, e, r, child, parent);
+    if (joint.aligned == 1) return AddPlaneCongruent<1>(d, s, e, r, child, parent);
+    return AddPlaneCongruent<2>(d, s, e, r, child, parent);
+  }
   const size_t product = temp;
   size_t a_rot = temp + 9, b_rot = temp + 18, c_rot = temp + 27;
   if (!joint.plain) {
