@@ -163,9 +163,9 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     AddMotionSubspaceTimes(d, joint, rate, s, v);
     CrossJointMotion(d, joint, rate, s, v, BodySlot(b, dl::kA));
     SetRigidInertia(d, body, s, BodySlot(b, dl::kInertia));
-    RigidInertiaTimes(d, body, s, v, momentum);
-    PutZero(d, s, BodySlot(b, dl::kF), 6);
-    AddCrossForce(d, s, v, momentum, BodySlot(b, dl::kF));
+    V n0, n1, n2, f0, f1, f2;  // I_b v_b
+    RigidInertiaTimesValues(d, body, s, v, n0, n1, n2, f0, f1, f2);
+    CrossForceFromValues(d, s, v, n0, n1, n2, f0, f1, f2, BodySlot(b, dl::kF), true);
   }
   // Added point inertias join their bodies' articulated inertias, but stand for forces on the
   // step's accelerations J_p qdd only (robot_dynamics.h): not for mass, which gravity and the
@@ -217,13 +217,15 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
       }
     }
     // pa = pA + Ia c + U (u / D).
-    InertiaTimes(d, s, ia, c, momentum);
+    V m0, m1, m2, m3, m4, m5;
+    InertiaTimesValues(d, s, ia, c, m0, m1, m2, m3, m4, m5);
     const V scale = hn::Mul(small_u, d_inv);
     HWY_UNROLL(32)
     for (size_t k = 0; k < 6; ++k) {
+      const V m_k =
+          k == 0 ? m0 : (k == 1 ? m1 : (k == 2 ? m2 : (k == 3 ? m3 : (k == 4 ? m4 : m5))));
       Put(d, s, p_a + k,
-          hn::Add(hn::Add(Get(d, s, p_a + k), Get(d, s, momentum + k)),
-                  hn::Mul(Get(d, s, u_slot + k), scale)));
+          hn::Add(hn::Add(Get(d, s, p_a + k), m_k), hn::Mul(Get(d, s, u_slot + k), scale)));
     }
     const size_t e = BodySlot(b, dl::kE), r = BodySlot(b, dl::kR);
     AddCongruent(d, joint, s, e, r, ia, BodySlot(body.parent, dl::kInertia), congruence_temp);
@@ -264,11 +266,14 @@ HWY_INLINE void ArticulatedBodyVector(D d, const DynamicsTree& tree, const float
     const DynamicsBody& body = tree.bodies[b];
     const size_t a = BodySlot(b, dl::kA), u_slot = BodySlot(b, dl::kU);
     const JointSubspace joint = JointOf(s, b);
-    MotionToChild(d, joint, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR),
-                  BodySlot(body.parent, dl::kA), joint_velocity);
+    V x0, x1, x2, x3, x4, x5;  // X a_parent
+    MotionToChildValues(d, joint, s, BodySlot(b, dl::kE), BodySlot(b, dl::kR),
+                        BodySlot(body.parent, dl::kA), x0, x1, x2, x3, x4, x5);
     HWY_UNROLL(32)
     for (size_t k = 0; k < 6; ++k) {
-      Put(d, s, a + k, hn::Add(Get(d, s, joint_velocity + k), Get(d, s, a + k)));
+      const V x_k =
+          k == 0 ? x0 : (k == 1 ? x1 : (k == 2 ? x2 : (k == 3 ? x3 : (k == 4 ? x4 : x5))));
+      Put(d, s, a + k, hn::Add(x_k, Get(d, s, a + k)));
     }
     V u_dot_a = hn::Mul(Get(d, s, u_slot), Get(d, s, a));
     HWY_UNROLL(32)

@@ -452,19 +452,26 @@ HWY_INLINE void MatMul3(D d, const Slots& s, size_t a, bool transpose_a, size_t 
 // ---------------------------------------------------------------------------------------------
 // Spatial vectors in 6 slots (angular first).
 
-// out = X in for the joint's X = (E, r) at slots e, r: (E w, E (v - r x w)). out may alias in.
-template <class D>
-HWY_INLINE void MotionToChild(D d, const JointSubspace& joint, const Slots& s, size_t e, size_t r,
-                              size_t in, size_t out) {
-  using V = hn::Vec<D>;
-  V wx = Get(d, s, in), wy = Get(d, s, in + 1), wz = Get(d, s, in + 2);
+// (wx .. oz) = X in for the joint's X = (E, r) at slots e, r: (E w, E (v - r x w)).
+template <class D, class V>
+HWY_INLINE void MotionToChildValues(D d, const JointSubspace& joint, const Slots& s, size_t e,
+                                    size_t r, size_t in, V& wx, V& wy, V& wz, V& ox, V& oy, V& oz) {
+  wx = Get(d, s, in), wy = Get(d, s, in + 1), wz = Get(d, s, in + 2);
   const V vx = Get(d, s, in + 3), vy = Get(d, s, in + 4), vz = Get(d, s, in + 5);
   V cx, cy, cz;
   Cross(Get(d, s, r), Get(d, s, r + 1), Get(d, s, r + 2), wx, wy, wz, cx, cy, cz);
   RotateByJoint<false>(d, joint, s, e, wx, wy, wz);
-  Put(d, s, out, wx), Put(d, s, out + 1, wy), Put(d, s, out + 2, wz);
-  V ox = hn::Sub(vx, cx), oy = hn::Sub(vy, cy), oz = hn::Sub(vz, cz);
+  ox = hn::Sub(vx, cx), oy = hn::Sub(vy, cy), oz = hn::Sub(vz, cz);
   RotateByJoint<false>(d, joint, s, e, ox, oy, oz);
+}
+
+// out = X in (MotionToChildValues). out may alias in.
+template <class D>
+HWY_INLINE void MotionToChild(D d, const JointSubspace& joint, const Slots& s, size_t e, size_t r,
+                              size_t in, size_t out) {
+  hn::Vec<D> wx, wy, wz, ox, oy, oz;
+  MotionToChildValues(d, joint, s, e, r, in, wx, wy, wz, ox, oy, oz);
+  Put(d, s, out, wx), Put(d, s, out + 1, wy), Put(d, s, out + 2, wz);
   Put(d, s, out + 3, ox), Put(d, s, out + 4, oy), Put(d, s, out + 5, oz);
 }
 
@@ -494,31 +501,37 @@ HWY_INLINE void ForceToParent(D d, const JointSubspace& joint, const Slots& s, s
   put(0, nx), put(1, ny), put(2, nz), put(3, fx), put(4, fy), put(5, fz);
 }
 
-// out += m x* f (force cross product): (w x n + v x F, w x F).
-template <class D>
-HWY_INLINE void AddCrossForce(D d, const Slots& s, size_t m, size_t f, size_t out) {
-  using V = hn::Vec<D>;
+// out = base + m x* f (force cross product (w x n + v x F, w x F)) for f = (n, F) in registers:
+// base is out's slots, or zero when `from_zero` (the same bits as clearing out first).
+template <class D, class V>
+HWY_INLINE void CrossForceFromValues(D d, const Slots& s, size_t m, V nx, V ny, V nz, V fx, V fy,
+                                     V fz, size_t out, bool from_zero) {
   const V wx = Get(d, s, m), wy = Get(d, s, m + 1), wz = Get(d, s, m + 2);
   const V vx = Get(d, s, m + 3), vy = Get(d, s, m + 4), vz = Get(d, s, m + 5);
-  const V nx = Get(d, s, f), ny = Get(d, s, f + 1), nz = Get(d, s, f + 2);
-  const V fx = Get(d, s, f + 3), fy = Get(d, s, f + 4), fz = Get(d, s, f + 5);
+  const auto base = [&](size_t k) HWY_ATTR { return from_zero ? hn::Zero(d) : Get(d, s, out + k); };
   V x, y, z, x2, y2, z2;
   Cross(wx, wy, wz, nx, ny, nz, x, y, z);
   Cross(vx, vy, vz, fx, fy, fz, x2, y2, z2);
-  Put(d, s, out, hn::Add(Get(d, s, out), hn::Add(x, x2)));
-  Put(d, s, out + 1, hn::Add(Get(d, s, out + 1), hn::Add(y, y2)));
-  Put(d, s, out + 2, hn::Add(Get(d, s, out + 2), hn::Add(z, z2)));
+  Put(d, s, out, hn::Add(base(0), hn::Add(x, x2)));
+  Put(d, s, out + 1, hn::Add(base(1), hn::Add(y, y2)));
+  Put(d, s, out + 2, hn::Add(base(2), hn::Add(z, z2)));
   Cross(wx, wy, wz, fx, fy, fz, x, y, z);
-  Put(d, s, out + 3, hn::Add(Get(d, s, out + 3), x));
-  Put(d, s, out + 4, hn::Add(Get(d, s, out + 4), y));
-  Put(d, s, out + 5, hn::Add(Get(d, s, out + 5), z));
+  Put(d, s, out + 3, hn::Add(base(3), x));
+  Put(d, s, out + 4, hn::Add(base(4), y));
+  Put(d, s, out + 5, hn::Add(base(5), z));
 }
 
-// out = I m for a body's rigid inertia: (I_O w + h x v, mass v - h x w). out aliases not m.
+// out += m x* f (force cross product): (w x n + v x F, w x F).
 template <class D>
-HWY_INLINE void RigidInertiaTimes(D d, const DynamicsBody& body, const Slots& s, size_t m,
-                                  size_t out) {
-  using V = hn::Vec<D>;
+HWY_INLINE void AddCrossForce(D d, const Slots& s, size_t m, size_t f, size_t out) {
+  CrossForceFromValues(d, s, m, Get(d, s, f), Get(d, s, f + 1), Get(d, s, f + 2), Get(d, s, f + 3),
+                       Get(d, s, f + 4), Get(d, s, f + 5), out, false);
+}
+
+// (o0 .. o5) = I m for a body's rigid inertia: (I_O w + h x v, mass v - h x w).
+template <class D, class V>
+HWY_INLINE void RigidInertiaTimesValues(D d, const DynamicsBody& body, const Slots& s, size_t m,
+                                        V& o0, V& o1, V& o2, V& o3, V& o4, V& o5) {
   const float* I = body.rotational_inertia;  // xx yy zz xy xz yz
   const V ixx = hn::Set(d, I[0]), iyy = hn::Set(d, I[1]), izz = hn::Set(d, I[2]);
   const V ixy = hn::Set(d, I[3]), ixz = hn::Set(d, I[4]), iyz = hn::Set(d, I[5]);
@@ -529,16 +542,23 @@ HWY_INLINE void RigidInertiaTimes(D d, const DynamicsBody& body, const Slots& s,
   const V vx = Get(d, s, m + 3), vy = Get(d, s, m + 4), vz = Get(d, s, m + 5);
   V cx, cy, cz;
   Cross(hx, hy, hz, vx, vy, vz, cx, cy, cz);
-  Put(d, s, out,
-      hn::Add(hn::Add(hn::Add(hn::Mul(ixx, wx), hn::Mul(ixy, wy)), hn::Mul(ixz, wz)), cx));
-  Put(d, s, out + 1,
-      hn::Add(hn::Add(hn::Add(hn::Mul(ixy, wx), hn::Mul(iyy, wy)), hn::Mul(iyz, wz)), cy));
-  Put(d, s, out + 2,
-      hn::Add(hn::Add(hn::Add(hn::Mul(ixz, wx), hn::Mul(iyz, wy)), hn::Mul(izz, wz)), cz));
+  o0 = hn::Add(hn::Add(hn::Add(hn::Mul(ixx, wx), hn::Mul(ixy, wy)), hn::Mul(ixz, wz)), cx);
+  o1 = hn::Add(hn::Add(hn::Add(hn::Mul(ixy, wx), hn::Mul(iyy, wy)), hn::Mul(iyz, wz)), cy);
+  o2 = hn::Add(hn::Add(hn::Add(hn::Mul(ixz, wx), hn::Mul(iyz, wy)), hn::Mul(izz, wz)), cz);
   Cross(hx, hy, hz, wx, wy, wz, cx, cy, cz);
-  Put(d, s, out + 3, hn::Sub(hn::Mul(mass, vx), cx));
-  Put(d, s, out + 4, hn::Sub(hn::Mul(mass, vy), cy));
-  Put(d, s, out + 5, hn::Sub(hn::Mul(mass, vz), cz));
+  o3 = hn::Sub(hn::Mul(mass, vx), cx);
+  o4 = hn::Sub(hn::Mul(mass, vy), cy);
+  o5 = hn::Sub(hn::Mul(mass, vz), cz);
+}
+
+// out = I m for a body's rigid inertia (RigidInertiaTimesValues). out aliases not m.
+template <class D>
+HWY_INLINE void RigidInertiaTimes(D d, const DynamicsBody& body, const Slots& s, size_t m,
+                                  size_t out) {
+  hn::Vec<D> o0, o1, o2, o3, o4, o5;
+  RigidInertiaTimesValues(d, body, s, m, o0, o1, o2, o3, o4, o5);
+  Put(d, s, out, o0), Put(d, s, out + 1, o1), Put(d, s, out + 2, o2);
+  Put(d, s, out + 3, o3), Put(d, s, out + 4, o4), Put(d, s, out + 5, o5);
 }
 
 // The 27 slots of a spatial inertia: A (9), B (9), C (9), row-major.
@@ -559,21 +579,28 @@ HWY_INLINE void SetRigidInertia(D d, const DynamicsBody& body, const Slots& s, s
   }
 }
 
-// out = I m for a spatial inertia in slots: (A w + B v, B^T w + C v). out aliases not m.
-template <class D>
-HWY_INLINE void InertiaTimes(D d, const Slots& s, size_t ia, size_t m, size_t out) {
-  using V = hn::Vec<D>;
+// (o0 .. o5) = I m for a spatial inertia in slots: (A w + B v, B^T w + C v).
+template <class D, class V>
+HWY_INLINE void InertiaTimesValues(D d, const Slots& s, size_t ia, size_t m, V& o0, V& o1, V& o2,
+                                   V& o3, V& o4, V& o5) {
   const V wx = Get(d, s, m), wy = Get(d, s, m + 1), wz = Get(d, s, m + 2);
   const V vx = Get(d, s, m + 3), vy = Get(d, s, m + 4), vz = Get(d, s, m + 5);
   V ax, ay, az, bx, by, bz;
   RotateBy(d, s, ia + kInertiaA, false, wx, wy, wz, ax, ay, az);
   RotateBy(d, s, ia + kInertiaB, false, vx, vy, vz, bx, by, bz);
-  Put(d, s, out, hn::Add(ax, bx)), Put(d, s, out + 1, hn::Add(ay, by));
-  Put(d, s, out + 2, hn::Add(az, bz));
+  o0 = hn::Add(ax, bx), o1 = hn::Add(ay, by), o2 = hn::Add(az, bz);
   RotateBy(d, s, ia + kInertiaB, true, wx, wy, wz, ax, ay, az);
   RotateBy(d, s, ia + kInertiaC, false, vx, vy, vz, bx, by, bz);
-  Put(d, s, out + 3, hn::Add(ax, bx)), Put(d, s, out + 4, hn::Add(ay, by));
-  Put(d, s, out + 5, hn::Add(az, bz));
+  o3 = hn::Add(ax, bx), o4 = hn::Add(ay, by), o5 = hn::Add(az, bz);
+}
+
+// out = I m for a spatial inertia in slots (InertiaTimesValues). out aliases not m.
+template <class D>
+HWY_INLINE void InertiaTimes(D d, const Slots& s, size_t ia, size_t m, size_t out) {
+  hn::Vec<D> o0, o1, o2, o3, o4, o5;
+  InertiaTimesValues(d, s, ia, m, o0, o1, o2, o3, o4, o5);
+  Put(d, s, out, o0), Put(d, s, out + 1, o1), Put(d, s, out + 2, o2);
+  Put(d, s, out + 3, o3), Put(d, s, out + 4, o4), Put(d, s, out + 5, o5);
 }
 
 // Index into xx yy zz xy xz yz of the symmetric entry (i, j).
