@@ -197,14 +197,11 @@ void AddConstraintTerms(const TorqueStepModel& model, const TorqueStepArrays& ar
   const size_t dof = model.dof, base = model.base;
   const LanesView& applied = arrays.applied;
   if (dof > 0) {
-    const LanesView joint_applied = applied.Arrays(base, dof).Slice(begin, count);
-    for (size_t j = 0; j < dof; ++j) {
-      std::copy_n(arrays.torques.Array(j) + begin, count, joint_applied.Array(j));
-    }
-    JointConstraintTerms(model.joints, dof, model.limits, model.dynamics->friction_velocity,
-                         q_state.Arrays(model.dynamics->joint_q_begin(), dof),
-                         v_state.Arrays(base, dof), arrays.limit_flags.Slice(begin, count),
-                         joint_applied, arrays.added_joints.Slice(begin, count));
+    JointConstraintTerms(
+        model.joints, dof, model.limits, model.dynamics->friction_velocity,
+        q_state.Arrays(model.dynamics->joint_q_begin(), dof), v_state.Arrays(base, dof),
+        arrays.limit_flags.Slice(begin, count), arrays.torques.Slice(begin, count),
+        applied.Arrays(base, dof).Slice(begin, count), arrays.added_joints.Slice(begin, count));
   }
   if (model.contact_count > 0) {
     // The base's forces are the contacts' alone: cleared before every evaluation.

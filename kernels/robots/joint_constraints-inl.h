@@ -93,13 +93,14 @@ HWY_INLINE V FrictionSlope(D d, float friction, float eps, V v) {
 inline void JointConstraintTermsImpl(const JointConstraint* joints, size_t count,
                                      const SoftConstraintStep& limits, float friction_velocity,
                                      const ConstLanesView& q, const ConstLanesView& qd,
-                                     const ConstLanesView& flags, const LanesView& tau,
-                                     const LanesView& added) {
+                                     const ConstLanesView& flags, const ConstLanesView& tau,
+                                     const LanesView& applied, const LanesView& added) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
+  const bool in_place = applied.data == tau.data;
   for (size_t j = 0; j < count; ++j) {
     const JointConstraint& joint = joints[j];
-    ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
+    ForEachVector(d, applied.count, [&](size_t i, auto store) HWY_ATTR {
       // Constants set in the loop body, not captured from outside it (GCC 12 on SVE_256).
       const V dt = hn::Set(d, limits.dt);
       const V v = hn::LoadU(d, qd.Array(j) + i);
@@ -112,7 +113,8 @@ inline void JointConstraintTermsImpl(const JointConstraint* joints, size_t count
       V r, row_velocity;
       hn::Mask<decltype(d)> lower_side;
       if (QuietLimit(d, joint, value, v, flag, r, row_velocity, lower_side)) {
-        store(hn::Add(inertia, hn::Zero(d)), d, added.Array(j) + i);  // tau unchanged
+        store(hn::Add(inertia, hn::Zero(d)), d, added.Array(j) + i);  // applied = tau
+        if (!in_place) store(hn::LoadU(d, tau.Array(j) + i), d, applied.Array(j) + i);
         return;
       }
       hn::Mask<decltype(d)> active;
@@ -122,7 +124,7 @@ inline void JointConstraintTermsImpl(const JointConstraint* joints, size_t count
       store(inertia, d, added.Array(j) + i);
       const V torque = hn::LoadU(d, tau.Array(j) + i);
       const V push = hn::IfThenElse(lower_side, explicit_force, hn::Neg(explicit_force));
-      store(hn::IfThenElse(active, hn::Add(torque, push), torque), d, tau.Array(j) + i);
+      store(hn::IfThenElse(active, hn::Add(torque, push), torque), d, applied.Array(j) + i);
     });
   }
 }

@@ -47,16 +47,20 @@ bool ValidStep(const SoftConstraintStep& limits) {
 void JointConstraintTerms(const JointConstraint* joints, size_t count,
                           const SoftConstraintStep& limits, float friction_velocity,
                           const ConstLanesView& q, const ConstLanesView& qd,
-                          const ConstLanesView& flags, const LanesView& tau,
-                          const LanesView& added) {
+                          const ConstLanesView& flags, const ConstLanesView& tau,
+                          const LanesView& applied, const LanesView& added) {
   SWARM_ASSERT(ValidJoints(joints, count) && ValidStep(limits));
   SWARM_ASSERT(std::isfinite(friction_velocity) && friction_velocity > 0.0f);
-  SWARM_ASSERT(SameCount(tau, q, qd, added));
+  SWARM_ASSERT(SameCount(applied, q, qd, added) && tau.count == q.count);
   SWARM_ASSERT(q.arrays == count && qd.arrays == count && tau.arrays == count &&
-               added.arrays == count);
+               applied.arrays == count && added.arrays == count);
   SWARM_ASSERT(flags.arrays == count && flags.count == q.count);
+  SWARM_ASSERT((applied.data == tau.data && applied.stride == tau.stride) || count == 0 ||
+               applied.count == 0 ||
+               applied.data + ((count - 1) * applied.stride + applied.count) <= tau.data ||
+               tau.data + ((count - 1) * tau.stride + tau.count) <= applied.data);
   HWY_DYNAMIC_DISPATCH(JointConstraintTermsImpl)
-  (joints, count, limits, friction_velocity, q, qd, flags, tau, added);
+  (joints, count, limits, friction_velocity, q, qd, flags, tau, applied, added);
 }
 
 void JointLimitForces(const JointConstraint* joints, size_t count, const SoftConstraintStep& limits,

@@ -47,8 +47,8 @@ float FrictionSlope(float friction, float eps, float v) {
 void JointConstraintTerms(const JointConstraint* joints, size_t count,
                           const SoftConstraintStep& limits, float friction_velocity,
                           const ConstLanesView& q, const ConstLanesView& qd,
-                          const ConstLanesView& flags, const LanesView& tau,
-                          const LanesView& added) {
+                          const ConstLanesView& flags, const ConstLanesView& tau,
+                          const LanesView& applied, const LanesView& added) {
   for (size_t j = 0; j < count; ++j) {
     const JointConstraint& joint = joints[j];
     for (size_t r = 0; r < tau.count; ++r) {
@@ -60,7 +60,8 @@ void JointConstraintTerms(const JointConstraint* joints, size_t count,
       }
       added.Array(j)[r] = inertia + (limit.active ? limit.row.mass : 0.0f);
       const float push = limit.lower_side ? limit.explicit_force : -limit.explicit_force;
-      if (limit.active) tau.Array(j)[r] = tau.Array(j)[r] + push;
+      const float torque = tau.Array(j)[r];
+      applied.Array(j)[r] = limit.active ? torque + push : torque;
     }
   }
 }

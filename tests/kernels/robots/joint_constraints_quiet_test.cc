@@ -43,14 +43,14 @@ Outputs Run(const std::vector<JointConstraint>& joints, const SoftConstraintStep
   const float eps = 0.05f;
   if (reference) {
     reference::JointConstraintTerms(joints.data(), n, limits, eps, View(in.q), View(in.qd),
-                                    View(in.flags), View(out.tau), View(out.added));
+                                    View(in.flags), View(out.tau), View(out.tau), View(out.added));
     reference::JointLimitForces(joints.data(), n, limits, View(in.q), View(in.qd), View(in.qdd),
                                 View(in.flags), View(out.forces));
     out.any = reference::UpdateLimitFlags(joints.data(), n, limits, View(in.q), View(in.qd),
                                           View(in.qdd), true, View(out.flags), View(out.marks));
   } else {
     JointConstraintTerms(joints.data(), n, limits, eps, View(in.q), View(in.qd), View(in.flags),
-                         View(out.tau), View(out.added));
+                         View(out.tau), View(out.tau), View(out.added));
     JointLimitForces(joints.data(), n, limits, View(in.q), View(in.qd), View(in.qdd),
                      View(in.flags), View(out.forces));
     out.any = UpdateLimitFlags(joints.data(), n, limits, View(in.q), View(in.qd), View(in.qdd),

@@ -182,7 +182,8 @@ TEST_CASE("joint constraint kernels match their references bitwise on every targ
       PaddedLanes want_tau = in.tau, want_added(robots, n, kPadding),
                   want_forces(robots, n, kPadding);
       reference::JointConstraintTerms(joints.data(), n, limits, friction_velocity, View(q),
-                                      View(qd), View(flags), View(want_tau), View(want_added));
+                                      View(qd), View(flags), View(want_tau), View(want_tau),
+                                      View(want_added));
       reference::JointLimitForces(joints.data(), n, limits, View(q), View(qd), View(qdd),
                                   View(flags), View(want_forces));
       for (bool may_release : {true, false}) {
@@ -196,9 +197,17 @@ TEST_CASE("joint constraint kernels match their references bitwise on every targ
           INFO("target " << t.name << ", robots " << robots << ", width " << soft.width
                          << ", power " << soft.power << ", may_release " << may_release);
           PaddedLanes tau = in.tau, added(robots, n, kPadding), forces(robots, n, kPadding);
+          PaddedLanes torques = in.tau, applied(robots, n, kPadding);
+          PaddedLanes applied_added(robots, n, kPadding);
           PaddedLanes got_flags = in.flags, got_changed = in.changed;
           JointConstraintTerms(joints.data(), n, limits, friction_velocity, View(q), View(qd),
-                               View(flags), View(tau), View(added));
+                               View(flags), View(tau), View(tau), View(added));
+          // Out of place: the torques stay, applied gets what tau got in place.
+          JointConstraintTerms(joints.data(), n, limits, friction_velocity, View(q), View(qd),
+                               View(flags), View(torques), View(applied), View(applied_added));
+          CHECK(torques.BitwiseEqual(in.tau));
+          CHECK(applied.BitwiseEqual(tau));
+          CHECK(applied_added.BitwiseEqual(added));
           JointLimitForces(joints.data(), n, limits, View(q), View(qd), View(qdd), View(flags),
                            View(forces));
           const bool any = UpdateLimitFlags(joints.data(), n, limits, View(q), View(qd), View(qdd),
@@ -249,7 +258,7 @@ Results Run(const JointConstraint& joint, const SoftConstraintStep& limits, floa
   const size_t robots = in.q.count();
   Results out{in.tau, PaddedLanes(robots, 1, kPadding), PaddedLanes(robots, 1, kPadding)};
   JointConstraintTerms(&joint, 1, limits, eps, View(in.q), View(in.qd), View(in.flags),
-                       View(out.tau), View(out.added));
+                       View(out.tau), View(out.tau), View(out.added));
   JointLimitForces(&joint, 1, limits, View(in.q), View(in.qd), View(in.qdd), View(in.flags),
                    View(out.forces));
   return out;

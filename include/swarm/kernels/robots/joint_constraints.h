@@ -51,13 +51,13 @@ struct JointConstraint {
 };
 bool ValidJointConstraint(const JointConstraint& joint);
 
-// added = the added inertia per joint; tau += s f_e of active limits (in place), with the step's
-// flags.
+// added = the added inertia per joint; applied = tau + s f_e of active limits, with the step's
+// flags. applied is tau's arrays (in place) or shares no float with them.
 void JointConstraintTerms(const JointConstraint* joints, size_t count,
                           const SoftConstraintStep& limits, float friction_velocity,
                           const ConstLanesView& q, const ConstLanesView& qd,
-                          const ConstLanesView& flags, const LanesView& tau,
-                          const LanesView& added);
+                          const ConstLanesView& flags, const ConstLanesView& tau,
+                          const LanesView& applied, const LanesView& added);
 
 // After a solve gave qdd (with JointConstraintTerms' terms and `flags`): the flags of the next
 // solve (soft_constraint.h, one-sided rows); true when any robot's flags changed, and the step then

@@ -40,8 +40,8 @@ float FrictionSlope(float friction, float eps, float v);
 void JointConstraintTerms(const JointConstraint* joints, size_t count,
                           const SoftConstraintStep& limits, float friction_velocity,
                           const ConstLanesView& q, const ConstLanesView& qd,
-                          const ConstLanesView& flags, const LanesView& tau,
-                          const LanesView& added);
+                          const ConstLanesView& flags, const ConstLanesView& tau,
+                          const LanesView& applied, const LanesView& added);
 bool UpdateLimitFlags(const JointConstraint* joints, size_t count, const SoftConstraintStep& limits,
                       const ConstLanesView& q, const ConstLanesView& qd, const ConstLanesView& qdd,
                       bool may_release, const LanesView& flags, const LanesView& changed);
