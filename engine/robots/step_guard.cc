@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "swarm/core/text.h"
+#include "swarm/kernels/base/lanes_copy.h"
 
 namespace swarm {
 namespace {
@@ -34,7 +35,8 @@ bool AnyNonFinite(const float* values, size_t count) {
 
 void SaveStepStart(const ConstLanesView& state, const LanesView& saved, size_t begin,
                    size_t count) {
-  CopyArrays(state, saved, begin, count);
+  const bool streamed = state.arrays * saved.stride * sizeof(float) >= kStreamOutputBytes;
+  CopyLanes(state.Slice(begin, count), saved.Slice(begin, count), streamed);
 }
 
 void RestoreStepStart(const ConstLanesView& saved, const LanesView& state) {

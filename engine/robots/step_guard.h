@@ -11,7 +11,8 @@
 // recomputes the link poses from the restored q, and names the first non-finite value of the
 // lowest robot that has one (DescribeNonFinite, its torques and accelerations first: they name the
 // cause), the same at any thread or tile count. Save and check touch only these few arrays of a
-// tile the step has in cache anyway. Internal to engine/robots.
+// tile the step has in cache anyway (the saved copy goes past the caches for large batches).
+// Internal to engine/robots.
 #pragma once
 
 #include <atomic>
@@ -31,7 +32,9 @@ struct StepOutput {
   const std::vector<std::string>* columns = nullptr;
 };
 
-// saved = state for the tile's robots [begin, begin + count).
+// saved = state for the tile's robots [begin, begin + count). Once the saved state is far larger
+// than the caches (kStreamOutputBytes for the batch) it is streamed past them (CopyLanes): nothing
+// reads it unless the step fails.
 void SaveStepStart(const ConstLanesView& state, const LanesView& saved, size_t begin, size_t count);
 // state = saved for every robot.
 void RestoreStepStart(const ConstLanesView& saved, const LanesView& state);
