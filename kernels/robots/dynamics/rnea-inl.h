@@ -193,6 +193,66 @@ HWY_INLINE void GravityTorquesVector(D d, const DynamicsTree& tree, const float 
   }
 }
 
+// Whether every body's parent is the body before it, with a fixed base and no couplings: a
+// serial arm, whose gravity torques GravityTorquesChain computes.
+inline bool IsFixedChain(const DynamicsTree& tree) {
+  if (tree.floating_base || HasCouplings(tree)) return false;
+  for (size_t b = 1; b < tree.body_count; ++b) {
+    if (tree.bodies[b].parent != b - 1) return false;
+  }
+  return true;
+}
+
+// GravityTorquesVector for a fixed chain (IsFixedChain): the same operations, so the same bits,
+// but the gravity vector travels outward and a subtree's first moment and mass inward in
+// registers, child to parent, instead of through every body's slots; only a_b waits in slots for
+// the inward pass.
+template <class D>
+HWY_INLINE void GravityTorquesChain(D d, const DynamicsTree& tree, const float gravity[3],
+                                    const InLanes& q, const TrigLanes& trig, size_t i,
+                                    const Slots& s, size_t tau) {
+  using V = hn::Vec<D>;
+  NegativeGravity(d, tree, gravity, s, BodySlot(0, dl::kA));
+  V ax = Get(d, s, BodySlot(0, dl::kA) + 3), ay = Get(d, s, BodySlot(0, dl::kA) + 4),
+    az = Get(d, s, BodySlot(0, dl::kA) + 5);
+  for (size_t b = 1; b < tree.body_count; ++b) {
+    const DynamicsBody& body = tree.bodies[b];
+    const JointSubspace joint = JointOf(s, b);
+    const V value = hn::LoadU(d, q.Array(JointArrays(tree, body).q_array) + i);
+    JointTransformWith(d, trig, i, body, joint, value, s, b);
+    RotateByJoint<false>(d, joint, s, BodySlot(b, dl::kE), ax, ay, az);
+    const size_t a = BodySlot(b, dl::kA) + 3;
+    Put(d, s, a, ax), Put(d, s, a + 1, ay), Put(d, s, a + 2, az);
+  }
+  // The child's share of its parent's first moment and mass: E^T h + m r, and m.
+  V share_x = hn::Zero(d), share_y = hn::Zero(d), share_z = hn::Zero(d), share_m = hn::Zero(d);
+  for (size_t b = tree.body_count; b-- > 1;) {
+    const DynamicsBody& body = tree.bodies[b];
+    const JointSubspace joint = JointOf(s, b);
+    V hx = hn::Set(d, body.first_moment[0]), hy = hn::Set(d, body.first_moment[1]),
+      hz = hn::Set(d, body.first_moment[2]), m = hn::Set(d, body.mass);
+    if (b + 1 < tree.body_count) {
+      hx = hn::Add(hx, share_x), hy = hn::Add(hy, share_y), hz = hn::Add(hz, share_z);
+      m = hn::Add(m, share_m);
+    }
+    const size_t a = BodySlot(b, dl::kA) + 3;
+    const V ax_b = Get(d, s, a), ay_b = Get(d, s, a + 1), az_b = Get(d, s, a + 2);
+    V nx, ny, nz;
+    Cross(hx, hy, hz, ax_b, ay_b, az_b, nx, ny, nz);
+    const V joint_tau = MotionSubspaceDotValues(d, joint, nx, ny, nz, hn::Mul(m, ax_b),
+                                                hn::Mul(m, ay_b), hn::Mul(m, az_b));
+    Put(d, s, tau + JointArrays(tree, body).velocity_array, hn::Add(hn::Zero(d), joint_tau));
+    if (body.parent == 0) break;
+    V x = hx, y = hy, z = hz;
+    RotateByJoint<true>(d, joint, s, BodySlot(b, dl::kE), x, y, z);
+    const size_t r = BodySlot(b, dl::kR);
+    share_x = hn::Add(x, hn::Mul(m, Get(d, s, r)));
+    share_y = hn::Add(y, hn::Mul(m, Get(d, s, r + 1)));
+    share_z = hn::Add(z, hn::Mul(m, Get(d, s, r + 2)));
+    share_m = m;
+  }
+}
+
 inline void InverseDynamicsImpl(const DynamicsTree& tree, const float* gravity,
                                 const ConstLanesView& q, const ConstLanesView& qd,
                                 const ConstLanesView& qdd, const LanesView& tau, float* scratch) {
@@ -226,6 +286,7 @@ inline void StaticInverseDynamicsImpl(const DynamicsTree& tree, const float* gra
   const OutLanes trig_out = TrigOutput(trig);
   const size_t trig_arrays = JointTrigArrays(tree);
   const Slots shared = PrepareScratch(tree, scratch);
+  const bool chain = qdd == nullptr && IsFixedChain(tree);
   ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
     const Slots& s = VectorSlots(local, shared);
@@ -233,6 +294,8 @@ inline void StaticInverseDynamicsImpl(const DynamicsTree& tree, const float* gra
     if (qdd != nullptr) PrefetchInputs(d, *qdd, i);
     if (qdd != nullptr) {
       InverseDynamicsVector(d, tree, gravity, q_in, nullptr, &qdd_in, i, s, result);
+    } else if (chain) {
+      GravityTorquesChain(d, tree, gravity, q_in, trig_lanes, i, s, result);
     } else {
       GravityTorquesVector(d, tree, gravity, q_in, trig_lanes, i, s, result);
     }

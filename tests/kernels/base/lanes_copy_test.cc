@@ -29,7 +29,10 @@ uint32_t Bits(float value) {
 // aligned allocation; every float of the allocation starts as the canary.
 struct Lanes {
   Lanes(size_t arrays, size_t count, size_t stride, size_t offset)
-      : arrays(arrays), count(count), stride(stride), offset(offset),
+      : arrays(arrays),
+        count(count),
+        stride(stride),
+        offset(offset),
         storage(hwy::AllocateAligned<float>(arrays * stride + offset + kPadFloats)),
         floats(arrays * stride + offset + kPadFloats) {
     for (size_t k = 0; k < floats; ++k) std::memcpy(&storage[k], &kCanary, sizeof(kCanary));
