@@ -126,19 +126,21 @@ struct RobotBatchConfig {
 class RobotBatch {
  public:
   // All arrays are allocated here (and only here) under kRobots: the state in one allocation
-  // (each array padded to a whole number of vectors) and one Jacobian scratch per tile in a
-  // second, so that steps allocate nothing. q starts at zero (clamped into the position limits; a
-  // floating base at the identity pose), velocities and torques zero, q_target = q, link_poses()
-  // the forward kinematics of q and target_pose() the end effector's pose (IK holds still).
-  // Errors (nothing stays allocated; the accountant's bytes in use are unchanged): robots == 0
-  // or too many to address, config.control.size() != dof, gains not finite >= 0, limits not > 0
-  // or lower > upper, an end effector out of range, IK parameters not finite > 0
-  // (orientation_weight >= 0), a tile size that is not a positive multiple of kPadFloats, or the
-  // accountant's budget (kOverBudget, naming "robots"); with config.torque.enabled also the
-  // dynamics model's errors (a moving body without mass, naming its links), limit parameters
-  // out of range or gravity that is not finite (naming the field), and with contacts enabled an
-  // unknown, repeated or immovable contact link, a radius not finite >= 0, ground parameters out of
-  // range (naming the field), the RK4 integrator, or a model with mimic joints.
+  // (each array padded to a whole number of vectors), and per tile a Jacobian scratch, a dynamics
+  // scratch and, in torque mode with Euler steps, the joints' sines and cosines of a step and a
+  // block where robots are re-solved (64 at a time), so that steps allocate nothing. q starts at
+  // zero (clamped into the position limits; a floating base at the identity pose), velocities and
+  // torques zero, q_target = q, link_poses() the forward kinematics of q and target_pose() the end
+  // effector's pose (IK holds still). Errors (nothing stays allocated; the accountant's bytes in
+  // use are unchanged): robots == 0 or too many to address, config.control.size() != dof, gains not
+  // finite >= 0, limits not > 0 or lower > upper, an end effector out of range, IK parameters not
+  // finite > 0 (orientation_weight >= 0), a tile size that is not a positive multiple of
+  // kPadFloats, or the accountant's budget (kOverBudget, naming "robots"); with
+  // config.torque.enabled also the dynamics model's errors (a moving body without mass, naming its
+  // links), limit parameters out of range or gravity that is not finite (naming the field), and
+  // with contacts enabled an unknown, repeated or immovable contact link, a radius not finite >= 0,
+  // ground parameters out of range (naming the field), the RK4 integrator, or a model with mimic
+  // joints.
   static Result<RobotBatch> Create(MemoryAccountant& accountant, const RobotModel& model,
                                    size_t robots, const RobotBatchConfig& config = {});
   RobotBatch();
