@@ -21,6 +21,7 @@
 #include "swarm/core/tile_pipeline.h"
 #include "swarm/kernels/base/aos.h"
 #include "swarm/kernels/base/assert.h"
+#include "swarm/kernels/base/lanes_copy.h"
 #include "swarm/kernels/base/lowbias32.h"
 #include "swarm/kernels/base/random.h"
 #include "swarm/kernels/base/targets.h"
