@@ -488,23 +488,16 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
   }
 
   // Every allocation or none: a refused later one frees the earlier ones on return.
-  state->storage = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
-  if (Status s = state->storage.Resize(state_floats); !s.ok()) return s;
-  state->jacobian = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
-  if (jacobian_floats > 0) {
-    if (Status s = state->jacobian.Resize(jacobian_floats); !s.ok()) return s;
-  }
-  state->dynamics_scratch = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
-  if (scratch_floats > 0) {
-    if (Status s = state->dynamics_scratch.Resize(scratch_floats); !s.ok()) return s;
-  }
-  state->resolve_staging = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
-  if (staging_floats > 0) {
-    if (Status s = state->resolve_staging.Resize(staging_floats); !s.ok()) return s;
-  }
-  state->joint_trig = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
-  if (trig_floats > 0) {
-    if (Status s = state->joint_trig.Resize(trig_floats); !s.ok()) return s;
+  const auto allocate = [&](LaneStorage<float, 1>& storage, size_t floats) {
+    storage = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
+    return floats > 0 ? storage.Resize(floats) : Status{};
+  };
+  for (const auto& [storage, floats] :
+       {std::pair{&state->storage, state_floats}, std::pair{&state->jacobian, jacobian_floats},
+        std::pair{&state->dynamics_scratch, scratch_floats},
+        std::pair{&state->resolve_staging, staging_floats},
+        std::pair{&state->joint_trig, trig_floats}}) {
+    if (Status s = allocate(*storage, floats); !s.ok()) return s;
   }
 
   state->columns = ColumnNamesOf<State::Columns>(state->model, state->contacts);

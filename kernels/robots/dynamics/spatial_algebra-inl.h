@@ -621,30 +621,23 @@ struct SymmetricEntries {
   static size_t At(size_t i, size_t j) { return SymmetricIndex(i, j); }
 };
 
-// out = E^T M E for the plane rotation E about K at slot e (PlaneRotation) and M at slot m, laid
-// out as In; out laid out as Out. With u_j column j of E (u_K = e_K, u_a = E(a, a) e_a + E(b, a)
-// e_b, u_b = E(a, b) e_a + E(b, b) e_b), entry (i, j) is u_i^T M u_j: entry (K, K) is M's, row and
-// column K take two products per entry, and the (a, b) block is E2^T (M2 E2) for the 2 x 2
-// blocks. A symmetric M (kSymmetricM) gets the entries on one side of the diagonal, mirrored
-// into a full Out, so it stays exactly symmetric.
-template <size_t K, bool kSymmetricM, class In, class Out, class D>
-HWY_INLINE void PlaneCongruence(D d, const Slots& s, size_t e, size_t m, size_t out) {
-  using V = hn::Vec<D>;
+// The entries of E^T M E for the plane rotation E about K (PlaneRotation) with entries eaa, eab,
+// eba, ebb, M's entry (i, j) being at(i, j): put(i, j, value) takes each. With u_j column j of E
+// (u_K = e_K, u_a = E(a, a) e_a + E(b, a) e_b, u_b = E(a, b) e_a + E(b, b) e_b), entry (i, j) is
+// u_i^T M u_j: entry (K, K) is M's, row and column K take two products per entry, and the (a, b)
+// block is E2^T (M2 E2) for the 2 x 2 blocks. A symmetric M gets the entries (K, K), (K, a),
+// (K, b), (a, a), (a, b), (b, b) only, for the caller to mirror, so it stays exactly symmetric.
+template <size_t K, class V, class At, class PutEntry>
+HWY_INLINE void PlaneCongruenceEntries(bool symmetric, V eaa, V eab, V eba, V ebb, const At& at,
+                                       const PutEntry& put) {
   using P = PlaneRotation<K>;
   constexpr size_t a = P::a, b = P::b;
-  const V eaa = Get(d, s, e + P::aa), eab = Get(d, s, e + P::ab);
-  const V eba = Get(d, s, e + P::ba), ebb = Get(d, s, e + P::bb);
-  const auto at = [&](size_t i, size_t j) HWY_ATTR { return Get(d, s, m + In::At(i, j)); };
-  const auto put = [&](size_t i, size_t j, V value) HWY_ATTR {
-    Put(d, s, out + Out::At(i, j), value);
-    if (kSymmetricM && !Out::kSymmetric && i != j) Put(d, s, out + Out::At(j, i), value);
-  };
-  const auto pair = [&](V x0, V y0, V x1, V y1)
+  const auto pair = [](V x0, V y0, V x1, V y1)
                         HWY_ATTR { return hn::Add(hn::Mul(x0, y0), hn::Mul(x1, y1)); };
   put(K, K, at(K, K));
   put(K, a, pair(at(K, a), eaa, at(K, b), eba));
   put(K, b, pair(at(K, a), eab, at(K, b), ebb));
-  if (!kSymmetricM) {
+  if (!symmetric) {
     put(a, K, pair(eaa, at(a, K), eba, at(b, K)));
     put(b, K, pair(eab, at(a, K), ebb, at(b, K)));
   }
@@ -654,7 +647,23 @@ HWY_INLINE void PlaneCongruence(D d, const Slots& s, size_t e, size_t m, size_t 
   put(a, a, pair(eaa, p_aa, eba, p_ba));
   put(a, b, pair(eaa, p_ab, eba, p_bb));
   put(b, b, pair(eab, p_ab, ebb, p_bb));
-  if (!kSymmetricM) put(b, a, pair(eab, p_aa, ebb, p_ba));
+  if (!symmetric) put(b, a, pair(eab, p_aa, ebb, p_ba));
+}
+
+// out = E^T M E (PlaneCongruenceEntries) for the plane rotation E about K at slot e and M at slot
+// m, laid out as In; out laid out as Out. A symmetric M (kSymmetricM) gets its entries mirrored
+// into a full Out.
+template <size_t K, bool kSymmetricM, class In, class Out, class D>
+HWY_INLINE void PlaneCongruence(D d, const Slots& s, size_t e, size_t m, size_t out) {
+  using V = hn::Vec<D>;
+  using P = PlaneRotation<K>;
+  const auto at = [&](size_t i, size_t j) HWY_ATTR { return Get(d, s, m + In::At(i, j)); };
+  const auto put = [&](size_t i, size_t j, V value) HWY_ATTR {
+    Put(d, s, out + Out::At(i, j), value);
+    if (kSymmetricM && !Out::kSymmetric && i != j) Put(d, s, out + Out::At(j, i), value);
+  };
+  PlaneCongruenceEntries<K>(kSymmetricM, Get(d, s, e + P::aa), Get(d, s, e + P::ab),
+                            Get(d, s, e + P::ba), Get(d, s, e + P::bb), at, put);
 }
 
 // PlaneCongruence for a plain revolute joint's axis.
@@ -739,13 +748,10 @@ HWY_INLINE void AddPlaneCongruent(D d, const Slots& s, size_t e, size_t r, size_
                                   size_t parent) {
   using V = hn::Vec<D>;
   using P = PlaneRotation<K>;
-  constexpr size_t a = P::a, b = P::b;
   const V eaa = Get(d, s, e + P::aa), eab = Get(d, s, e + P::ab);
   const V eba = Get(d, s, e + P::ba), ebb = Get(d, s, e + P::bb);
-  const auto pair = [](V x0, V y0, V x1, V y1)
-                        HWY_ATTR { return hn::Add(hn::Mul(x0, y0), hn::Mul(x1, y1)); };
-  // E^T M E of the child's block at `block` into m.. (PlaneCongruence, full output): a symmetric
-  // block gets the entries on one side of the diagonal, mirrored.
+  // E^T M E of the child's block at `block` into m.. (PlaneCongruenceEntries): a symmetric block
+  // gets the entries on one side of the diagonal, mirrored.
   const auto congruence = [&](size_t block, bool symmetric, V& m00, V& m01, V& m02, V& m10, V& m11,
                               V& m12, V& m20, V& m21, V& m22) HWY_ATTR {
     const auto at = [&](size_t i, size_t j)
@@ -754,19 +760,7 @@ HWY_INLINE void AddPlaneCongruent(D d, const Slots& s, size_t e, size_t r, size_
       Entry3(i, j, m00, m01, m02, m10, m11, m12, m20, m21, m22) = value;
       if (symmetric && i != j) Entry3(j, i, m00, m01, m02, m10, m11, m12, m20, m21, m22) = value;
     };
-    put(K, K, at(K, K));
-    put(K, a, pair(at(K, a), eaa, at(K, b), eba));
-    put(K, b, pair(at(K, a), eab, at(K, b), ebb));
-    if (!symmetric) {
-      put(a, K, pair(eaa, at(a, K), eba, at(b, K)));
-      put(b, K, pair(eab, at(a, K), ebb, at(b, K)));
-    }
-    const V p_aa = pair(at(a, a), eaa, at(a, b), eba), p_ba = pair(at(b, a), eaa, at(b, b), eba);
-    const V p_ab = pair(at(a, a), eab, at(a, b), ebb), p_bb = pair(at(b, a), eab, at(b, b), ebb);
-    put(a, a, pair(eaa, p_aa, eba, p_ba));
-    put(a, b, pair(eaa, p_ab, eba, p_bb));
-    put(b, b, pair(eab, p_ab, ebb, p_bb));
-    if (!symmetric) put(b, a, pair(eab, p_aa, ebb, p_ba));
+    PlaneCongruenceEntries<K>(symmetric, eaa, eab, eba, ebb, at, put);
   };
   V c00, c01, c02, c10, c11, c12, c20, c21, c22;
   V b00, b01, b02, b10, b11, b12, b20, b21, b22;
