@@ -12,6 +12,7 @@
 #include "kernels/robots/joint_constraints-inl.h"
 
 #if HWY_ONCE
+#include "kernels/robots/dynamics/dynamics_dispatch.h"
 #include "swarm/kernels/base/assert.h"
 
 namespace swarm {
@@ -55,10 +56,8 @@ void JointConstraintTerms(const JointConstraint* joints, size_t count,
   SWARM_ASSERT(q.arrays == count && qd.arrays == count && tau.arrays == count &&
                applied.arrays == count && added.arrays == count);
   SWARM_ASSERT(flags.arrays == count && flags.count == q.count);
-  SWARM_ASSERT((applied.data == tau.data && applied.stride == tau.stride) || count == 0 ||
-               applied.count == 0 ||
-               applied.data + ((count - 1) * applied.stride + applied.count) <= tau.data ||
-               tau.data + ((count - 1) * tau.stride + tau.count) <= applied.data);
+  SWARM_ASSERT((applied.data == tau.data && applied.stride == tau.stride) ||
+               dynamics_dispatch::Disjoint(applied, tau));
   HWY_DYNAMIC_DISPATCH(JointConstraintTermsImpl)
   (joints, count, limits, friction_velocity, q, qd, flags, tau, applied, added);
 }

@@ -305,9 +305,7 @@ inline void ForwardDynamicsImpl(const DynamicsTree& tree, const float* gravity,
   const size_t n = tree.velocity_count();
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, n);
   const AddedLanes added = AddedLanesOf(added_inertia);
-  const TrigLanes trig_lanes = TrigLanesOf(trig, regions);
-  const OutLanes trig_out = TrigOutput(trig);
-  const size_t trig_arrays = JointTrigArrays(tree);
+  const TrigLanes trig_lanes = TrigLanesOf(tree, trig, regions);
   const Slots shared = PrepareScratch(tree, scratch);
   ForEachVector(d, qdd.count, [&](size_t i, auto store) HWY_ATTR {
     const Slots local = shared;
@@ -317,9 +315,7 @@ inline void ForwardDynamicsImpl(const DynamicsTree& tree, const float* gravity,
     ArticulatedBodyVector(d, tree, gravity, q_in, qd_in, tau_in, added, trig_lanes, i, s,
                           regions.vector1);
     StoreSlots(d, s, regions.vector1, n, out, i, store);
-    if (trig_lanes.out != kNoTrigSlots) {
-      StoreSlots(d, s, trig_lanes.out, trig_arrays, trig_out, i, store);
-    }
+    StoreComputedTrig(d, s, trig_lanes, i, store);
   });
 }
 

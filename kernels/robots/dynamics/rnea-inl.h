@@ -282,9 +282,7 @@ inline void StaticInverseDynamicsImpl(const DynamicsTree& tree, const float* gra
   const OutLanes out{tau.data, tau.stride};
   const dl::Regions regions = dl::ScratchRegions(tree.body_count, tree.velocity_count());
   const size_t result = regions.vector1;
-  const TrigLanes trig_lanes = TrigLanesOf(trig, regions);
-  const OutLanes trig_out = TrigOutput(trig);
-  const size_t trig_arrays = JointTrigArrays(tree);
+  const TrigLanes trig_lanes = TrigLanesOf(tree, trig, regions);
   const Slots shared = PrepareScratch(tree, scratch);
   const bool chain = qdd == nullptr && IsFixedChain(tree);
   ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
@@ -300,8 +298,7 @@ inline void StaticInverseDynamicsImpl(const DynamicsTree& tree, const float* gra
       GravityTorquesVector(d, tree, gravity, q_in, trig_lanes, i, s, result);
     }
     StoreSlots(d, s, result, tree.velocity_count(), out, i, store);
-    if (trig_lanes.out != kNoTrigSlots)
-      StoreSlots(d, s, trig_lanes.out, trig_arrays, trig_out, i, store);
+    StoreComputedTrig(d, s, trig_lanes, i, store);
   });
 }
 

@@ -314,27 +314,37 @@ HWY_INLINE void JointTransform(D d, const DynamicsBody& body, const JointSubspac
 
 // Where a kernel takes the revolute joints' sines and cosines (JointTrig): loaded from `in` (the
 // lanes of array 2 (b - 1) and 2 (b - 1) + 1 for body b), or computed from the joint values and,
-// when `out` is set, also put in slots out + 2 (b - 1) and out + 2 (b - 1) + 1 for the kernel to
-// store (zeros for a prismatic joint).
+// when `out` is set, also put in slots out + 2 (b - 1) and out + 2 (b - 1) + 1, which
+// StoreComputedTrig stores to `values` (zeros for a prismatic joint).
 inline constexpr size_t kNoTrigSlots = ~size_t{0};
 struct TrigLanes {
   InLanes in{nullptr, 0};
   size_t out = kNoTrigSlots;
+  OutLanes values{nullptr, 0};
+  size_t arrays = 0;
 };
 
-// The TrigLanes of a kernel given `trig` (or none), with `regions` its scratch's.
-inline TrigLanes TrigLanesOf(const JointTrig* trig, const dl::Regions& regions) {
+// The TrigLanes of a kernel on `tree` given `trig` (or none), with `regions` its scratch's.
+inline TrigLanes TrigLanesOf(const DynamicsTree& tree, const JointTrig* trig,
+                             const dl::Regions& regions) {
   TrigLanes lanes;
   if (trig == nullptr) return lanes;
   if (trig->known) {
     lanes.in = InLanes{trig->values.data, trig->values.stride};
   } else {
     lanes.out = regions.trig;
+    lanes.values = OutLanes{trig->values.data, trig->values.stride};
+    lanes.arrays = JointTrigArrays(tree);
   }
   return lanes;
 }
-inline OutLanes TrigOutput(const JointTrig* trig) {
-  return trig != nullptr ? OutLanes{trig->values.data, trig->values.stride} : OutLanes{nullptr, 0};
+
+// The sines and cosines the vector at lane i computed into trig's slots, to its output arrays.
+template <class D, class Store>
+HWY_INLINE void StoreComputedTrig(D d, const Slots& s, const TrigLanes& trig, size_t i,
+                                  Store store) {
+  for (size_t k = 0; k < trig.arrays; ++k)
+    store(Get(d, s, trig.out + k), d, trig.values.Array(k) + i);
 }
 
 // JointTransform with the sine and cosine from (or into) `trig`, for the vector at lane i.
