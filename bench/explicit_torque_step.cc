@@ -51,7 +51,7 @@ ExplicitTorqueSteps::ExplicitTorqueSteps(const RobotBatch& batch)
   CopyLanes(batch.q(), q_.view), CopyLanes(batch.qd(), qd_.view);
   CopyLanes(batch.q_target(), q_target_.view), CopyLanes(batch.qd_target(), qd_target_.view);
   CopyLanes(batch.qdd_target(), qdd_target_.view);
-  const TileSchedule& schedule = batch.config().schedule;
+  const TileSchedule& schedule = batch.config().torque.schedule;
   for (size_t tile = 0; tile < schedule.TileCount(robots_); ++tile) {
     scratch_.push_back(
         hwy::AllocateAligned<float>(RobotDynamicsScratchFloats(*batch.dynamics_tree())));
@@ -66,7 +66,7 @@ void ExplicitTorqueSteps::StepTile(size_t begin, size_t count, float dt) {
   const JointControl* control = batch_->config().control.data();
   const LanesView q = slice(q_), qd = slice(qd_), tau = slice(tau_), qdd = slice(qdd_);
   const LanesView saved = slice(saved_);
-  float* scratch = scratch_[begin / batch_->config().schedule.tile_elements].get();
+  float* scratch = scratch_[begin / batch_->config().torque.schedule.tile_elements].get();
   CopyLanes(q, saved.Arrays(0, dof_)), CopyLanes(qd, saved.Arrays(dof_, dof_));
   GravityTorques(tree, torque.gravity, q, tau, scratch);
   AddPdTorques(control, dof_, q, qd, {slice(q_target_), slice(qd_target_), slice(qdd_target_)},
@@ -83,11 +83,11 @@ void ExplicitTorqueSteps::StepTile(size_t begin, size_t count, float dt) {
                 static_cast<unsigned>(!std::isfinite(qd.Array(a)[r]));
     }
   }
-  tile_failed_[begin / batch_->config().schedule.tile_elements] = failed != 0;
+  tile_failed_[begin / batch_->config().torque.schedule.tile_elements] = failed != 0;
 }
 
 void ExplicitTorqueSteps::Step(ThreadPool& pool, float dt) {
-  RunFused(pool, robots_, batch_->config().schedule,
+  RunFused(pool, robots_, batch_->config().torque.schedule,
            [&](size_t begin, size_t count) { StepTile(begin, count, dt); });
 }
 

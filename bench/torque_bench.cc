@@ -39,6 +39,9 @@
 // the program), every state value must be finite, and the standing Solo12s must carry their
 // weight on their feet (total normal force within 5% of m g).
 //
+// --torque-tile sets every batch's robots per torque-step tile (default: each batch's automatic
+// tile, kAutoTorqueTileBytes), to compare tile sizes in one build.
+//
 //   swarm-bench-torque --robots=1e5 --rounds=3 --min-time=0.2
 #include <benchmark/benchmark.h>
 
@@ -81,6 +84,7 @@ struct Options {
   std::string solo12_urdf = SWARM_BENCH_SOLO12_URDF;
   uint64_t robots = 100'000;
   uint64_t mujoco_robots = 256;
+  uint64_t torque_tile = 0;  // robots per torque-step tile; 0: the batch's default
   RoundOptions rounds{3, 0.2, 3, 0.2, 3};
   std::string simd = "auto";
 };
@@ -99,6 +103,7 @@ struct Scenario {
   bool random_torques = false;  // constant random torques (with kNone)
   bool mujoco = false;          // a MuJoCo row beside it
   bool explicit_row = false;    // the explicit step's row beside it (fixed base)
+  size_t torque_tile = 0;       // config.torque.schedule.tile_elements; 0: the default
 };
 
 std::vector<Scenario> Scenarios(const Options& options) {
@@ -118,6 +123,7 @@ std::vector<Scenario> Scenarios(const Options& options) {
     scenarios.push_back({"solo12_stand", options.solo12_urdf, true, TorqueController::kPdGravity,
                          TorqueIntegrator::kSemiImplicitEuler, true, 0.001f, 200, false, true});
   }
+  for (Scenario& scenario : scenarios) scenario.torque_tile = options.torque_tile;
   return scenarios;
 }
 
@@ -128,6 +134,7 @@ RobotBatchConfig ConfigFor(const Scenario& scenario, const RobotModel& model) {
   config.torque.enabled = true;
   config.torque.integrator = scenario.integrator;
   config.torque.dynamics.armature.assign(model.dof(), scenario.stand ? 3.6e-4 : 0.1);
+  if (scenario.torque_tile > 0) config.torque.schedule.tile_elements = scenario.torque_tile;
   if (scenario.stand) {
     for (JointControl& joint : config.control) joint.kp = 20.0f, joint.kd = 0.3f;
     config.torque.contacts.enabled = true;  // the leaves: the four feet
@@ -504,6 +511,8 @@ int main(int argc, char** argv) {
                   "the Solo12 URDF of the stand rows (empty: skip them)");
   flags.AddCount("robots", &options.robots, swarm::bench::kCheckRobots, 10'000'000,
                  "robots per batch");
+  flags.AddCount("torque-tile", &options.torque_tile, 0, 1 << 20,
+                 "robots per tile of the torque steps, a multiple of 64 (0: the batch's default)");
   flags.AddCount("mujoco-robots", &options.mujoco_robots, 1, 100'000,
                  "robots of the MuJoCo rows (stepped one after another on one core)");
   swarm::bench::AddRoundFlags(flags, options.rounds, "R < 1e6", "1e6 <= R < 1e7", nullptr);

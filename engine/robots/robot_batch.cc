@@ -37,10 +37,11 @@ namespace swarm {
 // torques plus the limits' and contacts' explicit forces; the base's 6 hold only the contacts'
 // forces: nothing actuates a floating base); the added inertia is the step's
 // (swarm/kernels/robots/dynamics/robot_dynamics.h, AddedInertia).
-// `jacobian` holds one block of 6 * dof arrays of tile_elements floats per tile: the end
-// effector's Jacobian lives only between the two stages of IkStep on one tile, so each tile has
-// its own block, no two threads share one, and steps need no allocation. `dynamics_scratch`
-// likewise holds one swarm/kernels/robots/dynamics/robot_dynamics.h scratch per tile.
+// `jacobian` holds one block of 6 * dof arrays of TileWidth(config.schedule) floats per tile of
+// config.schedule: the end effector's Jacobian lives only between the two stages of IkStep on one
+// tile, so each tile has its own block, no two threads share one, and steps need no allocation.
+// `dynamics_scratch` likewise holds one swarm/kernels/robots/dynamics/robot_dynamics.h scratch per
+// tile of config.torque.schedule, the torque steps' tiles.
 struct RobotBatch::State {
   RobotModel model;
   std::vector<KinematicJoint> kinematic_joints;  // tree.joints points here
@@ -135,18 +136,30 @@ struct RobotBatch::State {
     return {storage.lane(0) + first * stride, robots, stride, n};
   }
   LanesView JointQ() { return Arrays(tree.joint_q_begin(), dof()); }
+  const TileSchedule& torque_schedule() const { return config.torque.schedule; }
+  // The floats per array of a per-tile block: a tile's robots, or the padded batch if smaller.
+  size_t TileWidth(const TileSchedule& schedule) const {
+    return std::min(schedule.tile_elements, stride);
+  }
   float* DynamicsScratch(size_t begin) {
-    return dynamics_scratch.lane(0) + begin / config.schedule.tile_elements * scratch_floats;
+    return dynamics_scratch.lane(0) + begin / torque_schedule().tile_elements * scratch_floats;
   }
   // The Jacobian block of the tile starting at robot `begin`, for its n robots.
   LanesView JacobianTile(size_t begin, size_t n) {
-    const size_t tile = config.schedule.tile_elements;
-    const size_t block = 6 * dof() * tile;
-    return {jacobian.lane(0) + begin / tile * block, n, tile, 6 * dof()};
+    const size_t width = TileWidth(config.schedule);
+    const size_t block = 6 * dof() * width;
+    return {jacobian.lane(0) + begin / config.schedule.tile_elements * block, n, width, 6 * dof()};
   }
 };
 
 namespace {
+
+// kAutoTorqueTileBytes's rule for robots of `robot_bytes` bytes of state each.
+size_t AutoTorqueTile(size_t robot_bytes) {
+  size_t tile = kMaxAutoTorqueTile;
+  while (tile > kMinAutoTorqueTile && tile * robot_bytes > kAutoTorqueTileBytes) tile /= 2;
+  return tile;
+}
 
 Status ValidateControl(const RobotModel& model, const std::vector<JointControl>& control) {
   if (control.size() != model.dof()) {
@@ -402,6 +415,13 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
                            ("multiple of " + std::to_string(kPadFloats)) + ", got " +
                            std::to_string(tile));
   }
+  const size_t torque_tile = config.torque.schedule.tile_elements;
+  if (config.torque.enabled && torque_tile % kPadFloats != 0) {
+    return InvalidArgument(
+        "RobotBatch: config.torque.schedule.tile_elements must be 0 (sized from the robots' "
+        "state) or a multiple of " +
+        std::to_string(kPadFloats) + ", got " + std::to_string(torque_tile));
+  }
 
   state->model = model;
   state->tree = BuildKinematicTree(state->model, state->kinematic_joints);
@@ -459,16 +479,26 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
   if (!MultiplyFits<size_t>(state->array_count(), state->stride, &state_floats)) {
     return too_many("state");
   }
+  TileSchedule& torque_schedule = state->config.torque.schedule;
+  if (torque_schedule.tile_elements == 0) {
+    torque_schedule.tile_elements = AutoTorqueTile(state->array_count() * sizeof(float));
+  }
   size_t jacobian_floats = 0;
-  const size_t tiles = robots / tile + (robots % tile != 0 ? 1 : 0);
+  const auto tile_count = [&](const TileSchedule& schedule) {
+    return robots / schedule.tile_elements + (robots % schedule.tile_elements != 0 ? 1 : 0);
+  };
+  const size_t tiles = tile_count(config.schedule);
+  const size_t torque_tiles = tile_count(torque_schedule);
+  const size_t torque_width = state->TileWidth(torque_schedule);
   size_t jacobian_tile_floats = 0;
-  if (!MultiplyFits<size_t>(6 * state->dof(), tile, &jacobian_tile_floats) ||
+  if (!MultiplyFits<size_t>(6 * state->dof(), state->TileWidth(config.schedule),
+                            &jacobian_tile_floats) ||
       !MultiplyFits<size_t>(jacobian_tile_floats, tiles, &jacobian_floats)) {
     return too_many("Jacobian scratch");
   }
 
   size_t scratch_floats = 0;
-  if (!MultiplyFits<size_t>(state->scratch_floats, tiles, &scratch_floats)) {
+  if (!MultiplyFits<size_t>(state->scratch_floats, torque_tiles, &scratch_floats)) {
     return too_many("dynamics scratch");
   }
   size_t staging_floats = 0, trig_floats = 0;
@@ -476,13 +506,13 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
     if (!HasCouplings(state->dynamics_tree)) {
       state->trig_arrays = JointTrigArrays(state->dynamics_tree);
     }
-    state->staging_robots = std::min(tile, kResolveStagingRobots);
+    state->staging_robots = std::min(torque_width, kResolveStagingRobots);
     state->staging_floats =
         ResolveStagingFloats(state->model.q_count(), state->velocities(), state->dof(),
                              kPoseArrays * state->model.links.size(), state->contacts.size(),
                              state->trig_arrays, state->staging_robots);
-    if (!MultiplyFits<size_t>(state->staging_floats, tiles, &staging_floats) ||
-        !MultiplyFits<size_t>(state->trig_arrays * tile, tiles, &trig_floats)) {
+    if (!MultiplyFits<size_t>(state->staging_floats, torque_tiles, &staging_floats) ||
+        !MultiplyFits<size_t>(state->trig_arrays * torque_width, torque_tiles, &trig_floats)) {
       return too_many("re-solve staging");
     }
   }
@@ -629,13 +659,14 @@ Status CheckStepSeconds(const char* function, float dt) {
 }  // namespace
 
 template <class... Stages>
-Status RobotBatch::GuardedStep(ThreadPool& pool, const char* function, const StepOutput* named,
-                               size_t named_count, const Stages&... stages) {
+Status RobotBatch::GuardedStep(ThreadPool& pool, const TileSchedule& schedule, const char* function,
+                               const StepOutput* named, size_t named_count,
+                               const Stages&... stages) {
   const LanesView state = state_->StepState();
   const LanesView saved = state_->SavedStepState();
   std::atomic<size_t> first_bad_robot{SIZE_MAX};
   RunFused(
-      pool, size(), state_->config.schedule,
+      pool, size(), schedule,
       [&](size_t begin, size_t n) { SaveStepStart(state, saved, begin, n); }, stages...,
       [&](size_t begin, size_t n) { CheckStepState(state, begin, n, &first_bad_robot); });
   const size_t robot = first_bad_robot.load();
@@ -680,7 +711,8 @@ Status RobotBatch::ControlStep(ThreadPool& pool, float dt) {
   const StepOutput named[] = {{"torque", torques, &columns.joints},
                               {"q", q_all, &columns.q},
                               {"qd", velocities, &columns.joints}};
-  return GuardedStep(pool, kFunction, named, std::size(named), pd, integrate, fk);
+  return GuardedStep(pool, state_->config.schedule, kFunction, named, std::size(named), pd,
+                     integrate, fk);
 }
 
 Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController controller) {
@@ -714,7 +746,8 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
   model.q_count = s.model.q_count();
   model.scratch = s.dynamics_scratch.lane(0);
   model.scratch_floats = s.scratch_floats;
-  model.tile_elements = s.config.schedule.tile_elements;
+  model.tile_elements = s.torque_schedule().tile_elements;
+  model.tile_width = s.TileWidth(s.torque_schedule());
   model.staging = s.resolve_staging.lane(0);
   model.staging_floats = s.staging_floats;
   model.staging_robots = s.staging_robots;
@@ -782,9 +815,11 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
       {"contact_anchors", arrays.contacts.anchors, &columns.contact_xy}};
   constexpr const char* kFunction = "RobotBatch::TorqueStep";
   if (s.runge_kutta()) {
-    return GuardedStep(pool, kFunction, named, std::size(named), control, runge_kutta, fk);
+    return GuardedStep(pool, s.torque_schedule(), kFunction, named, std::size(named), control,
+                       runge_kutta, fk);
   }
-  return GuardedStep(pool, kFunction, named, std::size(named), control, euler, fk);
+  return GuardedStep(pool, s.torque_schedule(), kFunction, named, std::size(named), control, euler,
+                     fk);
 }
 
 void RobotBatch::IkStep(ThreadPool& pool) {
@@ -820,7 +855,7 @@ void RobotBatch::MeasureEnergy(ThreadPool& pool, std::span<float> kinetic,
   const ConstLanesView poses = link_poses();
   const std::vector<RigidBody>& bodies = s.dynamics->rigid_bodies().bodies;
   const float* g = s.config.torque.gravity;
-  RunFused(pool, size(), s.config.schedule, [&](size_t begin, size_t count) {
+  RunFused(pool, size(), s.torque_schedule(), [&](size_t begin, size_t count) {
     MassTimes(tree, q_all.Slice(begin, count), velocities.Slice(begin, count),
               momentum.Slice(begin, count), s.DynamicsScratch(begin));
     for (size_t r = begin; r < begin + count; ++r) {

@@ -62,6 +62,7 @@ struct TorqueStepModel {
   float* scratch = nullptr;
   size_t scratch_floats = 0;
   size_t tile_elements = 0;
+  size_t tile_width = 0;  // min(tile_elements, the padded batch): the floats of a tile's array
   // Where the Euler step solves again the robots whose rows changed, gathered from their tile
   // (ResolveStagingFloats): one block of staging_floats per tile, for staging_robots robots.
   float* staging = nullptr;
@@ -69,8 +70,8 @@ struct TorqueStepModel {
   size_t staging_robots = 0;
 
   // The joints' sines and cosines at the step's q (JointTrig), which the gravity torques and the
-  // Euler step's solves share: trig_arrays arrays of tile_elements floats per tile (none for a
-  // tree with couplings); control_writes_trig when the controller computes them (PD + gravity).
+  // Euler step's solves share: trig_arrays arrays of tile_width floats per tile (none for a tree
+  // with couplings); control_writes_trig when the controller computes them (PD + gravity).
   float* trig = nullptr;
   size_t trig_arrays = 0;
   bool control_writes_trig = false;
@@ -79,7 +80,7 @@ struct TorqueStepModel {
   float* Staging(size_t begin) const { return staging + begin / tile_elements * staging_floats; }
   // The tile's trig arrays for robots [begin, begin + count) of the tile starting at begin.
   LanesView Trig(size_t begin, size_t count) const {
-    return {trig + begin / tile_elements * trig_arrays * tile_elements, count, tile_elements,
+    return {trig + begin / tile_elements * trig_arrays * tile_width, count, tile_width,
             trig_arrays};
   }
 };

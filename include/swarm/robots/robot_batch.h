@@ -42,6 +42,19 @@ inline constexpr size_t kDefaultRobotTileElements = 1024;
 // A robot step costs ~100x a particle step, so a worker pays for its wake-up (~10-50 us) from a
 // few thousand robots on.
 inline constexpr size_t kDefaultRobotMinElementsPerThread = 4096;
+// Robots per tile of a torque step when config.torque.schedule.tile_elements is 0 (the default):
+// the largest power of two from kMinAutoTorqueTile to kMaxAutoTorqueTile whose robots' state
+// arrays take at most kAutoTorqueTileBytes (RobotBatch::Create resolves it; config() shows it).
+// Past the caches two things set a torque step's time: each array's run within a tile (longer
+// runs stream better) and how much of the tile the later stages still find in the caches (more
+// state, or more passes over it, want smaller tiles). Measured on 100,000 robots (AVX-512, one
+// thread, PD + gravity): Pandas (704 bytes of state each) step in 123 ns per robot at 4096 per
+// tile, 126 at 2048, 130 at 1024 and 163 at 256; standing Solo12s (1,692 bytes, four contacts)
+// in 436-441 ns at 512-1024, 449-462 at 2048 and 448-465 at 4096. 3 MiB gives them 4096 (2.9 MB)
+// and 1024 (1.7 MB). Control and IK steps are fastest at 1024 (kDefaultRobotTileElements).
+inline constexpr size_t kAutoTorqueTileBytes = size_t{3} << 20;
+inline constexpr size_t kMinAutoTorqueTile = 512;
+inline constexpr size_t kMaxAutoTorqueTile = 8192;
 
 struct StepOutput;  // engine/robots/step_guard.h
 
@@ -108,6 +121,10 @@ struct TorqueModeConfig {
   float gravity[3] = {0.0f, 0.0f, -9.81f};  // world frame, m/s^2
   TorqueIntegrator integrator = TorqueIntegrator::kSemiImplicitEuler;
   GroundContactConfig contacts;
+  // Robots per tile (a positive multiple of kPadFloats, or 0 to size it from the model's state:
+  // kAutoTorqueTileBytes) and per thread of the torque steps and MeasureEnergy;
+  // RobotBatchConfig::schedule is the kinematic steps'. Results do not depend on either.
+  TileSchedule schedule{0, kDefaultRobotMinElementsPerThread};
 };
 
 struct RobotBatchConfig {
@@ -126,16 +143,18 @@ struct RobotBatchConfig {
 class RobotBatch {
  public:
   // All arrays are allocated here (and only here) under kRobots: the state in one allocation
-  // (each array padded to a whole number of vectors), and per tile a Jacobian scratch, a dynamics
-  // scratch and, in torque mode with Euler steps, the joints' sines and cosines of a step and a
-  // block where robots are re-solved (64 at a time), so that steps allocate nothing. q starts at
-  // zero (clamped into the position limits; a floating base at the identity pose), velocities and
-  // torques zero, q_target = q, link_poses() the forward kinematics of q and target_pose() the end
-  // effector's pose (IK holds still). Errors (nothing stays allocated; the accountant's bytes in
-  // use are unchanged): robots == 0 or too many to address, config.control.size() != dof, gains not
-  // finite >= 0, limits not > 0 or lower > upper, an end effector out of range, IK parameters not
-  // finite > 0 (orientation_weight >= 0), a tile size that is not a positive multiple of
-  // kPadFloats, or the accountant's budget (kOverBudget, naming "robots"); with
+  // (each array padded to a whole number of vectors), per tile of config.schedule a Jacobian
+  // scratch, and per tile of config.torque.schedule a dynamics scratch and, in torque mode with
+  // Euler steps, the joints' sines and cosines of a step and a block where robots are re-solved
+  // (64 at a time), so that steps allocate nothing; a batch smaller than a tile gets blocks of
+  // its own width. q starts at zero (clamped into the position limits; a floating base at the
+  // identity pose), velocities and torques zero, q_target = q, link_poses() the forward
+  // kinematics of q and target_pose() the end effector's pose (IK holds still). Errors (nothing
+  // stays allocated; the accountant's bytes in use are unchanged): robots == 0 or too many to
+  // address, config.control.size() != dof, gains not finite >= 0, limits not > 0 or lower >
+  // upper, an end effector out of range, IK parameters not finite > 0 (orientation_weight >= 0),
+  // a tile size that is not a positive multiple of kPadFloats (a torque tile may be 0), or the
+  // accountant's budget (kOverBudget, naming "robots"); with
   // config.torque.enabled also the dynamics model's errors (a moving body without mass, naming its
   // links), limit parameters out of range or gravity that is not finite (naming the field), and
   // with contacts enabled an unknown, repeated or immovable contact link, a radius not finite >= 0,
@@ -242,13 +261,13 @@ class RobotBatch {
   uint64_t StateDigest(ThreadPool& pool, uint64_t first_robot = 0) const;
 
  private:
-  // Runs a step's stages fused per tile between the guard's save and check
+  // Runs a step's stages fused per tile of `schedule` between the guard's save and check
   // (engine/robots/step_guard.h): OK, or every robot restored, the link poses recomputed and the
   // first non-finite value of the lowest failed robot named (among `named`, in order).
   // Defined and used in robot_batch.cc only.
   template <class... Stages>
-  Status GuardedStep(ThreadPool& pool, const char* function, const StepOutput* named,
-                     size_t named_count, const Stages&... stages);
+  Status GuardedStep(ThreadPool& pool, const TileSchedule& schedule, const char* function,
+                     const StepOutput* named, size_t named_count, const Stages&... stages);
   // The arrays StateHash and StateDigest cover, in their order.
   std::array<ConstLanesView, 7> StateArrays() const;
   struct State;  // defined in robot_batch.cc; on the heap so that tree()'s joint pointer and

@@ -200,6 +200,7 @@ RobotBatchConfig SmallTiles(size_t tile_elements) {
   RobotBatchConfig config;
   config.schedule.tile_elements = tile_elements;
   config.schedule.min_elements_per_thread = 16;  // small batches still use every thread
+  config.torque.schedule = config.schedule;
   return config;
 }
 
@@ -537,6 +538,12 @@ TEST_CASE("RobotBatch: Create refuses bad configurations with a message naming t
        [](RobotBatchConfig& c, size_t&) { c.ik.max_step = bad_value; }},
       {kTileMessage.c_str(),
        [](RobotBatchConfig& c, size_t&) { c.schedule.tile_elements = test::PaddedFloats(1) + 8; }},
+      {"config.torque.schedule.tile_elements must be 0 (sized from the robots' state) or a "
+       "multiple of",
+       [](RobotBatchConfig& c, size_t&) {
+         c.torque.enabled = true;
+         c.torque.schedule.tile_elements = test::PaddedFloats(1) + 8;
+       }},
   };
   for (const Case& bad : cases) {
     INFO(bad.expected);

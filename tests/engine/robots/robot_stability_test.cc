@@ -117,7 +117,7 @@ void Fuzz(const Robot& robot, double armature, float dt, Drive drive, size_t ste
   if (robot.effort > 0.0f) {
     for (JointControl& joint : config.control) joint.effort_limit = robot.effort;
   }
-  config.schedule.tile_elements = 64;
+  config.torque.schedule.tile_elements = 64;
   if (robot.floating) {
     config.torque.contacts.enabled = true;
     config.torque.contacts.radius = robot.contact_radius;

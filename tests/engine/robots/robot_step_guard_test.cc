@@ -34,6 +34,7 @@ RobotBatch Create(MemoryAccountant& memory, const RobotModel& model, size_t robo
   config.torque.enabled = torque;
   if (torque) config.torque.dynamics.armature.assign(model.dof(), 0.1);
   config.schedule.tile_elements = tile;
+  config.torque.schedule.tile_elements = tile;
   Result<RobotBatch> batch = RobotBatch::Create(memory, model, robots, config);
   if (!batch.ok()) FAIL(batch.status().message());
   return std::move(batch).value();

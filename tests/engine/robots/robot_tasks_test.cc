@@ -291,6 +291,7 @@ TEST_CASE("every task gives robot r the same bits in any batch size, thread coun
           RobotBatchConfig config;
           config.schedule.tile_elements = 64;  // several tiles even for 100 robots
           config.schedule.min_elements_per_thread = 1;
+          config.torque.schedule = config.schedule;
           Result<RobotBatch> batch = RobotBatch::Create(memory, model, robots, config);
           REQUIRE(batch.ok());
           Result<RobotTaskRunner> runner = RobotTaskRunner::Create(memory, batch.value(), params);

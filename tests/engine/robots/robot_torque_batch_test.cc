@@ -53,7 +53,7 @@ RobotBatchConfig TorqueConfig(const RobotModel& model, float kp, float kd, doubl
   config.torque.dynamics.armature.assign(model.dof(), armature);
   config.control = DefaultJointControl(model);
   for (JointControl& joint : config.control) joint.kp = kp, joint.kd = kd;
-  config.schedule.tile_elements = 64;
+  config.torque.schedule.tile_elements = 64;
   return config;
 }
 
@@ -473,9 +473,11 @@ TEST_CASE("RobotBatch torque mode: golden bits of robot r alone, among 100, any 
     INFO((floating ? "floating base" : "fixed base"));
     MemoryAccountant memory;  // outlives every batch below
     const auto run = [&](size_t robots, size_t threads, size_t first,
-                         TorqueIntegrator integrator = TorqueIntegrator::kSemiImplicitEuler) {
+                         TorqueIntegrator integrator = TorqueIntegrator::kSemiImplicitEuler,
+                         size_t tile = 64) {
       RobotBatchConfig config = TorqueConfig(model, 50.0f, 2.0f);
       config.torque.integrator = integrator;
+      config.torque.schedule.tile_elements = tile;
       RobotBatch batch = Create(memory, model, robots, config);
       for (size_t j = 0; j < model.dof(); ++j) {
         for (size_t r = 0; r < robots; ++r) {
@@ -496,6 +498,9 @@ TEST_CASE("RobotBatch torque mode: golden bits of robot r alone, among 100, any 
     test::CheckGolden(std::string("robots.torque.quadruped_") + (floating ? "floating" : "fixed") +
                           ".100_robots.pd_gravity_rk4_50_steps",
                       runge_kutta.StateHash());
+    // One tile (the automatic tile is larger than the batch) gives the same bits as two.
+    CHECK(run(100, 1, 0, TorqueIntegrator::kSemiImplicitEuler, 0).StateHash() ==
+          reference.StateHash());
     test::ForEachTarget([&](const test::TargetUnderTest& target) {
       INFO("target " << target.name);
       for (size_t threads : {size_t{1}, size_t{2}, size_t{3}}) {
@@ -527,6 +532,60 @@ TEST_CASE("RobotBatch torque mode: steady-state steps allocate nothing", "[dynam
   CHECK(after.allocations == before.allocations);
   CHECK(after.bytes_in_use == before.bytes_in_use);
   CHECK(memory.Stats(MemoryCategory::kRobots).bytes_in_use == batch.allocated_bytes());
+}
+
+TEST_CASE("RobotBatch torque mode: a batch smaller than a tile allocates for its own width",
+          "[dynamics]") {
+  // Per-tile blocks (dynamics scratch, joint sines and cosines, re-solve staging, Jacobian) are
+  // as wide as the padded batch when it is smaller than a tile: 16 robots cost the same whether
+  // a tile holds 16, 64 or 4096 robots.
+  const RobotModel model = Load(Asset("quadruped.urdf"), false);
+  MemoryAccountant memory;
+  const auto bytes = [&](size_t tile) {
+    RobotBatchConfig config = TorqueConfig(model, 50.0f, 2.0f);
+    config.schedule.tile_elements = tile;
+    config.torque.schedule.tile_elements = tile;
+    return Create(memory, model, 16, config).allocated_bytes();
+  };
+  CHECK(bytes(4096) == bytes(64));
+  CHECK(bytes(64) == bytes(16));
+}
+
+TEST_CASE("RobotBatch torque mode: the automatic tile follows the robots' state size",
+          "[dynamics]") {
+  // tile_elements 0 picks the largest power of two in [kMinAutoTorqueTile, kMaxAutoTorqueTile]
+  // whose robots' state takes at most kAutoTorqueTileBytes: a robot with more state (a Solo12 with
+  // four contacts against a Panda; measured as the growth of the allocation from 8,192 to 16,384
+  // robots) gets a smaller tile, and a tile the caller sets is kept.
+  MemoryAccountant memory;
+  const auto resolved = [&](const RobotModel& model, bool contacts, size_t tile) {
+    RobotBatchConfig config = TorqueConfig(model, 50.0f, 2.0f);
+    config.torque.contacts.enabled = contacts;
+    config.torque.schedule.tile_elements = tile;
+    return Create(memory, model, 16, config).config().torque.schedule.tile_elements;
+  };
+  const auto bytes_per_robot = [&](const RobotModel& model, bool contacts) {
+    RobotBatchConfig config = TorqueConfig(model, 50.0f, 2.0f);
+    config.torque.contacts.enabled = contacts;
+    config.torque.schedule.tile_elements = 8192;
+    const size_t small = Create(memory, model, 8192, config).allocated_bytes();
+    const size_t large = Create(memory, model, 2 * 8192, config).allocated_bytes();
+    return double(large - small) / 8192.0;
+  };
+  const RobotModel panda = Load(Asset("panda_arm.urdf"));
+  const RobotModel solo = Load(std::string(SWARM_SHARED_URDF_DIR) + "/solo12.urdf", true);
+  const size_t panda_tile = resolved(panda, false, 0), solo_tile = resolved(solo, true, 0);
+  INFO("Panda: tile " << panda_tile << ", ~" << bytes_per_robot(panda, false)
+                      << " bytes per robot; Solo12: tile " << solo_tile << ", ~"
+                      << bytes_per_robot(solo, true));
+  for (size_t tile : {panda_tile, solo_tile}) {
+    CHECK((tile & (tile - 1)) == 0);
+    CHECK(tile >= kMinAutoTorqueTile);
+    CHECK(tile <= kMaxAutoTorqueTile);
+  }
+  CHECK(bytes_per_robot(solo, true) > 1.5 * bytes_per_robot(panda, false));
+  CHECK(solo_tile < panda_tile);
+  CHECK(resolved(panda, false, 128) == 128);
 }
 
 TEST_CASE("RobotBatch torque mode: bad configurations and calls give errors", "[dynamics]") {

@@ -29,6 +29,7 @@ inline RobotBatchConfig SoloStandConfig(const RobotModel& model) {
   for (JointControl& joint : config.control) joint.kp = 20.0f, joint.kd = 0.3f;
   config.schedule.tile_elements = 64;
   config.schedule.min_elements_per_thread = 1;
+  config.torque.schedule = config.schedule;
   return config;
 }
 
