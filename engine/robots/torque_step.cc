@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 
 namespace swarm {
 
@@ -91,6 +92,19 @@ void SolveMarkedAgain(const TorqueStepModel& model, const TorqueStepArrays& arra
   }
 }
 
+// Marks are 0 or 1, and most robots are unmarked: runs of kMarkRun are tested at once (one OR of
+// their bits, which the compiler vectorizes, instead of a compare and branch per robot).
+constexpr size_t kMarkRun = 16;
+bool NoneMarked(const float* marks) {
+  uint32_t any = 0;
+  for (size_t k = 0; k < kMarkRun; ++k) {
+    uint32_t bits;
+    std::memcpy(&bits, marks + k, sizeof(bits));
+    any |= bits << 1;  // -0.0f counts as 0, as in marks[k] != 0.0f
+  }
+  return any == 0;
+}
+
 // The marked robots of the tile (after its first solve and update), gathered
 // kResolveStagingRobots at a time into the tile's staging block, solved again there
 // (SolveMarkedAgain) and put back.
@@ -104,8 +118,13 @@ void ResolveMarked(const TorqueStepModel& model, const TorqueStepArrays& arrays,
   const float* marks = arrays.resolve_marks.Array(0) + begin;
   for (size_t next = 0; next < count;) {
     size_t gathered = 0;
-    for (; next < count && gathered < capacity; ++next) {
+    while (next < count && gathered < capacity) {
+      if (next % kMarkRun == 0 && next + kMarkRun <= count && NoneMarked(marks + next)) {
+        next += kMarkRun;
+        continue;
+      }
       if (marks[next] != 0.0f) robots[gathered++] = static_cast<uint32_t>(begin + next);
+      ++next;
     }
     if (gathered == 0) break;
     // The staged views: `gathered` robots in arrays of `capacity` lanes; the lanes past them are
