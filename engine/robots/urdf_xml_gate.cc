@@ -42,7 +42,7 @@ void OnStartElement(void* data, const XML_Char* name, const XML_Char** attribute
   if (state.depth > limits.max_depth) {
     Refuse(state, element + " is nested " + std::to_string(state.depth) +
                       " elements deep, more than the limit of " + std::to_string(limits.max_depth) +
-                      " (a URDF nests about 5 deep)");
+                      " (" + limits.typical_depth + ")");
   } else if (state.elements > limits.max_elements) {
     Refuse(state, "more than " + std::to_string(limits.max_elements) +
                       " elements, the limit of a URDF text");
