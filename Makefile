@@ -3,7 +3,7 @@
 #               or headless without a display) and writes its last frame to build/particles.png
 #   make test   the same set-up, then the format check (.clang-format), the whole test suite
 #               (Release, then ASan + UBSan) via ctest, then 20 seconds of fuzzing each reader of
-#               untrusted input: .npy, URDF, PNG and text expressions (`make fuzz` fuzzes for longer)
+#               untrusted input: .npy, URDF, MJCF, PNG and text expressions (`make fuzz` fuzzes for longer)
 #   make test-arm64  the aarch64 cross build's suite under qemu (adds the arm64 architecture to
 #               dpkg for its libraries, so it is a separate command; CI runs both)
 # Everything else is plain CMake underneath; these targets only pick directories and flags.
@@ -100,14 +100,15 @@ test-arm64-full: test-arm64
 	cmake -DSWARM_QEMU_CPU=max $(ARM64_DIR) >/dev/null
 
 # The readers of untrusted input under libFuzzer (clang, ASan + UBSan: tests/fuzz/): .npy, URDF,
-# PNG and text expressions, each for FUZZ_SECONDS seconds, e.g. `make fuzz FUZZ_SECONDS=1800`.
+# MJCF, PNG and text expressions, each for FUZZ_SECONDS seconds, e.g. `make fuzz FUZZ_SECONDS=1800`.
 # Seeds come from tests/fuzz/make_seeds.py and each reader's regression inputs; what a fuzzer
 # learns accumulates in build/fuzz/corpus-<reader>. A crash fails the run and leaves
 # build/fuzz/crash-*: fix it, then keep the input among the reader's regression inputs (ctest
 # replays them).
-FUZZERS := npy urdf png expression
+FUZZERS := npy urdf mjcf png expression
 FUZZ_MAX_LEN_npy := 4096
 FUZZ_MAX_LEN_urdf := 65536
+FUZZ_MAX_LEN_mjcf := 65536
 FUZZ_MAX_LEN_png := 16384
 FUZZ_MAX_LEN_expression := 1024
 FUZZ_REGRESSIONS_npy := tests/engine/tensor/npy_regressions

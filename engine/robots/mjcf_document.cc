@@ -34,8 +34,9 @@ class DocumentBuilder {
     document_.files.push_back(path);
   }
 
-  Status Build() {
-    Result<const XmlTree*> main = ReadFile(0);
+  // `main_text`: the main file's text, or nullptr to read it from its path.
+  Status Build(const std::string_view* main_text) {
+    Result<const XmlTree*> main = main_text != nullptr ? Parse(0, *main_text) : ReadFile(0);
     if (!main.ok()) return main.status();
     const XmlTree& tree = *main.value();
     if (tree.nodes[0].tag != "mujoco") {
@@ -82,8 +83,19 @@ class DocumentBuilder {
                       "the model's files together may hold MjcfReadOptions::max_bytes (" +
                           std::to_string(options_.max_bytes) + ")");
     if (!text.ok()) return text.status();
-    bytes_ += text->size();
-    Result<XmlTree> tree = ParseXmlTree(*text, kMjcfXmlLimits);
+    return Parse(file, *text);
+  }
+
+  Result<const XmlTree*> Parse(uint32_t file, std::string_view text) {
+    const std::string& path = document_.files[file];
+    if (text.size() > options_.max_bytes - std::min(options_.max_bytes, bytes_)) {
+      return InvalidArgument(path +
+                             ": the model's files together are larger than "
+                             "MjcfReadOptions::max_bytes (" +
+                             std::to_string(options_.max_bytes) + ")");
+    }
+    bytes_ += text.size();
+    Result<XmlTree> tree = ParseXmlTree(text, kMjcfXmlLimits);
     if (!tree.ok()) return InvalidArgument(path + ": " + tree.status().message());
     trees_.push_back(std::make_unique<XmlTree>(std::move(tree).value()));
     return trees_.back().get();
@@ -250,7 +262,14 @@ Result<std::vector<uint32_t>> MjcfDocument::AttributeSources(uint32_t element) c
 
 Result<MjcfDocument> ReadMjcfFile(const std::string& path, const MjcfReadOptions& options) {
   DocumentBuilder builder(path, options);
-  if (Status s = builder.Build(); !s.ok()) return s;
+  if (Status s = builder.Build(nullptr); !s.ok()) return s;
+  return builder.Take();
+}
+
+Result<MjcfDocument> ReadMjcfText(std::string_view text, const std::string& path,
+                                  const MjcfReadOptions& options) {
+  DocumentBuilder builder(path, options);
+  if (Status s = builder.Build(&text); !s.ok()) return s;
   return builder.Take();
 }
 

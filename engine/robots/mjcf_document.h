@@ -82,6 +82,10 @@ std::string_view MjcfDefaultsKind(std::string_view tag);
 // already included or past max_files, a <default> without a class name inside another, a class
 // defined twice.
 Result<MjcfDocument> ReadMjcfFile(const std::string& path, const MjcfReadOptions& options = {});
+// The same with the main file's text given: `path` names it in messages and its folder is where
+// includes are found.
+Result<MjcfDocument> ReadMjcfText(std::string_view text, const std::string& path,
+                                  const MjcfReadOptions& options = {});
 
 // The numbers of attribute `name` of `element`, starting from `builtin` (MuJoCo's value, whose
 // size is the attribute's length): each source (AttributeSources) that has the attribute

@@ -3,12 +3,14 @@
         versions 1.0, 2.0 and 3.0, shapes of rank 0 to 3 (an empty one too);
   urdf: the robots of ../shared/urdf and assets/robots, and small versions of the hostile files
         of tests/cli/hostile_inputs.py;
+  mjcf: the models of ../shared/mjcf, and small models of nested classes, includes and deep
+        nesting;
   png:  images of every colour type and bit depth PNG allows, plain and Adam7-interlaced, with
         and without tRNS, plus hostile_inputs.py's crafted files;
   expression: text expressions over the harness's views a, b, c and m, using every operator,
         function and cast, and a few broken ones.
 
-Usage: /usr/bin/python3 tests/fuzz/make_seeds.py npy|urdf|png|expression OUTPUT_DIR
+Usage: /usr/bin/python3 tests/fuzz/make_seeds.py npy|urdf|mjcf|png|expression OUTPUT_DIR
 """
 import glob
 import io
@@ -133,6 +135,24 @@ EXPRESSIONS = [
 ]
 
 
+def mjcf_seeds(out):
+    for path in sorted(glob.glob(os.path.join(ROOT, '..', 'shared', 'mjcf', '*', '*.xml'))):
+        name = os.path.basename(os.path.dirname(path)) + '-' + os.path.basename(path)
+        with open(path, 'rb') as f:
+            write(out, name, f.read())
+    small = {
+        'classes': '<mujoco><default><default class="a"><geom friction="0.6"/>'
+                   '<default class="b"><joint damping="2"/></default></default>'
+                   '<geom contype="0"/></default><worldbody><body childclass="b"><freejoint/>'
+                   '<joint/><geom class="a" pos="1 2"/></body></worldbody>'
+                   '<actuator><position class="a" kp="1"/><general/></actuator></mujoco>',
+        'include': '<mujoco><include file="other.xml"/><worldbody/></mujoco>',
+        'deep': '<mujoco><worldbody>' + '<body>' * 70 + '</body>' * 70 + '</worldbody></mujoco>',
+    }
+    for name, text in small.items():
+        write(out, f'small-{name}.xml', text.encode())
+
+
 def expression_seeds(out):
     for i, text in enumerate(EXPRESSIONS):
         write(out, f'seed-{i:02d}.txt', text.encode())
@@ -146,5 +166,5 @@ def write(out, name, data):
 if __name__ == '__main__':
     kind, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    {'npy': npy_seeds, 'urdf': urdf_seeds, 'png': png_seeds,
+    {'npy': npy_seeds, 'urdf': urdf_seeds, 'mjcf': mjcf_seeds, 'png': png_seeds,
      'expression': expression_seeds}[kind](out)
