@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 
 namespace swarm::frame_math {
 
@@ -40,6 +41,33 @@ inline Quat Multiply(const Quat& a, const Quat& b) {
           a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
           a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
           a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+}
+
+// The unit quaternion of rotation matrix r (Shepperd's method: from the largest of the trace and
+// the diagonal, so no division by a small number).
+inline Quat QuatOfRotation(const Mat3& r) {
+  const double trace = r[0] + r[4] + r[8];
+  Quat q;
+  if (trace >= r[0] && trace >= r[4] && trace >= r[8]) {
+    const double s = 2.0 * std::sqrt(1.0 + trace);
+    q = {(r[7] - r[5]) / s, (r[2] - r[6]) / s, (r[3] - r[1]) / s, 0.25 * s};
+  } else if (r[0] >= r[4] && r[0] >= r[8]) {
+    const double s = 2.0 * std::sqrt(1.0 + r[0] - r[4] - r[8]);
+    q = {0.25 * s, (r[1] + r[3]) / s, (r[2] + r[6]) / s, (r[7] - r[5]) / s};
+  } else if (r[4] >= r[8]) {
+    const double s = 2.0 * std::sqrt(1.0 + r[4] - r[0] - r[8]);
+    q = {(r[1] + r[3]) / s, 0.25 * s, (r[5] + r[7]) / s, (r[2] - r[6]) / s};
+  } else {
+    const double s = 2.0 * std::sqrt(1.0 + r[8] - r[0] - r[4]);
+    q = {(r[2] + r[6]) / s, (r[5] + r[7]) / s, 0.25 * s, (r[3] - r[1]) / s};
+  }
+  return q;
+}
+
+// The rotation by `angle` (radians) about unit axis `axis`.
+inline Quat QuatOfAxisAngle(const Vec3& axis, double angle) {
+  const double s = std::sin(0.5 * angle);
+  return {axis[0] * s, axis[1] * s, axis[2] * s, std::cos(0.5 * angle)};
 }
 
 // R T R^T: a tensor given in a frame rotated by R, seen from the outer frame.

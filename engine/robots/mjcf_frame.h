@@ -1,0 +1,45 @@
+// MJCF compiler settings and frames (XML reference, "compiler" and "Frame orientations"): the
+// units of angles, the Euler sequence and the limits rule that the whole model shares, and the
+// position and orientation an element gives, in its parent's frame.
+// - angle: "degree" (MJCF's default) or "radian"; it scales euler, axisangle's angle, hinge and
+//   ball ranges and refs, never quat.
+// - eulerseq: three of x y z (X Y Z): a lowercase axis turns about the moving (intrinsic) axis, an
+//   uppercase one about the fixed (extrinsic) axis; default "xyz".
+// - autolimits: a range without `limited` limits the joint (MuJoCo 3's default, true; these
+//   models are written for it).
+// - An orientation is one of quat (w x y z, normalized), axisangle, euler, xyaxes (y is made
+//   orthogonal to x, z = x cross y) or zaxis (the shortest turn from +z; antiparallel: a half
+//   turn about x); two in one element are an error naming both.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "engine/robots/mjcf_document.h"
+#include "swarm/core/status.h"
+
+namespace swarm {
+
+struct MjcfCompiler {
+  bool degrees = true;
+  std::array<char, 3> euler_sequence{'x', 'y', 'z'};
+  bool autolimits = true;
+};
+
+struct MjcfPose {
+  std::array<double, 3> position{0, 0, 0};
+  std::array<double, 4> quaternion{1, 0, 0, 0};  // w x y z, unit
+};
+
+// The settings of every <compiler> of the document, later attributes overriding earlier ones.
+// Errors name the attribute, file and line: an angle other than degree or radian, an eulerseq
+// that is not three of xyzXYZ, an autolimits other than true or false.
+Result<MjcfCompiler> ReadMjcfCompiler(const MjcfDocument& document);
+
+// The pose `element` gives (through its defaults: AttributeSources). Errors name the element,
+// file and line: two orientations, a zero quaternion, axis or xyaxes vector, xyaxes whose
+// vectors are parallel, and the number errors of MjcfNumbers.
+Result<MjcfPose> ReadMjcfPose(const MjcfDocument& document, uint32_t element,
+                              const MjcfCompiler& compiler);
+
+}  // namespace swarm
