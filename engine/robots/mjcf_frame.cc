@@ -22,7 +22,7 @@ fm::Vec3 Cross(const fm::Vec3& a, const fm::Vec3& b) {
 
 // The last source of `element` that gives any orientation, and which one it gives.
 Result<std::pair<uint32_t, const char*>> OrientationSource(const MjcfDocument& document,
-                                                            uint32_t element) {
+                                                           uint32_t element) {
   Result<std::vector<uint32_t>> sources = document.AttributeSources(element);
   if (!sources.ok()) return sources.status();
   for (size_t k = sources->size(); k-- > 0;) {
@@ -32,7 +32,8 @@ Result<std::pair<uint32_t, const char*>> OrientationSource(const MjcfDocument& d
       if (source.Find(name) == nullptr) continue;
       if (found != nullptr) {
         return InvalidArgument(document.Where((*sources)[k]) + ": <" + source.tag + "> gives " +
-                               found + " and " + name + ": an orientation is one of quat, "
+                               found + " and " + name +
+                               ": an orientation is one of quat, "
                                "axisangle, euler, xyaxes or zaxis");
       }
       found = name;
@@ -60,8 +61,7 @@ Result<MjcfCompiler> ReadMjcfCompiler(const MjcfDocument& document) {
       compiler.degrees = *angle == "degree";
     }
     if (const std::string* sequence = element.Find("eulerseq")) {
-      if (sequence->size() != 3 ||
-          sequence->find_first_not_of("xyzXYZ") != std::string::npos) {
+      if (sequence->size() != 3 || sequence->find_first_not_of("xyzXYZ") != std::string::npos) {
         return Refuse(document, e,
                       "eulerseq \"" + *sequence + "\": expected three of x, y, z, X, Y, Z");
       }
@@ -93,8 +93,8 @@ Result<MjcfPose> ReadMjcfPose(const MjcfDocument& document, uint32_t element,
   if (name == "quat") {
     Result<std::vector<double>> v = MjcfNumbers(document, element, "quat", {1, 0, 0, 0});
     if (!v.ok()) return v.status();
-    const double norm = std::sqrt((*v)[0] * (*v)[0] + (*v)[1] * (*v)[1] + (*v)[2] * (*v)[2] +
-                                  (*v)[3] * (*v)[3]);
+    const double norm =
+        std::sqrt((*v)[0] * (*v)[0] + (*v)[1] * (*v)[1] + (*v)[2] * (*v)[2] + (*v)[3] * (*v)[3]);
     if (!(norm > 0.0)) return Refuse(document, source, "quat is zero");
     q = {(*v)[1] / norm, (*v)[2] / norm, (*v)[3] / norm, (*v)[0] / norm};
   } else if (name == "axisangle") {

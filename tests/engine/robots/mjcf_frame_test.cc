@@ -83,11 +83,11 @@ TEST_CASE("MJCF frames: every orientation form, in degrees and radians, as GLM b
     CHECK(poses[0].position == std::array<double, 3>{1, 2, 3});
     CheckRotation(poses[0], glm::dquat(2, 0, 0, 2));
     CheckRotation(poses[1], glm::angleAxis(pi / 2, glm::normalize(glm::dvec3(1, 1, 0))));
-    CheckRotation(poses[2],
-                  Turn(pi / 6, 0) * Turn(-pi / 4, 1) * Turn(pi / 3, 2));  // moving axes
+    CheckRotation(poses[2], Turn(pi / 6, 0) * Turn(-pi / 4, 1) * Turn(pi / 3, 2));  // moving axes
     // xyaxes: y made orthogonal to x, z = x cross y; the matrix's columns.
     const glm::dvec3 x = glm::normalize(glm::dvec3(0, 1, 0));
-    const glm::dvec3 y = glm::normalize(glm::dvec3(-1, 0.3, 0) - glm::dot(x, glm::dvec3(-1, 0.3, 0)) * x);
+    const glm::dvec3 y =
+        glm::normalize(glm::dvec3(-1, 0.3, 0) - glm::dot(x, glm::dvec3(-1, 0.3, 0)) * x);
     CheckRotation(poses[3], glm::quat_cast(glm::dmat3(x, y, glm::cross(x, y))));
     CheckRotation(poses[4],
                   glm::rotation(glm::dvec3(0, 0, 1), glm::normalize(glm::dvec3(1, 1, 1))));
