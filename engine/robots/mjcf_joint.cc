@@ -38,8 +38,7 @@ Result<MjcfJoint> ReadMjcfJoint(const MjcfDocument& document, uint32_t element,
   } else if (*type == "ball") {
     joint.type = MjcfJointType::kBall;
   } else {
-    return Refuse(document, element,
-                  "type \"" + *type + "\": expected hinge, slide, ball or free");
+    return Refuse(document, element, "type \"" + *type + "\": expected hinge, slide, ball or free");
   }
   const bool angular = joint.type == MjcfJointType::kHinge || joint.type == MjcfJointType::kBall;
   const double unit = angular && compiler.degrees ? std::numbers::pi / 180.0 : 1.0;
@@ -90,15 +89,15 @@ Result<MjcfJoint> ReadMjcfJoint(const MjcfDocument& document, uint32_t element,
     }
     joint.limited = has_range;
   } else {
-    return Refuse(document, element,
-                  "limited \"" + *limited + "\": expected true, false or auto");
+    return Refuse(document, element, "limited \"" + *limited + "\": expected true, false or auto");
   }
   if (joint.type == MjcfJointType::kFree) joint.limited = false;
   joint.range = {(*range)[0] * unit, (*range)[1] * unit};
   if (joint.limited) {
     if (joint.type == MjcfJointType::kBall && (*range)[0] != 0.0) {
-      return Refuse(document, element, "a ball joint's range must start at 0 (its limit is "
-                                       "the largest angle, range[1])");
+      return Refuse(document, element,
+                    "a ball joint's range must start at 0 (its limit is "
+                    "the largest angle, range[1])");
     }
     if (!(joint.range[0] < joint.range[1])) {
       return Refuse(document, element, "a limited joint's range needs lower < upper");

@@ -64,7 +64,8 @@ struct Compiled {
 
 void CheckJoints(const std::string& file, const std::vector<Compiled>& expected) {
   INFO(file);
-  const std::vector<MjcfJoint> joints = ReadJoints(Read(std::string(SWARM_SHARED_MJCF_DIR) + "/" + file));
+  const std::vector<MjcfJoint> joints =
+      ReadJoints(Read(std::string(SWARM_SHARED_MJCF_DIR) + "/" + file));
   for (const Compiled& c : expected) {
     INFO("joint " << c.id << " " << joints.at(c.id).name);
     const MjcfJoint& j = joints.at(c.id);
@@ -150,7 +151,8 @@ TEST_CASE("MJCF joints: bad joints name the rule, element, file and line") {
   for (const Case& bad : cases) {
     INFO(bad.joint);
     const std::string path = test::ScratchPath("mjcf_joint_test", "bad.xml");
-    std::ofstream(path) << "<mujoco><worldbody><body>\n" << bad.joint << "</body></worldbody></mujoco>";
+    std::ofstream(path) << "<mujoco><worldbody><body>\n"
+                        << bad.joint << "</body></worldbody></mujoco>";
     const MjcfDocument document = Read(path);
     Result<MjcfJoint> joint = ReadMjcfJoint(document, Joints(document).at(0), MjcfCompiler{});
     REQUIRE_FALSE(joint.ok());
