@@ -1,16 +1,11 @@
 #include "engine/robots/mjcf_xml_tree.h"
 
-#include <expat.h>
-
 #include <climits>
-#include <memory>
+
+#include "engine/robots/expat_parser.h"
 
 namespace swarm {
 namespace {
-
-struct ParserDeleter {
-  void operator()(XML_Parser parser) const { XML_ParserFree(parser); }
-};
 
 struct TreeState {
   XML_Parser parser = nullptr;
@@ -43,7 +38,7 @@ Result<XmlTree> ParseXmlTree(std::string_view text, const XmlLimits& limits) {
   if (Status gate = CheckXmlGate(text, limits); !gate.ok()) return gate;
   // The gate accepted the text, so expat reads the same elements here; its errors are still
   // reported rather than assumed away.
-  std::unique_ptr<XML_ParserStruct, ParserDeleter> parser(XML_ParserCreate("UTF-8"));
+  ExpatParser parser = CreateUtf8Parser();
   if (parser == nullptr) return Status(ErrorCode::kOutOfMemory, "the XML parser");
   TreeState state;
   state.parser = parser.get();

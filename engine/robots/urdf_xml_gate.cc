@@ -1,17 +1,12 @@
 #include "engine/robots/urdf_xml_gate.h"
 
-#include <expat.h>
-
 #include <climits>
-#include <memory>
 #include <string>
+
+#include "engine/robots/expat_parser.h"
 
 namespace swarm {
 namespace {
-
-struct ParserDeleter {
-  void operator()(XML_Parser parser) const { XML_ParserFree(parser); }
-};
 
 struct GateState {
   XML_Parser parser = nullptr;
@@ -74,7 +69,7 @@ void OnProcessingInstruction(void* data, const XML_Char* target, const XML_Char*
 
 Status CheckXmlGate(std::string_view text, const XmlLimits& limits) {
   // The encoding is fixed to UTF-8 whatever the declaration says: urdfdom reads bytes as UTF-8.
-  std::unique_ptr<XML_ParserStruct, ParserDeleter> parser(XML_ParserCreate("UTF-8"));
+  ExpatParser parser = CreateUtf8Parser();
   if (parser == nullptr) return {ErrorCode::kOutOfMemory, "cannot create an XML parser"};
   GateState state;
   state.parser = parser.get();

@@ -15,12 +15,11 @@
 #include "swarm/tensor/tensor.h"
 #include "swarm/tensor/tensor_expression.h"
 #include "swarm/tensor/tensor_expression_text.h"
+#include "tests/fuzz/require.h"
 
 namespace {
 
-void Require(bool condition) {
-  if (!condition) __builtin_trap();
-}
+using swarm::fuzz::Require;
 
 bool OperandValid(const swarm::ExpressionProgram& program,
                   const swarm::ExpressionProgram::Operand& operand, size_t step) {

@@ -10,12 +10,11 @@
 #include <string_view>
 
 #include "engine/robots/mjcf_document.h"
+#include "tests/fuzz/require.h"
 
 namespace {
 
-void Require(bool condition) {
-  if (!condition) __builtin_trap();
-}
+using swarm::fuzz::Require;
 
 }  // namespace
 

@@ -13,13 +13,11 @@
 #include "swarm/core/memory.h"
 #include "swarm/tensor/npy.h"
 #include "swarm/tensor/tensor.h"
+#include "tests/fuzz/require.h"
 
 namespace {
 
-// A broken promise is a crash, so libFuzzer keeps the input.
-void Require(bool condition) {
-  if (!condition) __builtin_trap();
-}
+using swarm::fuzz::Require;
 
 }  // namespace
 

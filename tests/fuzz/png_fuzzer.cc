@@ -14,12 +14,11 @@
 
 #include "swarm/core/memory.h"
 #include "swarm/vision/png.h"
+#include "tests/fuzz/require.h"
 
 namespace {
 
-void Require(bool condition) {
-  if (!condition) __builtin_trap();
-}
+using swarm::fuzz::Require;
 
 uint32_t BigEndian(const uint8_t* bytes) {
   return (uint32_t{bytes[0]} << 24) | (uint32_t{bytes[1]} << 16) | (uint32_t{bytes[2]} << 8) |

@@ -10,12 +10,11 @@
 #include <string_view>
 
 #include "swarm/robots/robot_model.h"
+#include "tests/fuzz/require.h"
 
 namespace {
 
-void Require(bool condition) {
-  if (!condition) __builtin_trap();
-}
+using swarm::fuzz::Require;
 
 // True for well-formed UTF-8 (no overlongs, surrogates or code points above U+10FFFF).
 bool IsUtf8(std::string_view text) {
