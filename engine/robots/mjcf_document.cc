@@ -294,7 +294,10 @@ Result<std::vector<double>> MjcfNumbers(const MjcfDocument& document, uint32_t e
       size_t end = at;
       while (end < text->size() && !IsSpace((*text)[end])) ++end;
       double value = 0.0;
-      const auto [stop, error] = std::from_chars(text->data() + at, text->data() + end, value);
+      // A leading '+' is a number to MuJoCo (strtod), not to from_chars.
+      const size_t digits =
+          (*text)[at] == '+' && end - at > 1 && (*text)[at + 1] != '-' ? at + 1 : at;
+      const auto [stop, error] = std::from_chars(text->data() + digits, text->data() + end, value);
       if (error != std::errc() || stop != text->data() + end) {
         std::string problem(1, '"');
         problem.append(*text, at, end - at).append("\" is not a decimal number");

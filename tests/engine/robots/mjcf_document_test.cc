@@ -172,7 +172,7 @@ TEST_CASE("MJCF: classes, childclass and partial vectors follow MuJoCo's rules")
       <geom name="b" class="pad" friction="0.7"/>
       <body name="link">
         <joint name="j"/>
-        <geom name="c" class="main"/>
+        <geom name="c" class="main" pos="+.5 -2 1e3"/>
       </body>
     </body>
   </worldbody>
@@ -191,6 +191,8 @@ TEST_CASE("MJCF: classes, childclass and partial vectors follow MuJoCo's rules")
   CHECK(Numbers(document, Named(document, "geom", "b"), "friction", friction) ==
         std::vector<double>{0.7, 0.01, 0.0001});
   CHECK(Numbers(document, Named(document, "geom", "c"), "friction", friction) == friction);
+  CHECK(Numbers(document, Named(document, "geom", "c"), "pos", {0, 0, 0}) ==
+        std::vector<double>{0.5, -2, 1000});  // "+.5 -2 1e3": strtod's forms
   // The childclass reaches the joint of a child body; the free joint takes no defaults.
   const uint32_t joint = Named(document, "joint", "j");
   CHECK(Numbers(document, joint, "damping", {0})[0] == 3.0);
