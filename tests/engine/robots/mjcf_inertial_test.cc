@@ -41,13 +41,14 @@ void CheckAgainstMujoco(const std::string& attributes, glm::dquat iquat, glm::dv
                         double tolerance) {
   INFO(attributes);
   const Read read = ReadInertial(attributes);
-  Result<LinkInertial> inertial = ReadMjcfInertial(read.document, read.inertial, MjcfCompiler{false});
+  Result<LinkInertial> inertial =
+      ReadMjcfInertial(read.document, read.inertial, MjcfCompiler{false});
   REQUIRE(inertial.ok());
   CHECK(inertial->mass == 2.0);
   CHECK(inertial->com == std::array<double, 3>{0.1, 0, 0});
   const glm::dmat3 r = glm::mat3_cast(glm::normalize(iquat));
-  const glm::dmat3 expected = r * glm::dmat3(moments.x, 0, 0, 0, moments.y, 0, 0, 0, moments.z) *
-                              glm::transpose(r);
+  const glm::dmat3 expected =
+      r * glm::dmat3(moments.x, 0, 0, 0, moments.y, 0, 0, 0, moments.z) * glm::transpose(r);
   for (int row = 0; row < 3; ++row) {
     for (int col = 0; col < 3; ++col) {
       // glm is column-major: expected[col][row].
