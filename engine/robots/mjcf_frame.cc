@@ -50,6 +50,23 @@ Status Refuse(const MjcfDocument& document, uint32_t element, const std::string&
 
 }  // namespace
 
+std::array<double, 4> MjcfQuatOfZAxis(const std::array<double, 3>& direction) {
+  fm::Vec3 z = direction;
+  const double norm = Norm(z);
+  for (double& c : z) c /= norm;
+  // The shortest turn from +z to z: about +z x z by acos(z_z); a half turn about x if opposite.
+  const fm::Vec3 axis = Cross({0, 0, 1}, z);
+  const double sine = Norm(axis);
+  fm::Quat q;
+  if (sine < 1e-12) {
+    q = z[2] > 0 ? fm::Quat{0, 0, 0, 1} : fm::Quat{1, 0, 0, 0};
+  } else {
+    q = fm::QuatOfAxisAngle({axis[0] / sine, axis[1] / sine, axis[2] / sine},
+                            std::atan2(sine, z[2]));
+  }
+  return {q[3], q[0], q[1], q[2]};
+}
+
 Result<MjcfCompiler> ReadMjcfCompiler(const MjcfDocument& document) {
   MjcfCompiler compiler;
   for (uint32_t e : document.Children(0, "compiler")) {
@@ -135,19 +152,10 @@ Result<MjcfPose> ReadMjcfPose(const MjcfDocument& document, uint32_t element,
   } else {  // zaxis
     Result<std::vector<double>> v = MjcfNumbers(document, element, "zaxis", {0, 0, 1});
     if (!v.ok()) return v.status();
-    fm::Vec3 z{(*v)[0], (*v)[1], (*v)[2]};
-    const double norm = Norm(z);
-    if (!(norm > 0.0)) return Refuse(document, source, "zaxis is zero");
-    for (double& c : z) c /= norm;
-    // The shortest turn from +z to z: about +z x z by acos(z_z); a half turn about x if opposite.
-    const fm::Vec3 axis = Cross({0, 0, 1}, z);
-    const double sine = Norm(axis);
-    if (sine < 1e-12) {
-      q = z[2] > 0 ? fm::Quat{0, 0, 0, 1} : fm::Quat{1, 0, 0, 0};
-    } else {
-      q = fm::QuatOfAxisAngle({axis[0] / sine, axis[1] / sine, axis[2] / sine},
-                              std::atan2(sine, z[2]));
-    }
+    if (!(Norm({(*v)[0], (*v)[1], (*v)[2]}) > 0.0))
+      return Refuse(document, source, "zaxis is zero");
+    const std::array<double, 4> turn = MjcfQuatOfZAxis({(*v)[0], (*v)[1], (*v)[2]});
+    q = {turn[1], turn[2], turn[3], turn[0]};
   }
   const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   pose.quaternion = {q[3] / norm, q[0] / norm, q[1] / norm, q[2] / norm};

@@ -31,6 +31,10 @@ struct MjcfPose {
   std::array<double, 4> quaternion{1, 0, 0, 0};  // w x y z, unit
 };
 
+// The shortest rotation (w x y z) that turns +z to `direction` (nonzero): zaxis's and fromto's
+// frame; a half turn about x when direction points along -z.
+std::array<double, 4> MjcfQuatOfZAxis(const std::array<double, 3>& direction);
+
 // The settings of every <compiler> of the document, later attributes overriding earlier ones.
 // Errors name the attribute, file and line: an angle other than degree or radian, an eulerseq
 // that is not three of xyzXYZ, an autolimits other than true or false.
