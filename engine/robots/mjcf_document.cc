@@ -207,6 +207,10 @@ std::string MjcfDocument::Where(uint32_t element) const {
   return files[e.file] + ":" + std::to_string(e.line);
 }
 
+Status MjcfDocument::Error(uint32_t element, const std::string& problem) const {
+  return InvalidArgument(Where(element) + ": <" + elements[element].tag + "> " + problem);
+}
+
 int32_t MjcfDocument::FindClass(std::string_view name) const {
   for (size_t c = 0; c < classes.size(); ++c) {
     if (classes[c].name == name) return static_cast<int32_t>(c);
@@ -243,8 +247,7 @@ Result<std::vector<uint32_t>> MjcfDocument::AttributeSources(uint32_t element) c
   if (name != nullptr) {
     leaf = FindClass(*name);
     if (leaf < 0) {
-      return InvalidArgument(Where(element) + ": <" + e.tag + "> " + std::string(attribute) +
-                             " \"" + *name + "\" names no <default> class");
+      return Error(element, std::string(attribute) + " \"" + *name + "\" names no <default> class");
     }
   }
   std::vector<int32_t> chain;
@@ -281,9 +284,8 @@ Result<std::vector<double>> MjcfNumbers(const MjcfDocument& document, uint32_t e
     const std::string* text = document.elements[source].Find(name);
     if (text == nullptr) continue;
     const auto refuse = [&](const std::string& problem) {
-      return InvalidArgument(document.Where(source) + ": <" + document.elements[source].tag +
-                             "> attribute '" + std::string(name) + "' (\"" + *text +
-                             "\"): " + problem);
+      return document.Error(
+          source, "attribute '" + std::string(name) + "' (\"" + *text + "\"): " + problem);
     };
     size_t count = 0;
     for (size_t at = 0; at < text->size();) {

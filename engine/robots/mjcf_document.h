@@ -64,6 +64,8 @@ class MjcfDocument {
 
   // "file:line" of an element, for messages.
   std::string Where(uint32_t element) const;
+  // InvalidArgument("file:line: <tag> problem") about `element`: every reader's error.
+  Status Error(uint32_t element, const std::string& problem) const;
   // The class named `name`, or -1.
   int32_t FindClass(std::string_view name) const;
   // The elements an element's attributes come from, lowest priority first: the defaults of its

@@ -12,8 +12,6 @@ namespace {
 
 namespace fm = frame_math;
 
-constexpr const char* kOrientations[] = {"quat", "axisangle", "euler", "xyaxes", "zaxis"};
-
 double Norm(const fm::Vec3& v) { return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
 fm::Vec3 Cross(const fm::Vec3& a, const fm::Vec3& b) {
@@ -28,24 +26,18 @@ Result<std::pair<uint32_t, const char*>> OrientationSource(const MjcfDocument& d
   for (size_t k = sources->size(); k-- > 0;) {
     const MjcfElement& source = document.elements[(*sources)[k]];
     const char* found = nullptr;
-    for (const char* name : kOrientations) {
+    for (const char* name : kMjcfOrientations) {
       if (source.Find(name) == nullptr) continue;
       if (found != nullptr) {
-        return InvalidArgument(document.Where((*sources)[k]) + ": <" + source.tag + "> gives " +
-                               found + " and " + name +
-                               ": an orientation is one of quat, "
-                               "axisangle, euler, xyaxes or zaxis");
+        return document.Error((*sources)[k], std::string("gives ") + found + " and " + name +
+                                                 ": an orientation is one of quat, axisangle, "
+                                                 "euler, xyaxes or zaxis");
       }
       found = name;
     }
     if (found != nullptr) return std::pair{(*sources)[k], found};
   }
   return std::pair{element, static_cast<const char*>(nullptr)};
-}
-
-Status Refuse(const MjcfDocument& document, uint32_t element, const std::string& problem) {
-  return InvalidArgument(document.Where(element) + ": <" + document.elements[element].tag + "> " +
-                         problem);
 }
 
 }  // namespace
@@ -73,20 +65,20 @@ Result<MjcfCompiler> ReadMjcfCompiler(const MjcfDocument& document) {
     const MjcfElement& element = document.elements[e];
     if (const std::string* angle = element.Find("angle")) {
       if (*angle != "degree" && *angle != "radian") {
-        return Refuse(document, e, "angle \"" + *angle + "\": expected degree or radian");
+        return document.Error(e, "angle \"" + *angle + "\": expected degree or radian");
       }
       compiler.degrees = *angle == "degree";
     }
     if (const std::string* sequence = element.Find("eulerseq")) {
       if (sequence->size() != 3 || sequence->find_first_not_of("xyzXYZ") != std::string::npos) {
-        return Refuse(document, e,
-                      "eulerseq \"" + *sequence + "\": expected three of x, y, z, X, Y, Z");
+        return document.Error(e,
+                              "eulerseq \"" + *sequence + "\": expected three of x, y, z, X, Y, Z");
       }
       compiler.euler_sequence = {(*sequence)[0], (*sequence)[1], (*sequence)[2]};
     }
     if (const std::string* autolimits = element.Find("autolimits")) {
       if (*autolimits != "true" && *autolimits != "false") {
-        return Refuse(document, e, "autolimits \"" + *autolimits + "\": expected true or false");
+        return document.Error(e, "autolimits \"" + *autolimits + "\": expected true or false");
       }
       compiler.autolimits = *autolimits == "true";
     }
@@ -112,14 +104,14 @@ Result<MjcfPose> ReadMjcfPose(const MjcfDocument& document, uint32_t element,
     if (!v.ok()) return v.status();
     const double norm =
         std::sqrt((*v)[0] * (*v)[0] + (*v)[1] * (*v)[1] + (*v)[2] * (*v)[2] + (*v)[3] * (*v)[3]);
-    if (!(norm > 0.0)) return Refuse(document, source, "quat is zero");
+    if (!(norm > 0.0)) return document.Error(source, "quat is zero");
     q = {(*v)[1] / norm, (*v)[2] / norm, (*v)[3] / norm, (*v)[0] / norm};
   } else if (name == "axisangle") {
     Result<std::vector<double>> v = MjcfNumbers(document, element, "axisangle", {0, 0, 1, 0});
     if (!v.ok()) return v.status();
     const fm::Vec3 axis{(*v)[0], (*v)[1], (*v)[2]};
     const double norm = Norm(axis);
-    if (!(norm > 0.0)) return Refuse(document, source, "axisangle has a zero axis");
+    if (!(norm > 0.0)) return document.Error(source, "axisangle has a zero axis");
     q = fm::QuatOfAxisAngle({axis[0] / norm, axis[1] / norm, axis[2] / norm}, (*v)[3] * unit);
   } else if (name == "euler") {
     Result<std::vector<double>> v = MjcfNumbers(document, element, "euler", {0, 0, 0});
@@ -138,13 +130,13 @@ Result<MjcfPose> ReadMjcfPose(const MjcfDocument& document, uint32_t element,
     if (!v.ok()) return v.status();
     fm::Vec3 x{(*v)[0], (*v)[1], (*v)[2]}, y{(*v)[3], (*v)[4], (*v)[5]};
     const double x_norm = Norm(x);
-    if (!(x_norm > 0.0)) return Refuse(document, source, "xyaxes has a zero x axis");
+    if (!(x_norm > 0.0)) return document.Error(source, "xyaxes has a zero x axis");
     for (double& c : x) c /= x_norm;
     const double along = x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
     for (int k = 0; k < 3; ++k) y[k] -= along * x[k];
     const double y_norm = Norm(y);
     if (!(y_norm > 1e-12 * std::max(1.0, Norm({(*v)[3], (*v)[4], (*v)[5]})))) {
-      return Refuse(document, source, "xyaxes has a y axis parallel to its x axis (or zero)");
+      return document.Error(source, "xyaxes has a y axis parallel to its x axis (or zero)");
     }
     for (double& c : y) c /= y_norm;
     const fm::Vec3 z = Cross(x, y);
@@ -152,8 +144,7 @@ Result<MjcfPose> ReadMjcfPose(const MjcfDocument& document, uint32_t element,
   } else {  // zaxis
     Result<std::vector<double>> v = MjcfNumbers(document, element, "zaxis", {0, 0, 1});
     if (!v.ok()) return v.status();
-    if (!(Norm({(*v)[0], (*v)[1], (*v)[2]}) > 0.0))
-      return Refuse(document, source, "zaxis is zero");
+    if (!(Norm({(*v)[0], (*v)[1], (*v)[2]}) > 0.0)) return document.Error(source, "zaxis is zero");
     const std::array<double, 4> turn = MjcfQuatOfZAxis({(*v)[0], (*v)[1], (*v)[2]});
     q = {turn[1], turn[2], turn[3], turn[0]};
   }

@@ -20,6 +20,10 @@
 
 namespace swarm {
 
+// The attributes that give an orientation; an element has at most one of them.
+inline constexpr const char* kMjcfOrientations[] = {"quat", "axisangle", "euler", "xyaxes",
+                                                    "zaxis"};
+
 struct MjcfCompiler {
   bool degrees = true;
   std::array<char, 3> euler_sequence{'x', 'y', 'z'};

@@ -7,10 +7,6 @@
 namespace swarm {
 namespace {
 
-Status Refuse(const MjcfDocument& document, uint32_t element, const std::string& problem) {
-  return InvalidArgument(document.Where(element) + ": <geom> " + problem);
-}
-
 struct TypeName {
   const char* name;
   MjcfGeomType type;
@@ -69,13 +65,13 @@ Result<MjcfGeom> ReadMjcfGeom(const MjcfDocument& document, uint32_t element,
     if (*type == t.name) geom.type = t.type, known = true;
   }
   if (!known) {
-    return Refuse(document, element,
-                  "type \"" + *type +
-                      "\": expected plane, hfield, sphere, capsule, ellipsoid, cylinder, box or "
-                      "mesh");
+    return document.Error(
+        element, "type \"" + *type +
+                     "\": expected plane, hfield, sphere, capsule, ellipsoid, cylinder, box or "
+                     "mesh");
   }
   if (geom.type == MjcfGeomType::kMesh && geom.mesh.empty()) {
-    return Refuse(document, element, "of type mesh names no mesh");
+    return document.Error(element, "of type mesh names no mesh");
   }
 
   Result<std::vector<double>> size = MjcfNumbers(document, element, "size", {0, 0, 0});
@@ -91,24 +87,24 @@ Result<MjcfGeom> ReadMjcfGeom(const MjcfDocument& document, uint32_t element,
                            geom.type == MjcfGeomType::kCylinder ||
                            geom.type == MjcfGeomType::kBox || geom.type == MjcfGeomType::kEllipsoid;
     if (!elongated) {
-      return Refuse(document, element,
-                    "fromto is for capsule, cylinder, box and ellipsoid geoms, not " + *type);
+      return document.Error(
+          element, "fromto is for capsule, cylinder, box and ellipsoid geoms, not " + *type);
     }
-    for (const char* orientation : {"quat", "axisangle", "euler", "xyaxes", "zaxis"}) {
+    for (const char* orientation : kMjcfOrientations) {
       if (given(orientation)) {
-        return Refuse(document, element,
-                      std::string("gives fromto and ") + orientation + ": fromto sets the frame");
+        return document.Error(
+            element, std::string("gives fromto and ") + orientation + ": fromto sets the frame");
       }
     }
     if (geom.pose.position != std::array<double, 3>{0, 0, 0}) {
-      return Refuse(document, element, "gives fromto and a nonzero pos: fromto sets the frame");
+      return document.Error(element, "gives fromto and a nonzero pos: fromto sets the frame");
     }
     Result<std::vector<double>> ends = MjcfNumbers(document, element, "fromto", {0, 0, 0, 0, 0, 0});
     if (!ends.ok()) return ends.status();
     const std::vector<double>& p = *ends;
     const std::array<double, 3> along{p[0] - p[3], p[1] - p[4], p[2] - p[5]};
     const double length = std::hypot(along[0], along[1], along[2]);
-    if (!(length > 0.0)) return Refuse(document, element, "fromto's two points coincide");
+    if (!(length > 0.0)) return document.Error(element, "fromto's two points coincide");
     geom.pose.position = {0.5 * (p[0] + p[3]), 0.5 * (p[1] + p[4]), 0.5 * (p[2] + p[5])};
     geom.pose.quaternion = MjcfQuatOfZAxis(along);
     if (geom.type == MjcfGeomType::kCapsule || geom.type == MjcfGeomType::kCylinder) {
@@ -121,9 +117,9 @@ Result<MjcfGeom> ReadMjcfGeom(const MjcfDocument& document, uint32_t element,
   for (int k = 0; k < used; ++k) {
     const bool plane = geom.type == MjcfGeomType::kPlane;
     if (plane ? !(geom.size[k] >= 0.0) : !(geom.size[k] > 0.0)) {
-      return Refuse(document, element,
-                    "size[" + std::to_string(k) + "] of a " + *type + " must be " +
-                        (plane ? ">= 0" : "> 0") + ", got " + std::to_string(geom.size[k]));
+      return document.Error(element, "size[" + std::to_string(k) + "] of a " + *type + " must be " +
+                                         (plane ? ">= 0" : "> 0") + ", got " +
+                                         std::to_string(geom.size[k]));
     }
   }
 
@@ -144,15 +140,14 @@ Result<MjcfGeom> ReadMjcfGeom(const MjcfDocument& document, uint32_t element,
     if (!value.ok()) return value.status();
     const double v = (*value)[0];
     if (v != std::floor(v) || std::fabs(v) > 2147483647.0 || (integer.nonnegative && v < 0)) {
-      return Refuse(document, element,
-                    std::string(integer.name) + " must be " +
-                        (integer.nonnegative ? "an integer >= 0" : "an integer"));
+      return document.Error(element, std::string(integer.name) + " must be " +
+                                         (integer.nonnegative ? "an integer >= 0" : "an integer"));
     }
     *integer.value = static_cast<int>(v);
   }
   if (geom.condim != 1 && geom.condim != 3 && geom.condim != 4 && geom.condim != 6) {
-    return Refuse(document, element,
-                  "condim " + std::to_string(geom.condim) + ": expected 1, 3, 4 or 6");
+    return document.Error(element,
+                          "condim " + std::to_string(geom.condim) + ": expected 1, 3, 4 or 6");
   }
   Result<std::vector<double>> friction =
       MjcfNumbers(document, element, "friction", {1, 0.005, 0.0001});
@@ -170,10 +165,10 @@ Result<MjcfGeom> ReadMjcfGeom(const MjcfDocument& document, uint32_t element,
   geom.margin = (*margin)[0];
   geom.gap = (*gap)[0];
   if (geom.friction[0] < 0 || geom.friction[1] < 0 || geom.friction[2] < 0) {
-    return Refuse(document, element, "friction must be >= 0");
+    return document.Error(element, "friction must be >= 0");
   }
   if (geom.margin < 0 || geom.gap < 0)
-    return Refuse(document, element, "margin and gap must be >= 0");
+    return document.Error(element, "margin and gap must be >= 0");
   return geom;
 }
 

@@ -10,10 +10,6 @@ namespace {
 
 namespace fm = frame_math;
 
-Status Refuse(const MjcfDocument& document, uint32_t element, const std::string& problem) {
-  return InvalidArgument(document.Where(element) + ": <inertial> " + problem);
-}
-
 // Moments (or diagonal entries) a, b, c of a rigid body obey a + b >= c in every order; a
 // relative tolerance admits the rounding of values written to a few digits.
 bool Triangle(double a, double b, double c) {
@@ -33,15 +29,15 @@ Result<LinkInertial> ReadMjcfInertial(const MjcfDocument& document, uint32_t ele
   out.com = pose->position;
   Result<std::vector<double>> mass = MjcfNumbers(document, element, "mass", {0});
   if (!mass.ok()) return mass.status();
-  if ((*mass)[0] < 0.0) return Refuse(document, element, "mass must be >= 0");
+  if ((*mass)[0] < 0.0) return document.Error(element, "mass must be >= 0");
   out.mass = (*mass)[0];
   if (inertial.Find("fullinertia") != nullptr) {
-    for (const char* orientation : {"quat", "axisangle", "euler", "xyaxes", "zaxis"}) {
+    for (const char* orientation : kMjcfOrientations) {
       if (inertial.Find(orientation) != nullptr) {
-        return Refuse(document, element,
-                      std::string("gives fullinertia and ") + orientation +
-                          ": a full tensor is written in the body frame and takes no "
-                          "orientation");
+        return document.Error(element,
+                              std::string("gives fullinertia and ") + orientation +
+                                  ": a full tensor is written in the body frame and takes no "
+                                  "orientation");
       }
     }
     Result<std::vector<double>> full =
@@ -54,27 +50,28 @@ Result<LinkInertial> ReadMjcfInertial(const MjcfDocument& document, uint32_t ele
     const double det = f[0] * (f[1] * f[2] - f[5] * f[5]) - f[3] * (f[3] * f[2] - f[5] * f[4]) +
                        f[4] * (f[3] * f[5] - f[1] * f[4]);
     if (!(f[0] > 0.0 && minor2 > 0.0 && det > 0.0)) {
-      return Refuse(document, element, "fullinertia is not positive definite");
+      return document.Error(element, "fullinertia is not positive definite");
     }
     if (!Triangle(f[0], f[1], f[2])) {
-      return Refuse(document, element,
-                    "fullinertia's diagonal breaks the triangle inequality (ixx + iyy >= izz, "
-                    "...)");
+      return document.Error(
+          element,
+          "fullinertia's diagonal breaks the triangle inequality (ixx + iyy >= izz, "
+          "...)");
     }
     return out;
   }
   if (inertial.Find("diaginertia") == nullptr) {
-    return Refuse(document, element, "needs diaginertia or fullinertia");
+    return document.Error(element, "needs diaginertia or fullinertia");
   }
   Result<std::vector<double>> diagonal = MjcfNumbers(document, element, "diaginertia", {0, 0, 0});
   if (!diagonal.ok()) return diagonal.status();
   const std::vector<double>& d = *diagonal;
   if (d[0] < 0.0 || d[1] < 0.0 || d[2] < 0.0) {
-    return Refuse(document, element, "diaginertia's moments must be >= 0");
+    return document.Error(element, "diaginertia's moments must be >= 0");
   }
   if (!Triangle(d[0], d[1], d[2])) {
-    return Refuse(document, element,
-                  "diaginertia breaks the triangle inequality (a + b >= c for every order)");
+    return document.Error(
+        element, "diaginertia breaks the triangle inequality (a + b >= c for every order)");
   }
   const std::array<double, 4>& q = pose->quaternion;  // w x y z
   const fm::Mat3 rotation = fm::RotationOf({q[1], q[2], q[3], q[0]});

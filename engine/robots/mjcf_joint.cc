@@ -5,14 +5,7 @@
 #include <vector>
 
 namespace swarm {
-namespace {
-
-Status Refuse(const MjcfDocument& document, uint32_t element, const std::string& problem) {
-  return InvalidArgument(document.Where(element) + ": <" + document.elements[element].tag + "> " +
-                         problem);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Result<MjcfJoint> ReadMjcfJoint(const MjcfDocument& document, uint32_t element,
                                 const MjcfCompiler& compiler) {
@@ -38,7 +31,7 @@ Result<MjcfJoint> ReadMjcfJoint(const MjcfDocument& document, uint32_t element,
   } else if (*type == "ball") {
     joint.type = MjcfJointType::kBall;
   } else {
-    return Refuse(document, element, "type \"" + *type + "\": expected hinge, slide, ball or free");
+    return document.Error(element, "type \"" + *type + "\": expected hinge, slide, ball or free");
   }
   const bool angular = joint.type == MjcfJointType::kHinge || joint.type == MjcfJointType::kBall;
   const double unit = angular && compiler.degrees ? std::numbers::pi / 180.0 : 1.0;
@@ -51,7 +44,7 @@ Result<MjcfJoint> ReadMjcfJoint(const MjcfDocument& document, uint32_t element,
   if (!range.ok()) return range.status();
   joint.position = {(*position)[0], (*position)[1], (*position)[2]};
   const double norm = std::hypot((*axis)[0], (*axis)[1], (*axis)[2]);
-  if (!(norm > 0.0)) return Refuse(document, element, "axis is zero");
+  if (!(norm > 0.0)) return document.Error(element, "axis is zero");
   joint.axis = {(*axis)[0] / norm, (*axis)[1] / norm, (*axis)[2] / norm};
 
   struct Passive {
@@ -70,7 +63,7 @@ Result<MjcfJoint> ReadMjcfJoint(const MjcfDocument& document, uint32_t element,
     Result<std::vector<double>> value = numbers(p.name, {0});
     if (!value.ok()) return value.status();
     if (p.nonnegative && (*value)[0] < 0.0) {
-      return Refuse(document, element, std::string(p.name) + " must be >= 0");
+      return document.Error(element, std::string(p.name) + " must be >= 0");
     }
     *p.value = (*value)[0] * (p.angle && joint.type == MjcfJointType::kHinge ? unit : 1.0);
   }
@@ -84,23 +77,23 @@ Result<MjcfJoint> ReadMjcfJoint(const MjcfDocument& document, uint32_t element,
     joint.limited = false;
   } else if (*limited == "auto") {
     if (has_range && !compiler.autolimits) {
-      return Refuse(document, element,
-                    "has a range but neither limited nor compiler autolimits=\"true\"");
+      return document.Error(element,
+                            "has a range but neither limited nor compiler autolimits=\"true\"");
     }
     joint.limited = has_range;
   } else {
-    return Refuse(document, element, "limited \"" + *limited + "\": expected true, false or auto");
+    return document.Error(element, "limited \"" + *limited + "\": expected true, false or auto");
   }
   if (joint.type == MjcfJointType::kFree) joint.limited = false;
   joint.range = {(*range)[0] * unit, (*range)[1] * unit};
   if (joint.limited) {
     if (joint.type == MjcfJointType::kBall && (*range)[0] != 0.0) {
-      return Refuse(document, element,
-                    "a ball joint's range must start at 0 (its limit is "
-                    "the largest angle, range[1])");
+      return document.Error(element,
+                            "a ball joint's range must start at 0 (its limit is "
+                            "the largest angle, range[1])");
     }
     if (!(joint.range[0] < joint.range[1])) {
-      return Refuse(document, element, "a limited joint's range needs lower < upper");
+      return document.Error(element, "a limited joint's range needs lower < upper");
     }
   }
   return joint;
