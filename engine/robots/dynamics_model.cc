@@ -1,5 +1,6 @@
 #include "swarm/robots/dynamics_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -8,6 +9,7 @@
 
 #include "engine/robots/frame_math.h"
 #include "swarm/core/text.h"
+#include "swarm/kernels/robots/dynamics/robot_dynamics_reference.h"
 
 namespace swarm {
 namespace {
@@ -68,6 +70,50 @@ std::optional<Mat3> QuarterTurnNear(const Mat3& rotation) {
 
 Mat3 SymmetricMatrix(const std::array<double, 6>& p) {  // from xx yy zz xy xz yz
   return {p[0], p[3], p[4], p[3], p[1], p[5], p[4], p[5], p[2]};
+}
+
+// With massless moving bodies (rigid_body_tree.h), the mass matrix at the zero configuration (the
+// base at the origin, unturned) must be positive definite: each column, after those before it,
+// moves some mass. Coaxial joints with nothing but each other between them fail it (they turn the
+// same mass the same way, in every configuration); an Euler-angle chain of massless links passes
+// it and is singular only where two of its axes align (gimbal lock), which armature prevents.
+Status CheckMassless(const RobotModel& model, const DynamicsModel& dynamics) {
+  const RigidBodyTree& rigid = dynamics.rigid_bodies();
+  const bool massless =
+      std::any_of(rigid.bodies.begin(), rigid.bodies.end(), [&](const RigidBody& body) {
+        return (body.joint >= 0 || model.floating_base) && body.mass == 0.0;
+      });
+  if (!massless) return Status();
+  const DynamicsTree tree = dynamics.tree();
+  std::vector<double> q(model.q_count(), 0.0);
+  if (model.floating_base) q[3] = 1.0;  // qw
+  std::vector<double> m = reference::RobotMassMatrix(tree, q.data());
+  const size_t n = tree.velocity_count();
+  double largest = 0.0;
+  for (size_t k = 0; k < n; ++k) largest = std::max(largest, m[n * k + k]);
+  // Cholesky, in place (lower triangle).
+  for (size_t c = 0; c < n; ++c) {
+    double pivot = m[n * c + c];
+    for (size_t k = 0; k < c; ++k) pivot -= m[n * c + k] * m[n * c + k];
+    if (!(pivot > 1e-12 * largest)) {
+      const size_t base = model.floating_base ? kFloatingBaseVelocities : 0;
+      const std::string column =
+          c < base ? "the floating base"
+                   : "joint " + Quoted(model.joints[model.dof_joints[c - base]].name);
+      return InvalidArgument(model.name + ": " + column +
+                             " moves no mass that the joints before it do not already move "
+                             "the same way (massless links between coaxial joints?): the mass "
+                             "matrix is singular");
+    }
+    const double root = std::sqrt(pivot);
+    m[n * c + c] = root;
+    for (size_t r = c + 1; r < n; ++r) {
+      double value = m[n * r + c];
+      for (size_t k = 0; k < c; ++k) value -= m[n * r + k] * m[n * c + k];
+      m[n * r + c] = value / root;
+    }
+  }
+  return Status();
 }
 
 }  // namespace
@@ -199,6 +245,7 @@ Result<DynamicsModel> DynamicsModel::Build(const RobotModel& model,
       for (size_t k = 0; k < n; ++k) out.velocity_parent_[k] = static_cast<int32_t>(k) - 1;
     }
   }
+  if (Status s = CheckMassless(model, out); !s.ok()) return s;
   return out;
 }
 

@@ -276,43 +276,49 @@ Result<MjcfDocument> ReadMjcfText(std::string_view text, const std::string& path
   return builder.Take();
 }
 
+Status OverwriteMjcfNumbers(const MjcfDocument& document, uint32_t source, std::string_view name,
+                            std::vector<double>& values) {
+  const std::string* text = document.elements[source].Find(name);
+  if (text == nullptr) return Status();
+  const auto refuse = [&](const std::string& problem) {
+    return document.Error(source,
+                          "attribute '" + std::string(name) + "' (\"" + *text + "\"): " + problem);
+  };
+  size_t count = 0;
+  for (size_t at = 0; at < text->size();) {
+    if (IsSpace((*text)[at])) {
+      ++at;
+      continue;
+    }
+    size_t end = at;
+    while (end < text->size() && !IsSpace((*text)[end])) ++end;
+    double value = 0.0;
+    // A leading '+' is a number to MuJoCo (strtod), not to from_chars.
+    const size_t digits =
+        (*text)[at] == '+' && end - at > 1 && (*text)[at + 1] != '-' ? at + 1 : at;
+    const auto [stop, error] = std::from_chars(text->data() + digits, text->data() + end, value);
+    if (error != std::errc() || stop != text->data() + end) {
+      std::string problem(1, '"');
+      problem.append(*text, at, end - at).append("\" is not a decimal number");
+      return refuse(problem);
+    }
+    if (!std::isfinite(value)) return refuse("values must be finite");
+    if (count == values.size()) {
+      return refuse("expected at most " + std::to_string(values.size()) + " numbers");
+    }
+    values[count++] = value;
+    at = end;
+  }
+  if (count == 0) return refuse("expected numbers, got none");
+  return Status();
+}
+
 Result<std::vector<double>> MjcfNumbers(const MjcfDocument& document, uint32_t element,
                                         std::string_view name, std::vector<double> builtin) {
   Result<std::vector<uint32_t>> sources = document.AttributeSources(element);
   if (!sources.ok()) return sources.status();
   for (uint32_t source : *sources) {
-    const std::string* text = document.elements[source].Find(name);
-    if (text == nullptr) continue;
-    const auto refuse = [&](const std::string& problem) {
-      return document.Error(
-          source, "attribute '" + std::string(name) + "' (\"" + *text + "\"): " + problem);
-    };
-    size_t count = 0;
-    for (size_t at = 0; at < text->size();) {
-      if (IsSpace((*text)[at])) {
-        ++at;
-        continue;
-      }
-      size_t end = at;
-      while (end < text->size() && !IsSpace((*text)[end])) ++end;
-      double value = 0.0;
-      // A leading '+' is a number to MuJoCo (strtod), not to from_chars.
-      const size_t digits =
-          (*text)[at] == '+' && end - at > 1 && (*text)[at + 1] != '-' ? at + 1 : at;
-      const auto [stop, error] = std::from_chars(text->data() + digits, text->data() + end, value);
-      if (error != std::errc() || stop != text->data() + end) {
-        std::string problem(1, '"');
-        problem.append(*text, at, end - at).append("\" is not a decimal number");
-        return refuse(problem);
-      }
-      if (!std::isfinite(value)) return refuse("values must be finite");
-      if (count == builtin.size()) {
-        return refuse("expected at most " + std::to_string(builtin.size()) + " numbers");
-      }
-      builtin[count++] = value;
-      at = end;
-    }
-    if (count == 0) return refuse("expected numbers, got none");
+    if (Status s = OverwriteMjcfNumbers(document, source, name, builtin); !s.ok()) return s;
   }
   return builtin;
 }

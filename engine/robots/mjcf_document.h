@@ -95,6 +95,11 @@ Result<MjcfDocument> ReadMjcfText(std::string_view text, const std::string& path
 // value that is not a list of finite decimal numbers, or longer than builtin.
 Result<std::vector<double>> MjcfNumbers(const MjcfDocument& document, uint32_t element,
                                         std::string_view name, std::vector<double> builtin);
+// The numbers of attribute `name` of `source` alone (no defaults) overwrite the leading entries of
+// `values`; nothing changes when `source` lacks the attribute. Errors as MjcfNumbers.
+Status OverwriteMjcfNumbers(const MjcfDocument& document, uint32_t source, std::string_view name,
+                            std::vector<double>& values);
+
 // The text of attribute `name` of `element` from its last source that has it, else `builtin`.
 Result<std::string> MjcfText(const MjcfDocument& document, uint32_t element, std::string_view name,
                              std::string builtin);

@@ -82,6 +82,29 @@ Result<MjcfCompiler> ReadMjcfCompiler(const MjcfDocument& document) {
       }
       compiler.autolimits = *autolimits == "true";
     }
+    if (const std::string* from_geoms = element.Find("inertiafromgeom")) {
+      if (*from_geoms == "false") {
+        compiler.inertia_from_geoms = MjcfInertiaFromGeoms::kNever;
+      } else if (*from_geoms == "true") {
+        compiler.inertia_from_geoms = MjcfInertiaFromGeoms::kAlways;
+      } else if (*from_geoms == "auto") {
+        compiler.inertia_from_geoms = MjcfInertiaFromGeoms::kWithoutInertial;
+      } else {
+        return document.Error(
+            e, "inertiafromgeom \"" + *from_geoms + "\": expected false, true or auto");
+      }
+    }
+    std::vector<double> groups{static_cast<double>(compiler.inertia_groups[0]),
+                               static_cast<double>(compiler.inertia_groups[1])};
+    if (Status s = OverwriteMjcfNumbers(document, e, "inertiagrouprange", groups); !s.ok()) {
+      return s;
+    }
+    for (int k = 0; k < 2; ++k) {
+      if (groups[k] != std::floor(groups[k]) || std::fabs(groups[k]) > 1e9) {
+        return document.Error(e, "inertiagrouprange must be two integers");
+      }
+      compiler.inertia_groups[k] = static_cast<int>(groups[k]);
+    }
   }
   return compiler;
 }
@@ -151,6 +174,25 @@ Result<MjcfPose> ReadMjcfPose(const MjcfDocument& document, uint32_t element,
   const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   pose.quaternion = {q[3] / norm, q[0] / norm, q[1] / norm, q[2] / norm};
   return pose;
+}
+
+Result<bool> ReadMjcfLimited(const MjcfDocument& document, uint32_t element, const char* limited,
+                             const char* range_name, const std::vector<double>& range,
+                             const MjcfCompiler& compiler) {
+  Result<std::string> value = MjcfText(document, element, limited, "auto");
+  if (!value.ok()) return value.status();
+  if (*value == "true") return true;
+  if (*value == "false") return false;
+  if (*value != "auto") {
+    return document.Error(
+        element, std::string(limited) + " \"" + *value + "\": expected true, false or auto");
+  }
+  const bool has_range = range[0] != 0.0 || range[1] != 0.0;
+  if (has_range && !compiler.autolimits) {
+    return document.Error(element, std::string("has a ") + range_name + " but neither " + limited +
+                                       " nor compiler autolimits=\"true\"");
+  }
+  return has_range;
 }
 
 }  // namespace swarm

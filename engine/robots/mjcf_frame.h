@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "engine/robots/mjcf_document.h"
 #include "swarm/core/status.h"
@@ -24,10 +25,16 @@ namespace swarm {
 inline constexpr const char* kMjcfOrientations[] = {"quat", "axisangle", "euler", "xyaxes",
                                                     "zaxis"};
 
+// inertiafromgeom: whether a body's inertia comes from its geoms (those whose group lies within
+// inertiagrouprange, default 0 5): never, when it has no <inertial> (auto, the default), always.
+enum class MjcfInertiaFromGeoms { kNever, kWithoutInertial, kAlways };
+
 struct MjcfCompiler {
   bool degrees = true;
   std::array<char, 3> euler_sequence{'x', 'y', 'z'};
   bool autolimits = true;
+  MjcfInertiaFromGeoms inertia_from_geoms = MjcfInertiaFromGeoms::kWithoutInertial;
+  std::array<int, 2> inertia_groups{0, 5};
 };
 
 struct MjcfPose {
@@ -41,7 +48,8 @@ std::array<double, 4> MjcfQuatOfZAxis(const std::array<double, 3>& direction);
 
 // The settings of every <compiler> of the document, later attributes overriding earlier ones.
 // Errors name the attribute, file and line: an angle other than degree or radian, an eulerseq
-// that is not three of xyzXYZ, an autolimits other than true or false.
+// that is not three of xyzXYZ, an autolimits other than true or false, an inertiafromgeom other
+// than false, true or auto, an inertiagrouprange that is not two integers.
 Result<MjcfCompiler> ReadMjcfCompiler(const MjcfDocument& document);
 
 // The pose `element` gives (through its defaults: AttributeSources). Errors name the element,
@@ -49,5 +57,13 @@ Result<MjcfCompiler> ReadMjcfCompiler(const MjcfDocument& document);
 // vectors are parallel, and the number errors of MjcfNumbers.
 Result<MjcfPose> ReadMjcfPose(const MjcfDocument& document, uint32_t element,
                               const MjcfCompiler& compiler);
+
+// Whether a range is in force: attribute `limited` (limited, ctrllimited, forcelimited, ...) of
+// `element` is true, false or auto (the default), and auto means a range that is not 0 0 when
+// compiler autolimits is true. Errors name the element, file and line: another value, or auto with
+// a range that is not 0 0 and autolimits false (MuJoCo 2.2.2's compile error).
+Result<bool> ReadMjcfLimited(const MjcfDocument& document, uint32_t element, const char* limited,
+                             const char* range_name, const std::vector<double>& range,
+                             const MjcfCompiler& compiler);
 
 }  // namespace swarm

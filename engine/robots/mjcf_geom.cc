@@ -169,6 +169,16 @@ Result<MjcfGeom> ReadMjcfGeom(const MjcfDocument& document, uint32_t element,
   }
   if (geom.margin < 0 || geom.gap < 0)
     return document.Error(element, "margin and gap must be >= 0");
+  Result<std::vector<double>> mass = MjcfNumbers(document, element, "mass", {0});
+  Result<std::vector<double>> density = MjcfNumbers(document, element, "density", {1000});
+  if (!mass.ok()) return mass.status();
+  if (!density.ok()) return density.status();
+  geom.has_mass = given("mass");
+  geom.mass = (*mass)[0];
+  geom.density = (*density)[0];
+  if (geom.mass < 0 || geom.density < 0) {
+    return document.Error(element, "mass and density must be >= 0");
+  }
   return geom;
 }
 

@@ -35,12 +35,17 @@ struct MjcfGeom {
   std::array<double, 5> solimp{0.9, 0.95, 0.001, 0.5, 2};
   double margin = 0, gap = 0;
   std::string mesh;  // the mesh a mesh geom names
+  // For a body's inertia from its geoms: the geom's mass when given, else density * volume.
+  bool has_mass = false;
+  double mass = 0;
+  double density = 1000;  // kg/m^3
 };
 
 // Errors name the rule, element, file and line: an unknown type; a size a shape needs that is not
 // > 0 (a plane's >= 0); fromto on another type, of zero length, with a nonzero pos or with an
 // orientation; contype, conaffinity, priority or group not an integer (contype and conaffinity
-// >= 0); a condim other than 1, 3, 4 or 6; a negative friction, margin or gap; a mesh geom
+// >= 0); a condim other than 1, 3, 4 or 6; a negative friction, margin, gap, mass or density; a
+// mesh geom
 // without a mesh; and the errors of ReadMjcfPose and MjcfNumbers.
 Result<MjcfGeom> ReadMjcfGeom(const MjcfDocument& document, uint32_t element,
                               const MjcfCompiler& compiler);

@@ -5,7 +5,6 @@
 #include <vector>
 
 namespace swarm {
-namespace {}  // namespace
 
 Result<MjcfJoint> ReadMjcfJoint(const MjcfDocument& document, uint32_t element,
                                 const MjcfCompiler& compiler) {
@@ -68,22 +67,9 @@ Result<MjcfJoint> ReadMjcfJoint(const MjcfDocument& document, uint32_t element,
     *p.value = (*value)[0] * (p.angle && joint.type == MjcfJointType::kHinge ? unit : 1.0);
   }
 
-  Result<std::string> limited = text("limited", "auto");
+  Result<bool> limited = ReadMjcfLimited(document, element, "limited", "range", *range, compiler);
   if (!limited.ok()) return limited.status();
-  const bool has_range = (*range)[0] != 0.0 || (*range)[1] != 0.0;
-  if (*limited == "true") {
-    joint.limited = true;
-  } else if (*limited == "false") {
-    joint.limited = false;
-  } else if (*limited == "auto") {
-    if (has_range && !compiler.autolimits) {
-      return document.Error(element,
-                            "has a range but neither limited nor compiler autolimits=\"true\"");
-    }
-    joint.limited = has_range;
-  } else {
-    return document.Error(element, "limited \"" + *limited + "\": expected true, false or auto");
-  }
+  joint.limited = *limited;
   if (joint.type == MjcfJointType::kFree) joint.limited = false;
   joint.range = {(*range)[0] * unit, (*range)[1] * unit};
   if (joint.limited) {
@@ -95,6 +81,30 @@ Result<MjcfJoint> ReadMjcfJoint(const MjcfDocument& document, uint32_t element,
     if (!(joint.range[0] < joint.range[1])) {
       return document.Error(element, "a limited joint's range needs lower < upper");
     }
+  }
+  Result<std::vector<double>> solref = numbers("solreflimit", {0.02, 1});
+  Result<std::vector<double>> solimp = numbers("solimplimit", {0.9, 0.95, 0.001, 0.5, 2});
+  Result<std::vector<double>> force_range = numbers("actuatorfrcrange", {0, 0});
+  if (!solref.ok()) return solref.status();
+  if (!solimp.ok()) return solimp.status();
+  if (!force_range.ok()) return force_range.status();
+  joint.solref_limit = {(*solref)[0], (*solref)[1]};
+  for (int k = 0; k < 5; ++k) joint.solimp_limit[k] = (*solimp)[k];
+  Result<bool> force_limited = ReadMjcfLimited(document, element, "actuatorfrclimited",
+                                               "actuatorfrcrange", *force_range, compiler);
+  if (!force_limited.ok()) return force_limited.status();
+  joint.actuator_force_limited = *force_limited;
+  joint.actuator_force_range = {(*force_range)[0], (*force_range)[1]};
+  if (joint.actuator_force_limited &&
+      !(joint.actuator_force_range[0] <= joint.actuator_force_range[1])) {
+    return document.Error(element, "actuatorfrcrange needs lower <= upper");
+  }
+  Result<std::string> gravity_compensation = text("actuatorgravcomp", "false");
+  if (!gravity_compensation.ok()) return gravity_compensation.status();
+  if (*gravity_compensation != "false") {
+    return document.Error(element,
+                          "actuatorgravcomp is not supported: gravity compensation through the "
+                          "actuators is not modelled");
   }
   return joint;
 }

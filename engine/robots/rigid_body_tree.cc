@@ -142,9 +142,19 @@ Result<RigidBodyTree> BuildRigidBodyTree(const RobotModel& model) {
     }
   }
 
+  // A body with a moving body beyond it may be massless: a joint between two others (MJCF's
+  // several joints in one body), whose motion moves the bodies beyond it
+  // (DynamicsModel::Build checks that the mass matrix is then still positive definite).
+  std::vector<bool> carries(tree.bodies.size(), false);
   for (const RigidBody& body : tree.bodies) {
+    if (body.parent >= 0) carries[static_cast<size_t>(body.parent)] = true;
+  }
+  for (size_t b = 0; b < tree.bodies.size(); ++b) {
+    const RigidBody& body = tree.bodies[b];
     const bool moves = body.joint >= 0 || model.floating_base;
     if (!moves) continue;  // a fixed base's root body is the world: its inertia never enters
+    const bool empty = body.mass == 0.0 && body.inertia == std::array<double, 9>{};
+    if (empty && carries[b] && body.joint >= 0) continue;
     if (!(body.mass > 0.0)) {
       return InvalidArgument(model.name + ": " + BodyName(model, body) +
                              " has no mass: dynamics needs mass > 0 for every moving body (give "

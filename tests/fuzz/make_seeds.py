@@ -148,6 +148,24 @@ def mjcf_seeds(out):
                    '<actuator><position class="a" kp="1"/><general/></actuator></mujoco>',
         'include': '<mujoco><include file="other.xml"/><worldbody/></mujoco>',
         'deep': '<mujoco><worldbody>' + '<body>' * 70 + '</body>' * 70 + '</worldbody></mujoco>',
+        # A robot of every mapping rule: two anchored joints in a body (one with a ref), a slide,
+        # inertia from geoms, a joint equality, the three actuators and a keyframe.
+        'robot': '<mujoco><compiler angle="degree"/><option timestep="0.001"><flag '
+                 'gravity="disable"/></option><worldbody><body name="a" pos="0 0 1">'
+                 '<joint name="j1" pos="0.1 0 0" ref="10" range="-90 90"/><joint name="j2" '
+                 'axis="0 1 0" pos="0 0.1 0"/><geom type="capsule" fromto="0 0 0 0 0 1" '
+                 'size="0.1"/><body><joint name="j3" type="slide" ref="0.1"/><geom type="box" '
+                 'size="0.1 0.2 0.3" mass="2"/><body><joint name="j4"/><geom type="ellipsoid" '
+                 'size="0.1 0.2 0.3"/></body></body></body></worldbody><equality><joint '
+                 'joint1="j4" joint2="j3" polycoef="0 2 0 0 0"/></equality><actuator><motor '
+                 'joint="j1" gear="2" forcerange="-1 1"/><position joint="j2" kp="5" '
+                 'inheritrange="0"/><general joint="j3" gainprm="3" biasprm="0 -3 -1" '
+                 'biastype="affine"/></actuator><keyframe><key qpos="1 2 3 4" ctrl="1 2 3"/>'
+                 '</keyframe></mujoco>',
+        'floating': '<mujoco><worldbody><body name="torso" pos="0 0 1" quat="1 0 0 1">'
+                    '<freejoint/><geom size="0.2"/><body><joint axis="1 0 0"/><geom '
+                    'type="cylinder" size="0.05 0.2"/></body></body></worldbody><keyframe><key '
+                    'qpos="0 0 1 1 0 0 0 0.5" qvel="1 0 0 0 0 1 2"/></keyframe></mujoco>',
     }
     for name, text in small.items():
         write(out, f'small-{name}.xml', text.encode())

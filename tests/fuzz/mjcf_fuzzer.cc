@@ -1,15 +1,20 @@
-// libFuzzer harness for the MJCF reader (engine/robots/mjcf_document.cc): any bytes go to
-// ReadMjcfText as the main file of a folder that does not exist (so every <include> fails to
-// open), with a 256 KiB limit. Besides the sanitizers, each accepted document must keep the
-// reader's promises: elements after their parents with consistent child lists, classes after
-// their parents, every element's attribute sources ending with itself and reading numbers
-// without a crash (finite values only).
+// libFuzzer harness for the MJCF reader (engine/robots/mjcf_document.cc) and the robots made of
+// it (swarm/robots/mjcf_robot.h): any bytes go to ReadMjcfText and LoadMjcfString as the main
+// file of a folder that does not exist (so every <include> fails to open), with a 256 KiB limit.
+// Besides the sanitizers, each accepted document must keep the reader's promises: elements after
+// their parents with consistent child lists, classes after their parents, every element's
+// attribute sources ending with itself and reading numbers without a crash (finite values only);
+// and each accepted robot its layout: a body or -1 per link, joints and q columns in range,
+// keyframes and q0 of the model's sizes, finite inertials, and rigid bodies that either build or
+// say why.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "engine/robots/mjcf_document.h"
+#include "swarm/robots/mjcf_robot.h"
+#include "swarm/robots/rigid_body_tree.h"
 #include "tests/fuzz/require.h"
 
 namespace {
@@ -47,5 +52,31 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                    : document->classes[c].parent >= 0 &&
                          static_cast<size_t>(document->classes[c].parent) < c);
   }
+
+  MjcfOptions robot_options;
+  robot_options.max_bytes = options.max_bytes;
+  Result<MjcfRobot> robot = LoadMjcfString(text, "/nonexistent-mjcf-fuzz/model.xml", robot_options);
+  if (!robot.ok()) return 0;
+  const RobotModel& model = robot->model;
+  Require(robot->link_body.size() == model.links.size());
+  Require(model.inertials.size() == model.links.size());
+  Require(model.joints.size() + 1 == model.links.size());
+  for (const RobotJoint& joint : model.joints) {
+    Require(joint.parent_link < joint.child_link && joint.child_link < model.links.size());
+    Require(joint.type == RobotJointType::kFixed ||
+            (joint.q_index >= 0 && static_cast<size_t>(joint.q_index) < model.dof()));
+  }
+  for (const LinkInertial& inertial : model.inertials) {
+    Require(std::isfinite(inertial.mass) && inertial.mass >= 0.0);
+    for (double value : inertial.inertia) Require(std::isfinite(value));
+  }
+  Require(robot->q0.size() == model.q_count() && robot->armature.size() == model.dof());
+  for (const MjcfRobotKeyframe& key : robot->keyframes) {
+    Require(key.q.size() == model.q_count() && key.velocities.size() == model.velocity_count());
+    Require(key.ctrl.size() == robot->actuators.size());
+  }
+  for (const MjcfRobotActuator& actuator : robot->actuators) Require(actuator.dof < model.dof());
+  Result<RigidBodyTree> bodies = BuildRigidBodyTree(model);
+  Require(bodies.ok() || !bodies.status().message().empty());
   return 0;
 }
