@@ -15,17 +15,40 @@ int FailAllocation(const Status& status, size_t memory_limit, const std::string&
   return Fail(kProgram, BudgetError(status, memory_limit, what));
 }
 
-Result<RobotModel> LoadRobotModel(const std::string& urdf_path, bool floating_base,
-                                  size_t max_urdf_bytes) {
-  if (urdf_path.empty()) {
+Result<LoadedRobot> LoadRobot(const RobotSource& source) {
+  LoadedRobot robot;
+  if (!source.mjcf.empty()) {
+    MjcfOptions options;
+    options.max_bytes = source.max_mjcf_bytes;
+    Result<MjcfRobot> loaded = LoadMjcfFile(source.mjcf, options);
+    if (!loaded.ok()) return loaded.status();
+    robot.model = loaded->model;
+    robot.files = loaded->files;
+    robot.mjcf = std::move(loaded).value();
+    return robot;
+  }
+  if (source.urdf.empty()) {
     return InvalidArgument(
-        "--urdf: expected the path of a URDF file (e.g. --urdf "
+        "--urdf or --mjcf: expected the path of a robot file (e.g. --urdf "
         "assets/robots/ur5.urdf), got none");
   }
   UrdfOptions options;
-  options.floating_base = floating_base;
-  options.max_bytes = max_urdf_bytes;
-  return LoadUrdfFile(urdf_path, options);
+  options.floating_base = source.floating_base;
+  options.max_bytes = source.max_urdf_bytes;
+  Result<RobotModel> model = LoadUrdfFile(source.urdf, options);
+  if (!model.ok()) return model.status();
+  robot.model = std::move(model).value();
+  robot.files = {source.urdf};
+  return robot;
+}
+
+Status CheckDistinctFromModel(const RobotSource& source, const LoadedRobot& robot,
+                              std::span<const FileUse> uses) {
+  std::vector<FileUse> all(uses.begin(), uses.end());
+  for (const std::string& file : robot.files) {
+    all.push_back({source.flag(), file, FileRole::kInput});
+  }
+  return CheckDistinctFiles(all);
 }
 
 Status CheckFiniteOutput(std::string_view flag, const ConstLanesView& lanes,

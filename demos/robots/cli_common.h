@@ -1,16 +1,22 @@
 // What every swarm-robots command shares: how errors leave the program (one line on stderr,
-// exit status 2) and how the robot model is loaded from --urdf.
+// exit status 2) and how the robot is loaded from --urdf or --mjcf.
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "demos/command_line/file_roles.h"
 #include "demos/command_line/program_exit.h"
+#include "demos/robots/options.h"
 #include "demos/robots/rank_group.h"
 #include "swarm/core/memory.h"
 #include "swarm/core/status.h"
 #include "swarm/kernels/base/views.h"
+#include "swarm/robots/mjcf_robot.h"
 #include "swarm/robots/robot_model.h"
 
 namespace swarm {
@@ -30,8 +36,18 @@ int FailAllocation(const Status& status, size_t memory_limit, const std::string&
 // output file as it was.
 Status CheckFiniteOutput(std::string_view flag, const ConstLanesView& lanes, std::string_view what);
 
-// Loads --urdf (which must be given) with or without a floating base.
-Result<RobotModel> LoadRobotModel(const std::string& urdf_path, bool floating_base,
-                                  size_t max_urdf_bytes);
+// The robot of --urdf or --mjcf, with what an MJCF file adds (armature, actuators, keyframes,
+// gravity) and every file it was read from (an MJCF's includes too).
+struct LoadedRobot {
+  RobotModel model;
+  std::optional<MjcfRobot> mjcf;
+  std::vector<std::string> files;
+};
+Result<LoadedRobot> LoadRobot(const RobotSource& source);
+
+// CheckDistinctFiles for `uses` and every file of the robot as an input of source.flag(): an
+// output on an MJCF model's include is refused like one on the main file.
+Status CheckDistinctFromModel(const RobotSource& source, const LoadedRobot& robot,
+                              std::span<const FileUse> uses);
 
 }  // namespace swarm

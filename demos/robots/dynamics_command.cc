@@ -60,7 +60,7 @@ std::pair<size_t, size_t> Block(size_t robots, size_t t, size_t threads) {
 }  // namespace
 
 int RunDynamics(const DynamicsCommandOptions& options) {
-  const FileUse files[] = {{"--urdf", options.urdf, FileRole::kInput},
+  const FileUse files[] = {{options.source.flag(), options.source.path(), FileRole::kInput},
                            {"--q", options.q_path, FileRole::kInput},
                            {"--qd", options.qd_path, FileRole::kInput},
                            {"--tau", options.tau_path, FileRole::kInput},
@@ -69,12 +69,15 @@ int RunDynamics(const DynamicsCommandOptions& options) {
                            {"--qdd", options.qdd_path, FileRole::kOutput}};
   if (Status s = CheckDistinctFiles(files); !s.ok()) return Fail(kProgram, s);
   if (Status s = ForceSimdTarget(options.simd); !s.ok()) return Fail(kProgram, s);
-  Result<RobotModel> model =
-      LoadRobotModel(options.urdf, options.floating_base, options.max_urdf_bytes);
-  if (!model.ok()) return Fail(kProgram, model.status());
+  Result<LoadedRobot> robot = LoadRobot(options.source);
+  if (!robot.ok()) return Fail(kProgram, robot.status());
+  if (Status s = CheckDistinctFromModel(options.source, *robot, files); !s.ok()) {
+    return Fail(kProgram, s);
+  }
+  const RobotModel* model = &robot->model;
   DynamicsOptions rigid_body_terms;
   rigid_body_terms.joint_friction = false;
-  Result<DynamicsModel> dynamics = DynamicsModel::Build(model.value(), rigid_body_terms);
+  Result<DynamicsModel> dynamics = DynamicsModel::Build(*model, rigid_body_terms);
   if (!dynamics.ok()) return Fail(kProgram, dynamics.status());
   const DynamicsTree tree = dynamics->tree();
   MemoryAccountant memory(options.memory_limit);

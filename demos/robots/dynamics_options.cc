@@ -25,11 +25,11 @@ Result<DynamicsCommandOptions> ParseDynamicsOptions(int argc, const char* const*
       "vx vy vz wx wy wz in the base frame), and writes float32\n"
       "  --mass: M(q) [R, n, n]   --bias: h(q, qd) = C(q, qd) qd + g(q) [R, n]\n"
       "  --qdd: qdd = M^-1 (tau - h) [R, n] (needs --tau).\n"
-      "Every link of a moving body needs an <inertial> with mass.");
-  flags.AddString("urdf", &options.urdf, "URDF file of the robot (required)");
-  flags.AddBytes("max-urdf-bytes", &options.max_urdf_bytes, "refuse larger URDF files");
-  flags.AddSwitch("floating-base", &options.floating_base,
-                  "the root link moves freely: q starts with x y z qw qx qy qz, qd with 6 values");
+      "Every moving body needs mass (a URDF link's <inertial>; an MJCF body's inertial or\n"
+      "geoms); an MJCF file's armature is not included either.");
+  AddRobotSourceFlags(
+      flags, options.source,
+      "--urdf: the root link moves freely: q starts with x y z qw qx qy qz, qd with 6 values");
   flags.AddString("q", &options.q_path, "input .npy of joint values (required)");
   flags.AddString("qd", &options.qd_path, "input .npy of joint velocities (required)");
   flags.AddString("tau", &options.tau_path, "input .npy of joint torques (for --qdd)");
@@ -50,9 +50,7 @@ Result<DynamicsCommandOptions> ParseDynamicsOptions(int argc, const char* const*
   if (Status s = ParseVector3(gravity, options.gravity); !s.ok()) {
     return InvalidArgument("--gravity: " + s.message());
   }
-  if (options.urdf.empty()) {
-    return InvalidArgument("--urdf: expected the path of a URDF file, got none");
-  }
+  if (Status s = CheckRobotSource(options.source); !s.ok()) return s;
   if (options.q_path.empty()) {
     return InvalidArgument("--q: expected the path of a .npy file of joint values, got none");
   }

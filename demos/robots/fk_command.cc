@@ -29,27 +29,29 @@ RowsSpec QSpec(const RobotModel& model) {
 }  // namespace
 
 int RunForwardKinematics(const FkOptions& options) {
-  const FileUse files[] = {{"--urdf", options.urdf, FileRole::kInput},
+  const FileUse files[] = {{options.source.flag(), options.source.path(), FileRole::kInput},
                            {"--q", options.q_path, FileRole::kInput},
                            {"--out", options.out, FileRole::kOutput}};
   if (Status s = CheckDistinctFiles(files); !s.ok()) return Fail(kProgram, s);
   if (Status s = ForceSimdTarget(options.simd); !s.ok()) return Fail(kProgram, s);
-  Result<RobotModel> model =
-      LoadRobotModel(options.urdf, options.floating_base, options.max_urdf_bytes);
-  if (!model.ok()) return Fail(kProgram, model.status());
+  Result<LoadedRobot> robot = LoadRobot(options.source);
+  if (!robot.ok()) return Fail(kProgram, robot.status());
+  if (Status s = CheckDistinctFromModel(options.source, *robot, files); !s.ok()) {
+    return Fail(kProgram, s);
+  }
+  const RobotModel* model = &robot->model;
   MemoryAccountant memory(options.memory_limit);
   Result<Tensor> q_file = LoadNpy(memory, options.q_path);
   if (!q_file.ok()) {
     return FailAllocation(q_file.status(), options.memory_limit, "--q '" + options.q_path + "'");
   }
   const TensorView q = q_file->view();
-  if (Status s = CheckRows(q, options.q_path, QSpec(model.value())); !s.ok())
-    return Fail(kProgram, s);
+  if (Status s = CheckRows(q, options.q_path, QSpec(*model)); !s.ok()) return Fail(kProgram, s);
 
   const size_t robots = static_cast<size_t>(q.shape(0));
   const size_t links = model->links.size();
   const std::string what = std::to_string(robots) + " robots of '" + model->name + "'";
-  Result<RobotBatch> created = RobotBatch::Create(memory, model.value(), robots);
+  Result<RobotBatch> created = RobotBatch::Create(memory, *model, robots);
   if (!created.ok()) return FailAllocation(created.status(), options.memory_limit, what);
   RobotBatch& batch = created.value();
   CopyRowsToLanes(q, batch.q());

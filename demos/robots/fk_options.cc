@@ -21,10 +21,8 @@ Result<FkOptions> ParseFkOptions(int argc, const char* const* argv, int first) {
       "Forward kinematics of every link for each row of q: reads q.npy as float32 or\n"
       "float64 [R, q_count] (q order of 'swarm-robots info') and writes every link's\n"
       "world pose as float32 [R, links, 7] (px py pz qw qx qy qz, links in info's order).");
-  flags.AddString("urdf", &options.urdf, "URDF file of the robot (required)");
-  flags.AddBytes("max-urdf-bytes", &options.max_urdf_bytes, "refuse larger URDF files");
-  flags.AddSwitch("floating-base", &options.floating_base,
-                  "the root link moves freely: q starts with x y z qw qx qy qz");
+  AddRobotSourceFlags(flags, options.source,
+                      "--urdf: the root link moves freely: q starts with x y z qw qx qy qz");
   flags.AddString("q", &options.q_path, "input .npy of joint values (required)");
   flags.AddString("out", &options.out, "output .npy of link poses (required)");
   AddThreadsFlag(flags, &options.threads);
@@ -37,9 +35,7 @@ Result<FkOptions> ParseFkOptions(int argc, const char* const* argv, int first) {
   Result<SimdTarget> target = ParseSimdTarget(simd);
   if (!target.ok()) return target.status();
   options.simd = target.value();
-  if (options.urdf.empty()) {
-    return InvalidArgument("--urdf: expected the path of a URDF file, got none");
-  }
+  if (Status s = CheckRobotSource(options.source); !s.ok()) return s;
   if (options.q_path.empty()) {
     return InvalidArgument("--q: expected the path of a .npy file of joint values, got none");
   }

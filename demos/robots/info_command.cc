@@ -59,16 +59,47 @@ void PrintTable(const RobotModel& model) {
   }
 }
 
+// What an MJCF file adds: its actuators (on which joint, with what gain and ranges), keyframes
+// and option.
+void PrintMjcfTable(const MjcfRobot& robot) {
+  const RobotModel& model = robot.model;
+  std::printf("\nMJCF: time step %g s, gravity %g %g %g m/s^2\n", robot.timestep, robot.gravity[0],
+              robot.gravity[1], robot.gravity[2]);
+  std::printf("%zu actuators (force = gain ctrl + bias0 + bias1 q + bias2 qd):\n",
+              robot.actuators.size());
+  std::printf("%-4s %-24s %-24s %9s %9s %9s %9s %-21s %s\n", "#", "actuator", "joint", "gain",
+              "bias0", "bias1", "bias2", "ctrl range", "force range");
+  for (size_t a = 0; a < robot.actuators.size(); ++a) {
+    const MjcfRobotActuator& actuator = robot.actuators[a];
+    const std::string range = actuator.ctrl_limited
+                                  ? LimitText(true, actuator.ctrl_range[0]) + " " +
+                                        LimitText(true, actuator.ctrl_range[1])
+                                  : "-";
+    const std::string force = actuator.force_limited
+                                  ? LimitText(true, actuator.force_range[0]) + " " +
+                                        LimitText(true, actuator.force_range[1])
+                                  : "-";
+    std::printf("%-4zu %-24s %-24s %9g %9g %9g %9g %-21s %s\n", a, actuator.name.c_str(),
+                model.joints[model.dof_joints[actuator.dof]].name.c_str(), actuator.gain,
+                actuator.bias[0], actuator.bias[1], actuator.bias[2], range.c_str(), force.c_str());
+  }
+  std::printf("%zu keyframes:", robot.keyframes.size());
+  for (const MjcfRobotKeyframe& key : robot.keyframes) {
+    std::printf(" '%s'", key.name.c_str());
+  }
+  std::printf("\n");
+}
+
 }  // namespace
 
 int PrintRobotInfo(const InfoOptions& options) {
-  Result<RobotModel> model =
-      LoadRobotModel(options.urdf, options.floating_base, options.max_urdf_bytes);
-  if (!model.ok()) return Fail(kProgram, model.status());
+  Result<LoadedRobot> robot = LoadRobot(options.source);
+  if (!robot.ok()) return Fail(kProgram, robot.status());
   if (options.json) {
-    std::printf("%s\n", RobotModelJson(model.value()).c_str());
+    std::printf("%s\n", RobotModelJson(robot->model).c_str());
   } else {
-    PrintTable(model.value());
+    PrintTable(robot->model);
+    if (robot->mjcf) PrintMjcfTable(*robot->mjcf);
   }
   return 0;
 }

@@ -14,20 +14,19 @@ namespace swarm {
 
 Result<InfoOptions> ParseInfoOptions(int argc, const char* const* argv, int first) {
   InfoOptions options;
-  FlagSet flags("swarm-robots info",
-                "Prints a URDF model's independent joints in q order (a floating base first as\n"
-                "base_x base_y base_z base_qw base_qx base_qy base_qz) and its links in pose\n"
-                "order: a table, or one JSON object {\"name\", \"joints\", \"links\", \"dof\",\n"
-                "\"floating_base\"} with --json.");
-  flags.AddString("urdf", &options.urdf, "URDF file of the robot (required)");
-  flags.AddBytes("max-urdf-bytes", &options.max_urdf_bytes, "refuse larger URDF files");
-  flags.AddSwitch("floating-base", &options.floating_base, "add the 7 floating-base values");
+  FlagSet flags(
+      "swarm-robots info",
+      "Prints a URDF or MJCF model's independent joints in q order (a floating base first as\n"
+      "base_x base_y base_z base_qw base_qx base_qy base_qz) and its links in pose\n"
+      "order: a table, or one JSON object {\"name\", \"joints\", \"links\", \"dof\",\n"
+      "\"floating_base\"} with --json.");
+  AddRobotSourceFlags(flags, options.source, "--urdf: add the 7 floating-base values");
   flags.AddSwitch("json", &options.json, "one line of JSON instead of the table");
   if (Status s = ParseFrom(flags, argc, argv, first); !s.ok()) return s;
   options.help = flags.help_requested();
   options.usage = flags.Usage();
-  if (!options.help && options.urdf.empty()) {
-    return InvalidArgument("--urdf: expected the path of a URDF file, got none");
+  if (!options.help) {
+    if (Status s = CheckRobotSource(options.source); !s.ok()) return s;
   }
   return options;
 }

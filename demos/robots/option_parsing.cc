@@ -48,4 +48,32 @@ Status ParseVector3(const std::string& text, double out[3]) {
   return {};
 }
 
+void AddRobotSourceFlags(FlagSet& flags, RobotSource& source, const char* floating_help) {
+  flags.AddString("urdf", &source.urdf, "URDF file of the robot (this or --mjcf)");
+  flags.AddString("mjcf", &source.mjcf,
+                  "MJCF (MuJoCo XML) file of the robot, e.g. a MuJoCo Menagerie model (this or "
+                  "--urdf)");
+  flags.AddBytes("max-urdf-bytes", &source.max_urdf_bytes, "refuse larger URDF files");
+  flags.AddBytes("max-mjcf-bytes", &source.max_mjcf_bytes,
+                 "refuse larger MJCF models (the file and its includes together)");
+  flags.AddSwitch("floating-base", &source.floating_base, floating_help);
+}
+
+Status CheckRobotSource(const RobotSource& source) {
+  if (source.urdf.empty() && source.mjcf.empty()) {
+    return InvalidArgument(
+        "--urdf or --mjcf: expected the path of a robot file (e.g. --urdf "
+        "assets/robots/ur5.urdf), got none");
+  }
+  if (!source.urdf.empty() && !source.mjcf.empty()) {
+    return InvalidArgument("--urdf and --mjcf: expected one robot file, got both");
+  }
+  if (!source.mjcf.empty() && source.floating_base) {
+    return InvalidArgument(
+        "--floating-base: an MJCF file says itself whether its base floats (a free joint); "
+        "the flag is for --urdf");
+  }
+  return {};
+}
+
 }  // namespace swarm

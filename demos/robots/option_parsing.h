@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "demos/command_line/flags.h"
+#include "demos/robots/options.h"
 #include "swarm/core/status.h"
 
 namespace swarm {
@@ -23,5 +24,12 @@ Result<std::vector<double>> ParseNumberList(const std::string& text, double max_
 
 // "gx,gy,gz": three finite numbers of magnitude <= 1e6.
 Status ParseVector3(const std::string& text, double out[3]);
+
+// --urdf, --mjcf, --max-urdf-bytes, --max-mjcf-bytes and --floating-base (described by
+// `floating_help`).
+void AddRobotSourceFlags(FlagSet& flags, RobotSource& source, const char* floating_help);
+// Exactly one of --urdf and --mjcf, and --floating-base only with --urdf (an MJCF file's free
+// joint says whether its base floats).
+Status CheckRobotSource(const RobotSource& source);
 
 }  // namespace swarm

@@ -48,6 +48,8 @@ std::string CommandsUsage() {
          "h.npy]\n"
          "                             [--tau tau.npy --qdd qdd.npy]\n"
          "                                             mass matrix, bias and forward dynamics\n"
+         "Every command reads the robot from --urdf F (with --floating-base for a free root) or\n"
+         "from --mjcf F (a MuJoCo XML model, e.g. of the MuJoCo Menagerie).\n"
          "'swarm-robots <command> --help' lists a command's flags.\n";
 }
 

@@ -1,13 +1,14 @@
 // swarm-robots' command lines, one parser per command, each checking every flag before anything
 // runs (a bad command line yields one message naming the flag; the program exits with 2):
 //
-//   swarm-robots [run] --urdf F [--robots R] [--steps N] [--dt S] [--task reach|track|random]
+//   swarm-robots [run] ROBOT [--robots R] [--steps N] [--dt S] [--task reach|track|random]
 //       [--seed S] [--threads N] [--simd X] [--out run.npy] [--record-every K]
-//       [--record-robots M] [--max-output 1G] [--memory-limit 96M] [--floating-base] ...
-//   swarm-robots info --urdf F [--json] [--floating-base]
-//   swarm-robots fk --urdf F --q q.npy --out poses.npy [--floating-base] [--threads N] [--simd X]
-//   swarm-robots dynamics --urdf F --q q.npy --qd qd.npy [--tau tau.npy] [--mass M.npy]
-//       [--bias h.npy] [--qdd qdd.npy] [--gravity gx,gy,gz] [--floating-base] [--threads N]
+//       [--record-robots M] [--max-output 1G] [--memory-limit 96M] ...
+//   swarm-robots info ROBOT [--json]
+//   swarm-robots fk ROBOT --q q.npy --out poses.npy [--threads N] [--simd X]
+//   swarm-robots dynamics ROBOT --q q.npy --qd qd.npy [--tau tau.npy] [--mass M.npy]
+//       [--bias h.npy] [--qdd qdd.npy] [--gravity gx,gy,gz] [--threads N]
+// where ROBOT is --urdf F [--floating-base] or --mjcf F (RobotSource).
 #pragma once
 
 #include <cstddef>
@@ -19,6 +20,7 @@
 #include "swarm/core/memory.h"
 #include "swarm/core/simd.h"
 #include "swarm/core/status.h"
+#include "swarm/robots/mjcf_robot.h"
 #include "swarm/robots/robot_batch.h"
 #include "swarm/robots/robot_model.h"
 #include "swarm/robots/robot_tasks.h"
@@ -38,12 +40,23 @@ Result<CommandLine> ParseCommand(int argc, const char* const* argv);
 std::string CommandsUsage();
 
 inline constexpr uint64_t kMaxRobots = uint64_t{1} << 28;
+
+// Where a command's robot comes from: a URDF file (--urdf, with --floating-base for a free root)
+// or an MJCF file (--mjcf, whose free joint says whether the base floats), exactly one; each with
+// its size limit (--max-urdf-bytes, --max-mjcf-bytes: an MJCF's files together).
+struct RobotSource {
+  std::string urdf, mjcf;
+  bool floating_base = false;
+  size_t max_urdf_bytes = kUrdfMaxBytes;
+  size_t max_mjcf_bytes = kMjcfDefaultMaxBytes;
+  // The given file's flag and path.
+  const char* flag() const { return mjcf.empty() ? "--urdf" : "--mjcf"; }
+  const std::string& path() const { return mjcf.empty() ? urdf : mjcf; }
+};
 inline constexpr size_t kDefaultMaxOutputBytes = size_t{1} << 30;
 
 struct RunOptions {
-  std::string urdf;
-  bool floating_base = false;
-  size_t max_urdf_bytes = kUrdfMaxBytes;
+  RobotSource source;
   std::string end_effector;  // link name; empty: the model's deepest link
   uint64_t robots = 1000;
   uint64_t steps = 1000;
@@ -58,7 +71,8 @@ struct RunOptions {
   size_t max_output = kDefaultMaxOutputBytes;
   bool progress = true;
   // --control torque: rigid-body dynamics with task.controller (task.torque_control), a rotor
-  // inertia of `armature` on every joint and `gravity`.
+  // inertia of `armature` on every joint and `gravity` (an MJCF file's own armature, gravity and
+  // joint-limit softness instead).
   double armature = 0.1;
   double gravity[3] = {0.0, 0.0, -9.81};
   TorqueIntegrator integrator = TorqueIntegrator::kSemiImplicitEuler;
@@ -96,24 +110,21 @@ static_assert(float(RunOptions{}.ground_time_constant) == SoftConstraint{}.time_
               "swarm-robots run's defaults are the library's");
 
 // The options that make a run what it is, as text: everything but the process's own resources
-// (--threads, --simd, --memory-limit, --no-progress, --max-urdf-bytes), where files are
-// (--urdf's path: its bytes are compared instead; --out's path and --max-output, which only rank
+// (--threads, --simd, --memory-limit, --no-progress, --max-urdf-bytes, --max-mjcf-bytes), where
+// files are (--urdf's or --mjcf's path: the model files' bytes are compared instead; --out's
+// path and --max-output, which only rank
 // 0 uses) and the help. Every MPI rank of a sharded run must have the same.
 std::string RunFingerprintText(const RunOptions& options);
 
 struct InfoOptions {
-  std::string urdf;
-  bool floating_base = false;
-  size_t max_urdf_bytes = kUrdfMaxBytes;
+  RobotSource source;
   bool json = false;
   bool help = false;
   std::string usage;
 };
 
 struct FkOptions {
-  std::string urdf;
-  bool floating_base = false;
-  size_t max_urdf_bytes = kUrdfMaxBytes;
+  RobotSource source;
   std::string q_path;
   std::string out;
   uint64_t threads = 1;
@@ -124,9 +135,7 @@ struct FkOptions {
 };
 
 struct DynamicsCommandOptions {
-  std::string urdf;
-  bool floating_base = false;
-  size_t max_urdf_bytes = kUrdfMaxBytes;
+  RobotSource source;
   std::string q_path, qd_path, tau_path;       // inputs; tau only with --qdd
   std::string mass_path, bias_path, qdd_path;  // outputs; at least one
   double gravity[3] = {0.0, 0.0, -9.81};       // m/s^2, world frame

@@ -2,8 +2,9 @@
 // of N steps the robots RobotSliceOf(R, r, N) as one batch whose robot 0 is robot `first` of the
 // run (RobotTaskParams::first_robot), with its own thread pool, so every robot does exactly what
 // it does in a one-process run. The ranks meet only at agreements and gathers:
-//   1. every rank loads the URDF; all agree (a failure anywhere ends every rank, status 2);
-//   2. every rank's flags and URDF bytes must match rank 0's (RunFingerprintText);
+//   1. every rank loads the robot (URDF or MJCF); all agree (a failure anywhere ends every rank,
+//      status 2);
+//   2. every rank's flags and model files' bytes must match rank 0's (RunFingerprintText);
 //   3. every rank allocates its batch, runner and recording under its own --memory-limit;
 //   4. the steps, with a gather of the recorded robots to rank 0 at every recorded step, where
 //      a failure (rank 0 writing the files) stops every rank after that step;
@@ -40,7 +41,8 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-RobotBatchConfig BatchConfig(const RunOptions& options, const RobotModel& model) {
+RobotBatchConfig BatchConfig(const RunOptions& options, const LoadedRobot& robot) {
+  const RobotModel& model = robot.model;
   RobotBatchConfig config;
   config.control = DefaultJointControl(model);
   for (JointControl& joint : config.control) {
@@ -48,12 +50,17 @@ RobotBatchConfig BatchConfig(const RunOptions& options, const RobotModel& model)
     if (options.kd >= 0.0) joint.kd = static_cast<float>(options.kd);
   }
   if (options.task.torque_control) {
-    config.torque.enabled = true;
-    config.torque.dynamics.armature.assign(model.dof(), options.armature);
-    for (int k = 0; k < 3; ++k) config.torque.gravity[k] = static_cast<float>(options.gravity[k]);
+    if (robot.mjcf) {
+      // The file's armature, gravity and joint-limit softness.
+      config.torque = MjcfTorqueConfig(*robot.mjcf).torque;
+    } else {
+      config.torque.enabled = true;
+      config.torque.dynamics.armature.assign(model.dof(), options.armature);
+      for (int k = 0; k < 3; ++k) config.torque.gravity[k] = static_cast<float>(options.gravity[k]);
+      config.torque.limits.time_constant = static_cast<float>(options.limit_time_constant);
+      config.torque.limits.damping_ratio = static_cast<float>(options.limit_damping_ratio);
+    }
     config.torque.integrator = options.integrator;
-    config.torque.limits.time_constant = static_cast<float>(options.limit_time_constant);
-    config.torque.limits.damping_ratio = static_cast<float>(options.limit_damping_ratio);
     config.torque.limit_tolerance = static_cast<float>(options.limit_tolerance);
     config.torque.max_joint_speed = static_cast<float>(options.max_joint_speed);
     if (options.ground_contacts) {
@@ -69,17 +76,21 @@ RobotBatchConfig BatchConfig(const RunOptions& options, const RobotModel& model)
   return config;
 }
 
-// What must be the same on every rank: the run's flags and the URDF's bytes.
-uint64_t RunFingerprint(const RunOptions& options) {
+// What must be the same on every rank: the run's flags and the model files' bytes.
+uint64_t RunFingerprint(const RunOptions& options, const std::vector<std::string>& files) {
   StateHasher hasher;
   const std::string text = RunFingerprintText(options);
   hasher.AddBytes(text.data(), text.size());
-  // Read as the loader read it (swarm/core/input_file.h), within the same limit; a file that
+  // Read as the loader read them (swarm/core/input_file.h), within the same limit; a file that
   // changed since or cannot be read again hashes as its error, which no other rank shares.
-  Result<std::string> bytes =
-      ReadInputFile(options.urdf, "URDF file", options.max_urdf_bytes, "--max-urdf-bytes");
-  const std::string& hashed = bytes.ok() ? bytes.value() : bytes.status().message();
-  hasher.AddBytes(hashed.data(), hashed.size());
+  const bool mjcf = !options.source.mjcf.empty();
+  for (const std::string& file : files) {
+    Result<std::string> bytes =
+        mjcf ? ReadInputFile(file, "MJCF file", options.source.max_mjcf_bytes, "--max-mjcf-bytes")
+             : ReadInputFile(file, "URDF file", options.source.max_urdf_bytes, "--max-urdf-bytes");
+    const std::string& hashed = bytes.ok() ? bytes.value() : bytes.status().message();
+    hasher.AddBytes(hashed.data(), hashed.size());
+  }
   return hasher.Digest();
 }
 
@@ -99,14 +110,15 @@ class RankRun {
   Status Load() {
     Status loaded = LoadModel();
     if (Status agreed = ranks_.Agree(loaded); !agreed.ok()) return agreed;
-    const uint64_t mine = RunFingerprint(options_);
+    const uint64_t mine =
+        RunFingerprint(options_, robot_ ? robot_->files : std::vector<std::string>{});
     const uint64_t root = ranks_.BroadcastWord(mine);
     Status same;
     if (mine != root) {
       same = InvalidArgument(
-          "its flags or its URDF's bytes differ from rank 0's; every rank of a run needs the same "
-          "flags (all but --threads, --simd, --memory-limit, --no-progress, --max-urdf-bytes, "
-          "--out and --max-output) and the same URDF");
+          "its flags or its model files' bytes differ from rank 0's; every rank of a run needs the "
+          "same flags (all but --threads, --simd, --memory-limit, --no-progress, "
+          "--max-urdf-bytes, --max-mjcf-bytes, --out and --max-output) and the same model files");
     }
     return ranks_.Agree(same);
   }
@@ -175,15 +187,20 @@ class RankRun {
  private:
   Status LoadModel() {
     if (Status s = ForceSimdTarget(options_.simd); !s.ok()) return s;
-    Result<RobotModel> model =
-        LoadRobotModel(options_.urdf, options_.floating_base, options_.max_urdf_bytes);
-    if (!model.ok()) return model.status();
-    model_ = std::move(model).value();
+    Result<LoadedRobot> robot = LoadRobot(options_.source);
+    if (!robot.ok()) return robot.status();
+    // An MJCF model's includes are inputs too.
+    const std::string ee_path = options_.out.empty() ? "" : EndEffectorOutputPath(options_.out);
+    const FileUse outputs[] = {{"--out", options_.out, FileRole::kOutput},
+                               {"--out's end-effector file", ee_path, FileRole::kOutput}};
+    if (Status s = CheckDistinctFromModel(options_.source, *robot, outputs); !s.ok()) return s;
+    robot_ = std::move(robot).value();
+    model_ = robot_->model;
     return {};
   }
 
   Status AllocateLocal() {
-    RobotBatchConfig config = BatchConfig(options_, *model_);
+    RobotBatchConfig config = BatchConfig(options_, *robot_);
     if (!options_.end_effector.empty()) {
       Result<size_t> link = model_->FindLink(options_.end_effector);
       if (!link.ok()) return InvalidArgument("--end-effector: " + link.status().message());
@@ -232,6 +249,7 @@ class RankRun {
   const RobotSlice slice_;
   MemoryAccountant memory_;
   ThreadPool pool_;
+  std::optional<LoadedRobot> robot_;
   std::optional<RobotModel> model_;
   std::optional<RecordingPlan> plan_;
   std::optional<RobotBatch> batch_;
@@ -255,7 +273,7 @@ int RunRobots(const RunOptions& options, RankGroup& ranks) {
                                 " MPI ranks: every rank needs at least one robot");
   } else {
     const std::string ee_path = options.out.empty() ? "" : EndEffectorOutputPath(options.out);
-    const FileUse files[] = {{"--urdf", options.urdf, FileRole::kInput},
+    const FileUse files[] = {{options.source.flag(), options.source.path(), FileRole::kInput},
                              {"--out", options.out, FileRole::kOutput},
                              {"--out's end-effector file", ee_path, FileRole::kOutput}};
     startable = CheckDistinctFiles(files);

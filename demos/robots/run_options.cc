@@ -30,7 +30,8 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   double drop_height = options.task.drop_height;
   FlagSet flags(
       "swarm-robots run",
-      "Steps R copies of a URDF robot in lockstep (16 per AVX-512 register) on a task, with a\n"
+      "Steps R copies of a URDF or MJCF robot in lockstep (16 per AVX-512 register) on a task, "
+      "with a\n"
       "progress bar on stderr, a summary on stdout and optional .npy trajectories:\n"
       "  --out run.npy writes q as float32 [frames, M, q_count] (q at steps 0, K, 2K, ... <= N)\n"
       "  and run_ee.npy the end-effector poses as float32 [frames, M, 7] (px py pz qw qx qy qz)\n"
@@ -44,10 +45,8 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
       "constraints, forward dynamics and semi-implicit Euler every step), with --contacts\n"
       "against the ground plane z = 0 (soft constraints with MuJoCo's solref, a friction cone:\n"
       "contacts stick or slide with Coulomb friction).");
-  flags.AddString("urdf", &options.urdf, "URDF file of the robot (required)");
-  flags.AddBytes("max-urdf-bytes", &options.max_urdf_bytes, "refuse larger URDF files");
-  flags.AddSwitch("floating-base", &options.floating_base,
-                  "the root link moves freely: q starts with x y z qw qx qy qz");
+  AddRobotSourceFlags(flags, options.source,
+                      "--urdf: the root link moves freely: q starts with x y z qw qx qy qz");
   flags.AddString("end-effector", &options.end_effector,
                   "link steered by IK and recorded (default: the deepest link)");
   flags.AddCount("robots", &options.robots, 1, kMaxRobots, "robots stepped in lockstep");
@@ -76,8 +75,9 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   flags.AddString("controller", &controller,
                   "torque control: pd-gravity (PD + gravity compensation) or computed-torque");
   flags.AddNumber("armature", &options.armature, 0.0, 1e6,
-                  "torque control: rotor inertia per joint, kg m^2 (or kg)");
-  flags.AddString("gravity", &gravity, "torque control: gravity in the world frame, gx,gy,gz");
+                  "torque control: rotor inertia per joint, kg m^2 (or kg; --mjcf: the file's)");
+  flags.AddString("gravity", &gravity,
+                  "torque control: gravity in the world frame, gx,gy,gz (--mjcf: the file's)");
   flags.AddString("integrator", &integrator,
                   "torque control: euler (semi-implicit) or rk4 (four forward dynamics a step)");
   flags.AddNumber("kp", &options.kp, 0.0, 1e9,
@@ -95,9 +95,10 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   flags.AddNumber("ground-damping-ratio", &options.ground_damping_ratio, 1e-3, 1e3,
                   "contacts: the soft constraint's damping ratio (MuJoCo's solref[1])");
   flags.AddNumber("limit-time-constant", &options.limit_time_constant, 1e-6, 1e3,
-                  "torque control: the joint limits' time constant, s (at least 2 dt is used)");
+                  "torque control: the joint limits' time constant, s (at least 2 dt is used; "
+                  "--mjcf: the file's solreflimit)");
   flags.AddNumber("limit-damping-ratio", &options.limit_damping_ratio, 1e-3, 1e3,
-                  "torque control: the joint limits' damping ratio");
+                  "torque control: the joint limits' damping ratio (--mjcf: the file's)");
   flags.AddNumber("limit-tolerance", &options.limit_tolerance, 1e-6, 10.0,
                   "torque control: how far a joint's whole effort limit may push it past a joint "
                   "limit, rad or m (the limit is made stiffer where it would go further)");
@@ -165,11 +166,7 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
       }
     }
   }
-  if (options.urdf.empty()) {
-    return InvalidArgument(
-        "--urdf: expected the path of a URDF file (e.g. --urdf "
-        "assets/robots/ur5.urdf), got none");
-  }
+  if (Status s = CheckRobotSource(options.source); !s.ok()) return s;
   if (options.record_robots == 0 || options.record_robots > options.robots) {
     options.record_robots = options.robots;
   }
@@ -194,7 +191,8 @@ std::string RunFingerprintText(const RunOptions& options) {
     text += ';';
   };
   const RobotTaskParams& task = options.task;
-  add("floating_base", options.floating_base);
+  add("floating_base", options.source.floating_base);
+  add("model_format", options.source.mjcf.empty() ? "urdf" : "mjcf");
   add("end_effector", options.end_effector);
   add("robots", options.robots);
   add("steps", options.steps);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/robots/cholesky.h"
 #include "engine/robots/frame_math.h"
 #include "swarm/kernels/robots/dynamics/robot_dynamics_reference.h"
 #include "swarm/kernels/robots/robot_kinematics_reference.h"
@@ -31,18 +32,7 @@ double Impedance(const SoftConstraint& soft, double depth) {
 
 // The inverse of a symmetric positive definite matrix by Cholesky, or empty when it is not.
 std::vector<double> InverseSpd(std::vector<double> a, size_t n) {
-  for (size_t j = 0; j < n; ++j) {  // a = L L^T, L in the lower triangle
-    double diagonal = a[j * n + j];
-    for (size_t k = 0; k < j; ++k) diagonal -= a[j * n + k] * a[j * n + k];
-    if (!(diagonal > 0.0)) return {};
-    const double l = std::sqrt(diagonal);
-    a[j * n + j] = l;
-    for (size_t i = j + 1; i < n; ++i) {
-      double value = a[i * n + j];
-      for (size_t k = 0; k < j; ++k) value -= a[i * n + k] * a[j * n + k];
-      a[i * n + j] = value / l;
-    }
-  }
+  if (CholeskyFactor(a, n) != n) return {};  // a = L L^T, L in the lower triangle
   std::vector<double> inverse(n * n, 0.0);
   std::vector<double> column(n);
   for (size_t c = 0; c < n; ++c) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/robots/cholesky.h"
 #include "engine/robots/frame_math.h"
 #include "swarm/core/text.h"
 #include "swarm/kernels/robots/dynamics/robot_dynamics_reference.h"
@@ -91,27 +92,16 @@ Status CheckMassless(const RobotModel& model, const DynamicsModel& dynamics) {
   const size_t n = tree.velocity_count();
   double largest = 0.0;
   for (size_t k = 0; k < n; ++k) largest = std::max(largest, m[n * k + k]);
-  // Cholesky, in place (lower triangle).
-  for (size_t c = 0; c < n; ++c) {
-    double pivot = m[n * c + c];
-    for (size_t k = 0; k < c; ++k) pivot -= m[n * c + k] * m[n * c + k];
-    if (!(pivot > 1e-12 * largest)) {
-      const size_t base = model.floating_base ? kFloatingBaseVelocities : 0;
-      const std::string column =
-          c < base ? "the floating base"
-                   : "joint " + Quoted(model.joints[model.dof_joints[c - base]].name);
-      return InvalidArgument(model.name + ": " + column +
-                             " moves no mass that the joints before it do not already move "
-                             "the same way (massless links between coaxial joints?): the mass "
-                             "matrix is singular");
-    }
-    const double root = std::sqrt(pivot);
-    m[n * c + c] = root;
-    for (size_t r = c + 1; r < n; ++r) {
-      double value = m[n * r + c];
-      for (size_t k = 0; k < c; ++k) value -= m[n * r + k] * m[n * c + k];
-      m[n * r + c] = value / root;
-    }
+  const size_t c = CholeskyFactor(m, n, 1e-12 * largest);
+  if (c < n) {
+    const size_t base = model.floating_base ? kFloatingBaseVelocities : 0;
+    const std::string column =
+        c < base ? "the floating base"
+                 : "joint " + Quoted(model.joints[model.dof_joints[c - base]].name);
+    return InvalidArgument(model.name + ": " + column +
+                           " moves no mass that the joints before it do not already move the "
+                           "same way (massless links between coaxial joints?): the mass matrix "
+                           "is singular");
   }
   return Status();
 }

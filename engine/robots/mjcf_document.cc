@@ -80,8 +80,8 @@ class DocumentBuilder {
     const size_t remaining = options_.max_bytes - std::min(options_.max_bytes, bytes_);
     Result<std::string> text =
         ReadInputFile(path, "MJCF file", remaining,
-                      "the model's files together may hold MjcfReadOptions::max_bytes (" +
-                          std::to_string(options_.max_bytes) + ")");
+                      "the model's files together may hold " + std::to_string(options_.max_bytes) +
+                          " bytes; raise it with --max-mjcf-bytes or MjcfOptions::max_bytes");
     if (!text.ok()) return text.status();
     return Parse(file, *text);
   }
@@ -89,10 +89,9 @@ class DocumentBuilder {
   Result<const XmlTree*> Parse(uint32_t file, std::string_view text) {
     const std::string& path = document_.files[file];
     if (text.size() > options_.max_bytes - std::min(options_.max_bytes, bytes_)) {
-      return InvalidArgument(path +
-                             ": the model's files together are larger than "
-                             "MjcfReadOptions::max_bytes (" +
-                             std::to_string(options_.max_bytes) + ")");
+      return InvalidArgument(path + ": the model's files together are larger than " +
+                             std::to_string(options_.max_bytes) +
+                             " bytes; raise it with --max-mjcf-bytes or MjcfOptions::max_bytes");
     }
     bytes_ += text.size();
     Result<XmlTree> tree = ParseXmlTree(text, kMjcfXmlLimits);

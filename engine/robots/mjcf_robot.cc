@@ -19,6 +19,13 @@ namespace fm = frame_math;
 
 fm::Quat XyzwOf(const std::array<double, 4>& wxyz) { return {wxyz[1], wxyz[2], wxyz[3], wxyz[0]}; }
 
+// The inertial of a link between two joints of one body: stated, and empty.
+LinkInertial Massless() {
+  LinkInertial inertial;
+  inertial.present = true;
+  return inertial;
+}
+
 class RobotBuilder {
  public:
   RobotBuilder(const MjcfDocument& document, const MjcfModel& model)
@@ -174,7 +181,7 @@ class RobotBuilder {
       }
       RobotJoint& joint = AddJoint(
           joint_name, type, parent, offset, quat, body_link ? name : name + "/" + joint_name,
-          body_link ? static_cast<int>(b) : -1, body_link ? body.inertial : LinkInertial{});
+          body_link ? static_cast<int>(b) : -1, body_link ? body.inertial : Massless());
       joint.axis = source.axis;
       joint.has_position_limits = source.limited;
       joint.lower = source.limited ? source.range[0] : 0.0;

@@ -1,5 +1,6 @@
 #include "swarm/robots/rigid_body_tree.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -153,7 +154,11 @@ Result<RigidBodyTree> BuildRigidBodyTree(const RobotModel& model) {
     const RigidBody& body = tree.bodies[b];
     const bool moves = body.joint >= 0 || model.floating_base;
     if (!moves) continue;  // a fixed base's root body is the world: its inertia never enters
-    const bool empty = body.mass == 0.0 && body.inertia == std::array<double, 9>{};
+    // Massless by statement: every link has an inertial, of mass and inertia zero (a URDF link
+    // without <inertial> is more likely an omission, and named below).
+    const bool stated = std::all_of(body.links.begin(), body.links.end(),
+                                    [&](size_t link) { return model.inertials[link].present; });
+    const bool empty = stated && body.mass == 0.0 && body.inertia == std::array<double, 9>{};
     if (empty && carries[b] && body.joint >= 0) continue;
     if (!(body.mass > 0.0)) {
       return InvalidArgument(model.name + ": " + BodyName(model, body) +

@@ -165,6 +165,25 @@ except (ValueError, KeyError) as error:
     failures.append("6: JSON parses")
     print(f"FAIL 6: info --json is not valid JSON ({error}): {odd!r}")
 
+# MJCF (6b): the URDF gate's limits, and the model's files together under --max-mjcf-bytes.
+mjcf_info = [robots, "info", "--mjcf"]
+deep_mjcf = "<mujoco><worldbody>" + "<body>" * 50_000 + "</body>" * 50_000 + "</worldbody></mujoco>"
+check("6b: an MJCF nesting 50,000 bodies", mjcf_info + [write("deep.xml", deep_mjcf.encode())], 2,
+      "deep.xml", "nested 65 elements deep, more than the limit of 64")
+check("6b: an MJCF with a DOCTYPE",
+      mjcf_info + [write("doctype.xml", b'<!DOCTYPE m [<!ENTITY a "aaaa">]><mujoco/>')], 2,
+      "doctype.xml", "DOCTYPE")
+check("6b: /dev/zero as an MJCF", mjcf_info + ["/dev/zero"], 2, "/dev/zero",
+      "--max-mjcf-bytes")
+write("included.xml", b"<mujoco>" + b"<!--" + b"x" * (2 << 20) + b"--></mujoco>")
+check("6b: an include past --max-mjcf-bytes",
+      mjcf_info + [write("includer.xml", b'<mujoco><include file="included.xml"/></mujoco>'),
+                   "--max-mjcf-bytes", "1M"], 2, "included.xml", "--max-mjcf-bytes")
+check("6b: a number beyond double range in an MJCF",
+      mjcf_info + [write("huge.xml", b'<mujoco><worldbody><body pos="1e999 0 0"><joint/>'
+                   b'<geom size="0.1"/></body></worldbody></mujoco>')], 2,
+      "huge.xml:1", "pos")
+
 # ---------------------------------------------------------------------------------------------
 # PNG (7, 8)
 

@@ -355,6 +355,7 @@ TEST_CASE("run fingerprint: every option that shapes the results, none of a rank
   CHECK(with({"--memory-limit", "1G"}) == text);
   CHECK(with({"--no-progress"}) == text);
   CHECK(with({"--max-urdf-bytes", "1M"}) == text);
+  CHECK(with({"--max-mjcf-bytes", "1M"}) == text);
   CHECK(with({"--max-output", "4G"}) == text);
   // ... and whether a run records does (the ranks gather frames), but not where it writes.
   CHECK(with({"--out", "a.npy"}) != text);
@@ -390,6 +391,41 @@ TEST_CASE("run fingerprint: every option that shapes the results, none of a rank
   // Numbers are compared exactly, not as rounded text.
   CHECK(with({"--dt", "0.0020000000000000001"}) == text);
   CHECK(with({"--dt", "0.0020000000000001"}) != text);
+}
+
+TEST_CASE("robot files: --urdf or --mjcf, exactly one, --floating-base with --urdf only") {
+  const auto parse = [](std::vector<const char*> args) {
+    args.insert(args.begin(), "info");
+    return ParseInfoOptions(int(args.size()), args.data(), 1);
+  };
+  Result<InfoOptions> mjcf = parse({"--mjcf", "scene.xml", "--max-mjcf-bytes", "2M"});
+  REQUIRE(mjcf.ok());
+  CHECK(mjcf->source.mjcf == "scene.xml");
+  CHECK(mjcf->source.max_mjcf_bytes == size_t{2} << 20);
+  CHECK(std::string(mjcf->source.flag()) == "--mjcf");
+  CHECK(mjcf->source.path() == "scene.xml");
+  Result<InfoOptions> urdf = parse({"--urdf", "r.urdf", "--floating-base"});
+  REQUIRE(urdf.ok());
+  CHECK(std::string(urdf->source.flag()) == "--urdf");
+  CHECK(urdf->source.floating_base);
+  const std::pair<std::vector<const char*>, const char*> bad[] = {
+      {{}, "--urdf or --mjcf: expected the path of a robot file"},
+      {{"--urdf", "r.urdf", "--mjcf", "s.xml"}, "expected one robot file, got both"},
+      {{"--mjcf", "s.xml", "--floating-base"}, "says itself whether its base floats"}};
+  for (const auto& [args, message] : bad) {
+    INFO(message);
+    Result<InfoOptions> refused = parse(args);
+    REQUIRE_FALSE(refused.ok());
+    CHECK_THAT(refused.status().message(), Contains(message));
+  }
+  // A run's fingerprint tells the formats apart (the bytes of the files are compared as well).
+  const auto run_text = [](const char* flag) {
+    std::vector<const char*> args{"run", flag, "model"};
+    Result<RunOptions> options = ParseRunOptions(int(args.size()), args.data(), 1);
+    REQUIRE(options.ok());
+    return RunFingerprintText(options.value());
+  };
+  CHECK(run_text("--urdf") != run_text("--mjcf"));
 }
 
 TEST_CASE("run totals: split into ranks, moved as words and merged, they equal the whole") {

@@ -176,7 +176,7 @@ check_failure("rank 2 over its budget",
 check_failure("rank 1 with other flags",
               [*mpirun, "-np", "1", binary, *small, ":",
                "-np", "1", binary, *flags_with(small, "--seed", "2")],
-              [r"^swarm-robots: rank 1 of 2: its flags or its URDF's bytes differ from rank 0's"])
+              [r"^swarm-robots: rank 1 of 2: its flags or its model files' bytes differ from rank 0's"])
 check_failure("fewer robots than ranks",
               [*mpirun, "-np", "3", binary, *flags_with(small, "--robots", "2")],
               [r"--robots 2 is fewer than the 3 MPI ranks"])

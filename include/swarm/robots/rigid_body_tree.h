@@ -9,10 +9,10 @@
 // that is positive definite and satisfies the triangle inequality of principal moments
 // (I1 + I2 >= I3 for each ordering; no mass distribution has anything else). A link without an
 // <inertial>, or with zero mass, is fine when folded into a body that has mass. A joint's body
-// with no mass and no inertia at all is fine when other bodies hang from it (a floating root
-// needs mass): a link between two joints (a universal joint's cross, MJCF's several joints in
-// one body) moves the bodies beyond it, and DynamicsModel::Build checks that the mass matrix is
-// positive definite.
+// whose links all state an inertial of zero mass and inertia is fine when other bodies hang from
+// it (a floating root needs mass): a link between two joints (a universal joint's cross, MJCF's
+// several joints in one body) moves the bodies beyond it, and DynamicsModel::Build checks that the
+// mass matrix is positive definite.
 #pragma once
 
 #include <array>
