@@ -68,6 +68,7 @@ Result<std::vector<double>> ReferenceInverseMassMatrix(const DynamicsModel& dyna
 
 std::vector<JointConstraint> BuildJointConstraints(const DynamicsModel& dynamics,
                                                    const std::vector<JointControl>& control,
+                                                   const std::vector<JointActuator>& actuators,
                                                    const std::vector<double>& inverse_mass,
                                                    const SoftConstraint& limits, double tolerance) {
   const DynamicsTree tree = dynamics.tree();
@@ -94,6 +95,9 @@ std::vector<JointConstraint> BuildJointConstraints(const DynamicsModel& dynamics
     JointConstraint& joint = joints[static_cast<size_t>(body.q_index)];
     joint.damping += square * body.damping;
     joint.friction += square * body.friction;
+  }
+  for (const JointActuator& actuator : actuators) {
+    joints[actuator.dof].damping -= actuator.gear * actuator.gear * actuator.bias_velocity;
   }
   return joints;
 }

@@ -15,6 +15,7 @@
 #include "swarm/kernels/robots/robot_contact.h"
 #include "swarm/kernels/robots/robot_control.h"
 #include "swarm/kernels/robots/robot_kinematics.h"
+#include "swarm/kernels/robots/robot_torque.h"
 #include "swarm/robots/dynamics_model.h"
 #include "swarm/robots/robot_model.h"
 
@@ -25,12 +26,15 @@ namespace swarm {
 Result<std::vector<double>> ReferenceInverseMassMatrix(const DynamicsModel& dynamics);
 
 // Per independent joint: the limits of `control`, the column's damping and friction from the
-// dynamics tree (sum over the bodies the column drives of multiplier^2 times theirs), and w0 from
+// dynamics tree (sum over the bodies the column drives of multiplier^2 times theirs) with the
+// velocity gains of the joint's actuators (gear^2 (-bias_velocity): their implicit part; the
+// actuator kernel applies their explicit force), and w0 from
 // the reference inverse mass matrix, lowered where needed so that the limit's stiffness at rest,
 // k d^2 / ((1 - d) w0) with d the impedance at depth `tolerance` (soft_constraint.h), holds the
 // joint's effort limit within `tolerance`.
 std::vector<JointConstraint> BuildJointConstraints(const DynamicsModel& dynamics,
                                                    const std::vector<JointControl>& control,
+                                                   const std::vector<JointActuator>& actuators,
                                                    const std::vector<double>& inverse_mass,
                                                    const SoftConstraint& limits, double tolerance);
 

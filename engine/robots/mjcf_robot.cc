@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -298,6 +299,15 @@ class RobotBuilder {
   }
 
   Status ReadActuators() {
+    for (uint32_t j = 0; j < model_.joints.size(); ++j) {
+      const MjcfJoint& joint = model_.joints[j];
+      if (joint.actuator_force_limited &&
+          joint.actuator_force_range[0] != -joint.actuator_force_range[1]) {
+        return InvalidArgument(document_.files[0] + ": joint '" + joint.name +
+                               "' has an actuatorfrcrange that is not symmetric (-x x): swarm's "
+                               "joint effort limits are");
+      }
+    }
     for (const MjcfActuator& source : model_.actuators) {
       const int dof = DofOf(source.joint);
       if (dof < 0) {
@@ -307,6 +317,11 @@ class RobotBuilder {
       }
       if (source.gain[1] != 0.0 || source.gain[2] != 0.0) {
         return Error(source.element, "gainprm[1] and [2] must be 0 (a fixed gain reads [0])");
+      }
+      if (source.bias[2] > 0.0) {
+        return Error(source.element,
+                     "biasprm[2] > 0 is a velocity gain that adds energy, which swarm does not "
+                     "support (a position actuator's kv is -biasprm[2])");
       }
       MjcfRobotActuator actuator;
       actuator.name = source.name;
@@ -342,8 +357,8 @@ class RobotBuilder {
       double& effort = m.joints[m.dof_joints[static_cast<size_t>(dof)]].effort_limit;
       const MjcfJoint& source = model_.joints[j];
       if (source.actuator_force_limited) {
-        effort = std::max(std::fabs(source.actuator_force_range[0]),
-                          std::fabs(source.actuator_force_range[1]));
+        // Symmetric (checked in ReadActuators' caller): swarm's effort limits are.
+        effort = source.actuator_force_range[1];
       } else if (!unlimited[static_cast<size_t>(dof)]) {
         effort = limit[static_cast<size_t>(dof)];
       }
@@ -460,6 +475,25 @@ RobotBatchConfig MjcfTorqueConfig(const MjcfRobot& robot) {
   RobotBatchConfig config;
   config.torque.enabled = true;
   config.torque.dynamics.armature = robot.armature;
+  constexpr float kUnlimited = std::numeric_limits<float>::infinity();
+  for (const MjcfRobotActuator& source : robot.actuators) {
+    JointActuator actuator;
+    actuator.dof = static_cast<uint32_t>(source.dof);
+    actuator.gear = static_cast<float>(source.gear);
+    actuator.gain = static_cast<float>(source.gain);
+    actuator.bias_constant = static_cast<float>(source.bias[0]);
+    actuator.bias_position = static_cast<float>(source.bias[1]);
+    actuator.bias_velocity = static_cast<float>(source.bias[2]);
+    actuator.ctrl_lower =
+        source.ctrl_limited ? static_cast<float>(source.ctrl_range[0]) : -kUnlimited;
+    actuator.ctrl_upper =
+        source.ctrl_limited ? static_cast<float>(source.ctrl_range[1]) : kUnlimited;
+    actuator.force_lower =
+        source.force_limited ? static_cast<float>(source.force_range[0]) : -kUnlimited;
+    actuator.force_upper =
+        source.force_limited ? static_cast<float>(source.force_range[1]) : kUnlimited;
+    config.torque.actuators.push_back(actuator);
+  }
   for (int k = 0; k < 3; ++k) config.torque.gravity[k] = static_cast<float>(robot.gravity[k]);
   // MuJoCo clamps the impedance into [0.0001, 0.9999] (mjMINIMP, mjMAXIMP).
   const auto impedance = [](double d) { return static_cast<float>(std::clamp(d, 0.0001, 0.9999)); };

@@ -25,7 +25,8 @@ namespace swarm {
 //   q (q_count) | base velocity (b) | qd (dof) | torque mode with contacts: contact normal
 //   forces (c) | friction forces (2c) | anchors (2c) | sliding (c) | q_target (dof) |
 //   base force (b) | torque (dof) | link poses (7 links) | target (7) | torque mode:
-//   qd_target (dof) | qdd_target (dof) | applied (n) | qdd (n) | limit forces (dof) |
+//   qd_target (dof) | qdd_target (dof) | ctrl (actuators) | applied (n) | qdd (n) |
+//   limit forces (dof) |
 //   added joint inertia (dof) |
 //   added point inertia (8c) | the step's limit flags (dof), contact flags (c), slipping (c),
 //   slip forces (2c) and the robots it solves again (1) | RK4 only: q0 (q_count) | v0 (n) | q stage
@@ -90,7 +91,9 @@ struct RobotBatch::State {
   size_t target_pose_begin() const { return poses_begin() + kPoseArrays * model.links.size(); }
   size_t qd_target_begin() const { return target_pose_begin() + kPoseArrays; }
   size_t qdd_target_begin() const { return qd_target_begin() + torque_arrays(); }
-  size_t applied_begin() const { return qdd_target_begin() + torque_arrays(); }
+  size_t actuator_arrays() const { return torque_mode() ? config.torque.actuators.size() : 0; }
+  size_t ctrl_begin() const { return qdd_target_begin() + torque_arrays(); }
+  size_t applied_begin() const { return ctrl_begin() + actuator_arrays(); }
   size_t dynamics_arrays() const { return torque_mode() ? velocities() : 0; }
   size_t qdd_begin() const { return applied_begin() + dynamics_arrays(); }
   size_t limit_forces_begin() const { return qdd_begin() + dynamics_arrays(); }
@@ -306,8 +309,8 @@ Result<Constraints> BuildConstraints(const RobotModel& model, const DynamicsMode
                            inverse_mass.status().message());
   }
   Constraints out;
-  out.joints = BuildJointConstraints(dynamics, config.control, *inverse_mass, torque.limits,
-                                     torque.limit_tolerance);
+  out.joints = BuildJointConstraints(dynamics, config.control, torque.actuators, *inverse_mass,
+                                     torque.limits, torque.limit_tolerance);
   if (!torque.contacts.enabled) return out;
   if (torque.integrator == TorqueIntegrator::kRungeKutta4) {
     return InvalidArgument(
@@ -453,6 +456,14 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
                                NumberText(g));
       }
     }
+    for (size_t a = 0; a < torque.actuators.size(); ++a) {
+      const JointActuator& actuator = torque.actuators[a];
+      if (actuator.dof >= model.dof() || !ValidJointActuator(actuator)) {
+        return InvalidArgument("RobotBatch: config.torque.actuators[" + std::to_string(a) +
+                               "] needs a joint below " + std::to_string(model.dof()) +
+                               ", finite gear, gain and biases and ranges with lower <= upper");
+      }
+    }
     Result<DynamicsModel> dynamics = DynamicsModel::Build(state->model, torque.dynamics);
     if (!dynamics.ok()) return dynamics.status();
     state->dynamics = std::make_unique<DynamicsModel>(std::move(dynamics).value());
@@ -556,6 +567,8 @@ const char* TorqueControllerName(TorqueController controller) {
       return "pd-gravity";
     case TorqueController::kComputedTorque:
       return "computed-torque";
+    case TorqueController::kActuators:
+      return "actuators";
   }
   return "?";
 }
@@ -584,6 +597,12 @@ LanesView RobotBatch::qd_target() {
 }
 LanesView RobotBatch::qdd_target() {
   return state_->Arrays(state_->qdd_target_begin(), state_->torque_arrays());
+}
+LanesView RobotBatch::ctrl() {
+  return state_->Arrays(state_->ctrl_begin(), state_->actuator_arrays());
+}
+ConstLanesView RobotBatch::ctrl() const {
+  return state_->Arrays(state_->ctrl_begin(), state_->actuator_arrays());
 }
 LanesView RobotBatch::qdd() {
   return state_->Arrays(state_->qdd_begin(), state_->dynamics_arrays());
@@ -728,6 +747,11 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
         "floating base of " +
         Quoted(s.model.name) + "); use pd-gravity");
   }
+  if (controller == TorqueController::kActuators && s.config.torque.actuators.empty()) {
+    return InvalidArgument(
+        "RobotBatch::TorqueStep: the actuators controller needs config.torque.actuators (an MJCF "
+        "robot's: MjcfTorqueConfig)");
+  }
   const size_t n = s.velocities();
   TorqueStepModel model;
   model.dynamics = &s.dynamics_tree;
@@ -777,6 +801,7 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
                        s.Arrays(s.slip_forces_begin(), 2 * s.contacts.size())},
       .resolve_marks = s.Arrays(s.resolve_marks_begin(), s.torque_mode() ? 1 : 0),
       .targets = {q_target(), qd_target(), qdd_target()},
+      .ctrl = ctrl(),
       .rk_q0 = s.Arrays(s.rk_q0_begin(), rk_q),
       .rk_v0 = s.Arrays(s.rk_v0_begin(), rk_v),
       .rk_q_stage = s.Arrays(s.rk_q_stage_begin(), rk_q),

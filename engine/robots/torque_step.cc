@@ -207,6 +207,13 @@ void ControlTorques(const TorqueStepModel& model, const TorqueStepArrays& arrays
                       slice(arrays.accelerations), slice(arrays.torques), scratch);
       ClampTorques(model.control, model.dof, slice(arrays.torques));
       return;
+    case TorqueController::kActuators: {
+      const std::vector<JointActuator>& actuators = model.config->actuators;
+      ActuatorTorques(actuators.data(), actuators.size(), slice(arrays.q_joints),
+                      slice(arrays.joint_velocities), slice(arrays.ctrl), slice(arrays.torques));
+      ClampTorques(model.control, model.dof, slice(arrays.torques));
+      return;
+    }
   }
 }
 

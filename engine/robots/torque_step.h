@@ -3,7 +3,7 @@
 // it is and each stage can be read, tested and replaced alone:
 //
 //   ControlTorques               the controller's joint torques (none, PD + gravity, computed
-//   torque) then, per evaluation of the dynamics at a state (q, v):
+//   torque, actuators) then, per evaluation of the dynamics at a state (q, v):
 //     AddConstraintTerms         applied = torques + the joints' explicit constraint forces, their
 //                                added inertia; with contacts the links placed by forward
 //                                kinematics and the contacts' forces and point inertias
@@ -117,13 +117,15 @@ struct TorqueStepArrays {
   GroundContactStep contact_step;  // and per contact
   LanesView resolve_marks;         // 1 array: robots a step solves again
   JointTargets targets;            // q, qd and qdd targets (dof each)
+  LanesView ctrl;                  // the actuators' inputs (config->actuators.size())
   LanesView rk_q0, rk_v0, rk_q_stage, rk_v_stage, rk_v_sum, rk_a_sum, rk_a_stage;
 };
 
 // The controller's joint torques into arrays.torques: kNone clamps the user's torques to the
 // effort limits; kPdGravity adds PD torques to the gravity torques g(q) (the base's part of g is
 // no actuation and is cleared); kComputedTorque (fixed base only) runs the commanded
-// accelerations through inverse dynamics and clamps.
+// accelerations through inverse dynamics and clamps; kActuators sums the actuators' torques
+// from arrays.ctrl and clamps.
 void ControlTorques(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                     TorqueController controller, size_t begin, size_t count);
 

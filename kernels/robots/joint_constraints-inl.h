@@ -65,6 +65,12 @@ HWY_INLINE void LimitRowAt(D d, const JointConstraint& joint, const SoftConstrai
   const V dt = hn::Set(d, limits.dt);
   const auto arrives =
       hn::And(hn::Lt(row_velocity, zero), hn::Ge(hn::Sub(r, hn::Mul(dt, row_velocity)), zero));
+  // It stops with the impedance of the depth it would reach within the step, if higher: a limit
+  // whose impedance starts near zero (MJCF solimplimit "0 0.99 0.01") still stops it there.
+  V deeper_stiffness, deeper_damping, deeper_mass, deeper_reach;
+  SoftRowAt(d, limits, hn::Add(r, hn::Mul(dt, row_velocity)), hn::Set(d, joint.inverse_inertia0),
+            deeper_stiffness, deeper_damping, deeper_mass, deeper_reach);
+  mass = hn::IfThenElse(hn::And(arrives, hn::Gt(deeper_mass, mass)), deeper_mass, mass);
   const V impact_damping = hn::Mul(mass, inverse_dt);
   explicit_force =
       hn::IfThenElse(arrives, SoftRowForce(stiffness, impact_damping, reach, row_velocity, r),

@@ -18,6 +18,11 @@ LimitRow LimitRowAt(const JointConstraint& joint, const SoftConstraintStep& limi
   out.row = SoftRowAt(limits, out.r, joint.inverse_inertia0);
   const float inverse_dt = 1.0f / limits.dt;
   const bool arrives = out.row_velocity < 0.0f && out.r - limits.dt * out.row_velocity >= 0.0f;
+  if (arrives) {
+    const SoftRow deeper =
+        SoftRowAt(limits, out.r + limits.dt * out.row_velocity, joint.inverse_inertia0);
+    if (deeper.mass > out.row.mass) out.row.mass = deeper.mass;
+  }
   const float damping = arrives ? out.row.mass * inverse_dt : out.row.damping;
   out.explicit_force =
       SoftRowForce(out.row.stiffness, damping, out.row.reach, out.row_velocity, out.r);

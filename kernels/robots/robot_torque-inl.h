@@ -9,6 +9,7 @@
 #define SWARM_KERNELS_ROBOT_TORQUE_INL_H_
 #endif
 
+#include <algorithm>
 #include <cstddef>
 
 #include "hwy/highway.h"
@@ -66,6 +67,38 @@ inline void PdAccelerationsImpl(const JointControl* joints, size_t joint_count,
       const auto pd = PdTerm(kp, kd, hn::LoadU(d, q_in + i), hn::LoadU(d, qd_in + i),
                              hn::LoadU(d, target_q + i), hn::LoadU(d, target_qd + i));
       store(hn::Add(hn::LoadU(d, target_qdd + i), pd), d, a_out + i);
+    });
+  }
+}
+
+inline void ActuatorTorquesImpl(const JointActuator* actuators, size_t actuator_count,
+                                const ConstLanesView& q_joints, const ConstLanesView& qd,
+                                const ConstLanesView& ctrl, const LanesView& tau) {
+  const hn::ScalableTag<float> d;
+  for (size_t j = 0; j < tau.arrays; ++j) std::fill_n(tau.Array(j), tau.count, 0.0f);
+  for (size_t a = 0; a < actuator_count; ++a) {
+    const JointActuator& actuator = actuators[a];
+    const auto gear = hn::Set(d, actuator.gear), gain = hn::Set(d, actuator.gain);
+    const auto constant = hn::Set(d, actuator.bias_constant);
+    const auto position = hn::Set(d, actuator.bias_position);
+    const auto velocity = hn::Set(d, actuator.bias_velocity);
+    const auto ctrl_low = hn::Set(d, actuator.ctrl_lower);
+    const auto ctrl_high = hn::Set(d, actuator.ctrl_upper);
+    const auto force_low = hn::Set(d, actuator.force_lower);
+    const auto force_high = hn::Set(d, actuator.force_upper);
+    const float* HWY_RESTRICT q_in = q_joints.Array(actuator.dof);
+    const float* HWY_RESTRICT qd_in = qd.Array(actuator.dof);
+    const float* HWY_RESTRICT ctrl_in = ctrl.Array(a);
+    float* HWY_RESTRICT tau_io = tau.Array(actuator.dof);
+    ForEachVector(d, tau.count, [&](size_t i, auto store) HWY_ATTR {
+      const auto input = ClampBySelect(hn::LoadU(d, ctrl_in + i), ctrl_low, ctrl_high);
+      const auto length = hn::Mul(gear, hn::LoadU(d, q_in + i));
+      const auto rate = hn::Mul(gear, hn::LoadU(d, qd_in + i));
+      const auto force =
+          hn::Add(hn::Add(hn::Add(hn::Mul(gain, input), constant), hn::Mul(position, length)),
+                  hn::Mul(velocity, rate));
+      const auto clamped = ClampBySelect(force, force_low, force_high);
+      store(hn::Add(hn::LoadU(d, tau_io + i), hn::Mul(gear, clamped)), d, tau_io + i);
     });
   }
 }

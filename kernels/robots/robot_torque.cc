@@ -17,6 +17,7 @@ namespace swarm {
 HWY_EXPORT(AddPdTorquesImpl);
 HWY_EXPORT(PdAccelerationsImpl);
 HWY_EXPORT(ClampTorquesImpl);
+HWY_EXPORT(ActuatorTorquesImpl);
 HWY_EXPORT(IntegrateAccelerationsImpl);
 HWY_EXPORT(IntegrateFloatingBaseImpl);
 HWY_EXPORT(AdvanceFloatingBaseImpl);
@@ -57,6 +58,25 @@ void PdAccelerations(const JointControl* joints, size_t joint_count, const Const
                target.q.arrays == joint_count && target.qd.arrays == joint_count &&
                target.qdd.arrays == joint_count && a.arrays == joint_count);
   HWY_DYNAMIC_DISPATCH(PdAccelerationsImpl)(joints, joint_count, q, qd, target, a);
+}
+
+bool ValidJointActuator(const JointActuator& actuator) {
+  return std::isfinite(actuator.gear) && std::isfinite(actuator.gain) &&
+         std::isfinite(actuator.bias_constant) && std::isfinite(actuator.bias_position) &&
+         std::isfinite(actuator.bias_velocity) && actuator.bias_velocity <= 0.0f &&
+         actuator.ctrl_lower <= actuator.ctrl_upper && actuator.force_lower <= actuator.force_upper;
+}
+
+void ActuatorTorques(const JointActuator* actuators, size_t actuator_count,
+                     const ConstLanesView& q_joints, const ConstLanesView& qd,
+                     const ConstLanesView& ctrl, const LanesView& tau) {
+  SWARM_ASSERT(SameCount(tau, q_joints, qd, ctrl) && q_joints.arrays == tau.arrays &&
+               qd.arrays == tau.arrays && ctrl.arrays == actuator_count &&
+               (actuator_count == 0 || actuators != nullptr));
+  for (size_t a = 0; a < actuator_count; ++a) {
+    SWARM_ASSERT(ValidJointActuator(actuators[a]) && actuators[a].dof < tau.arrays);
+  }
+  HWY_DYNAMIC_DISPATCH(ActuatorTorquesImpl)(actuators, actuator_count, q_joints, qd, ctrl, tau);
 }
 
 void ClampTorques(const JointControl* joints, size_t joint_count, const LanesView& tau) {

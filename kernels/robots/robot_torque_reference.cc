@@ -100,6 +100,32 @@ void ClampTorques(const JointControl* joints, size_t joint_count, const LanesVie
   }
 }
 
+float ActuatorForce(const JointActuator& actuator, float q, float qd, float ctrl) {
+  const float input = Clamp(ctrl, actuator.ctrl_lower, actuator.ctrl_upper);
+  const float length = actuator.gear * q;
+  const float rate = actuator.gear * qd;
+  const float force =
+      ((actuator.gain * input + actuator.bias_constant) + actuator.bias_position * length) +
+      actuator.bias_velocity * rate;
+  return Clamp(force, actuator.force_lower, actuator.force_upper);
+}
+
+void ActuatorTorques(const JointActuator* actuators, size_t actuator_count,
+                     const ConstLanesView& q_joints, const ConstLanesView& qd,
+                     const ConstLanesView& ctrl, const LanesView& tau) {
+  for (size_t j = 0; j < tau.arrays; ++j) {
+    for (size_t r = 0; r < tau.count; ++r) tau.Array(j)[r] = 0.0f;
+  }
+  for (size_t a = 0; a < actuator_count; ++a) {
+    const JointActuator& actuator = actuators[a];
+    for (size_t r = 0; r < tau.count; ++r) {
+      const float force = ActuatorForce(actuator, q_joints.Array(actuator.dof)[r],
+                                        qd.Array(actuator.dof)[r], ctrl.Array(a)[r]);
+      tau.Array(actuator.dof)[r] = tau.Array(actuator.dof)[r] + actuator.gear * force;
+    }
+  }
+}
+
 void IntegrateAccelerations(const ConstLanesView& qdd, const LanesView& q, const LanesView& qd,
                             float dt) {
   for (size_t j = 0; j < q.arrays; ++j) {

@@ -23,8 +23,8 @@
 //   joint2 a mimic of joint1 (q2 = (q1 - c0) / c1 around the refs): exact where MuJoCo's is a
 //   stiff soft constraint, and one degree of freedom fewer than MuJoCo's model (joint2's armature
 //   joins joint1's, times (1 / c1)^2; its limits give way to joint1's).
-// - The effort limit of a joint is its actuatorfrcrange, else the forcerange of the one actuator
-//   driving it times its gear (the larger magnitude of the range: swarm's limits are symmetric).
+// - The effort limit of a joint is its actuatorfrcrange (symmetric: swarm's limits are), else
+//   the sum of its actuators' forceranges times their gears (the larger magnitude of each range).
 // - The robot is the one tree of bodies below the world that has joints. Bodies without joints
 //   below the world (static geometry, mocap bodies) are not part of it; another tree with joints
 //   (a second robot, or a free object such as a cube) is an error, as objects are not simulated
@@ -106,7 +106,9 @@ Result<MjcfRobot> LoadMjcfString(std::string_view xml, const std::string& path,
 
 // A batch configuration that simulates the robot as the file says: torque mode on, its armature,
 // gravity and joint limits' soft constraint (solimp clamped into (0, 1) as MuJoCo clamps it), the
-// joints' effort limits.
+// joints' effort limits, and its actuators (TorqueController::kActuators with one ctrl() array
+// each; their velocity terms (kv) integrated implicitly, stable at any kv and time step, as
+// MuJoCo's implicit integrators do).
 RobotBatchConfig MjcfTorqueConfig(const MjcfRobot& robot);
 
 }  // namespace swarm

@@ -70,7 +70,9 @@ inline constexpr float kMaxStepSeconds = 1.0f;
 //   kComputedTorque  M(q) a + h(q, qd) with a = qdd_target + kp (q_target - q) +
 //                    kd (qd_target - qd), clamped (fixed-base robots: a floating base is not
 //                    actuated)
-enum class TorqueController { kNone, kPdGravity, kComputedTorque };
+//   kActuators       the actuators' torques from ctrl() (TorqueModeConfig::actuators, e.g. an
+//                    MJCF file's: swarm/kernels/robots/robot_torque.h ActuatorTorques), clamped
+enum class TorqueController { kNone, kPdGravity, kComputedTorque, kActuators };
 const char* TorqueControllerName(TorqueController controller);  // "none", "pd-gravity", ...
 
 // How TorqueStep advances (q, v) over dt:
@@ -121,6 +123,11 @@ struct TorqueModeConfig {
   float gravity[3] = {0.0f, 0.0f, -9.81f};  // world frame, m/s^2
   TorqueIntegrator integrator = TorqueIntegrator::kSemiImplicitEuler;
   GroundContactConfig contacts;
+  // The actuators TorqueController::kActuators runs, each with its ctrl() array (an MJCF robot's:
+  // MjcfTorqueConfig, swarm/robots/mjcf_robot.h). Their velocity terms add dt gear^2 (-kv) to
+  // their joints' added inertia in every step (swarm/kernels/robots/robot_torque.h), whichever
+  // controller runs.
+  std::vector<JointActuator> actuators;
   // Robots per tile (a positive multiple of kPadFloats, or 0 to size it from the model's state:
   // kAutoTorqueTileBytes) and per thread of the torque steps and MeasureEnergy;
   // RobotBatchConfig::schedule is the kinematic steps'. Results do not depend on either.
@@ -157,6 +164,7 @@ class RobotBatch {
   // accountant's budget (kOverBudget, naming "robots"); with
   // config.torque.enabled also the dynamics model's errors (a moving body without mass, naming its
   // links), limit parameters out of range or gravity that is not finite (naming the field), and
+  // an actuator on a joint the model does not have or with parameters out of range,
   // with contacts enabled an unknown, repeated or immovable contact link, a radius not finite >= 0,
   // ground parameters out of range (naming the field), the RK4 integrator, or a model with mimic
   // joints.
@@ -186,6 +194,10 @@ class RobotBatch {
   // velocities and accelerations (dof arrays each, zero unless written), and the last step's
   // accelerations (velocity_count arrays: the base's 6 first).
   LanesView base_velocity();
+  // Torque mode: one array per actuator of config.torque.actuators, the actuators' inputs (zero
+  // until written), which TorqueController::kActuators reads.
+  LanesView ctrl();
+  ConstLanesView ctrl() const;
   LanesView qd_target();
   LanesView qdd_target();
   LanesView qdd();

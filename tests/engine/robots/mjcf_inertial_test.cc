@@ -23,8 +23,10 @@ struct Read {
   uint32_t inertial = 0;
 };
 
-Read ReadInertial(const std::string& attributes, const char* mass = "2") {
-  const std::string path = test::ScratchPath("mjcf_inertial_test", "model.xml");
+// `file`: one per test case, which ctest may run in parallel.
+Read ReadInertial(const std::string& attributes, const char* mass = "2",
+                  const char* file = "model.xml") {
+  const std::string path = test::ScratchPath("mjcf_inertial_test", file);
   std::ofstream(path) << "<mujoco><compiler angle=\"radian\"/><worldbody><body><joint/>\n"
                       << "<inertial pos=\"0.1 0 0\" mass=\"" << mass << "\" " << attributes
                       << "/></body></worldbody></mujoco>";
@@ -92,10 +94,10 @@ TEST_CASE("MJCF inertials: bad inertials name the rule, file and line") {
   };
   for (const Case& bad : cases) {
     INFO(bad.attributes);
-    const Read read = ReadInertial(bad.attributes, bad.mass);
+    const Read read = ReadInertial(bad.attributes, bad.mass, "bad.xml");
     Result<LinkInertial> inertial = ReadMjcfInertial(read.document, read.inertial, MjcfCompiler{});
     REQUIRE_FALSE(inertial.ok());
-    CHECK_THAT(inertial.status().message(), Contains("model.xml:2: <inertial> "));
+    CHECK_THAT(inertial.status().message(), Contains("bad.xml:2: <inertial> "));
     CHECK_THAT(inertial.status().message(), Contains(bad.expected));
   }
 }

@@ -32,7 +32,7 @@
 #include "swarm/robots/dynamics_model.h"
 #include "swarm/robots/mjcf_robot.h"
 #include "swarm/robots/robot_batch.h"
-#include "tests/engine/robots/mjcf_compat.h"
+#include "tests/engine/robots/mjcf_peer.h"
 #include "tests/kernels/robots/robot_fixture.h"
 #include "tests/support/dynamics_scratch.h"
 #include "tests/support/for_each_target.h"
@@ -42,30 +42,12 @@ namespace {
 
 namespace fm = frame_math;
 
-struct ModelDeleter {
-  void operator()(mjModel* model) const { mj_deleteModel(model); }
-};
-struct DataDeleter {
-  void operator()(mjData* data) const { mj_deleteData(data); }
-};
-using MujocoModel = std::unique_ptr<mjModel, ModelDeleter>;
-
-MujocoModel LoadMujoco(const std::string& path) {
-  char error[1000] = "";
-  MujocoModel model(mj_loadXML(path.c_str(), nullptr, error, sizeof(error)));
-  INFO(path << ": " << error);
-  REQUIRE(model != nullptr);
-  return model;
-}
-
-std::vector<double> JointRange(const std::string& path, const std::string& joint) {
-  static std::map<std::string, MujocoModel> compiled;
-  MujocoModel& model = compiled[path];
-  if (model == nullptr) model = LoadMujoco(path);
-  const int id = mj_name2id(model.get(), mjOBJ_JOINT, joint.c_str());
-  REQUIRE(id >= 0);
-  return {model->jnt_range[2 * id], model->jnt_range[2 * id + 1]};
-}
+using test::DofMap;
+using test::LoadMujoco;
+using test::MapDofs;
+using test::MujocoData;
+using test::MujocoModel;
+using test::SetQpos;
 
 struct Case {
   const char* folder;
@@ -78,70 +60,8 @@ constexpr Case kCases[] = {{"anybotics_anymal_c", "scene_mjx.xml"},
                            {"unitree_g1", "scene_mjx.xml"},
                            {"franka_emika_panda", "mjx_scene.xml"}};
 
-struct Peer {
-  MjcfRobot robot;
-  MujocoModel mujoco;
-};
-
-Peer Prepare(const Case& c) {
-  const std::string source = std::string(SWARM_SHARED_MJCF_DIR) + "/" + c.folder;
-  const std::string copies = std::string(SWARM_MUJOCO_SCENE_DIR) + "/mjcf/" + c.folder;
-  for (const std::string& edit : test::WriteMujoco222Copies(source, copies, JointRange)) {
-    UNSCOPED_INFO(edit);
-  }
-  Result<MjcfRobot> robot = LoadMjcfFile(source + "/" + c.file);
-  if (!robot.ok()) FAIL(robot.status().message());
-  return {std::move(robot).value(), LoadMujoco(copies + "/" + c.file)};
-}
-
 bool Near(double got, double want, double scale, double tolerance) {
   return std::abs(got - want) <= tolerance * std::max(scale, 1e-12);
-}
-
-// Per MuJoCo dof: the swarm velocity column it follows and the factor (T's nonzero).
-struct DofMap {
-  std::vector<int> column;
-  std::vector<double> factor;
-};
-
-DofMap MapDofs(const MjcfRobot& robot, const mjModel* m) {
-  DofMap map{std::vector<int>(m->nv, -1), std::vector<double>(m->nv, 0.0)};
-  const RobotModel& model = robot.model;
-  const int base = model.floating_base ? 6 : 0;
-  for (int j = 0; j < m->njnt; ++j) {
-    const int dof = m->jnt_dofadr[j];
-    if (m->jnt_type[j] == mjJNT_FREE) {
-      for (int k = 0; k < 6; ++k) map.column[dof + k] = k, map.factor[dof + k] = 1.0;
-      continue;
-    }
-    const char* name = mj_id2name(m, mjOBJ_JOINT, j);
-    for (const RobotJoint& joint : model.joints) {
-      if (joint.name != name) continue;
-      map.column[dof] = base + joint.q_index;
-      map.factor[dof] = joint.is_mimic ? joint.mimic_multiplier : 1.0;
-    }
-    REQUIRE(map.column[dof] >= 0);
-  }
-  return map;
-}
-
-// MuJoCo's qpos for swarm's q.
-void SetQpos(const MjcfRobot& robot, const mjModel* m, const std::vector<double>& q, double* qpos) {
-  const RobotModel& model = robot.model;
-  const size_t base = model.floating_base ? kFloatingBaseArrays : 0;
-  for (int j = 0; j < m->njnt; ++j) {
-    const int address = m->jnt_qposadr[j];
-    if (m->jnt_type[j] == mjJNT_FREE) {
-      for (int k = 0; k < 7; ++k) qpos[address + k] = q[k];
-      continue;
-    }
-    const char* name = mj_id2name(m, mjOBJ_JOINT, j);
-    for (const RobotJoint& joint : model.joints) {
-      if (joint.name != name) continue;
-      const double value = q[base + static_cast<size_t>(joint.q_index)];
-      qpos[address] = joint.is_mimic ? joint.mimic_multiplier * value + joint.mimic_offset : value;
-    }
-  }
 }
 
 // A random configuration: joints within their limits (else +-pi), a free base anywhere within a
@@ -302,7 +222,7 @@ void CheckModel(const MjcfRobot& robot, const mjModel* m) {
   }
 }
 void CheckKinematics(const MjcfRobot& robot, const mjModel* m, std::mt19937& random) {
-  std::unique_ptr<mjData, DataDeleter> data(mj_makeData(m));
+  MujocoData data(mj_makeData(m));
   constexpr size_t kRobots = 5;
   MemoryAccountant memory;
   ThreadPool pool(1);
@@ -341,7 +261,7 @@ void CheckKinematics(const MjcfRobot& robot, const mjModel* m, std::mt19937& ran
 }
 void CheckDynamics(const MjcfRobot& robot, const mjModel* m, std::mt19937& random) {
   const RobotModel& model = robot.model;
-  std::unique_ptr<mjData, DataDeleter> data(mj_makeData(m));
+  MujocoData data(mj_makeData(m));
   DynamicsOptions options;
   options.armature = robot.armature;
   options.joint_friction = false;  // MuJoCo's bias has no damping or friction
@@ -517,7 +437,7 @@ TEST_CASE(
   std::mt19937 random(7);
   for (const Case& c : kCases) {
     INFO(c.folder << "/" << c.file);
-    const Peer peer = Prepare(c);
+    const test::MjcfPeer peer = test::PrepareMjcfPeer(c.folder, c.file);
     CheckModel(peer.robot, peer.mujoco.get());
     CheckKinematics(peer.robot, peer.mujoco.get(), random);
     CheckDynamics(peer.robot, peer.mujoco.get(), random);

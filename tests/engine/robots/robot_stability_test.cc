@@ -17,7 +17,8 @@
 //   - energy: the final kinetic energy at most the initial energy plus the work the torques can
 //     have done, sum |tau qd| dt, plus the potential energy released, with 10% slack and 1 J
 //     (limits only store and dissipate energy).
-// Floating robots on their feet are held to the same bounds.
+// Floating robots on their feet are held to the same bounds, and so are the MJCF robots of
+// ../shared/mjcf driven by random inputs to their own actuators.
 // The short run (one second per case) is part of `make test`; the `[.fuzz]` case runs ten seconds
 // per case and four seeds under `make fuzz`. All of them run in native builds only ([native]:
 // under qemu the short run alone takes over 15 minutes); the aarch64 runs hold the same steps to
@@ -32,6 +33,7 @@
 
 #include "swarm/core/memory.h"
 #include "swarm/core/thread_pool.h"
+#include "swarm/robots/mjcf_robot.h"
 #include "swarm/robots/robot_batch.h"
 #include "swarm/robots/robot_model.h"
 
@@ -103,6 +105,59 @@ struct FuzzResult {
   double worst_speed = 0.0;
 };
 
+// After a step: every joint's distance past its limits, its speed, the base's speed and the
+// work of the torques (into budget, per robot); false (and a failed check) at a non-finite value.
+bool RecordStep(const RobotBatch& batch, float dt, size_t step, std::vector<double>& budget,
+                FuzzResult& result) {
+  const std::span<const JointConstraint> joints = batch.joint_constraints();
+  const size_t dof = batch.model().dof(), q_begin = batch.model().floating_base ? 7 : 0;
+  for (size_t r = 0; r < batch.size(); ++r) {
+    for (size_t j = 0; j < dof; ++j) {
+      const double q = batch.q().Array(q_begin + j)[r];
+      const double qd = batch.qd().Array(j)[r];
+      const double past = std::max(joints[j].lower - q, q - joints[j].upper);
+      if (past > result.worst_violation) {
+        result.worst_violation = past;
+        result.worst_joint = j, result.worst_step = step, result.worst_robot = r;
+      }
+      result.worst_speed = std::max(result.worst_speed, std::fabs(qd));
+      budget[r] += std::fabs(double(batch.torque().Array(j)[r]) * qd) * dt;
+      if (!std::isfinite(q) || !std::isfinite(qd)) {
+        FAIL_CHECK(batch.model().name << ": robot " << r << " joint " << j << " non-finite at step "
+                                      << step);
+        return false;
+      }
+    }
+    for (size_t k = 0; k < batch.base_velocity().arrays; ++k) {
+      result.worst_base_speed =
+          std::max(result.worst_base_speed, double(std::fabs(batch.base_velocity().Array(k)[r])));
+    }
+  }
+  return true;
+}
+
+// Each robot's energy at the start (after forward kinematics): where the torques' work is added.
+std::vector<double> InitialEnergy(RobotBatch& batch, ThreadPool& pool) {
+  batch.ForwardKinematics(pool);
+  std::vector<float> kinetic(batch.size()), potential(batch.size());
+  batch.MeasureEnergy(pool, kinetic, potential);
+  std::vector<double> budget(batch.size());
+  for (size_t r = 0; r < batch.size(); ++r) budget[r] = double(kinetic[r]) + potential[r];
+  return budget;
+}
+
+// The final kinetic energy against the bound: the initial energy plus the torques' work and the
+// potential energy released, with 10% slack and 1 J.
+void CheckEnergy(RobotBatch& batch, ThreadPool& pool, const std::vector<double>& budget,
+                 FuzzResult& result) {
+  std::vector<float> kinetic(batch.size()), potential(batch.size());
+  batch.MeasureEnergy(pool, kinetic, potential);
+  for (size_t r = 0; r < batch.size(); ++r) {
+    const double bound = 1.1 * (budget[r] - potential[r]) + 1.0;
+    result.energy_excess = std::max(result.energy_excess, double(kinetic[r]) - bound);
+  }
+}
+
 void Fuzz(const Robot& robot, double armature, float dt, Drive drive, size_t steps, uint64_t seed,
           FuzzResult& result) {
   UrdfOptions options;
@@ -144,14 +199,8 @@ void Fuzz(const Robot& robot, double armature, float dt, Drive drive, size_t ste
   for (size_t r = 0; r < kRobots; ++r) {
     for (size_t j = 0; j < dof; ++j) redraw(r, j);
   }
-  const std::span<const JointConstraint> joints = batch.joint_constraints();
   ThreadPool pool(1);
-  batch.ForwardKinematics(pool);
-  std::vector<float> kinetic(kRobots), potential(kRobots);
-  batch.MeasureEnergy(pool, kinetic, potential);
-  std::vector<double> budget(kRobots);  // initial energy plus the torques' work so far
-  for (size_t r = 0; r < kRobots; ++r) budget[r] = double(kinetic[r]) + potential[r];
-  const size_t q_begin = model.floating_base ? 7 : 0;
+  std::vector<double> budget = InitialEnergy(batch, pool);
   for (size_t step = 0; step < steps; ++step) {
     for (size_t r = 0; r < kRobots; ++r) {
       for (size_t j = 0; j < dof; ++j) {
@@ -167,37 +216,10 @@ void Fuzz(const Robot& robot, double armature, float dt, Drive drive, size_t ste
                             << " step " << step << ": " << status.message());
       return;
     }
-    for (size_t r = 0; r < kRobots; ++r) {
-      for (size_t j = 0; j < dof; ++j) {
-        const double q = batch.q().Array(q_begin + j)[r];
-        const double qd = batch.qd().Array(j)[r];
-        const double past = std::max(joints[j].lower - q, q - joints[j].upper);
-        if (past > result.worst_violation) {
-          result.worst_violation = past;
-          result.worst_joint = j, result.worst_step = step, result.worst_robot = r;
-        }
-        result.worst_speed = std::max(result.worst_speed, std::fabs(qd));
-        budget[r] += std::fabs(double(batch.torque().Array(j)[r]) * qd) * dt;
-        if (!std::isfinite(q) || !std::isfinite(qd)) {
-          FAIL_CHECK(robot.name << ": robot " << r << " joint " << j << " non-finite at step "
-                                << step);
-          return;
-        }
-      }
-    }
-    for (size_t r = 0; r < kRobots; ++r) {
-      for (size_t k = 0; k < batch.base_velocity().arrays; ++k) {
-        result.worst_base_speed =
-            std::max(result.worst_base_speed, double(std::fabs(batch.base_velocity().Array(k)[r])));
-      }
-    }
+    if (!RecordStep(batch, dt, step, budget, result)) return;
     ++result.steps;
   }
-  batch.MeasureEnergy(pool, kinetic, potential);
-  for (size_t r = 0; r < kRobots; ++r) {
-    const double bound = 1.1 * (budget[r] - potential[r]) + 1.0;
-    result.energy_excess = std::max(result.energy_excess, double(kinetic[r]) - bound);
-  }
+  CheckEnergy(batch, pool, budget, result);
 }
 
 // Runs every robot, armature, time step and drive for `seconds` with `seeds` seeds and checks
@@ -245,6 +267,107 @@ TEST_CASE("random torques within effort limits never blow up a robot",
 
 TEST_CASE("random torques within effort limits, long run", "[.fuzz][native][robots][stability]") {
   FuzzAll(10.0, 4);
+}
+
+// MJCF robots of ../shared/mjcf driven through their own actuators (TorqueController::kActuators,
+// MjcfTorqueConfig): ctrl drawn over each actuator's ctrl range (its action space), constant,
+// redrawn every step or switching between the range's ends, at the file's time step and at 1 and
+// 5 ms. Legged robots run on a stand (the base welded where the keyframe puts it, as
+// "solo12_fixed" above) and falling freely (collision shapes are not read yet).
+void FuzzMjcf(const std::string& path, bool on_stand, float dt, Drive drive, size_t steps,
+              uint64_t seed, FuzzResult& result) {
+  Result<MjcfRobot> loaded = LoadMjcfFile(path);
+  REQUIRE(loaded.ok());
+  MjcfRobot robot = *loaded;
+  std::vector<double> start = robot.keyframes.empty() ? robot.q0 : robot.keyframes[0].q;
+  if (on_stand && robot.model.floating_base) {
+    robot.model.floating_base = false;  // the root link (the base) fixed at the origin
+    start.erase(start.begin(), start.begin() + kFloatingBaseArrays);
+  }
+  RobotBatchConfig config = MjcfTorqueConfig(robot);
+  config.torque.schedule.tile_elements = 64;
+  constexpr size_t kRobots = 64;
+  MemoryAccountant memory;
+  Result<RobotBatch> created = RobotBatch::Create(memory, robot.model, kRobots, config);
+  REQUIRE(created.ok());
+  RobotBatch& batch = *created;
+  for (size_t r = 0; r < kRobots; ++r) {
+    for (size_t k = 0; k < start.size(); ++k) batch.q().Array(k)[r] = float(start[k]);
+  }
+  Draw draw{seed};
+  const size_t nu = robot.actuators.size();
+  const auto redraw = [&](size_t r, size_t a) {
+    const MjcfRobotActuator& actuator = robot.actuators[a];
+    const double lo = actuator.ctrl_limited ? actuator.ctrl_range[0] : -1.0;
+    const double hi = actuator.ctrl_limited ? actuator.ctrl_range[1] : 1.0;
+    const double middle = 0.5 * (lo + hi), half = 0.5 * (hi - lo);
+    batch.ctrl().Array(a)[r] = static_cast<float>(
+        drive == Drive::kBangBang ? (draw.Next() & 1 ? middle + half : middle - half)
+                                  : draw.Uniform(middle - half, middle + half));
+  };
+  for (size_t r = 0; r < kRobots; ++r) {
+    for (size_t a = 0; a < nu; ++a) redraw(r, a);
+  }
+  ThreadPool pool(1);
+  std::vector<double> budget = InitialEnergy(batch, pool);
+  for (size_t step = 0; step < steps; ++step) {
+    for (size_t r = 0; r < kRobots; ++r) {
+      for (size_t a = 0; a < nu; ++a) {
+        if (drive == Drive::kRedrawn || (drive == Drive::kBangBang && draw.Next() % 50 == 0)) {
+          redraw(r, a);
+        }
+      }
+    }
+    const Status status = batch.TorqueStep(pool, dt, TorqueController::kActuators);
+    if (!status.ok()) {
+      FAIL_CHECK(path << " dt " << dt << " " << DriveName(drive) << " step " << step << ": "
+                      << status.message());
+      return;
+    }
+    if (!RecordStep(batch, dt, step, budget, result)) return;
+    ++result.steps;
+  }
+  CheckEnergy(batch, pool, budget, result);
+}
+
+// On a stand every bound of the URDF fuzz holds. Falling freely, a legged robot's limbs swung by
+// full actuator forces spin its base (to 65 rad/s for the G1), whose centrifugal loads on a light
+// wrist exceed the wrist's effort limit, which is what limit_tolerance is stated for: there every
+// step still succeeds, stays finite, within the speed caps and the energy bound, and the joints'
+// depth past their limits is reported, not bounded.
+TEST_CASE("random actuator inputs never blow up an MJCF robot", "[native][robots][stability]") {
+  const std::string shared = SWARM_SHARED_MJCF_DIR;
+  const TorqueModeConfig defaults;
+  for (const char* file : {"anybotics_anymal_c/anymal_c_mjx.xml", "unitree_go2/go2_mjx.xml",
+                           "unitree_g1/scene_mjx.xml", "franka_emika_panda/mjx_panda.xml"}) {
+    Result<MjcfRobot> robot = LoadMjcfFile(shared + "/" + file);
+    REQUIRE(robot.ok());
+    for (bool on_stand : {true, false}) {
+      if (!on_stand && !robot->model.floating_base) continue;
+      for (float dt : {static_cast<float>(robot->timestep), 0.001f, 0.005f}) {
+        for (Drive drive : {Drive::kConstant, Drive::kRedrawn, Drive::kBangBang}) {
+          FuzzResult result;
+          const size_t steps = static_cast<size_t>(std::lround(1.0 / dt));
+          FuzzMjcf(shared + "/" + file, on_stand, dt, drive, steps, 99u + steps, result);
+          INFO(file << (on_stand ? " on a stand" : " falling") << " dt " << dt << " "
+                    << DriveName(drive) << ": steps " << result.steps << ", worst past a limit "
+                    << result.worst_violation << " (joint " << result.worst_joint << ", step "
+                    << result.worst_step << "), worst speed " << result.worst_speed << ", base "
+                    << result.worst_base_speed << ", energy over bound " << result.energy_excess
+                    << " J");
+          const double speed_cap =
+              std::min<double>(defaults.max_joint_speed, defaults.max_step_turn / dt);
+          CHECK(result.steps == steps);
+          CHECK(result.worst_speed <= speed_cap * 1.0001);
+          CHECK(result.worst_base_speed < 100.0);
+          if (on_stand) {
+            CHECK(result.worst_violation <= defaults.limit_tolerance + 3.0 * speed_cap * dt);
+          }
+          CHECK(result.energy_excess <= 0.0);
+        }
+      }
+    }
+  }
 }
 
 // The Solo12 with its file's placeholder effort limit of 1000 N m, 370 times its motors': every

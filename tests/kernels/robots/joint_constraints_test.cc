@@ -282,6 +282,17 @@ ModelRow Model(const JointConstraint& joint, const SoftConstraint& soft, const L
   return m;
 }
 
+// Whether the row arrives (outside its limit one step ago, moving deeper), and its mass: arriving,
+// the larger of its depth's and the depth it reaches within the step.
+bool Arrives(const ModelRow& m) {
+  return m.row_velocity < 0.0 && m.position - kDt * m.row_velocity >= 0.0;
+}
+double RowMass(const ModelRow& m, const SoftConstraint& soft, const JointConstraint& joint) {
+  if (!Arrives(m)) return m.row.mass;
+  const double reached = m.position + kDt * m.row_velocity;
+  return std::max(m.row.mass, test::MujocoRowAt(soft, kDt, reached, joint.inverse_inertia0).mass);
+}
+
 TEST_CASE("a violated limit at rest pushes with MuJoCo's steady-state force, capped when deep",
           "[dynamics]") {
   // v = 0, qdd = 0: f = f_e = -K clamp(r) / R (MuJoCo's steady state up to the push-out cap), the
@@ -341,7 +352,8 @@ TEST_CASE("a moving limit row damps like MuJoCo's but stops in the step it arriv
           "[dynamics]") {
   // Per side and depth (inside the impedance's transition and saturated): a row that arrives
   // (r - dt s v >= 0: outside the limit one step ago) moving deeper stops inelastically, damping
-  // m / dt; one already inside moving deeper, or leaving, damps with MuJoCo's (B + dt K) / R. A
+  // m / dt with m the larger of the row's mass at its depth and at the depth it reaches in the
+  // step; one already inside moving deeper, or leaving, damps with MuJoCo's (B + dt K) / R. A
   // released or dropped row is inactive: no torque (tau keeps its bits), no force, only damping
   // and friction in the added inertia. f = f_e - m s qdd.
   JointConstraint joint;
@@ -386,21 +398,21 @@ TEST_CASE("a moving limit row damps like MuJoCo's but stops in the step it arriv
       INFO("case " << k % count << (k < count ? ", lower" : ", upper"));
       const ModelRow m = Model(joint, soft, in, k);
       const double v = in.qd.Lane(0)[k];
-      const bool arrives = m.row_velocity < 0.0 && m.position - kDt * m.row_velocity >= 0.0;
+      const bool arrives = Arrives(m);
       REQUIRE(arrives == c.arrives);  // the case is what it says
-      const double damping = arrives ? m.row.mass / kDt : m.row.damping;
+      const double mass = RowMass(m, soft, joint);
+      const double damping = arrives ? mass / kDt : m.row.damping;
       const double explicit_force =
           test::MujocoExplicitForce(m.row, damping, m.row_velocity, m.position);
       const double slope = joint.friction * eps * eps / std::pow(v * v + double(eps) * eps, 1.5);
       const double joint_terms = double(kDt) * joint.damping + double(kDt) * slope;
       if (c.active) {
-        const double force = explicit_force - m.row.mass * m.s * in.qdd.Lane(0)[k];
+        const double force = explicit_force - mass * m.s * in.qdd.Lane(0)[k];
         const double tau = -2.25 + m.s * explicit_force;
-        const double scale = std::fabs(explicit_force) + m.row.mass * std::fabs(c.row_acceleration);
+        const double scale = std::fabs(explicit_force) + mass * std::fabs(c.row_acceleration);
         CHECK(Relative(out.forces.Lane(0)[k], force, scale) <= kModelTolerance);
         CHECK(Relative(out.tau.Lane(0)[k], tau, std::fabs(tau) + 2.25) <= kModelTolerance);
-        CHECK(Relative(out.added.Lane(0)[k], joint_terms + m.row.mass, m.row.mass) <=
-              kModelTolerance);
+        CHECK(Relative(out.added.Lane(0)[k], joint_terms + mass, mass) <= kModelTolerance);
       } else {
         CHECK(SameBits(out.forces.Lane(0)[k], 0.0f));
         CHECK(SameBits(out.tau.Lane(0)[k], in.tau.Lane(0)[k]));
@@ -454,16 +466,17 @@ TEST_CASE("a caught limit row steers its joint to the limit, a stopped one stops
       INFO("case " << k % count << (k < count ? ", lower" : ", upper"));
       const ModelRow m = Model(joint, soft, in, k);
       const double target = c.flag == kRowStopped ? 0.0 : -std::max(m.position, 0.0) / kDt;
-      const double force = m.row.mass * (target - m.row_velocity) / kDt;
+      const double mass = RowMass(m, soft, joint);
+      const double force = mass * (target - m.row_velocity) / kDt;
       CHECK(Relative(out.forces.Lane(0)[k], force, std::fabs(force)) <= kModelTolerance);
       CHECK(Relative(out.tau.Lane(0)[k], m.s * force, std::fabs(force)) <= kModelTolerance);
-      CHECK(Relative(out.added.Lane(0)[k], m.row.mass, m.row.mass) <= kModelTolerance);
+      CHECK(Relative(out.added.Lane(0)[k], mass, mass) <= kModelTolerance);
       // The lone joint's step with the kernels' torque and added inertia.
       const double a = double(out.tau.Lane(0)[k]) / (inertia + out.added.Lane(0)[k]);
       const double end_velocity = m.s * (in.qd.Lane(0)[k] + kDt * a);
       const double correction = std::fabs(target - m.row_velocity);
       CHECK(std::fabs(end_velocity - target) <=
-            inertia / (inertia + m.row.mass) * correction * (1.0 + 1e-4));
+            inertia / (inertia + mass) * correction * (1.0 + 1e-4));
       CHECK(std::fabs(end_velocity - target) < 0.01 * correction);
     }
   });

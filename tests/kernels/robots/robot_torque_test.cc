@@ -1,12 +1,14 @@
 // Tests for the torque-control kernels of swarm/kernels/robots/robot_torque.h: every kernel against
 // its bitwise scalar reference on every compiled SIMD target (several batch sizes, padding
-// untouched, limits active and inactive), and against analytic results: semi-implicit Euler under
+// untouched, limits active and inactive; MJCF actuators against their formula in double too), and
+// against analytic results: semi-implicit Euler under
 // constant acceleration, speed limits that hold after the step and leave slower lanes' bits alone,
 // a floating base turning at a constant body rate (the rotation angle |w| t about a fixed axis, the
 // position on a circle), and a free body's velocity carried exactly through its turning frame (the
 // world velocity of a body without forces stays constant).
 #include "swarm/kernels/robots/robot_torque.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
@@ -100,6 +102,71 @@ TEST_CASE("torque-control kernels match their references bitwise on every target
       CHECK(got_qd.BitwiseEqual(want_qd));
       CHECK(got_base_q.BitwiseEqual(want_base_q));
       CHECK(got_base_qd.BitwiseEqual(want_base_qd));
+    });
+  }
+}
+
+// Actuators as MJCF files have them: position servos (gain kp, bias -kp q) with control and force
+// ranges, motors with gears, two actuators on one joint, unlimited ranges.
+std::vector<JointActuator> Actuators(std::mt19937& rng, size_t joints) {
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  std::vector<JointActuator> actuators;
+  for (size_t a = 0; a < joints + 2; ++a) {
+    JointActuator actuator;
+    actuator.dof = static_cast<uint32_t>(a % joints);
+    actuator.gear = a % 3 == 1 ? -2.5f : 1.0f;
+    if (a % 2 == 0) {  // a position servo
+      actuator.gain = 10.0f + 90.0f * unit(rng);
+      actuator.bias_position = -actuator.gain;
+      actuator.bias_velocity = -5.0f * unit(rng);
+      actuator.ctrl_lower = -1.0f - unit(rng), actuator.ctrl_upper = 1.0f + unit(rng);
+      actuator.force_lower = -20.0f, actuator.force_upper = 15.0f;
+    } else {  // a motor
+      actuator.bias_constant = 2.0f * unit(rng) - 1.0f;
+      if (a % 4 == 1) actuator.force_lower = -kInfinity, actuator.force_upper = kInfinity;
+    }
+    actuators.push_back(actuator);
+  }
+  return actuators;
+}
+
+TEST_CASE("ActuatorTorques matches its reference bitwise on every target and the formula",
+          "[dynamics]") {
+  std::mt19937 rng(47);
+  for (size_t robots : kBatchSizes) {
+    constexpr size_t kJoints = 4;
+    const std::vector<JointActuator> actuators = Actuators(rng, kJoints);
+    const size_t nu = actuators.size();
+    PaddedLanes q = Uniform(rng, robots, kJoints, -1.5f, 1.5f);
+    PaddedLanes qd = Uniform(rng, robots, kJoints, -4.0f, 4.0f);
+    PaddedLanes ctrl = Uniform(rng, robots, nu, -3.0f, 3.0f);
+    PaddedLanes want(robots, kJoints, kPadding);
+    reference::ActuatorTorques(actuators.data(), nu, View(q), View(qd), View(ctrl), View(want));
+    // The formula in double: each actuator's clamped force through its gear, summed per joint.
+    for (size_t r = 0; r < robots; ++r) {
+      std::vector<double> tau(kJoints, 0.0), magnitude(kJoints, 0.0);
+      for (size_t a = 0; a < nu; ++a) {
+        const JointActuator& u = actuators[a];
+        const double c = std::clamp<double>(ctrl.Lane(a)[r], u.ctrl_lower, u.ctrl_upper);
+        const double force = u.gain * c + u.bias_constant +
+                             u.bias_position * u.gear * q.Lane(u.dof)[r] +
+                             u.bias_velocity * u.gear * qd.Lane(u.dof)[r];
+        tau[u.dof] += u.gear * std::clamp<double>(force, u.force_lower, u.force_upper);
+        // The terms' sizes, which float rounding is relative to.
+        magnitude[u.dof] +=
+            std::abs(u.gear) * (std::abs(u.gain * c) + std::abs(u.bias_constant) +
+                                std::abs(u.bias_position * u.gear * q.Lane(u.dof)[r]) +
+                                std::abs(u.bias_velocity * u.gear * qd.Lane(u.dof)[r]));
+      }
+      for (size_t j = 0; j < kJoints; ++j) {
+        CHECK(std::abs(want.Lane(j)[r] - tau[j]) <= 1e-6 * std::max(1.0, magnitude[j]));
+      }
+    }
+    ForEachTarget([&](const TargetUnderTest& t) {
+      INFO("target " << t.name << ", robots " << robots);
+      PaddedLanes got(robots, kJoints, kPadding);
+      ActuatorTorques(actuators.data(), nu, View(q), View(qd), View(ctrl), View(got));
+      CHECK(got.BitwiseEqual(want));  // the padding too
     });
   }
 }

@@ -22,7 +22,9 @@
 // that a solve lets cross its limit within the step is caught: a light link under a strong motor
 // stops at its limit instead of passing beyond. A joint that arrives in its limit (outside it one
 // step ago: r - dt v_row >= 0) while moving deeper stops within the step (an inelastic stop: the
-// row's damping is m / dt), as a mechanical stop does; otherwise the row is MuJoCo's soft
+// row's damping is m / dt, with m the row's mass at the depth r + dt v_row it would reach within
+// the step where that is larger: a limit whose impedance starts near zero, as MJCF files' solimp
+// "0 0.99 0.01", stops it too), as a mechanical stop does; otherwise the row is MuJoCo's soft
 // constraint. Infinite limits never act.
 //
 // After the last solve, JointLimitForces gives each row's force f = f_e - m s qdd (positive

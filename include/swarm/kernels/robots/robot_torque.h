@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "swarm/kernels/base/views.h"
 #include "swarm/kernels/robots/robot_control.h"
@@ -43,6 +44,35 @@ void PdAccelerations(const JointControl* joints, size_t joint_count, const Const
 
 // tau = clamp(tau, -effort_limit, effort_limit) per joint, in place.
 void ClampTorques(const JointControl* joints, size_t joint_count, const LanesView& tau);
+
+// An actuator on an independent joint (MuJoCo's general actuator with a fixed gain, an affine
+// bias and no activation dynamics, on a joint transmission):
+//   force = clamp(gain clamp(ctrl, ctrl_lower, ctrl_upper) + bias_constant
+//                 + bias_position (gear q) + bias_velocity (gear qd), force_lower, force_upper)
+// and the joint's torque gains gear force (MuJoCo's position servo: gain kp, bias_position -kp,
+// bias_velocity -kv). The velocity term is the stiff one: RobotBatch's torque step also gives the
+// joint an added inertia of dt gear^2 (-bias_velocity), so that the step integrates it as
+// backward Euler linearised at the step's start, stable at any kv and time step (as MuJoCo's
+// implicit integrators do). Ranges may be infinite; lower <= upper; bias_velocity <= 0.
+struct JointActuator {
+  uint32_t dof = 0;  // the joint's array in q_joints, qd and tau
+  float gear = 1.0f;
+  float gain = 1.0f;
+  float bias_constant = 0.0f;
+  float bias_position = 0.0f;
+  float bias_velocity = 0.0f;
+  float ctrl_lower = -1e30f, ctrl_upper = 1e30f;
+  float force_lower = -1e30f, force_upper = 1e30f;
+};
+// Finite gear, gain and biases, bias_velocity <= 0, ranges with lower <= upper (not NaN).
+bool ValidJointActuator(const JointActuator& actuator);
+
+// tau (joint_count arrays) = the actuators' joint torques: zero, then each actuator's gear force
+// added to its joint's array in the order given (so a joint's sum is the same on every target).
+// ctrl has one array per actuator; q_joints and qd joint_count arrays.
+void ActuatorTorques(const JointActuator* actuators, size_t actuator_count,
+                     const ConstLanesView& q_joints, const ConstLanesView& qd,
+                     const ConstLanesView& ctrl, const LanesView& tau);
 
 // Semi-implicit Euler on accelerations, per array: qd += qdd dt, then q += qd dt (no clamps:
 // limits act as forces). q, qd, qdd have equal array counts.

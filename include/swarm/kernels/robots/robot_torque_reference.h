@@ -22,6 +22,11 @@ void AddPdTorques(const JointControl* joints, size_t joint_count, const ConstLan
 void PdAccelerations(const JointControl* joints, size_t joint_count, const ConstLanesView& q,
                      const ConstLanesView& qd, const JointTargets& target, const LanesView& a);
 void ClampTorques(const JointControl* joints, size_t joint_count, const LanesView& tau);
+// One actuator's force (before the gear takes it to the joint).
+float ActuatorForce(const JointActuator& actuator, float q, float qd, float ctrl);
+void ActuatorTorques(const JointActuator* actuators, size_t actuator_count,
+                     const ConstLanesView& q_joints, const ConstLanesView& qd,
+                     const ConstLanesView& ctrl, const LanesView& tau);
 void IntegrateAccelerations(const ConstLanesView& qdd, const LanesView& q, const LanesView& qd,
                             float dt);
 // The clamps as compare and select: end = v + a dt limited to [-max, max] (lower bound first),
