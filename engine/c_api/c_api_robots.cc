@@ -1,5 +1,5 @@
-// C API: robot models from URDF and robot batches (swarm/robots/robot_batch.h) with their state
-// as zero-copy tensor views.
+// C API: robot models from URDF or MJCF and robot batches (swarm/robots/robot_batch.h) with their
+// state as zero-copy tensor views.
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -31,7 +31,7 @@ UrdfOptions ToUrdfOptions(const swarm_urdf_desc* desc) {
 
 swarm_status NewModel(const char* function, Result<RobotModel> model, swarm_robot_model* out) {
   if (!model.ok()) return Report(function, model.status());
-  *out = new swarm_robot_model_impl{std::move(model).value()};
+  *out = new swarm_robot_model_impl{std::move(model).value(), std::nullopt};
   return SWARM_OK;
 }
 
@@ -67,9 +67,12 @@ void ApplySoftConstraint(const swarm_soft_constraint_desc& desc, SoftConstraint*
 }
 
 // The RobotBatchConfig a desc asks for (the fields swarm_c.h documents), or an error status.
-swarm_status ToBatchConfig(const char* function, const RobotModel& model,
+swarm_status ToBatchConfig(const char* function, const swarm_robot_model_impl& source,
                            const swarm_robot_batch_desc& desc, RobotBatchConfig* config) {
+  const RobotModel& model = source.model;
   const size_t dof = model.dof();
+  // An MJCF model's torque settings (armature, gravity, limits, actuators) are the defaults.
+  if (desc.torque && source.mjcf) config->torque = MjcfTorqueConfig(*source.mjcf).torque;
   if ((desc.kp != nullptr || desc.kd != nullptr || desc.armature != nullptr) && desc.dof != dof) {
     return Invalid(function, "desc->dof must be the model's " + std::to_string(dof) +
                                  " independent joints (the length of kp, kd and armature), got " +
@@ -249,8 +252,10 @@ Result<TensorView> ArrayView(RobotBatch& batch, int array) {
       return grouped(std::as_const(batch).contact_friction_forces(), 2);
     case SWARM_ROBOT_LINK_POSES:
       return grouped(std::as_const(batch).link_poses(), kPoseArrays);
+    case SWARM_ROBOT_CTRL:
+      return lanes(batch.ctrl(), false);
     default:
-      return InvalidArgument("array must be a swarm_robot_array (0 .. 13), got " +
+      return InvalidArgument("array must be a swarm_robot_array (0 .. 14), got " +
                              std::to_string(array));
   }
 }
@@ -289,6 +294,22 @@ swarm_status swarm_robot_model_parse_urdf(const char* text, size_t length,
   });
 }
 
+swarm_status swarm_robot_model_load_mjcf(const char* path, const swarm_mjcf_desc* desc,
+                                         swarm_robot_model* out) {
+  constexpr const char* kFunction = "swarm_robot_model_load_mjcf";
+  return Guarded(kFunction, [&]() -> swarm_status {
+    if (path == nullptr) return NullArgument(kFunction, "path");
+    if (out == nullptr) return NullArgument(kFunction, "out");
+    swarm::MjcfOptions options;
+    if (desc != nullptr && desc->max_bytes != 0) options.max_bytes = desc->max_bytes;
+    swarm::Result<swarm::MjcfRobot> robot = swarm::LoadMjcfFile(path, options);
+    if (!robot.ok()) return Report(kFunction, robot.status());
+    swarm::RobotModel model = robot->model;
+    *out = new swarm_robot_model_impl{std::move(model), std::move(robot).value()};
+    return SWARM_OK;
+  });
+}
+
 void swarm_robot_model_destroy(swarm_robot_model model) { delete model; }
 
 swarm_status swarm_robot_model_info_get(swarm_robot_model model, swarm_robot_model_info* out) {
@@ -297,8 +318,14 @@ swarm_status swarm_robot_model_info_get(swarm_robot_model model, swarm_robot_mod
     if (model == nullptr) return NullArgument(kFunction, "model");
     if (out == nullptr) return NullArgument(kFunction, "out");
     const swarm::RobotModel& m = model->model;
-    *out = {m.links.size(),         m.dof(),        m.q_count(), m.velocity_count(),
-            m.DefaultEndEffector(), m.floating_base};
+    *out = {m.links.size(),
+            m.dof(),
+            m.q_count(),
+            m.velocity_count(),
+            m.DefaultEndEffector(),
+            m.floating_base,
+            model->mjcf ? model->mjcf->actuators.size() : 0,
+            model->mjcf ? model->mjcf->keyframes.size() : 0};
     return SWARM_OK;
   });
 }
@@ -323,9 +350,23 @@ swarm_status swarm_robot_model_name(swarm_robot_model model, swarm_robot_name_ki
       case SWARM_ROBOT_NAME_VELOCITY:
         names = m.VelocityNames();
         break;
+      case SWARM_ROBOT_NAME_ACTUATOR:
+        if (model->mjcf) {
+          for (const swarm::MjcfRobotActuator& actuator : model->mjcf->actuators) {
+            names.push_back(actuator.name);
+          }
+        }
+        break;
+      case SWARM_ROBOT_NAME_KEYFRAME:
+        if (model->mjcf) {
+          for (const swarm::MjcfRobotKeyframe& key : model->mjcf->keyframes) {
+            names.push_back(key.name);
+          }
+        }
+        break;
       default:
         return swarm::c_api::Invalid(kFunction,
-                                     "kind must be a swarm_robot_name_kind (0 .. 3), got " +
+                                     "kind must be a swarm_robot_name_kind (0 .. 5), got " +
                                          std::to_string(swarm::c_api::EnumValue(kind)));
     }
     if (index >= names.size()) {
@@ -334,6 +375,29 @@ swarm_status swarm_robot_model_name(swarm_robot_model model, swarm_robot_name_ki
                                                   std::to_string(names.size()) + " names");
     }
     return swarm::c_api::WriteText(kFunction, names[index], text, capacity, length);
+  });
+}
+
+swarm_status swarm_robot_model_keyframe(swarm_robot_model model, size_t index, float* q,
+                                        float* velocities, float* ctrl) {
+  constexpr const char* kFunction = "swarm_robot_model_keyframe";
+  return Guarded(kFunction, [&]() -> swarm_status {
+    if (model == nullptr) return NullArgument(kFunction, "model");
+    const size_t count = model->mjcf ? model->mjcf->keyframes.size() : 0;
+    if (index >= count) {
+      return swarm::c_api::Invalid(kFunction, "index " + std::to_string(index) +
+                                                  " is out of range: the model has " +
+                                                  std::to_string(count) + " keyframes");
+    }
+    const swarm::MjcfRobotKeyframe& key = model->mjcf->keyframes[index];
+    const auto copy = [](const std::vector<double>& from, float* to) {
+      if (to == nullptr) return;
+      for (size_t k = 0; k < from.size(); ++k) to[k] = static_cast<float>(from[k]);
+    };
+    copy(key.q, q);
+    copy(key.velocities, velocities);
+    copy(key.ctrl, ctrl);
+    return SWARM_OK;
   });
 }
 
@@ -346,7 +410,7 @@ swarm_status swarm_robot_batch_create(swarm_context context, swarm_robot_model m
     if (desc == nullptr) return NullArgument(kFunction, "desc");
     if (out == nullptr) return NullArgument(kFunction, "out");
     swarm::RobotBatchConfig config;
-    if (swarm_status s = swarm::c_api::ToBatchConfig(kFunction, model->model, *desc, &config);
+    if (swarm_status s = swarm::c_api::ToBatchConfig(kFunction, *model, *desc, &config);
         s != SWARM_OK) {
       return s;
     }
@@ -442,11 +506,16 @@ swarm_status swarm_robot_batch_torque_step(swarm_robot_batch batch, float dt,
       case SWARM_TORQUE_COMPUTED_TORQUE:
         chosen = swarm::TorqueController::kComputedTorque;
         break;
+      case SWARM_TORQUE_ACTUATORS:
+        chosen = swarm::TorqueController::kActuators;
+        break;
       default:
         return swarm::c_api::Invalid(kFunction,
-                                     "controller must be a swarm_torque_controller (0 .. 2), got " +
+                                     "controller must be a swarm_torque_controller (0 .. 3), got " +
                                          std::to_string(swarm::c_api::EnumValue(controller)));
     }
+    const bool targets = chosen == swarm::TorqueController::kPdGravity ||
+                         chosen == swarm::TorqueController::kComputedTorque;
     swarm::RobotBatch& b = state.batch;
     const swarm::ConstLanesView none{};
     if (swarm_status s = swarm::c_api::CheckInputs(
@@ -454,11 +523,12 @@ swarm_status swarm_robot_batch_torque_step(swarm_robot_batch batch, float dt,
             {{"q", b.q()},
              {"qd", b.qd()},
              {"base_velocity", b.base_velocity()},
-             {"q_target", chosen != swarm::TorqueController::kNone ? b.q_target() : none},
-             {"qd_target", chosen != swarm::TorqueController::kNone ? b.qd_target() : none},
+             {"q_target", targets ? b.q_target() : none},
+             {"qd_target", targets ? b.qd_target() : none},
              {"qdd_target",
               chosen == swarm::TorqueController::kComputedTorque ? b.qdd_target() : none},
-             {"torque", chosen == swarm::TorqueController::kNone ? b.torque() : none}});
+             {"torque", chosen == swarm::TorqueController::kNone ? b.torque() : none},
+             {"ctrl", chosen == swarm::TorqueController::kActuators ? b.ctrl() : none}});
         s != SWARM_OK) {
       return s;
     }

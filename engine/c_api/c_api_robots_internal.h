@@ -2,8 +2,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "engine/c_api/c_api_internal.h"
+#include "swarm/robots/mjcf_robot.h"
 #include "swarm/robots/robot_batch.h"
 #include "swarm/robots/robot_model.h"
 
@@ -21,6 +23,7 @@ struct RobotBatchState {
 
 struct swarm_robot_model_impl {
   swarm::RobotModel model;
+  std::optional<swarm::MjcfRobot> mjcf;  // what an MJCF file adds (actuators, keyframes, ...)
 };
 
 struct swarm_robot_batch_impl {

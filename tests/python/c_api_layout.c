@@ -95,6 +95,11 @@ int main(void) {
   FIELD(swarm_robot_model_info, velocity_count);
   FIELD(swarm_robot_model_info, default_end_effector);
   FIELD(swarm_robot_model_info, floating_base);
+  FIELD(swarm_robot_model_info, actuators);
+  FIELD(swarm_robot_model_info, keyframes);
+
+  STRUCT(swarm_mjcf_desc);
+  FIELD(swarm_mjcf_desc, max_bytes);
 
   STRUCT(swarm_soft_constraint_desc);
   FIELD(swarm_soft_constraint_desc, time_constant);
@@ -244,10 +249,13 @@ int main(void) {
   CONSTANT(SWARM_ROBOT_NAME_LINK);
   CONSTANT(SWARM_ROBOT_NAME_Q);
   CONSTANT(SWARM_ROBOT_NAME_VELOCITY);
+  CONSTANT(SWARM_ROBOT_NAME_ACTUATOR);
+  CONSTANT(SWARM_ROBOT_NAME_KEYFRAME);
 
   CONSTANT(SWARM_TORQUE_NONE);
   CONSTANT(SWARM_TORQUE_PD_GRAVITY);
   CONSTANT(SWARM_TORQUE_COMPUTED_TORQUE);
+  CONSTANT(SWARM_TORQUE_ACTUATORS);
 
   CONSTANT(SWARM_INTEGRATOR_SEMI_IMPLICIT_EULER);
   CONSTANT(SWARM_INTEGRATOR_RK4);
@@ -266,6 +274,7 @@ int main(void) {
   CONSTANT(SWARM_ROBOT_LIMIT_FORCES);
   CONSTANT(SWARM_ROBOT_CONTACT_FRICTION_FORCES);
   CONSTANT(SWARM_ROBOT_CONTACT_SLIDING);
+  CONSTANT(SWARM_ROBOT_CTRL);
 
   CONSTANT(SWARM_TASK_REACH);
   CONSTANT(SWARM_TASK_TRACK);

@@ -426,7 +426,7 @@ swarm_status swarm_particle_system_stats(swarm_particle_system system,
                                          swarm_interaction_stats* out);
 
 /* ---------------------------------------------------------------------------------------------
- * Robots: models read from URDF, and batches of R robots of one model stepped in lockstep
+ * Robots: models read from URDF or MJCF, and batches of R robots of one model stepped in lockstep
  * (swarm/robots/robot_batch.h), their state shown as zero-copy tensor views. The loop of a
  * reinforcement-learning user:
  *
@@ -461,6 +461,15 @@ swarm_status swarm_robot_model_load_urdf(const char* path, const swarm_urdf_desc
                                          swarm_robot_model* out);
 swarm_status swarm_robot_model_parse_urdf(const char* text, size_t length,
                                           const swarm_urdf_desc* desc, swarm_robot_model* out);
+typedef struct swarm_mjcf_desc {
+  size_t max_bytes; /* the model's files together; 0: 16 MiB */
+} swarm_mjcf_desc;
+/* Reads an MJCF (MuJoCo XML) model file and its includes (`desc` may be NULL), as
+ * swarm/robots/mjcf_robot.h describes: the robot, its actuators, keyframes, armature, gravity
+ * and joint-limit softness, which torque batches of the model use unless their desc overrides
+ * them. Errors name the file, line, element and attribute. */
+swarm_status swarm_robot_model_load_mjcf(const char* path, const swarm_mjcf_desc* desc,
+                                         swarm_robot_model* out);
 /* NULL is ignored; batches made from the model keep their own copy. */
 void swarm_robot_model_destroy(swarm_robot_model model);
 
@@ -471,6 +480,8 @@ typedef struct swarm_robot_model_info {
   size_t velocity_count;       /* values of a velocity (qdd): 6 for a floating base, then dof */
   size_t default_end_effector; /* link index */
   bool floating_base;
+  size_t actuators; /* an MJCF model's actuators (SWARM_ROBOT_CTRL's columns); 0 for URDF */
+  size_t keyframes; /* an MJCF model's keyframes; 0 for URDF */
 } swarm_robot_model_info;
 swarm_status swarm_robot_model_info_get(swarm_robot_model model, swarm_robot_model_info* out);
 
@@ -479,21 +490,31 @@ typedef enum swarm_robot_name_kind {
   SWARM_ROBOT_NAME_LINK = 1,     /* index < links */
   SWARM_ROBOT_NAME_Q = 2,        /* index < q_count: "base_x" .. "base_qz", then joint names */
   SWARM_ROBOT_NAME_VELOCITY = 3, /* index < velocity_count: "base_vx" .. "base_wz", joints */
+  SWARM_ROBOT_NAME_ACTUATOR = 4, /* index < actuators */
+  SWARM_ROBOT_NAME_KEYFRAME = 5, /* index < keyframes */
 } swarm_robot_name_kind;
 /* A name, with the size-query pattern of swarm_context_memory_report. */
 swarm_status swarm_robot_model_name(swarm_robot_model model, swarm_robot_name_kind kind,
                                     size_t index, char* text, size_t capacity, size_t* length);
+/* Keyframe `index` of an MJCF model in swarm's order: q (q_count values), velocities
+ * (velocity_count: a floating base's in its body frame) and ctrl (actuators); each pointer may be
+ * NULL. */
+swarm_status swarm_robot_model_keyframe(swarm_robot_model model, size_t index, float* q,
+                                        float* velocities, float* ctrl);
 
 /* What swarm_robot_batch_torque_step computes the joint torques with:
  *   NONE             the torques the caller wrote into SWARM_ROBOT_TORQUE (a policy's output)
  *   PD_GRAVITY       g(q) + kp (q_target - q) + kd (qd_target - qd)
  *   COMPUTED_TORQUE  M(q) a + h(q, qd), a = qdd_target + kp (q_target - q) + kd (qd_target - qd)
  *                    (fixed-base robots only)
- * all clamped to the URDF's effort limits. */
+ *   ACTUATORS        an MJCF model's actuators from SWARM_ROBOT_CTRL (swarm/robots/robot_batch.h
+ *                    kActuators)
+ * all clamped to the model's effort limits. */
 typedef enum swarm_torque_controller {
   SWARM_TORQUE_NONE = 0,
   SWARM_TORQUE_PD_GRAVITY = 1,
   SWARM_TORQUE_COMPUTED_TORQUE = 2,
+  SWARM_TORQUE_ACTUATORS = 3,
 } swarm_torque_controller;
 
 typedef enum swarm_torque_integrator {
@@ -548,6 +569,8 @@ typedef struct swarm_robot_batch_desc {
   size_t dof;
   const float* kp;
   const float* kd;
+  /* Torque mode. An MJCF model's own values where these are NULL: its armature, gravity, joint
+   * limits (below) and actuators. */
   const float* armature; /* rotor inertia, kg m^2 (torque mode) */
   const float* gravity;  /* 3 entries, world frame, m/s^2; NULL: (0, 0, -9.81) (torque mode) */
   swarm_torque_integrator integrator;
@@ -608,6 +631,7 @@ typedef enum swarm_robot_array {
   /* [R][contacts][2] each contact's friction force in the last step, x y in the world, N */
   SWARM_ROBOT_CONTACT_FRICTION_FORCES = 12,
   SWARM_ROBOT_CONTACT_SLIDING = 13, /* [R][contacts] 1: the contact slides, 0: it sticks */
+  SWARM_ROBOT_CTRL = 14, /* [R][actuators] an MJCF model's actuator inputs (torque mode) */
 } swarm_robot_array;
 swarm_status swarm_robot_batch_tensor(swarm_robot_batch batch, swarm_robot_array array,
                                       swarm_tensor* out);

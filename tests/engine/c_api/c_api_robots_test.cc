@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <utility>
@@ -732,7 +733,7 @@ TEST_CASE("robot batch errors name the problem and change nothing") {
                                         static_cast<swarm_torque_controller>(7)) ==
           SWARM_INVALID_ARGUMENT);
     CHECK_THAT(LastError(),
-               Contains("controller must be a swarm_torque_controller (0 .. 2), got 7"));
+               Contains("controller must be a swarm_torque_controller (0 .. 3), got 7"));
     for (float dt : {1e30f, 2.0f}) {  // steps over kMaxStepSeconds can only overflow
       CHECK(swarm_robot_batch_torque_step(owned.get(), dt, SWARM_TORQUE_NONE) ==
             SWARM_INVALID_ARGUMENT);
@@ -761,9 +762,9 @@ TEST_CASE("robot batch errors name the problem and change nothing") {
     *ElementOf<float>(Info(q.get()), {1, 0}) = 0.0f;
     CHECK(Hash(owned.get()) == before);
     swarm_tensor view = nullptr;
-    CHECK(swarm_robot_batch_tensor(owned.get(), static_cast<swarm_robot_array>(14), &view) ==
+    CHECK(swarm_robot_batch_tensor(owned.get(), static_cast<swarm_robot_array>(15), &view) ==
           SWARM_INVALID_ARGUMENT);
-    CHECK_THAT(LastError(), Contains("array must be a swarm_robot_array (0 .. 13), got 14"));
+    CHECK_THAT(LastError(), Contains("array must be a swarm_robot_array (0 .. 14), got 15"));
     CHECK(view == nullptr);
   }
   SECTION("null handles") {
@@ -781,4 +782,76 @@ TEST_CASE("robot batch errors name the problem and change nothing") {
 }
 
 }  // namespace
+}  // namespace swarm::test
+
+namespace swarm::test {
+
+// A pendulum in MJCF: a rod of 2 kg whose centre is 0.5 m from a y-axis hinge (inertia about its
+// centre 0.1 about x and y), a motor of gear 2 limited to +-3 N, gravity 5 m/s^2 down, a keyframe.
+constexpr const char* kMjcfPendulum = R"(<mujoco model="mjcf_pendulum">
+  <option gravity="0 0 -5"/>
+  <worldbody><body name="rod"><joint name="swing" axis="0 1 0"/>
+    <inertial pos="0 0 -0.5" mass="2" diaginertia="0.1 0.1 0.05"/></body></worldbody>
+  <actuator><motor name="drive" joint="swing" gear="2" forcerange="-3 3"/></actuator>
+  <keyframe><key name="tilted" qpos="0.5" qvel="-1" ctrl="0.75"/></keyframe>
+</mujoco>)";
+
+TEST_CASE("MJCF models: actuators, keyframes and the file's gravity through the C API") {
+  const std::string path = "c_api_mjcf_pendulum.xml";
+  std::ofstream(path) << kMjcfPendulum;
+  swarm_robot_model loaded = nullptr;
+  REQUIRE(swarm_robot_model_load_mjcf(path.c_str(), nullptr, &loaded) == SWARM_OK);
+  ModelPtr model(loaded);
+  swarm_robot_model_info info{};
+  REQUIRE(swarm_robot_model_info_get(model.get(), &info) == SWARM_OK);
+  CHECK(info.dof == 1);
+  CHECK(info.actuators == 1);
+  CHECK(info.keyframes == 1);
+  CHECK(Name(model.get(), SWARM_ROBOT_NAME_ACTUATOR, 0) == "drive");
+  CHECK(Name(model.get(), SWARM_ROBOT_NAME_KEYFRAME, 0) == "tilted");
+  float q = 0, velocity = 0, ctrl = 0;
+  REQUIRE(swarm_robot_model_keyframe(model.get(), 0, &q, &velocity, &ctrl) == SWARM_OK);
+  CHECK(q == 0.5f);
+  CHECK(velocity == -1.0f);
+  CHECK(ctrl == 0.75f);
+  CHECK(swarm_robot_model_keyframe(model.get(), 1, &q, nullptr, nullptr) == SWARM_INVALID_ARGUMENT);
+  CHECK_THAT(LastError(), Contains("the model has 1 keyframes"));
+
+  ContextPtr context = MakeContext();
+  swarm_robot_batch_desc desc{};
+  desc.robots = 3;
+  desc.torque = true;
+  BatchPtr batch = MakeBatch(context.get(), model.get(), desc);
+  TensorPtr q_view = View(batch.get(), SWARM_ROBOT_Q);
+  TensorPtr ctrl_view = View(batch.get(), SWARM_ROBOT_CTRL);
+  const swarm_tensor_info q_info = Info(q_view.get());
+  const swarm_tensor_info ctrl_info = Info(ctrl_view.get());
+  REQUIRE(Shape(ctrl_info) == std::vector<int64_t>{3, 1});
+  CHECK_FALSE(ctrl_info.read_only);
+  const float inputs[3] = {0.75f, -4.0f, 0.0f};  // the second beyond the force range
+  for (int64_t r = 0; r < 3; ++r) {
+    *ElementOf<float>(q_info, {r, 0}) = 0.5f;
+    *ElementOf<float>(ctrl_info, {r, 0}) = inputs[r];
+  }
+  REQUIRE(swarm_robot_batch_torque_step(batch.get(), 0.001f, SWARM_TORQUE_ACTUATORS) == SWARM_OK);
+  TensorPtr torque_view = View(batch.get(), SWARM_ROBOT_TORQUE);
+  TensorPtr qdd_view = View(batch.get(), SWARM_ROBOT_QDD);
+  const swarm_tensor_info torque_info = Info(torque_view.get());
+  const swarm_tensor_info qdd_info = Info(qdd_view.get());
+  const double inertia = 0.1 + 2.0 * 0.5 * 0.5;  // about the hinge
+  for (size_t r = 0; r < 3; ++r) {
+    INFO("robot " << r);
+    const double force = std::clamp(double(inputs[r]), -3.0, 3.0);
+    const float torque = *ElementOf<float>(torque_info, {int64_t(r), 0});
+    const float qdd = *ElementOf<float>(qdd_info, {int64_t(r), 0});
+    CHECK(std::abs(torque - 2.0 * force) < 1e-6);
+    // The file's gravity (5 m/s^2) pulls the centre back toward the bottom.
+    const double want = (2.0 * force - 2.0 * 5.0 * 0.5 * std::sin(0.5)) / inertia;
+    CHECK(std::abs(qdd - want) < 1e-4 * (1.0 + std::abs(want)));
+  }
+  CHECK(swarm_robot_batch_torque_step(batch.get(), 0.001f, swarm_torque_controller(4)) ==
+        SWARM_INVALID_ARGUMENT);
+  CHECK_THAT(LastError(), Contains("(0 .. 3)"));
+}
+
 }  // namespace swarm::test

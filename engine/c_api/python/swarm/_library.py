@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _arguments
 from ._handles import SwarmError
-from ._structures import (_P, DLManagedTensor, _ContextDesc, _EulerParams, _FormatDesc,
+from ._structures import (_P, DLManagedTensor, _ContextDesc, _EulerParams, _FormatDesc, _MjcfDesc,
                           _InteractionStats, _ParticleSystemDesc, _RobotBatchDesc,
                           _RobotModelInfo, _RobotTaskDesc, _Slice, _TaskSummary, _TaskTotals,
                           _TensorInfo, _UrdfDesc)
@@ -103,6 +103,11 @@ _SIGNATURES = {
     "swarm_robot_model_parse_urdf": (
         ctypes.c_int,
         [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(_UrdfDesc), ctypes.POINTER(_P)]),
+    "swarm_robot_model_load_mjcf": (
+        ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(_MjcfDesc), ctypes.POINTER(_P)]),
+    "swarm_robot_model_keyframe": (
+        ctypes.c_int, [_P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_float),
+                       ctypes.POINTER(ctypes.c_float), ctypes.POINTER(ctypes.c_float)]),
     "swarm_robot_model_destroy": (None, [_P]),
     "swarm_robot_model_info_get": (ctypes.c_int, [_P, ctypes.POINTER(_RobotModelInfo)]),
     "swarm_robot_model_name": (
@@ -202,11 +207,21 @@ class Library(_ExpressionCalls):
         self._call("swarm_integrate_euler", positions._handle, velocities._handle,
                    ctypes.byref(params))
 
-    def robot_model(self, path=None, text=None, floating_base=False, max_bytes=0):
-        """A robot model from a URDF file (`path`) or URDF text (`text`); floating_base frees
-        the root link (7 leading q values x y z qw qx qy qz)."""
-        if (path is None) == (text is None):
-            raise ValueError("give exactly one of path and text")
+    def robot_model(self, path=None, text=None, floating_base=False, max_bytes=0, mjcf=None):
+        """A robot model from a URDF file (`path`) or URDF text (`text`), where floating_base
+        frees the root link (7 leading q values x y z qw qx qy qz); or from an MJCF (MuJoCo XML)
+        file (`mjcf`, e.g. a MuJoCo Menagerie model), whose free joint says whether its base
+        floats and whose actuators, keyframes, armature and gravity come with it."""
+        if sum(x is not None for x in (path, text, mjcf)) != 1:
+            raise ValueError("give exactly one of path, text and mjcf")
+        if mjcf is not None:
+            if floating_base:
+                raise ValueError("floating_base is for URDF: an MJCF file says itself whether its "
+                                 "base floats (a free joint)")
+            desc = _MjcfDesc(_arguments.integer("max_bytes", max_bytes))
+            handle = self._new_handle("swarm_robot_model_load_mjcf",
+                                      _arguments.text("mjcf", str(mjcf)), ctypes.byref(desc))
+            return RobotModel(self, handle)
         desc = _UrdfDesc(floating_base, _arguments.integer("max_bytes", max_bytes))
         if path is not None:
             handle = self._new_handle("swarm_robot_model_load_urdf",

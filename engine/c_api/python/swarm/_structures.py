@@ -73,7 +73,12 @@ class _UrdfDesc(ctypes.Structure):
 class _RobotModelInfo(ctypes.Structure):
     _fields_ = [("links", ctypes.c_size_t), ("dof", ctypes.c_size_t),
                 ("q_count", ctypes.c_size_t), ("velocity_count", ctypes.c_size_t),
-                ("default_end_effector", ctypes.c_size_t), ("floating_base", ctypes.c_bool)]
+                ("default_end_effector", ctypes.c_size_t), ("floating_base", ctypes.c_bool),
+                ("actuators", ctypes.c_size_t), ("keyframes", ctypes.c_size_t)]
+
+
+class _MjcfDesc(ctypes.Structure):
+    _fields_ = [("max_bytes", ctypes.c_size_t)]
 
 
 class _SoftConstraintDesc(ctypes.Structure):

@@ -1,4 +1,4 @@
-"""Robots: RobotModel (URDF), RobotBatch (R robots stepped in lockstep, their state as numpy
+"""Robots: RobotModel (URDF or MJCF), RobotBatch (R robots stepped in lockstep, their state as numpy
 views), RobotTask (swarm-robots' tasks on a batch) and TaskTotals (a task's mergeable errors)."""
 
 import ctypes
@@ -11,18 +11,19 @@ from ._structures import (TASK_TOTALS_WORDS, _RobotModelInfo, _RobotTaskDesc, _T
                           _TaskTotals)
 from .tensors import Tensor
 
-_TORQUE_CONTROLLERS = {"none": 0, "pd-gravity": 1, "computed-torque": 2}
+_TORQUE_CONTROLLERS = {"none": 0, "pd-gravity": 1, "computed-torque": 2, "actuators": 3}
 _ROBOT_TASKS = {"reach": 0, "track": 1, "random": 2, "stand": 3}
 _INTEGRATORS = {"euler": 0, "rk4": 1}
 # swarm_robot_array values of the RobotBatch properties.
 _ROBOT_ARRAYS = {"q": 0, "qd": 1, "q_target": 2, "qd_target": 3, "qdd_target": 4, "torque": 5,
                  "qdd": 6, "base_velocity": 7, "link_poses": 8, "target_pose": 9,
                  "contact_forces": 10, "limit_forces": 11, "contact_friction_forces": 12,
-                 "contact_sliding": 13}
+                 "contact_sliding": 13, "ctrl": 14}
 
 
 class RobotModel(_Handle):
-    """A robot read from URDF: counts and names (links, q values, velocities)."""
+    """A robot read from URDF or MJCF: counts and names (links, q values, velocities), and an MJCF
+    model's actuators (names, the columns of RobotBatch.ctrl) and keyframes (keyframe(name))."""
 
     _destroy = "swarm_robot_model_destroy"
     _kind = "robot model"
@@ -40,6 +41,22 @@ class RobotModel(_Handle):
         self.q_names = self._names(2, info.q_count)
         self.velocity_names = self._names(3, info.velocity_count)
         self.default_end_effector = self.links[info.default_end_effector]
+        self.actuators = self._names(4, info.actuators)
+        self.keyframes = self._names(5, info.keyframes)
+
+    def keyframe(self, name):
+        """An MJCF keyframe in swarm's order: {"q": q_count values, "velocities": velocity_count
+        (a floating base's in its body frame), "ctrl": one per actuator}, float32 numpy arrays."""
+        if name not in self.keyframes:
+            raise KeyError(f"no keyframe {name!r}; the model has {self.keyframes}")
+        q = np.zeros(self.q_count, np.float32)
+        velocities = np.zeros(self.velocity_count, np.float32)
+        ctrl = np.zeros(len(self.actuators), np.float32)
+        pointer = ctypes.POINTER(ctypes.c_float)
+        self._lib._call("swarm_robot_model_keyframe", self._handle, self.keyframes.index(name),
+                        q.ctypes.data_as(pointer), velocities.ctypes.data_as(pointer),
+                        ctrl.ctypes.data_as(pointer))
+        return {"q": q, "velocities": velocities, "ctrl": ctrl}
 
     def _names(self, kind, count):
         return [_text(self._lib, "swarm_robot_model_name", self._handle, kind,
@@ -163,6 +180,7 @@ class RobotBatch(_Handle):
     contact_friction_forces = property(lambda self: self._view("contact_friction_forces"))
     contact_sliding = property(lambda self: self._view("contact_sliding"))
     limit_forces = property(lambda self: self._view("limit_forces"))
+    ctrl = property(lambda self: self._view("ctrl"))
 
     def forward_kinematics(self):
         """link_poses = FK(q)."""
@@ -178,8 +196,8 @@ class RobotBatch(_Handle):
 
     def torque_step(self, dt, controller="none"):
         """Torque batches: the controller's torques ("none": the caller's, in .torque;
-        "pd-gravity"; "computed-torque"), the joint limits' and contacts' soft constraints,
-        forward dynamics, integration, FK."""
+        "pd-gravity"; "computed-torque"; "actuators": an MJCF model's, from .ctrl), the joint
+        limits' and contacts' soft constraints, forward dynamics, integration, FK."""
         if controller not in _TORQUE_CONTROLLERS:
             raise ValueError(f"controller must be one of {', '.join(_TORQUE_CONTROLLERS)}, got "
                              f"{controller!r}")

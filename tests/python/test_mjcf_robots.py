@@ -1,0 +1,95 @@
+"""MJCF robots from Python (lib.robot_model(mjcf=...)): the MuJoCo Menagerie's Go2 and Panda of
+../shared/mjcf loaded, their counts, actuator and keyframe names against the XML text read here
+with xml.etree; a batch created from the file's own torque settings, started at a keyframe and
+stepped by its actuators from a numpy ctrl array, settling where its position servos balance
+gravity: for the fixed-base Panda, where ctrl's joint values are within 0.05 rad after 3 s (the
+servos' stiffness against gravity leaves a small offset), and the Go2's joints, falling freely,
+within 0.02 rad of ctrl (nothing but their own inertia loads them); errors for bad arguments.
+
+usage: test_mjcf_robots.py LIBSWARM_C MJCF_DIR [unittest arguments]"""
+
+import os
+import sys
+import unittest
+import xml.etree.ElementTree as ET
+
+import numpy as np
+
+if len(sys.argv) < 3:
+    sys.exit(f"usage: {sys.argv[0]} path/to/libswarm_c.so path/to/mjcf [unittest arguments]")
+MJCF_DIR = sys.argv.pop(2)
+
+from swarm_test_support import library, main  # noqa: E402
+import swarm  # noqa: E402
+
+
+def xml_names(path, section):
+    """The names of the children of a top-level section (<actuator>, <keyframe>), in order."""
+    return [element.get("name") for element in ET.parse(path).getroot().find(section)]
+
+
+class MjcfRobots(unittest.TestCase):
+    def setUp(self):
+        self.lib = library()
+        self.context = self.lib.context()
+
+    def test_go2_model(self):
+        robot_file = os.path.join(MJCF_DIR, "unitree_go2", "go2_mjx.xml")
+        model = self.lib.robot_model(mjcf=robot_file)
+        self.assertTrue(model.floating_base)
+        self.assertEqual(model.dof, 12)
+        self.assertEqual(model.q_count, 19)
+        self.assertEqual(model.actuators, xml_names(robot_file, "actuator"))
+        self.assertEqual(model.keyframes, xml_names(robot_file, "keyframe"))
+        home = model.keyframe("home")
+        key = next(ET.parse(robot_file).getroot().iter("key"))
+        np.testing.assert_allclose(home["q"], [float(v) for v in key.get("qpos").split()],
+                                   rtol=1e-6)
+        np.testing.assert_allclose(home["ctrl"], [float(v) for v in key.get("ctrl").split()],
+                                   rtol=1e-6)
+        np.testing.assert_array_equal(home["velocities"], np.zeros(18, np.float32))
+        with self.assertRaises(KeyError):
+            model.keyframe("sitting")
+
+    def test_go2_servos_hold_ctrl_while_falling(self):
+        model = self.lib.robot_model(mjcf=os.path.join(MJCF_DIR, "unitree_go2", "go2_mjx.xml"))
+        batch = self.context.robot_batch(model, 8, torque=True)
+        home = model.keyframe("home")
+        batch.q[:] = home["q"]
+        target = home["ctrl"] + np.linspace(-0.2, 0.2, 8, dtype=np.float32)[:, None]
+        batch.ctrl[:] = target
+        for _ in range(1000):  # 2 s of 2 ms
+            batch.torque_step(0.002, controller="actuators")
+        # The actuators' columns are in the file's order; q's in the body tree's.
+        column = [model.q_names.index(name + "_joint") for name in model.actuators]
+        self.assertLess(np.abs(batch.q[:, column] - target).max(), 0.02)
+
+    def test_panda_servos_settle_near_ctrl(self):
+        scene = os.path.join(MJCF_DIR, "franka_emika_panda", "mjx_scene.xml")
+        model = self.lib.robot_model(mjcf=scene)
+        self.assertFalse(model.floating_base)
+        self.assertEqual(model.dof, 8)  # the second finger follows the first (an equality)
+        batch = self.context.robot_batch(model, 4, torque=True)
+        self.assertEqual(batch.ctrl.shape, (4, 8))
+        ctrl = np.array([0.0, 0.3, 0.0, -1.57079, 0.0, 2.0, -0.7853, 0.04], np.float32)
+        batch.ctrl[:] = ctrl
+        for _ in range(600):  # 3 s of 5 ms, the file's time step
+            batch.torque_step(0.005, controller="actuators")
+        self.assertLess(np.abs(batch.q[:, :7] - ctrl[:7]).max(), 0.05)
+        self.assertTrue(np.isfinite(batch.torque).all())
+
+    def test_errors(self):
+        with self.assertRaises(ValueError):
+            self.lib.robot_model(mjcf="x.xml", floating_base=True)
+        with self.assertRaises(ValueError):
+            self.lib.robot_model(path="x.urdf", mjcf="x.xml")
+        with self.assertRaises(swarm.SwarmError) as caught:
+            self.lib.robot_model(mjcf=os.path.join(MJCF_DIR, "no_such.xml"))
+        self.assertIn("no_such.xml", str(caught.exception))
+        urdf = self.lib.robot_model(text='<robot name="r"><link name="a"/></robot>')
+        self.assertEqual(urdf.actuators, [])
+        self.assertEqual(urdf.keyframes, [])
+
+
+if __name__ == "__main__":
+    main()
