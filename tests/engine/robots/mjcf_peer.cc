@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <map>
 
-#include "tests/engine/robots/mjcf_compat.h"
+#include "bench/mjcf_compat.h"
 
 namespace swarm::test {
 namespace {
@@ -31,7 +31,7 @@ MujocoModel LoadMujoco(const std::string& path) {
 MjcfPeer PrepareMjcfPeer(const std::string& folder, const std::string& file) {
   const std::string source = std::string(SWARM_SHARED_MJCF_DIR) + "/" + folder;
   const std::string copies = std::string(SWARM_MUJOCO_SCENE_DIR) + "/mjcf/" + folder;
-  for (const std::string& edit : WriteMujoco222Copies(source, copies, JointRange)) {
+  for (const std::string& edit : bench::WriteMujoco222Copies(source, copies, JointRange)) {
     UNSCOPED_INFO(edit);
   }
   Result<MjcfRobot> robot = LoadMjcfFile(source + "/" + file);

@@ -1,5 +1,5 @@
 // What the MJCF tests against MuJoCo 2.2.2 share: MuJoCo's model of a file (the 2.2.2-compatible
-// copies of ../shared/mjcf, tests/engine/robots/mjcf_compat.h, written to the build folder) beside
+// copies of ../shared/mjcf, bench/mjcf_compat.h, written to the build folder) beside
 // swarm's robot of the original, and the maps between their coordinates: MuJoCo's qpos of swarm's
 // q, and per MuJoCo dof the swarm velocity column it follows (a follower joint's through its
 // multiplier).

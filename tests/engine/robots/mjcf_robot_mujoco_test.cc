@@ -1,5 +1,5 @@
 // MJCF robots (swarm/robots/mjcf_robot.h) against MuJoCo 2.2.2 compiling the same Menagerie files
-// in this process (mj_loadXML on the 2.2.2-compatible copies of tests/engine/robots/mjcf_compat.h,
+// in this process (mj_loadXML on the 2.2.2-compatible copies of bench/mjcf_compat.h,
 // written to the build folder): every body's mass, centre of mass and inertia tensor, every
 // joint's axis, limits, damping, frictionloss and armature, every actuator's gain, bias, gear and
 // ranges, the keyframes and the file's configuration (qpos0) to 1e-6 relative; the forward

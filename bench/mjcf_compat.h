@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace swarm::test {
+namespace swarm::bench {
 
 // Writes the compatible copies of every .xml file of `source_folder` into `target_folder`
 // (created) and returns the edits made, one line each, for the test's log. The second pass for
@@ -33,4 +33,4 @@ std::vector<std::string> WriteMujoco222Copies(const std::string& source_folder,
                                               const std::string& target_folder,
                                               JointRangeLookup joint_range);
 
-}  // namespace swarm::test
+}  // namespace swarm::bench

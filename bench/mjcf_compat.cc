@@ -1,11 +1,11 @@
-#include "tests/engine/robots/mjcf_compat.h"
+#include "bench/mjcf_compat.h"
 
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
-namespace swarm::test {
+namespace swarm::bench {
 namespace {
 
 namespace fs = std::filesystem;
@@ -170,4 +170,4 @@ std::vector<std::string> WriteMujoco222Copies(const std::string& source_folder,
   return log;
 }
 
-}  // namespace swarm::test
+}  // namespace swarm::bench

@@ -1,0 +1,313 @@
+// swarm-bench-mjcf: torque steps of MJCF robots driven by their own actuators (RobotBatch::
+// TorqueStep with TorqueController::kActuators, MjcfTorqueConfig), the MuJoCo Menagerie models of
+// ../shared/mjcf, R robots each (--robots, default 1e5), 1 and 2 threads, against MuJoCo 2.2.2's
+// mj_step of the same file (its 2.2.2-compatible copy, bench/mjcf_compat.h, written to
+// --copies-dir) on one core.
+//
+// Scenarios: go2, anymal_c and g1 (floating base) and panda (fixed), each from its first keyframe
+// (the Panda from the file's pose) toward ctrl a little off the keyframe's, per robot, at the
+// file's time step. Collision shapes are not read yet, so both sides run without contacts (MuJoCo
+// with its contact flag disabled): the legged robots fall freely while their servos move their
+// legs, and the rows time the step a standing robot's has besides its contacts (actuators, joint
+// limits, dynamics, integration, forward kinematics). 50 untimed steps first on both sides.
+//
+// The table prints ms per step, M robot-steps/s, bytes per robot, MuJoCo's M robot-steps/s and
+// swarm's rate per core over it (1 thread, and 2 threads halved).
+//
+//   swarm-bench-mjcf --robots=1e5 --rounds=3 --min-time=0.2
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/bench_common.h"
+#include "bench/bench_start.h"
+#include "bench/best_round_reporter.h"
+#include "demos/command_line/flags.h"
+#include "demos/command_line/runtime_flags.h"
+#include "swarm/core/memory.h"
+#include "swarm/core/simd.h"
+#include "swarm/core/thread_pool.h"
+#include "swarm/robots/mjcf_robot.h"
+#include "swarm/robots/robot_batch.h"
+
+#if SWARM_BENCH_HAVE_MUJOCO
+#include <mujoco/mujoco.h>
+
+#include "bench/mjcf_compat.h"
+#endif
+
+namespace swarm::bench {
+namespace {
+
+constexpr const char* kProgram = "swarm-bench-mjcf";
+constexpr double kTargetMujocoRatio = 20.0;  // per core
+constexpr int kWarmupSteps = 50;
+
+struct Options {
+  std::string mjcf_dir = SWARM_BENCH_MJCF_DIR;
+  std::string copies_dir = "mjcf_bench_copies";
+  uint64_t robots = 100'000;
+  uint64_t mujoco_robots = 64;
+  RoundOptions rounds{3, 0.2, 3, 0.2, 3};
+  std::string simd = "auto";
+};
+
+[[noreturn]] void Die(const std::string& message) { Fail(kProgram, message); }
+
+struct Scenario {
+  const char* name;
+  const char* folder;
+  const char* file;
+};
+constexpr Scenario kScenarios[] = {{"go2", "unitree_go2", "go2_mjx.xml"},
+                                   {"anymal_c", "anybotics_anymal_c", "anymal_c_mjx.xml"},
+                                   {"g1", "unitree_g1", "scene_mjx.xml"},
+                                   {"panda", "franka_emika_panda", "mjx_panda.xml"}};
+
+// Robot r's start (the first keyframe, else the file's pose) and ctrl (the keyframe's, else the
+// start's joint values where an actuator's range allows, plus a per-robot offset).
+struct Start {
+  std::vector<double> q;
+  std::vector<std::vector<double>> ctrl;  // per actuator: one value per robot
+};
+
+Start StartOf(const MjcfRobot& robot, size_t robots) {
+  Start start;
+  start.q = robot.keyframes.empty() ? robot.q0 : robot.keyframes[0].q;
+  for (size_t a = 0; a < robot.actuators.size(); ++a) {
+    const MjcfRobotActuator& actuator = robot.actuators[a];
+    const double base = robot.keyframes.empty() ? 0.0 : robot.keyframes[0].ctrl[a];
+    std::vector<double>& values = start.ctrl.emplace_back(robots);
+    for (size_t r = 0; r < robots; ++r) {
+      double value = base + 0.2 * std::sin(0.7 * double(r) + double(a));
+      if (actuator.ctrl_limited) {
+        value = std::min(std::max(value, actuator.ctrl_range[0]), actuator.ctrl_range[1]);
+      }
+      values[r] = value;
+    }
+  }
+  return start;
+}
+
+class Workspace {
+ public:
+  Workspace(const Options& options, const Scenario& scenario) {
+    const std::string path = options.mjcf_dir + "/" + scenario.folder + "/" + scenario.file;
+    Result<MjcfRobot> robot = LoadMjcfFile(path);
+    if (!robot.ok()) Die(robot.status().message());
+    robot_ = std::move(robot).value();
+    Result<RobotBatch> batch =
+        RobotBatch::Create(memory_, robot_.model, options.robots, MjcfTorqueConfig(robot_));
+    if (!batch.ok()) Die(batch.status().message());
+    batch_.emplace(std::move(batch).value());
+    start_ = StartOf(robot_, options.robots);
+    for (size_t r = 0; r < options.robots; ++r) {
+      for (size_t k = 0; k < start_.q.size(); ++k) batch_->q().Array(k)[r] = float(start_.q[k]);
+      for (size_t a = 0; a < start_.ctrl.size(); ++a) {
+        batch_->ctrl().Array(a)[r] = float(start_.ctrl[a][r]);
+      }
+    }
+    ThreadPool pool(1);
+    for (int step = 0; step < kWarmupSteps; ++step) Step(pool);
+    for (size_t k = 0; k < batch_->q().arrays; ++k) {
+      for (size_t r = 0; r < options.robots; ++r) {
+        if (!std::isfinite(batch_->q().Array(k)[r]))
+          Die(std::string(scenario.name) + ": not finite");
+      }
+    }
+#if SWARM_BENCH_HAVE_MUJOCO
+    OpenMujoco(options, scenario);
+#endif
+  }
+  ~Workspace() {
+#if SWARM_BENCH_HAVE_MUJOCO
+    if (data_ != nullptr) mj_deleteData(data_);
+    if (model_ != nullptr) mj_deleteModel(model_);
+#endif
+  }
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+
+  void Step(ThreadPool& pool) {
+    const Status status =
+        batch_->TorqueStep(pool, float(robot_.timestep), TorqueController::kActuators);
+    if (!status.ok()) Die(status.message());
+  }
+  const RobotBatch& batch() const { return *batch_; }
+  bool has_mujoco() const { return mujoco_status_.empty(); }
+  const std::string& mujoco_status() const { return mujoco_status_; }
+
+#if SWARM_BENCH_HAVE_MUJOCO
+  // One step of every MuJoCo robot, one after another through one mjData.
+  void StepMujoco() {
+    const size_t nq = static_cast<size_t>(model_->nq), nv = static_cast<size_t>(model_->nv);
+    const size_t nu = static_cast<size_t>(model_->nu);
+    for (size_t r = 0; r < mujoco_robots_; ++r) {
+      std::copy_n(mujoco_state_.data() + r * (nq + nv), nq, data_->qpos);
+      std::copy_n(mujoco_state_.data() + r * (nq + nv) + nq, nv, data_->qvel);
+      for (size_t a = 0; a < nu; ++a) data_->ctrl[a] = start_.ctrl[a][r];
+      mj_step(model_, data_);
+      std::copy_n(data_->qpos, nq, mujoco_state_.data() + r * (nq + nv));
+      std::copy_n(data_->qvel, nv, mujoco_state_.data() + r * (nq + nv) + nq);
+    }
+  }
+#endif
+
+ private:
+#if SWARM_BENCH_HAVE_MUJOCO
+  void OpenMujoco(const Options& options, const Scenario& scenario) {
+    const std::string source = options.mjcf_dir + "/" + scenario.folder;
+    const std::string copies = options.copies_dir + "/" + scenario.folder;
+    static std::map<std::string, std::vector<double>> ranges;  // joint ranges of first copies
+    const auto joint_range = [](const std::string& path, const std::string& joint) {
+      char error[1000] = "";
+      mjModel* m = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
+      if (m == nullptr) Die(path + ": " + error);
+      const int id = mj_name2id(m, mjOBJ_JOINT, joint.c_str());
+      std::vector<double> range{m->jnt_range[2 * id], m->jnt_range[2 * id + 1]};
+      mj_deleteModel(m);
+      return range;
+    };
+    WriteMujoco222Copies(source, copies, joint_range);
+    char error[1000] = "";
+    model_ = mj_loadXML((copies + "/" + scenario.file).c_str(), nullptr, error, sizeof(error));
+    if (model_ == nullptr) {
+      mujoco_status_ = std::string("MuJoCo could not load the copy: ") + error;
+      return;
+    }
+    model_->opt.disableflags |= mjDSBL_CONTACT;  // as swarm, which has no collision shapes yet
+    data_ = mj_makeData(model_);
+    mujoco_robots_ = std::min<size_t>(options.mujoco_robots, options.robots);
+    const size_t nq = static_cast<size_t>(model_->nq), nv = static_cast<size_t>(model_->nv);
+    mujoco_state_.assign(mujoco_robots_ * (nq + nv), 0.0);
+    for (size_t r = 0; r < mujoco_robots_; ++r) {
+      // The key's qpos when it has one, else MuJoCo's qpos0: the same start as swarm's.
+      const double* qpos = model_->nkey > 0 ? model_->key_qpos : model_->qpos0;
+      std::copy_n(qpos, nq, mujoco_state_.data() + r * (nq + nv));
+    }
+    for (int step = 0; step < kWarmupSteps; ++step) StepMujoco();
+  }
+  mjModel* model_ = nullptr;
+  mjData* data_ = nullptr;
+  size_t mujoco_robots_ = 0;
+  std::vector<double> mujoco_state_;
+#endif
+  MemoryAccountant memory_;
+  MjcfRobot robot_;
+  std::optional<RobotBatch> batch_;
+  Start start_;
+  std::string mujoco_status_ = SWARM_BENCH_HAVE_MUJOCO ? "" : "not built (no libmujoco-dev)";
+};
+
+std::map<std::string, std::unique_ptr<Workspace>>& Workspaces() {
+  static std::map<std::string, std::unique_ptr<Workspace>> workspaces;
+  return workspaces;
+}
+
+Workspace& WorkspaceOf(const Options& options, const Scenario& scenario) {
+  std::unique_ptr<Workspace>& workspace = Workspaces()[scenario.name];
+  if (!workspace) {
+    Workspaces().clear();  // one scenario's batch at a time
+    Workspaces()[scenario.name] = std::make_unique<Workspace>(options, scenario);
+    return *Workspaces()[scenario.name];
+  }
+  return *workspace;
+}
+
+std::string MujocoName(const Scenario& scenario) { return std::string(scenario.name) + "_mujoco"; }
+
+void RegisterAll(const Options& options, Pools& pools) {
+  const Plan plan = PlanFor(options.rounds, options.robots, 1'000'000, 10'000'000);
+  for (const Scenario& scenario : kScenarios) {
+    for (uint64_t round = 0; round < plan.rounds; ++round) {
+      for (const int threads : {1, 2}) {
+        ThreadPool& pool = pools.For(threads);
+        Register(scenario.name, options.robots, threads, round, plan,
+                 [&options, &scenario, &pool](benchmark::State& state) {
+                   Workspace& workspace = WorkspaceOf(options, scenario);
+                   TimePasses(state, [&] { workspace.Step(pool); });
+                 });
+      }
+#if SWARM_BENCH_HAVE_MUJOCO
+      Register(MujocoName(scenario), options.mujoco_robots, 1, round, plan,
+               [&options, &scenario](benchmark::State& state) {
+                 Workspace& workspace = WorkspaceOf(options, scenario);
+                 if (!workspace.has_mujoco()) {
+                   state.SkipWithError(workspace.mujoco_status().c_str());
+                   return;
+                 }
+                 TimePasses(state, [&] { workspace.StepMujoco(); });
+               });
+#endif
+    }
+  }
+}
+
+void PrintTable(const std::map<RunKey, double>& best, const Options& options) {
+  std::printf("\n%s: MJCF robots stepped by their actuators, %llu robots, best round, SIMD %s\n",
+              kProgram, static_cast<unsigned long long>(options.robots),
+              ActiveSimdTarget().name.c_str());
+  std::printf("%-10s %10s %10s %10s %10s %12s %11s %11s  %s\n", "robot", "1 thr ms", "2 thr ms",
+              "1 thr M/s", "2 thr M/s", "MuJoCo M/s", "x MJ 1 thr", "x MJ/core 2", "target");
+  int missed = 0;
+  const double n = static_cast<double>(options.robots);
+  for (const Scenario& scenario : kScenarios) {
+    double ms[2] = {0, 0};
+    for (int threads : {1, 2}) {
+      const auto it = best.find({scenario.name, options.robots, threads});
+      if (it != best.end()) ms[threads - 1] = it->second * 1e3;
+    }
+    const auto rate = [&](double t) { return t > 0 ? n / t * 1e-3 : 0.0; };
+    const auto mujoco = best.find({MujocoName(scenario), options.mujoco_robots, 1});
+    const double mujoco_rate =
+        mujoco != best.end() && mujoco->second > 0
+            ? static_cast<double>(options.mujoco_robots) / mujoco->second * 1e-6
+            : 0.0;
+    std::printf("%-10s %10.3f %10.3f %10.2f %10.2f", scenario.name, ms[0], ms[1], rate(ms[0]),
+                rate(ms[1]));
+    if (mujoco_rate > 0) {
+      const double one = rate(ms[0]) / mujoco_rate, two = rate(ms[1]) / 2 / mujoco_rate;
+      const bool met = one >= kTargetMujocoRatio;
+      missed += !met;
+      std::printf(" %12.4f %11.1f %11.1f  >= 20x MuJoCo per core: %s\n", mujoco_rate, one, two,
+                  met ? "met" : "MISSED");
+    } else {
+      std::printf(" %12s %11s %11s\n", "-", "-", "-");
+    }
+  }
+  std::printf("targets missed: %d\n", missed);
+}
+
+}  // namespace
+}  // namespace swarm::bench
+
+int main(int argc, char** argv) {
+  swarm::bench::Options options;
+  swarm::FlagSet flags(swarm::bench::kProgram,
+                       "Torque steps of MJCF robots driven by their actuators, 1 and 2 threads, "
+                       "against MuJoCo 2.2.2 per core. Also accepts Google Benchmark's "
+                       "--benchmark_* flags.");
+  flags.AddString("mjcf-dir", &options.mjcf_dir, "the folder of the MuJoCo Menagerie models");
+  flags.AddString("copies-dir", &options.copies_dir,
+                  "where MuJoCo 2.2.2's copies of the models are written");
+  flags.AddCount("robots", &options.robots, 16, 10'000'000, "robots per batch");
+  flags.AddCount("mujoco-robots", &options.mujoco_robots, 1, 100'000,
+                 "robots of the MuJoCo rows (stepped one after another on one core)");
+  swarm::bench::AddRoundFlags(flags, options.rounds, "R < 1e6", "1e6 <= R < 1e7", nullptr);
+  AddSimdFlag(flags, &options.simd);
+  swarm::bench::StartBenchmark(swarm::bench::kProgram, flags, &argc, argv, &options.simd);
+  swarm::bench::Pools pools;
+  swarm::bench::RegisterAll(options, pools);
+  swarm::bench::BestRoundReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  swarm::bench::Workspaces().clear();
+  swarm::bench::PrintTable(reporter.best, options);
+  benchmark::Shutdown();
+  return 0;
+}
