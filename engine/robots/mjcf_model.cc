@@ -59,9 +59,17 @@ class ModelReader {
     world.name = "world";
     model_.bodies.push_back(std::move(world));
     if (Status s = bodies_.Add(document_, 0, "world", 0); !s.ok()) return s;
-    for (uint32_t worldbody : document_.Children(0, "worldbody")) {
+    // The world's own geoms and sites of every <worldbody> first, then the bodies (MuJoCo numbers
+    // geoms and sites body by body, the world's first).
+    const std::vector<uint32_t> worldbodies = document_.Children(0, "worldbody");
+    for (uint32_t worldbody : worldbodies) {
       model_.bodies[0].element = worldbody;
-      if (Status s = ReadBodyContents(worldbody, 0); !s.ok()) return s;
+      if (Status s = ReadBodyContents(worldbody, 0, false); !s.ok()) return s;
+    }
+    for (uint32_t worldbody : worldbodies) {
+      for (uint32_t child : document_.Children(worldbody, "body")) {
+        if (Status s = ReadBody(child, 0); !s.ok()) return s;
+      }
     }
     for (uint32_t section : document_.Children(0, "contact")) {
       if (Status s = ReadContact(section); !s.ok()) return s;
@@ -169,9 +177,9 @@ class ModelReader {
     return Status();
   }
 
-  // The joints, inertial, geoms and sites of body `index` (the world's when 0), then its
-  // children, in document order (MuJoCo numbers bodies depth first).
-  Status ReadBodyContents(uint32_t element, uint32_t index) {
+  // The joints, inertial, geoms and sites of body `index` (the world's when 0), then (with
+  // `children`) its child bodies, in document order (MuJoCo numbers bodies depth first).
+  Status ReadBodyContents(uint32_t element, uint32_t index, bool children = true) {
     bool has_inertial = false;
     for (uint32_t child : document_.elements[element].children) {
       const std::string& tag = document_.elements[child].tag;
@@ -207,6 +215,7 @@ class ModelReader {
     if (index != 0) {
       if (Status s = BodyInertia(index, has_inertial); !s.ok()) return s;
     }
+    if (!children) return Status();
     for (uint32_t child : document_.Children(element, "body")) {
       if (Status s = ReadBody(child, index); !s.ok()) return s;
     }

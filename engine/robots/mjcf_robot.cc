@@ -75,6 +75,7 @@ class RobotBuilder {
     SetEffortLimits();
     if (Status s = ReadLimitSoftness(); !s.ok()) return s;
     if (Status s = ReadKeyframes(); !s.ok()) return s;
+    if (Status s = ReadCollisionShapes(); !s.ok()) return s;
     return std::move(robot_);
   }
 
@@ -389,6 +390,102 @@ class RobotBuilder {
     return Status();
   }
 
+  // A body's pose in the world at the file's configuration (bodies outside the robot).
+  std::pair<fm::Vec3, fm::Quat> WorldPose(uint32_t b) const {
+    if (b == 0) return {fm::Vec3{0, 0, 0}, fm::Quat{0, 0, 0, 1}};
+    const MjcfBody& body = model_.bodies[b];
+    const auto [parent_position, parent_quat] = WorldPose(static_cast<uint32_t>(body.parent));
+    const fm::Vec3 offset = fm::Rotate(fm::RotationOf(parent_quat), body.pose.position);
+    return {fm::Vec3{parent_position[0] + offset[0], parent_position[1] + offset[1],
+                     parent_position[2] + offset[2]},
+            fm::Multiply(parent_quat, XyzwOf(body.pose.quaternion))};
+  }
+
+  Status ReadCollisionShapes() {
+    std::vector<bool> paired(model_.geoms.size(), false);
+    for (const MjcfPair& pair : model_.pairs) paired[pair.geom1] = paired[pair.geom2] = true;
+    std::vector<int> shape_of_geom(model_.geoms.size(), -1);
+    for (uint32_t g = 0; g < model_.geoms.size(); ++g) {
+      const MjcfGeom& geom = model_.geoms[g];
+      if (geom.contype == 0 && geom.conaffinity == 0 && !paired[g]) continue;  // visual
+      const uint32_t b = model_.geom_body[g];
+      const std::string what =
+          "geom " + (geom.name.empty() ? std::to_string(g) : "'" + geom.name + "'");
+      if (geom.type == MjcfGeomType::kMesh || geom.type == MjcfGeomType::kHfield) {
+        return Error(model_.bodies[b].element,
+                     what + " collides but is a " +
+                         (geom.type == MjcfGeomType::kMesh ? "mesh" : "heightfield") +
+                         ", which swarm does not read yet (contype=\"0\" conaffinity=\"0\" keeps "
+                         "it visual)");
+      }
+      CollisionShape shape;
+      shape.name = geom.name;
+      switch (geom.type) {
+        case MjcfGeomType::kPlane:
+          shape.type = CollisionShapeType::kPlane;
+          break;
+        case MjcfGeomType::kSphere:
+          shape.type = CollisionShapeType::kSphere;
+          break;
+        case MjcfGeomType::kCapsule:
+          shape.type = CollisionShapeType::kCapsule;
+          break;
+        case MjcfGeomType::kEllipsoid:
+          shape.type = CollisionShapeType::kEllipsoid;
+          break;
+        case MjcfGeomType::kCylinder:
+          shape.type = CollisionShapeType::kCylinder;
+          break;
+        default:
+          shape.type = CollisionShapeType::kBox;
+          break;
+      }
+      const bool on_robot = b != 0 && link_of_body_[b] >= 0;
+      shape.link = on_robot ? link_of_body_[b] : -1;
+      fm::Vec3 position = geom.pose.position;
+      fm::Quat quat = XyzwOf(geom.pose.quaternion);
+      if (!on_robot) {  // fixed in the world, where the file puts its body
+        const auto [body_position, body_quat] = WorldPose(b);
+        const fm::Vec3 offset = fm::Rotate(fm::RotationOf(body_quat), position);
+        position = {body_position[0] + offset[0], body_position[1] + offset[1],
+                    body_position[2] + offset[2]};
+        quat = fm::Multiply(body_quat, quat);
+      }
+      shape.position = position;
+      shape.quaternion = quat;
+      shape.size = geom.size;
+      shape.contype = static_cast<uint32_t>(geom.contype);
+      shape.conaffinity = static_cast<uint32_t>(geom.conaffinity);
+      shape.condim = geom.condim;
+      shape.priority = geom.priority;
+      shape.friction = geom.friction;
+      shape.solref = geom.solref;
+      shape.solimp = geom.solimp;
+      shape.margin = geom.margin;
+      shape.gap = geom.gap;
+      shape_of_geom[g] = static_cast<int>(robot_.collision_shapes.size());
+      robot_.collision_shapes.push_back(std::move(shape));
+      robot_.shape_body.push_back(static_cast<int>(b));
+    }
+    for (const MjcfPair& source : model_.pairs) {
+      CollisionPair pair;
+      pair.shape1 = static_cast<uint32_t>(shape_of_geom[source.geom1]);
+      pair.shape2 = static_cast<uint32_t>(shape_of_geom[source.geom2]);
+      pair.condim = source.condim;
+      pair.friction = source.friction;
+      pair.solref = source.solref;
+      pair.solimp = source.solimp;
+      pair.margin = source.margin;
+      pair.gap = source.gap;
+      robot_.collision_pairs.push_back(pair);
+    }
+    const auto link_of = [&](uint32_t b) { return b == 0 ? -1 : link_of_body_[b]; };
+    for (const MjcfExclude& exclude : model_.excludes) {
+      robot_.collision_excludes.push_back({link_of(exclude.body1), link_of(exclude.body2)});
+    }
+    return Status();
+  }
+
   Status ReadKeyframes() {
     const RobotModel& m = robot_.model;
     for (const MjcfKeyframe& key : model_.keyframes) {
@@ -506,6 +603,13 @@ RobotBatchConfig MjcfTorqueConfig(const MjcfRobot& robot) {
   limits.midpoint = static_cast<float>(std::clamp(robot.limit_solimp[3], 0.0001, 0.9999));
   limits.power = static_cast<int>(
       std::clamp(std::round(robot.limit_solimp[4]), 1.0, static_cast<double>(kMaxImpedancePower)));
+  if (!robot.limits_enabled) {  // <flag limit="disable">: no joint limit acts
+    config.control = DefaultJointControl(robot.model);
+    for (JointControl& joint : config.control) {
+      joint.lower = -std::numeric_limits<float>::infinity();
+      joint.upper = std::numeric_limits<float>::infinity();
+    }
+  }
   return config;
 }
 

@@ -59,6 +59,7 @@
 #include "swarm/particles/particle_params.h"
 #include "swarm/particles/particle_system.h"
 #include "swarm/render/particle_renderer.h"
+#include "swarm/robots/collision_shape.h"
 #include "swarm/robots/dynamics_model.h"
 #include "swarm/robots/mjcf_robot.h"
 #include "swarm/robots/rigid_body_tree.h"

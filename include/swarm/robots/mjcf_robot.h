@@ -28,8 +28,9 @@
 // - The robot is the one tree of bodies below the world that has joints. Bodies without joints
 //   below the world (static geometry, mocap bodies) are not part of it; another tree with joints
 //   (a second robot, or a free object such as a cube) is an error, as objects are not simulated
-//   yet. Geoms give bodies without an <inertial> their inertia; collision shapes are not read
-//   yet.
+//   yet. Geoms give bodies without an <inertial> their inertia; the geoms that collide become
+//   collision shapes (collision_shape.h: a colliding mesh or heightfield is an error, since swarm
+//   reads neither yet); the step does not use them yet.
 // The file itself is read as MuJoCo reads it, with the untrusted-file limits of URDF; what would
 // change the physics and is not supported is an error naming the element, attribute, file and
 // line (engine/robots/mjcf_schema.h lists what is read and what is ignored as purely visual).
@@ -42,6 +43,7 @@
 #include <vector>
 
 #include "swarm/core/status.h"
+#include "swarm/robots/collision_shape.h"
 #include "swarm/robots/robot_batch.h"
 #include "swarm/robots/robot_model.h"
 
@@ -88,6 +90,14 @@ struct MjcfRobot {
   // Per link: the MuJoCo body it stands for (MuJoCo's body index: 0 for a fixed base's "world"),
   // or -1 for the massless links of a body's extra joints.
   std::vector<int> link_body;
+  // The geoms that collide (contype or conaffinity nonzero, or named by a <pair>), in the file's
+  // order: the robot's on their links, the world's and those of bodies outside the robot (static
+  // and mocap bodies, where the file puts them) fixed in the world; and the file's <pair>s and
+  // <exclude>s in their terms (swarm/robots/collision_shape.h).
+  std::vector<CollisionShape> collision_shapes;
+  std::vector<int> shape_body;  // per shape: its MuJoCo body
+  std::vector<CollisionPair> collision_pairs;
+  std::vector<CollisionExclude> collision_excludes;
   std::vector<std::string> files;  // the main file and its includes
 };
 
@@ -106,9 +116,9 @@ Result<MjcfRobot> LoadMjcfString(std::string_view xml, const std::string& path,
 
 // A batch configuration that simulates the robot as the file says: torque mode on, its armature,
 // gravity and joint limits' soft constraint (solimp clamped into (0, 1) as MuJoCo clamps it), the
-// joints' effort limits, and its actuators (TorqueController::kActuators with one ctrl() array
-// each; their velocity terms (kv) integrated implicitly, stable at any kv and time step, as
-// MuJoCo's implicit integrators do).
+// joints' effort limits (no position limits under <flag limit="disable">), and its actuators
+// (TorqueController::kActuators with one ctrl() array each; their velocity terms (kv) integrated
+// implicitly, stable at any kv and time step, as MuJoCo's implicit integrators do).
 RobotBatchConfig MjcfTorqueConfig(const MjcfRobot& robot);
 
 }  // namespace swarm

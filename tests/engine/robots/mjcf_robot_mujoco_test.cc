@@ -2,8 +2,10 @@
 // in this process (mj_loadXML on the 2.2.2-compatible copies of bench/mjcf_compat.h,
 // written to the build folder): every body's mass, centre of mass and inertia tensor, every
 // joint's axis, limits, damping, frictionloss and armature, every actuator's gain, bias, gear and
-// ranges, the keyframes and the file's configuration (qpos0) to 1e-6 relative; the forward
+// ranges, the keyframes and the file's configuration (qpos0) to 1e-6 relative; the collision
+// shapes (type, size, contact parameters; pairs and excludes) as MuJoCo's geoms; the forward
 // kinematics of random configurations (every body's position to 1e-5 m and orientation to 1e-5,
+// every collision shape's world pose to 2e-5,
 // float kernels against MuJoCo's double), and the joint-space mass matrix M(q) and bias forces
 // C(q, v) v + g(q) of random states to 1e-4 relative in float32 on every SIMD target.
 //
@@ -221,6 +223,77 @@ void CheckModel(const MjcfRobot& robot, const mjModel* m) {
     }
   }
 }
+// MuJoCo's geoms that collide (contype or conaffinity nonzero, or in a <pair>), in order: the
+// geoms of swarm's collision shapes.
+std::vector<int> CollidingGeoms(const mjModel* m) {
+  std::vector<bool> paired(m->ngeom, false);
+  for (int p = 0; p < m->npair; ++p) paired[m->pair_geom1[p]] = paired[m->pair_geom2[p]] = true;
+  std::vector<int> geoms;
+  for (int g = 0; g < m->ngeom; ++g) {
+    if (m->geom_contype[g] != 0 || m->geom_conaffinity[g] != 0 || paired[g]) geoms.push_back(g);
+  }
+  return geoms;
+}
+
+// The shapes' types, sizes and contact parameters, the pairs and the excludes, as MuJoCo has them.
+void CheckCollisionModel(const MjcfRobot& robot, const mjModel* m) {
+  const std::vector<int> geoms = CollidingGeoms(m);
+  REQUIRE(geoms.size() == robot.collision_shapes.size());
+  constexpr int kMujocoType[] = {mjGEOM_PLANE,     mjGEOM_SPHERE,   mjGEOM_CAPSULE,
+                                 mjGEOM_ELLIPSOID, mjGEOM_CYLINDER, mjGEOM_BOX};
+  std::vector<int> shape_of_geom(m->ngeom, -1);
+  for (size_t s = 0; s < geoms.size(); ++s) {
+    const CollisionShape& shape = robot.collision_shapes[s];
+    const int g = geoms[s];
+    shape_of_geom[g] = static_cast<int>(s);
+    INFO("shape " << s << " '" << shape.name << "'");
+    CHECK(kMujocoType[static_cast<int>(shape.type)] == m->geom_type[g]);
+    CHECK(robot.shape_body[s] == m->geom_bodyid[g]);
+    for (int k = 0; k < 3; ++k) {
+      CHECK(Near(shape.size[k], m->geom_size[3 * g + k], 1.0, 1e-12));
+      CHECK(shape.friction[k] == m->geom_friction[3 * g + k]);
+    }
+    CHECK(int(shape.contype) == m->geom_contype[g]);
+    CHECK(int(shape.conaffinity) == m->geom_conaffinity[g]);
+    CHECK(shape.condim == m->geom_condim[g]);
+    CHECK(shape.priority == m->geom_priority[g]);
+    for (int k = 0; k < 2; ++k) CHECK(shape.solref[k] == m->geom_solref[2 * g + k]);
+    for (int k = 0; k < 5; ++k) CHECK(shape.solimp[k] == m->geom_solimp[5 * g + k]);
+    CHECK(shape.margin == m->geom_margin[g]);
+  }
+  // Pairs, as unordered shape pairs (MuJoCo orders each pair's geoms by body, and the pairs by
+  // their bodies): each of MuJoCo's is one of swarm's with the same parameters.
+  REQUIRE(robot.collision_pairs.size() == static_cast<size_t>(m->npair));
+  for (int p = 0; p < m->npair; ++p) {
+    INFO("MuJoCo's pair " << p);
+    const int a = shape_of_geom[m->pair_geom1[p]], b = shape_of_geom[m->pair_geom2[p]];
+    const auto same = [&](const CollisionPair& pair) {
+      return std::min(a, b) == int(std::min(pair.shape1, pair.shape2)) &&
+             std::max(a, b) == int(std::max(pair.shape1, pair.shape2));
+    };
+    const auto found =
+        std::find_if(robot.collision_pairs.begin(), robot.collision_pairs.end(), same);
+    REQUIRE(found != robot.collision_pairs.end());
+    const CollisionPair& pair = *found;
+    CHECK(pair.condim == m->pair_dim[p]);
+    for (int k = 0; k < 5; ++k) CHECK(pair.friction[k] == m->pair_friction[5 * p + k]);
+    for (int k = 0; k < 2; ++k) CHECK(pair.solref[k] == m->pair_solref[2 * p + k]);
+    for (int k = 0; k < 5; ++k) CHECK(pair.solimp[k] == m->pair_solimp[5 * p + k]);
+  }
+  // Excludes as body pairs (MuJoCo's signature: (body1 + 1) << 16 | (body2 + 1), body1 <= body2).
+  REQUIRE(robot.collision_excludes.size() == static_cast<size_t>(m->nexclude));
+  std::vector<int> got, want;
+  const auto body_of = [&](int link) { return link < 0 ? 0 : robot.link_body[size_t(link)]; };
+  for (const CollisionExclude& exclude : robot.collision_excludes) {
+    const int b1 = body_of(exclude.link1), b2 = body_of(exclude.link2);
+    got.push_back(((std::min(b1, b2) + 1) << 16) + std::max(b1, b2) + 1);
+  }
+  for (int e = 0; e < m->nexclude; ++e) want.push_back(m->exclude_signature[e]);
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  CHECK(got == want);
+}
+
 void CheckKinematics(const MjcfRobot& robot, const mjModel* m, std::mt19937& random) {
   MujocoData data(mj_makeData(m));
   constexpr size_t kRobots = 5;
@@ -257,8 +330,32 @@ void CheckKinematics(const MjcfRobot& robot, const mjModel* m, std::mt19937& ran
       }
       for (int k = 0; k < 4; ++k) CHECK(std::abs(got[k] - (dot < 0 ? -want[k] : want[k])) < 1e-5);
     }
+    // Every collision shape where MuJoCo places its geom: the link's pose composed with the
+    // shape's, or the world pose of a fixed shape.
+    const std::vector<int> geoms = CollidingGeoms(m);
+    REQUIRE(geoms.size() == robot.collision_shapes.size());
+    for (size_t s = 0; s < geoms.size(); ++s) {
+      const CollisionShape& shape = robot.collision_shapes[s];
+      const int g = geoms[s];
+      INFO("robot " << r << " shape " << s << " '" << shape.name << "'");
+      fm::Vec3 position = shape.position;
+      fm::Mat3 rotation = fm::RotationOf(shape.quaternion);
+      if (shape.link >= 0) {
+        const ConstLanesView poses = std::as_const(*batch).link_poses();
+        const size_t l = static_cast<size_t>(shape.link);
+        const fm::Quat link_quat{poses.Array(7 * l + 3)[r], poses.Array(7 * l + 4)[r],
+                                 poses.Array(7 * l + 5)[r], poses.Array(7 * l + 6)[r]};
+        const fm::Mat3 link_rotation = fm::RotationOf(link_quat);
+        const fm::Vec3 offset = fm::Rotate(link_rotation, shape.position);
+        for (int k = 0; k < 3; ++k) position[k] = poses.Array(7 * l + k)[r] + offset[k];
+        rotation = fm::Multiply(link_rotation, rotation);
+      }
+      for (int k = 0; k < 3; ++k) CHECK(std::abs(position[k] - data->geom_xpos[3 * g + k]) < 2e-5);
+      for (int k = 0; k < 9; ++k) CHECK(std::abs(rotation[k] - data->geom_xmat[9 * g + k]) < 2e-5);
+    }
   }
 }
+
 void CheckDynamics(const MjcfRobot& robot, const mjModel* m, std::mt19937& random) {
   const RobotModel& model = robot.model;
   MujocoData data(mj_makeData(m));
@@ -425,6 +522,7 @@ TEST_CASE("MJCF robots: the mapping's rules as MuJoCo 2.2.2 compiles them", "[mu
     if (!robot.ok()) FAIL(robot.status().message());
     const MujocoModel mujoco = LoadMujoco(path);
     CheckModel(*robot, mujoco.get());
+    CheckCollisionModel(*robot, mujoco.get());
     CheckKinematics(*robot, mujoco.get(), random);
     CheckDynamics(*robot, mujoco.get(), random);
   }
@@ -439,6 +537,7 @@ TEST_CASE(
     INFO(c.folder << "/" << c.file);
     const test::MjcfPeer peer = test::PrepareMjcfPeer(c.folder, c.file);
     CheckModel(peer.robot, peer.mujoco.get());
+    CheckCollisionModel(peer.robot, peer.mujoco.get());
     CheckKinematics(peer.robot, peer.mujoco.get(), random);
     CheckDynamics(peer.robot, peer.mujoco.get(), random);
   }

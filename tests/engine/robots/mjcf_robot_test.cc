@@ -216,3 +216,58 @@ TEST_CASE("MJCF robots: a joint between two joints may be massless, coaxial ones
 }
 
 }  // namespace swarm
+
+namespace swarm {
+
+TEST_CASE("MJCF robots: colliding geoms become collision shapes, visual ones do not") {
+  // The Go2's 23 collision spheres and its scene's floor; the ANYmal's four feet and the floor
+  // (robots_mujoco_peer_test compares every shape with MuJoCo's geoms).
+  const MjcfRobot go2 = Load(kMjcf + "/unitree_go2/scene_mjx.xml");
+  CHECK(go2.collision_shapes.size() == 24);
+  const MjcfRobot anymal = Load(kMjcf + "/anybotics_anymal_c/scene_mjx.xml");
+  REQUIRE(anymal.collision_shapes.size() == 5);
+  CHECK(anymal.collision_excludes.size() == 10);
+  const CollisionShape& floor = anymal.collision_shapes[0];
+  CHECK(floor.type == CollisionShapeType::kPlane);
+  CHECK(floor.link == -1);
+  for (size_t s = 1; s < 5; ++s) {
+    CHECK(anymal.collision_shapes[s].type == CollisionShapeType::kSphere);
+    CHECK(anymal.model.links[size_t(anymal.collision_shapes[s].link)].find("SHANK") !=
+          std::string::npos);
+  }
+  // A static body's shape sits in the world where the file puts it: a box on a turned table.
+  const MjcfRobot table = LoadText("table.xml", R"(<mujoco><compiler angle="degree"/><worldbody>
+    <body name="table" pos="1 2 0.5" euler="0 0 90"><geom type="box" size="0.5 0.3 0.02"
+      pos="0.1 0 0"/></body>
+    <body name="arm"><joint/><geom size="0.1" contype="0" conaffinity="0"/></body>
+  </worldbody></mujoco>)");
+  REQUIRE(table.collision_shapes.size() == 1);  // the arm's sphere is visual
+  const CollisionShape& top = table.collision_shapes[0];
+  CHECK(top.link == -1);
+  CHECK(std::abs(top.position[0] - 1.0) < 1e-12);  // x 0.1 turned 90 degrees: along y
+  CHECK(std::abs(top.position[1] - 2.1) < 1e-12);
+  CHECK(std::abs(top.position[2] - 0.5) < 1e-12);
+  CHECK(std::abs(std::abs(top.quaternion[2]) - std::sqrt(0.5)) < 1e-12);
+  // Colliding meshes and heightfields are not read yet.
+  const Status mesh = LoadError("mesh.xml", R"(<mujoco><worldbody><body><joint/>
+    <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom type="mesh" mesh="m"/>
+    </body></worldbody></mujoco>)");
+  CHECK_THAT(mesh.message(), Contains("collides but is a mesh"));
+  CHECK_THAT(mesh.message(), Contains("mesh.xml:1"));
+}
+
+TEST_CASE("MJCF robots: <flag limit=\"disable\"> frees every joint") {
+  const MjcfRobot robot = LoadText("no_limits.xml", R"(<mujoco>
+    <option><flag limit="disable"/></option>
+    <worldbody><body><joint range="-1 1"/><geom size="0.1"/></body></worldbody></mujoco>)");
+  CHECK_FALSE(robot.limits_enabled);
+  const RobotBatchConfig config = MjcfTorqueConfig(robot);
+  REQUIRE(config.control.size() == 1);
+  CHECK(std::isinf(config.control[0].lower));
+  CHECK(std::isinf(config.control[0].upper));
+  const RobotBatchConfig limited = MjcfTorqueConfig(LoadText("limits.xml", R"(<mujoco>
+    <worldbody><body><joint range="-1 1"/><geom size="0.1"/></body></worldbody></mujoco>)"));
+  CHECK(limited.control.empty());  // the model's own limits (DefaultJointControl)
+}
+
+}  // namespace swarm
