@@ -241,6 +241,10 @@ class RobotBuilder {
         return Error(equality.element,
                      "polycoef must be linear with c1 != 0 (swarm makes joint2 follow joint1)");
       }
+      if (equality.joint1 == static_cast<uint32_t>(equality.joint2)) {
+        return Error(equality.element,
+                     "couples joint '" + model_.joints[equality.joint1].name + "' with itself");
+      }
       const int leader = joint_index_[equality.joint1];
       const int follower = joint_index_[static_cast<uint32_t>(equality.joint2)];
       if (leader < 0 || follower < 0) {

@@ -155,6 +155,10 @@ TEST_CASE("MJCF robots: what would change the physics and is not read is refused
        "name=\"j2\"/><geom size=\"0.1\"/></body></body></worldbody><equality><joint "
        "joint1=\"j1\" joint2=\"j2\" polycoef=\"0 1 0.5 0 0\"/></equality>",
        "polycoef must be linear"},
+      {"an equality of a joint with itself (found by the fuzzer)",
+       "<worldbody><body><joint name=\"j\"/><geom size=\"0.1\"/></body></worldbody><equality>"
+       "<joint joint1=\"j\" joint2=\"j\"/></equality>",
+       "couples joint 'j' with itself"},
       {"joint limits of two softnesses",
        "<worldbody><body><joint range=\"-1 1\" solreflimit=\"0.01 1\"/><geom size=\"0.1\"/>"
        "<body><joint range=\"-1 1\"/><geom size=\"0.1\"/></body></body></worldbody>",
