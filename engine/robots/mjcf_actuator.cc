@@ -1,6 +1,7 @@
 #include "engine/robots/mjcf_actuator.h"
 
 #include <string>
+#include <utility>
 
 namespace swarm {
 namespace {
@@ -71,11 +72,10 @@ Status Apply(const MjcfDocument& document, uint32_t source, Draft& draft) {
     if (element.Find("kv") != nullptr) draft.bias[2] = -kv[0];
     draft.inherit_range = inherit[0];
   }
-  for (const char* name : {"gear", "ctrlrange", "forcerange"}) {
-    std::vector<double>& values = name[0] == 'g'   ? draft.gear
-                                  : name[0] == 'c' ? draft.ctrl_range
-                                                   : draft.force_range;
-    if (Status s = OverwriteMjcfNumbers(document, source, name, values); !s.ok()) return s;
+  const std::pair<const char*, std::vector<double>*> common[] = {
+      {"gear", &draft.gear}, {"ctrlrange", &draft.ctrl_range}, {"forcerange", &draft.force_range}};
+  for (const auto& [name, values] : common) {
+    if (Status s = OverwriteMjcfNumbers(document, source, name, *values); !s.ok()) return s;
   }
   return Status();
 }

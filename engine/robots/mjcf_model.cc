@@ -396,11 +396,12 @@ class ModelReader {
       equality.polycoef[k] = (*polycoef)[k], equality.solimp[k] = (*solimp)[k];
     }
     equality.solref = {(*solref)[0], (*solref)[1]};
-    for (uint32_t j : {equality.joint1, static_cast<uint32_t>(equality.joint2)}) {
-      if (j < model_.joints.size() && model_.joints[j].type == MjcfJointType::kFree) {
-        return document_.Error(e, "couples a free joint: joint equalities are for hinge and slide");
-      }
-      if (equality.joint2 < 0) break;
+    const bool free1 = model_.joints[equality.joint1].type == MjcfJointType::kFree;
+    const bool free2 =
+        equality.joint2 >= 0 &&
+        model_.joints[static_cast<uint32_t>(equality.joint2)].type == MjcfJointType::kFree;
+    if (free1 || free2) {
+      return document_.Error(e, "couples a free joint: joint equalities are for hinge and slide");
     }
     model_.equalities.push_back(std::move(equality));
     return Status();

@@ -18,6 +18,9 @@ namespace {
 
 namespace fm = frame_math;
 
+// The public default (mjcf_robot.h) is the reader's limit.
+static_assert(kMjcfDefaultMaxBytes == kMjcfMaxBytes);
+
 fm::Quat XyzwOf(const std::array<double, 4>& wxyz) { return {wxyz[1], wxyz[2], wxyz[3], wxyz[0]}; }
 
 // The inertial of a link between two joints of one body: stated, and empty.
@@ -424,26 +427,14 @@ class RobotBuilder {
       }
       CollisionShape shape;
       shape.name = geom.name;
-      switch (geom.type) {
-        case MjcfGeomType::kPlane:
-          shape.type = CollisionShapeType::kPlane;
-          break;
-        case MjcfGeomType::kSphere:
-          shape.type = CollisionShapeType::kSphere;
-          break;
-        case MjcfGeomType::kCapsule:
-          shape.type = CollisionShapeType::kCapsule;
-          break;
-        case MjcfGeomType::kEllipsoid:
-          shape.type = CollisionShapeType::kEllipsoid;
-          break;
-        case MjcfGeomType::kCylinder:
-          shape.type = CollisionShapeType::kCylinder;
-          break;
-        default:
-          shape.type = CollisionShapeType::kBox;
-          break;
-      }
+      // MjcfGeomType's solids in order (heightfields and meshes were refused above: the hfield
+      // entry is never read).
+      constexpr CollisionShapeType kShapeOf[] = {
+          CollisionShapeType::kPlane,     CollisionShapeType::kPlane,
+          CollisionShapeType::kSphere,    CollisionShapeType::kCapsule,
+          CollisionShapeType::kEllipsoid, CollisionShapeType::kCylinder,
+          CollisionShapeType::kBox};
+      shape.type = kShapeOf[static_cast<int>(geom.type)];
       const bool on_robot = b != 0 && link_of_body_[b] >= 0;
       shape.link = on_robot ? link_of_body_[b] : -1;
       fm::Vec3 position = geom.pose.position;
