@@ -156,7 +156,8 @@ Result<MjcfGeom> ReadMjcfGeom(const MjcfDocument& document, uint32_t element,
       MjcfNumbers(document, element, "solimp", {0.9, 0.95, 0.001, 0.5, 2});
   Result<std::vector<double>> margin = MjcfNumbers(document, element, "margin", {0});
   Result<std::vector<double>> gap = MjcfNumbers(document, element, "gap", {0});
-  for (const auto* r : {&friction, &solref, &solimp, &margin, &gap}) {
+  Result<std::vector<double>> solmix = MjcfNumbers(document, element, "solmix", {1});
+  for (const auto* r : {&friction, &solref, &solimp, &margin, &gap, &solmix}) {
     if (!r->ok()) return r->status();
   }
   for (int k = 0; k < 3; ++k) geom.friction[k] = (*friction)[k];
@@ -164,11 +165,13 @@ Result<MjcfGeom> ReadMjcfGeom(const MjcfDocument& document, uint32_t element,
   for (int k = 0; k < 5; ++k) geom.solimp[k] = (*solimp)[k];
   geom.margin = (*margin)[0];
   geom.gap = (*gap)[0];
+  geom.solmix = (*solmix)[0];
   if (geom.friction[0] < 0 || geom.friction[1] < 0 || geom.friction[2] < 0) {
     return document.Error(element, "friction must be >= 0");
   }
   if (geom.margin < 0 || geom.gap < 0)
     return document.Error(element, "margin and gap must be >= 0");
+  if (!(geom.solmix >= 0)) return document.Error(element, "solmix must be >= 0");
   Result<std::vector<double>> mass = MjcfNumbers(document, element, "mass", {0});
   Result<std::vector<double>> density = MjcfNumbers(document, element, "density", {1000});
   if (!mass.ok()) return mass.status();

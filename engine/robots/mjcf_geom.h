@@ -9,7 +9,7 @@
 //   and no orientation.
 // - Contact parameters with MuJoCo's defaults: contype 1, conaffinity 1, condim 3 (1, 3, 4 or 6),
 //   priority 0, friction 1 0.005 0.0001, solref 0.02 1, solimp 0.9 0.95 0.001 0.5 2, margin 0,
-//   gap 0; group 0.
+//   gap 0; solmix 1; group 0.
 #pragma once
 
 #include <array>
@@ -34,7 +34,8 @@ struct MjcfGeom {
   std::array<double, 2> solref{0.02, 1};
   std::array<double, 5> solimp{0.9, 0.95, 0.001, 0.5, 2};
   double margin = 0, gap = 0;
-  std::string mesh;  // the mesh a mesh geom names
+  double solmix = 1;  // the weight of this geom's solref and solimp in a pair's mix
+  std::string mesh;   // the mesh a mesh geom names
   // For a body's inertia from its geoms: the geom's mass when given, else density * volume.
   bool has_mass = false;
   double mass = 0;

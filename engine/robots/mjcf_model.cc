@@ -161,17 +161,18 @@ class ModelReader {
         model_.option.contact_enabled = false;
       } else if (name == "limit") {
         model_.option.limits_enabled = false;
+      } else if (name == "filterparent") {
+        model_.option.filter_parent = false;
       } else if (name == "eulerdamp" || name == "warmstart" || name == "energy" ||
                  name == "fwdinv" || name == "invdiscrete" || name == "island" ||
                  name == "sensor" || name == "sensornoise" || name == "midphase" ||
-                 name == "filterparent" || name == "refsafe" || name == "multiccd" ||
-                 name == "nativeccd") {
+                 name == "refsafe" || name == "multiccd" || name == "nativeccd") {
         // How MuJoCo's own solver and integrator work, or what it reports: swarm's constraints
         // and integration are its own (docs/design.md).
       } else {
         return document_.Error(e, "flag " + name + "=\"" + value +
-                                      "\" is not supported: swarm honours gravity, contact and "
-                                      "limit");
+                                      "\" is not supported: swarm honours gravity, contact, "
+                                      "limit and filterparent");
       }
     }
     return Status();
@@ -346,6 +347,16 @@ class ModelReader {
         if (!r->ok()) return r->status();
       }
       pair.name = *name;
+      // An attribute the pair and its classes leave out reads as this text.
+      constexpr const char* kUnset = "\x01";
+      for (auto [attribute, given] :
+           {std::pair{"condim", &pair.has_condim}, std::pair{"friction", &pair.has_friction},
+            std::pair{"solref", &pair.has_solref}, std::pair{"solimp", &pair.has_solimp},
+            std::pair{"margin", &pair.has_margin}, std::pair{"gap", &pair.has_gap}}) {
+        Result<std::string> text = MjcfText(document_, e, attribute, kUnset);
+        if (!text.ok()) return text.status();
+        *given = *text != kUnset;
+      }
       const double c = (*condim)[0];
       if (c != 1 && c != 3 && c != 4 && c != 6) {
         return document_.Error(e, "condim must be 1, 3, 4 or 6");

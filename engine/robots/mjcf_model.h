@@ -81,6 +81,10 @@ struct MjcfPair {
   std::array<double, 2> solref{0.02, 1};
   std::array<double, 5> solimp{0.9, 0.95, 0.001, 0.5, 2};
   double margin = 0, gap = 0;
+  // Which the pair sets itself (it or its default class); the others come from its geoms, mixed
+  // as MuJoCo's compiler mixes them (swarm/robots/contact_pairs.h, MixContactParameters).
+  bool has_condim = false, has_friction = false, has_solref = false, has_solimp = false;
+  bool has_margin = false, has_gap = false;
   uint32_t element = 0;
 };
 
@@ -104,6 +108,8 @@ struct MjcfOption {
   MjcfIntegrator integrator = MjcfIntegrator::kEuler;
   bool contact_enabled = true;  // <flag contact="disable"> turns every contact off
   bool limits_enabled = true;   // <flag limit="disable"> turns every joint limit off
+  // <flag filterparent="disable"> lets a body's shapes touch its parent's.
+  bool filter_parent = true;
 };
 
 struct MjcfModel {

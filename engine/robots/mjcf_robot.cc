@@ -12,6 +12,7 @@
 #include "engine/robots/frame_math.h"
 #include "engine/robots/mjcf_document.h"
 #include "engine/robots/mjcf_model.h"
+#include "swarm/robots/contact_pairs.h"
 
 namespace swarm {
 namespace {
@@ -43,6 +44,8 @@ class RobotBuilder {
     robot_.timestep = model_.option.timestep;
     robot_.gravity = model_.option.gravity;
     robot_.limits_enabled = model_.option.limits_enabled;
+    robot_.contacts_enabled = model_.option.contact_enabled;
+    robot_.filter_parent = model_.option.filter_parent;
     link_of_body_.assign(model_.bodies.size(), -1);
     joint_index_.assign(model_.joints.size(), -1);
     const MjcfBody& root_body = model_.bodies[*root];
@@ -458,25 +461,35 @@ class RobotBuilder {
       shape.solimp = geom.solimp;
       shape.margin = geom.margin;
       shape.gap = geom.gap;
+      shape.solmix = geom.solmix;
       shape_of_geom[g] = static_cast<int>(robot_.collision_shapes.size());
       robot_.collision_shapes.push_back(std::move(shape));
       robot_.shape_body.push_back(static_cast<int>(b));
+      robot_.shape_geom.push_back(static_cast<int>(g));
     }
     for (const MjcfPair& source : model_.pairs) {
       CollisionPair pair;
-      pair.shape1 = static_cast<uint32_t>(shape_of_geom[source.geom1]);
-      pair.shape2 = static_cast<uint32_t>(shape_of_geom[source.geom2]);
-      pair.condim = source.condim;
-      pair.friction = source.friction;
-      pair.solref = source.solref;
-      pair.solimp = source.solimp;
-      pair.margin = source.margin;
-      pair.gap = source.gap;
+      uint32_t geom1 = source.geom1, geom2 = source.geom2;
+      if (model_.geom_body[geom1] > model_.geom_body[geom2]) std::swap(geom1, geom2);  // MuJoCo's
+      pair.shape1 = static_cast<uint32_t>(shape_of_geom[geom1]);
+      pair.shape2 = static_cast<uint32_t>(shape_of_geom[geom2]);
+      // What the pair leaves out comes from its geoms, as MuJoCo's compiler mixes them.
+      const ContactPair mixed = MixContactParameters(robot_.collision_shapes[pair.shape1],
+                                                     robot_.collision_shapes[pair.shape2],
+                                                     /*explicit_pair=*/true);
+      pair.condim = source.has_condim ? source.condim : mixed.condim;
+      pair.friction = source.has_friction ? source.friction : mixed.friction;
+      pair.solref = source.has_solref ? source.solref : mixed.solref;
+      pair.solimp = source.has_solimp ? source.solimp : mixed.solimp;
+      pair.margin = source.has_margin ? source.margin : mixed.margin;
+      pair.gap = source.has_gap ? source.gap : mixed.gap;
       robot_.collision_pairs.push_back(pair);
     }
     const auto link_of = [&](uint32_t b) { return b == 0 ? -1 : link_of_body_[b]; };
     for (const MjcfExclude& exclude : model_.excludes) {
-      robot_.collision_excludes.push_back({link_of(exclude.body1), link_of(exclude.body2)});
+      robot_.collision_excludes.push_back({link_of(exclude.body1), link_of(exclude.body2),
+                                           static_cast<int>(exclude.body1),
+                                           static_cast<int>(exclude.body2)});
     }
     return Status();
   }

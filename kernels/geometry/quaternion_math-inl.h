@@ -54,6 +54,12 @@ HWY_INLINE void StoreQuat(D d, V x, V y, V z, V w, const Vec4View& view, size_t 
   store(w, d, view.w() + i);
 }
 
+// ((ax bx + ay by) + az bz).
+template <class V>
+HWY_INLINE V Dot3(V ax, V ay, V az, V bx, V by, V bz) {
+  return hn::Add(hn::Add(hn::Mul(ax, bx), hn::Mul(ay, by)), hn::Mul(az, bz));
+}
+
 // r = a x b.
 template <class V>
 HWY_INLINE void Cross(V ax, V ay, V az, V bx, V by, V bz, V& rx, V& ry, V& rz) {

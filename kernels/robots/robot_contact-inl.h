@@ -26,12 +26,6 @@ namespace swarm {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// ((ax bx + ay by) + az bz).
-template <class V>
-HWY_INLINE V Dot3(V ax, V ay, V az, V bx, V by, V bz) {
-  return hn::Add(hn::Add(hn::Mul(ax, bx), hn::Mul(ay, by)), hn::Mul(az, bz));
-}
-
 // max(x, 0) by compare and select: hn::Max follows each ISA's NaN rule (x86 returns the second
 // operand, Arm the NaN), so a NaN force would give different modes on different targets. +0 for
 // -0 and NaN.

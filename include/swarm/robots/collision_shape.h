@@ -10,11 +10,14 @@
 #include <cstdint>
 #include <string>
 
+#include "swarm/kernels/collision/narrow_phase.h"
+
 namespace swarm {
 
 // MuJoCo's sizes: plane (half x, half y, grid spacing), sphere (radius), capsule and cylinder
-// (radius, half length along z), ellipsoid (three radii), box (three half sizes).
-enum class CollisionShapeType { kPlane, kSphere, kCapsule, kEllipsoid, kCylinder, kBox };
+// (radius, half length along z), ellipsoid (three radii), box (three half sizes). The narrow
+// phase's types (swarm/kernels/collision/narrow_phase.h), in MuJoCo's order.
+using CollisionShapeType = ShapeType;
 const char* CollisionShapeTypeName(CollisionShapeType type);  // "plane", "sphere", ...
 
 struct CollisionShape {
@@ -31,6 +34,7 @@ struct CollisionShape {
   std::array<double, 2> solref{0.02, 1};
   std::array<double, 5> solimp{0.9, 0.95, 0.001, 0.5, 2};
   double margin = 0, gap = 0;
+  double solmix = 1;  // its weight in a pair's solref and solimp (MuJoCo's solmix)
 };
 
 // Two shapes that touch whatever their contype and conaffinity, with these parameters (MJCF
@@ -44,9 +48,11 @@ struct CollisionPair {
   double margin = 0, gap = 0;
 };
 
-// Two links (-1: the world) whose shapes never touch each other (MJCF <exclude>).
+// Two bodies whose shapes never touch each other (MJCF <exclude>): their links (-1: the world)
+// and the model file's bodies (MuJoCo's body indices; a static body is not the world).
 struct CollisionExclude {
   int link1 = -1, link2 = -1;
+  int body1 = 0, body2 = 0;
 };
 
 }  // namespace swarm

@@ -87,6 +87,10 @@ struct MjcfRobot {
   std::array<double, 2> limit_solref{0.02, 1};
   std::array<double, 5> limit_solimp{0.9, 0.95, 0.001, 0.5, 2};
   bool limits_enabled = true;
+  // Whether contacts act at all (option flag contact) and whether a body's shapes skip its
+  // parent's (option flag filterparent).
+  bool contacts_enabled = true;
+  bool filter_parent = true;
   // Per link: the MuJoCo body it stands for (MuJoCo's body index: 0 for a fixed base's "world"),
   // or -1 for the massless links of a body's extra joints.
   std::vector<int> link_body;
@@ -96,6 +100,7 @@ struct MjcfRobot {
   // <exclude>s in their terms (swarm/robots/collision_shape.h).
   std::vector<CollisionShape> collision_shapes;
   std::vector<int> shape_body;  // per shape: its MuJoCo body
+  std::vector<int> shape_geom;  // per shape: its MuJoCo geom (MuJoCo's numbering)
   std::vector<CollisionPair> collision_pairs;
   std::vector<CollisionExclude> collision_excludes;
   std::vector<std::string> files;  // the main file and its includes

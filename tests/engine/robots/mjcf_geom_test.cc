@@ -33,6 +33,7 @@ TEST_CASE("MJCF geoms: bad geoms name the rule, element, file and line") {
       {R"(<geom size="0.1" conaffinity="-1"/>)", "conaffinity must be an integer >= 0"},
       {R"(<geom size="0.1" friction="-1"/>)", "friction must be >= 0"},
       {R"(<geom size="0.1" margin="-0.1"/>)", "margin and gap must be >= 0"},
+      {R"(<geom size="0.1" solmix="-1"/>)", "solmix must be >= 0"},
       {R"(<geom type="mesh"/>)", "of type mesh names no mesh"},
   };
   for (const Case& bad : cases) {
