@@ -1,18 +1,22 @@
 // swarm-bench-mjcf: torque steps of MJCF robots driven by their own actuators (RobotBatch::
 // TorqueStep with TorqueController::kActuators, MjcfTorqueConfig), the MuJoCo Menagerie models of
-// ../shared/mjcf, R robots each (--robots, default 1e5), 1 and 2 threads, against MuJoCo 2.2.2's
-// mj_step of the same file (its 2.2.2-compatible copy, bench/mjcf_compat.h, written to
-// --copies-dir) on one core.
+// ../shared/mjcf (their scene files: the robot and its floor), R robots each (--robots, default
+// 1e5), 1 and 2 threads, against MuJoCo 2.2.2's mj_step of the same file (its 2.2.2-compatible
+// copy, bench/mjcf_compat.h, written to --copies-dir) on one core; and the contacts of the same
+// robots (forward kinematics and the narrow phase of every contact pair, RobotBatch::
+// DetectContacts) against MuJoCo's mj_kinematics + mj_collision.
 //
 // Scenarios: go2, anymal_c and g1 (floating base) and panda (fixed), each from its first keyframe
 // (the Panda from the file's pose) toward ctrl a little off the keyframe's, per robot, at the
-// file's time step. Collision shapes are not read yet, so both sides run without contacts (MuJoCo
+// file's time step. The steps do not collide yet, so both sides step without contacts (MuJoCo
 // with its contact flag disabled): the legged robots fall freely while their servos move their
 // legs, and the rows time the step a standing robot's has besides its contacts (actuators, joint
-// limits, dynamics, integration, forward kinematics). 50 untimed steps first on both sides.
+// limits, dynamics, integration, forward kinematics). 50 untimed steps first on both sides; the
+// contact rows collide the robots where those steps left them (falling through the floor).
 //
-// The table prints ms per step, M robot-steps/s, bytes per robot, MuJoCo's M robot-steps/s and
-// swarm's rate per core over it (1 thread, and 2 threads halved).
+// The tables print ms per step, M robot-steps/s, MuJoCo's M robot-steps/s and swarm's rate per
+// core over it (1 thread, and 2 threads halved); the contact table also the pairs and slots per
+// robot.
 //
 //   swarm-bench-mjcf --robots=1e5 --rounds=3 --min-time=0.2
 #include <benchmark/benchmark.h>
@@ -65,10 +69,12 @@ struct Scenario {
   const char* folder;
   const char* file;
 };
-constexpr Scenario kScenarios[] = {{"go2", "unitree_go2", "go2_mjx.xml"},
-                                   {"anymal_c", "anybotics_anymal_c", "anymal_c_mjx.xml"},
+// The scene files: the robot and its floor (the steps' rows do not collide; the contact rows
+// collide the robot with itself and the floor).
+constexpr Scenario kScenarios[] = {{"go2", "unitree_go2", "scene_mjx.xml"},
+                                   {"anymal_c", "anybotics_anymal_c", "scene_mjx.xml"},
                                    {"g1", "unitree_g1", "scene_mjx.xml"},
-                                   {"panda", "franka_emika_panda", "mjx_panda.xml"}};
+                                   {"panda", "franka_emika_panda", "mjx_scene.xml"}};
 
 // Robot r's start (the first keyframe, else the file's pose) and ctrl (the keyframe's, else the
 // start's joint values where an actuator's range allows, plus a per-robot offset).
@@ -93,6 +99,12 @@ Start StartOf(const MjcfRobot& robot, size_t robots) {
     }
   }
   return start;
+}
+
+// Contact pairs and slots per robot of each scenario, for the table (workspaces come and go).
+std::map<std::string, std::pair<size_t, size_t>>& ContactCounts() {
+  static std::map<std::string, std::pair<size_t, size_t>> counts;
+  return counts;
 }
 
 class Workspace {
@@ -121,6 +133,21 @@ class Workspace {
           Die(std::string(scenario.name) + ": not finite");
       }
     }
+    // The contact rows: a kinematic batch of the same robots at the warmed-up poses, with the
+    // file's collision shapes and pairs.
+    Result<CollisionModel> collisions = MjcfCollisionModel(robot_);
+    if (!collisions.ok()) Die(collisions.status().message());
+    RobotBatchConfig contact_config;
+    contact_config.collisions = std::move(collisions).value();
+    Result<RobotBatch> contacts =
+        RobotBatch::Create(memory_, robot_.model, options.robots, contact_config);
+    if (!contacts.ok()) Die(contacts.status().message());
+    contacts_.emplace(std::move(contacts).value());
+    const CollisionPlan& plan = *contacts_->collision_plan();
+    ContactCounts()[scenario.name] = {plan.pair_count(), plan.slot_count()};
+    for (size_t k = 0; k < batch_->q().arrays; ++k) {
+      std::copy_n(batch_->q().Array(k), options.robots, contacts_->q().Array(k));
+    }
 #if SWARM_BENCH_HAVE_MUJOCO
     OpenMujoco(options, scenario);
 #endif
@@ -139,11 +166,29 @@ class Workspace {
         batch_->TorqueStep(pool, float(robot_.timestep), TorqueController::kActuators);
     if (!status.ok()) Die(status.message());
   }
+  // Forward kinematics and every contact pair of every robot.
+  void Detect(ThreadPool& pool) {
+    contacts_->ForwardKinematics(pool);
+    contacts_->DetectContacts(pool);
+  }
   const RobotBatch& batch() const { return *batch_; }
   bool has_mujoco() const { return mujoco_status_.empty(); }
   const std::string& mujoco_status() const { return mujoco_status_; }
 
 #if SWARM_BENCH_HAVE_MUJOCO
+  // MuJoCo's contacts of every robot at its warmed-up pose: mj_kinematics and mj_collision (its
+  // broad phase, then the narrow phase of the pairs it keeps), one robot after another.
+  void DetectMujoco() {
+    const size_t nq = static_cast<size_t>(model_->nq), nv = static_cast<size_t>(model_->nv);
+    model_->opt.disableflags &= ~mjDSBL_CONTACT;
+    for (size_t r = 0; r < mujoco_robots_; ++r) {
+      std::copy_n(mujoco_state_.data() + r * (nq + nv), nq, data_->qpos);
+      mj_kinematics(model_, data_);
+      mj_collision(model_, data_);
+    }
+    model_->opt.disableflags |= mjDSBL_CONTACT;
+  }
+
   // One step of every MuJoCo robot, one after another through one mjData.
   void StepMujoco() {
     const size_t nq = static_cast<size_t>(model_->nq), nv = static_cast<size_t>(model_->nv);
@@ -201,6 +246,7 @@ class Workspace {
   MemoryAccountant memory_;
   MjcfRobot robot_;
   std::optional<RobotBatch> batch_;
+  std::optional<RobotBatch> contacts_;
   Start start_;
   std::string mujoco_status_ = SWARM_BENCH_HAVE_MUJOCO ? "" : "not built (no libmujoco-dev)";
 };
@@ -221,6 +267,9 @@ Workspace& WorkspaceOf(const Options& options, const Scenario& scenario) {
 }
 
 std::string MujocoName(const Scenario& scenario) { return std::string(scenario.name) + "_mujoco"; }
+std::string ContactsName(const Scenario& scenario) {
+  return std::string(scenario.name) + "_contacts";
+}
 
 void RegisterAll(const Options& options, Pools& pools) {
   const Plan plan = PlanFor(options.rounds, options.robots, 1'000'000, 10'000'000);
@@ -243,6 +292,25 @@ void RegisterAll(const Options& options, Pools& pools) {
                    return;
                  }
                  TimePasses(state, [&] { workspace.StepMujoco(); });
+               });
+#endif
+      for (const int threads : {1, 2}) {
+        ThreadPool& pool = pools.For(threads);
+        Register(ContactsName(scenario), options.robots, threads, round, plan,
+                 [&options, &scenario, &pool](benchmark::State& state) {
+                   Workspace& workspace = WorkspaceOf(options, scenario);
+                   TimePasses(state, [&] { workspace.Detect(pool); });
+                 });
+      }
+#if SWARM_BENCH_HAVE_MUJOCO
+      Register(ContactsName(scenario) + "_mujoco", options.mujoco_robots, 1, round, plan,
+               [&options, &scenario](benchmark::State& state) {
+                 Workspace& workspace = WorkspaceOf(options, scenario);
+                 if (!workspace.has_mujoco()) {
+                   state.SkipWithError(workspace.mujoco_status().c_str());
+                   return;
+                 }
+                 TimePasses(state, [&] { workspace.DetectMujoco(); });
                });
 #endif
     }
@@ -282,6 +350,35 @@ void PrintTable(const std::map<RunKey, double>& best, const Options& options) {
     }
   }
   std::printf("targets missed: %d\n", missed);
+
+  std::printf(
+      "\ncontacts: forward kinematics and the narrow phase of every contact pair (swarm) "
+      "against mj_kinematics + mj_collision (MuJoCo: broad phase, then its kept pairs)\n");
+  std::printf("%-10s %6s %6s %10s %10s %10s %10s %12s %11s %11s\n", "robot", "pairs", "slots",
+              "1 thr ms", "2 thr ms", "1 thr M/s", "2 thr M/s", "MuJoCo M/s", "x MJ 1 thr",
+              "x MJ/core 2");
+  for (const Scenario& scenario : kScenarios) {
+    double ms[2] = {0, 0};
+    for (int threads : {1, 2}) {
+      const auto it = best.find({ContactsName(scenario), options.robots, threads});
+      if (it != best.end()) ms[threads - 1] = it->second * 1e3;
+    }
+    const auto rate = [&](double t) { return t > 0 ? n / t * 1e-3 : 0.0; };
+    const auto mujoco = best.find({ContactsName(scenario) + "_mujoco", options.mujoco_robots, 1});
+    const double mujoco_rate =
+        mujoco != best.end() && mujoco->second > 0
+            ? static_cast<double>(options.mujoco_robots) / mujoco->second * 1e-6
+            : 0.0;
+    const auto [pairs, slots] = ContactCounts()[scenario.name];
+    std::printf("%-10s %6zu %6zu %10.3f %10.3f %10.2f %10.2f", scenario.name, pairs, slots, ms[0],
+                ms[1], rate(ms[0]), rate(ms[1]));
+    if (mujoco_rate > 0) {
+      std::printf(" %12.4f %11.1f %11.1f\n", mujoco_rate, rate(ms[0]) / mujoco_rate,
+                  rate(ms[1]) / 2 / mujoco_rate);
+    } else {
+      std::printf(" %12s %11s %11s\n", "-", "-", "-");
+    }
+  }
 }
 
 }  // namespace

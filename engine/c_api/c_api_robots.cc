@@ -73,6 +73,17 @@ swarm_status ToBatchConfig(const char* function, const swarm_robot_model_impl& s
   const size_t dof = model.dof();
   // An MJCF model's torque settings (armature, gravity, limits, actuators) are the defaults.
   if (desc.torque && source.mjcf) config->torque = MjcfTorqueConfig(*source.mjcf).torque;
+  if (desc.collisions) {
+    if (!source.mjcf) {
+      return Invalid(function,
+                     "desc->collisions needs an MJCF model (swarm does not read a "
+                     "URDF's collision shapes yet)");
+    }
+    Result<CollisionModel> collisions = MjcfCollisionModel(*source.mjcf);
+    if (!collisions.ok())
+      return Invalid(function, "desc->collisions: " + collisions.status().message());
+    config->collisions = std::move(collisions).value();
+  }
   if ((desc.kp != nullptr || desc.kd != nullptr || desc.armature != nullptr) && desc.dof != dof) {
     return Invalid(function, "desc->dof must be the model's " + std::to_string(dof) +
                                  " independent joints (the length of kp, kd and armature), got " +
@@ -254,8 +265,10 @@ Result<TensorView> ArrayView(RobotBatch& batch, int array) {
       return grouped(std::as_const(batch).link_poses(), kPoseArrays);
     case SWARM_ROBOT_CTRL:
       return lanes(batch.ctrl(), false);
+    case SWARM_ROBOT_SHAPE_CONTACTS:
+      return grouped(std::as_const(batch).contacts(), kContactArrays);
     default:
-      return InvalidArgument("array must be a swarm_robot_array (0 .. 14), got " +
+      return InvalidArgument("array must be a swarm_robot_array (0 .. 15), got " +
                              std::to_string(array));
   }
 }
@@ -459,6 +472,46 @@ swarm_status swarm_robot_batch_forward_kinematics(swarm_robot_batch batch) {
       return s;
     }
     b.ForwardKinematics(state.context->pool);
+    return SWARM_OK;
+  });
+}
+
+swarm_status swarm_robot_batch_detect_contacts(swarm_robot_batch batch) {
+  constexpr const char* kFunction = "swarm_robot_batch_detect_contacts";
+  return swarm::c_api::WithBatch(kFunction, batch, [&](swarm::c_api::RobotBatchState& state) {
+    state.batch.DetectContacts(state.context->pool);
+    return SWARM_OK;
+  });
+}
+
+swarm_status swarm_robot_batch_contact_slots(swarm_robot_batch batch, size_t* slots) {
+  constexpr const char* kFunction = "swarm_robot_batch_contact_slots";
+  if (slots == nullptr) return NullArgument(kFunction, "slots");
+  return swarm::c_api::WithBatch(kFunction, batch, [&](swarm::c_api::RobotBatchState& state) {
+    const swarm::CollisionPlan* plan = state.batch.collision_plan();
+    *slots = plan != nullptr ? plan->slot_count() : 0;
+    return SWARM_OK;
+  });
+}
+
+swarm_status swarm_robot_batch_contact_slot(swarm_robot_batch batch, size_t slot,
+                                            swarm_contact_slot_info* out) {
+  constexpr const char* kFunction = "swarm_robot_batch_contact_slot";
+  if (out == nullptr) return NullArgument(kFunction, "out");
+  return swarm::c_api::WithBatch(kFunction, batch, [&](swarm::c_api::RobotBatchState& state) {
+    const swarm::CollisionPlan* plan = state.batch.collision_plan();
+    const size_t slots = plan != nullptr ? plan->slot_count() : 0;
+    if (slot >= slots) {
+      return Fail(SWARM_INVALID_ARGUMENT, std::string(kFunction) + ": slot " +
+                                              std::to_string(slot) + " is past the batch's " +
+                                              std::to_string(slots) + " contact slots");
+    }
+    const size_t p = plan->pair_of_slot(slot);
+    const swarm::ContactPair& pair = plan->model().pairs[p];
+    const swarm::CollisionShape& shape1 = plan->model().shapes[pair.shape1];
+    const swarm::CollisionShape& shape2 = plan->model().shapes[pair.shape2];
+    *out = {p,           shape1.name.c_str(), shape2.name.c_str(),
+            shape1.link, shape2.link,         static_cast<float>(pair.margin)};
     return SWARM_OK;
   });
 }

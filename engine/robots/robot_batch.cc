@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include "engine/robots/constraint_model.h"
@@ -43,6 +44,10 @@ namespace swarm {
 // tile, so each tile has its own block, no two threads share one, and steps need no allocation.
 // `dynamics_scratch` likewise holds one swarm/kernels/robots/dynamics/robot_dynamics.h scratch per
 // tile of config.torque.schedule, the torque steps' tiles.
+// DetectContacts computes shape frames for this many robots at a time (a multiple of kPadFloats on
+// every architecture), so a tile's frame scratch stays small whatever its width.
+constexpr size_t kCollisionChunk = 64;
+
 struct RobotBatch::State {
   RobotModel model;
   std::vector<KinematicJoint> kinematic_joints;  // tree.joints points here
@@ -71,6 +76,12 @@ struct RobotBatch::State {
   // arrays of tile_elements floats per tile, for a torque batch without couplings.
   LaneStorage<float, 1> joint_trig;
   size_t trig_arrays = 0;
+  // config.collisions made ready, its contact slots (kContactArrays per slot, stride `stride`)
+  // and the shape frames DetectContacts passes through: kCollisionChunk robots' worth per tile of
+  // config.schedule.
+  std::optional<CollisionPlan> collisions;
+  LaneStorage<float, 1> contacts_out;
+  LaneStorage<float, 1> collision_frames;
 
   bool torque_mode() const { return config.torque.enabled; }
   size_t dof() const { return model.dof(); }
@@ -148,6 +159,9 @@ struct RobotBatch::State {
     return dynamics_scratch.lane(0) + begin / torque_schedule().tile_elements * scratch_floats;
   }
   // The Jacobian block of the tile starting at robot `begin`, for its n robots.
+  size_t contact_arrays() const {
+    return collisions ? kContactArrays * collisions->slot_count() : 0;
+  }
   LanesView JacobianTile(size_t begin, size_t n) {
     const size_t width = TileWidth(config.schedule);
     const size_t block = 6 * dof() * width;
@@ -477,6 +491,14 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
     state->contact_bodies = std::move(constraints->contact_bodies);
   }
 
+  if (!config.collisions.shapes.empty() || !config.collisions.pairs.empty()) {
+    Result<CollisionPlan> plan = CollisionPlan::Make(state->model, config.collisions);
+    if (!plan.ok())
+      return Status(plan.status().code(),
+                    "RobotBatch: config.collisions: " + plan.status().message());
+    state->collisions = std::move(plan).value();
+  }
+
   // Sizes, checked for overflow before anything is allocated.
   state->robots = robots;
   const auto too_many = [&](const char* what) {
@@ -528,6 +550,14 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
     }
   }
 
+  size_t contact_floats = 0, frame_floats = 0;
+  if (state->collisions &&
+      (!MultiplyFits<size_t>(state->contact_arrays(), state->stride, &contact_floats) ||
+       !MultiplyFits<size_t>(state->collisions->frame_arrays() * kCollisionChunk, tiles,
+                             &frame_floats))) {
+    return too_many("contacts");
+  }
+
   // Every allocation or none: a refused later one frees the earlier ones on return.
   const auto allocate = [&](LaneStorage<float, 1>& storage, size_t floats) {
     storage = LaneStorage<float, 1>(accountant, MemoryCategory::kRobots);
@@ -537,11 +567,15 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
        {std::pair{&state->storage, state_floats}, std::pair{&state->jacobian, jacobian_floats},
         std::pair{&state->dynamics_scratch, scratch_floats},
         std::pair{&state->resolve_staging, staging_floats},
-        std::pair{&state->joint_trig, trig_floats}}) {
+        std::pair{&state->joint_trig, trig_floats}, std::pair{&state->contacts_out, contact_floats},
+        std::pair{&state->collision_frames, frame_floats}}) {
     if (Status s = allocate(*storage, floats); !s.ok()) return s;
   }
 
   state->columns = ColumnNamesOf<State::Columns>(state->model, state->contacts);
+  for (size_t a = 0; a < state->contact_arrays(); a += kContactArrays) {
+    std::fill_n(state->contacts_out.lane(0) + a * state->stride, robots, kNoContact);
+  }
   RobotBatch batch(std::move(state));
   InitialConfiguration(batch.model(), batch.config().control, batch.q(), batch.q_target());
   // One pass over the whole batch: robot r's poses do not depend on how robots are grouped.
@@ -654,6 +688,34 @@ ConstLanesView RobotBatch::link_poses() const {
 }
 ConstLanesView RobotBatch::target_pose() const {
   return state_->Arrays(state_->target_pose_begin(), kPoseArrays);
+}
+
+ConstLanesView RobotBatch::contacts() const {
+  const State& s = *state_;
+  return {s.contacts_out.lane(0), s.robots, s.stride, s.contact_arrays()};
+}
+
+const CollisionPlan* RobotBatch::collision_plan() const {
+  return state_->collisions ? &*state_->collisions : nullptr;
+}
+
+void RobotBatch::DetectContacts(ThreadPool& pool) {
+  State& s = *state_;
+  if (!s.collisions) return;
+  const CollisionPlan& plan = *s.collisions;
+  const ConstLanesView poses = link_poses();
+  const LanesView out{s.contacts_out.lane(0), s.robots, s.stride, s.contact_arrays()};
+  const size_t tile_frames = plan.frame_arrays() * kCollisionChunk;
+  RunFused(pool, size(), s.config.schedule, [&](size_t begin, size_t n) {
+    float* frames =
+        s.collision_frames.lane(0) + begin / s.config.schedule.tile_elements * tile_frames;
+    for (size_t chunk = 0; chunk < n; chunk += kCollisionChunk) {
+      const size_t m = std::min(kCollisionChunk, n - chunk);
+      plan.Detect(poses.Slice(begin + chunk, m),
+                  LanesView{frames, m, kCollisionChunk, plan.frame_arrays()},
+                  out.Slice(begin + chunk, m));
+    }
+  });
 }
 
 void RobotBatch::ForwardKinematics(ThreadPool& pool) {
@@ -912,7 +974,9 @@ size_t RobotBatch::allocated_bytes() const {
   return state_
              ? state_->storage.allocated_bytes() + state_->jacobian.allocated_bytes() +
                    state_->dynamics_scratch.allocated_bytes() +
-                   state_->resolve_staging.allocated_bytes() + state_->joint_trig.allocated_bytes()
+                   state_->resolve_staging.allocated_bytes() +
+                   state_->joint_trig.allocated_bytes() + state_->contacts_out.allocated_bytes() +
+                   state_->collision_frames.allocated_bytes()
              : 0;
 }
 

@@ -66,6 +66,7 @@
 #include "swarm/robots/mjcf_robot.h"
 #include "swarm/robots/rigid_body_tree.h"
 #include "swarm/robots/robot_batch.h"
+#include "swarm/robots/robot_collisions.h"
 #include "swarm/robots/robot_model.h"
 #include "swarm/robots/robot_tasks.h"
 #include "swarm/tensor/dlpack.h"

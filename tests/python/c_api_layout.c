@@ -136,6 +136,15 @@ int main(void) {
   FIELD(swarm_robot_batch_desc, max_joint_speed);
   FIELD(swarm_robot_batch_desc, max_base_angular_speed);
   FIELD(swarm_robot_batch_desc, max_step_turn);
+  FIELD(swarm_robot_batch_desc, collisions);
+
+  STRUCT(swarm_contact_slot_info);
+  FIELD(swarm_contact_slot_info, pair);
+  FIELD(swarm_contact_slot_info, shape1);
+  FIELD(swarm_contact_slot_info, shape2);
+  FIELD(swarm_contact_slot_info, link1);
+  FIELD(swarm_contact_slot_info, link2);
+  FIELD(swarm_contact_slot_info, margin);
 
   STRUCT(swarm_robot_task_desc);
   FIELD(swarm_robot_task_desc, task);
@@ -275,6 +284,7 @@ int main(void) {
   CONSTANT(SWARM_ROBOT_CONTACT_FRICTION_FORCES);
   CONSTANT(SWARM_ROBOT_CONTACT_SLIDING);
   CONSTANT(SWARM_ROBOT_CTRL);
+  CONSTANT(SWARM_ROBOT_SHAPE_CONTACTS);
 
   CONSTANT(SWARM_TASK_REACH);
   CONSTANT(SWARM_TASK_TRACK);

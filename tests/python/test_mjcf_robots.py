@@ -4,7 +4,9 @@ with xml.etree; a batch created from the file's own torque settings, started at 
 stepped by its actuators from a numpy ctrl array, settling where its position servos balance
 gravity: for the fixed-base Panda, where ctrl's joint values are within 0.05 rad after 3 s (the
 servos' stiffness against gravity leaves a small offset), and the Go2's joints, falling freely,
-within 0.02 rad of ctrl (nothing but their own inertia loads them); errors for bad arguments.
+within 0.02 rad of ctrl (nothing but their own inertia loads them); the Go2's feet against the
+floor from a batch with the file's collision shapes (distance, point and normal against the foot
+spheres placed here with numpy from the link poses and the XML's geom); errors for bad arguments.
 
 usage: test_mjcf_robots.py LIBSWARM_C MJCF_DIR [unittest arguments]"""
 
@@ -77,6 +79,49 @@ class MjcfRobots(unittest.TestCase):
             batch.torque_step(0.005, controller="actuators")
         self.assertLess(np.abs(batch.q[:, :7] - ctrl[:7]).max(), 0.05)
         self.assertTrue(np.isfinite(batch.torque).all())
+
+    def test_go2_feet_touch_the_floor(self):
+        scene = os.path.join(MJCF_DIR, "unitree_go2", "scene_mjx.xml")
+        model = self.lib.robot_model(mjcf=scene)
+        batch = self.context.robot_batch(model, 3, collisions=True)
+        home = model.keyframe("home")
+        batch.q[:] = home["q"]
+        batch.q[:, 2] -= np.array([0.0, 0.01, 0.05], np.float32)  # lower the base into the floor
+        batch.forward_kinematics()
+        batch.detect_contacts()
+        slots = batch.contact_slots()
+        self.assertEqual(batch.shape_contacts.shape, (3, len(slots), 7))
+        root = ET.parse(os.path.join(MJCF_DIR, "unitree_go2", "go2_mjx.xml")).getroot()
+        foot = next(d for d in root.iter("default") if d.get("class") == "foot").find("geom")
+        offset = np.array([float(v) for v in foot.get("pos").split()])
+        radius = float(foot.get("size"))
+        for name in ("FL", "FR", "RL", "RR"):
+            slot = next(i for i, s in enumerate(slots)
+                        if s["shape1"] == "floor" and s["shape2"] == name)
+            calf = model.links.index(name + "_calf")
+            for r in range(3):
+                # The foot sphere's centre: the calf's pose applied to the geom's position.
+                px, py, pz, qx, qy, qz, qw = batch.link_poses[r, calf].astype(np.float64)
+                u = np.array([qx, qy, qz])
+                uv = np.cross(u, offset)
+                centre = np.array([px, py, pz]) + offset + 2.0 * (qw * uv + np.cross(u, uv))
+                contact = batch.shape_contacts[r, slot]
+                self.assertAlmostEqual(contact[0], centre[2] - radius, delta=2e-6)
+                np.testing.assert_allclose(contact[4:], [0, 0, 1], atol=1e-6)  # floor to foot
+                self.assertAlmostEqual(contact[3], (centre[2] - radius) / 2, delta=2e-6)
+        # Lowering the base lowers every foot's distance by as much.
+        floor_feet = [i for i, s in enumerate(slots) if s["shape1"] == "floor"
+                      and s["shape2"] in ("FL", "FR", "RL", "RR")]
+        drop = batch.shape_contacts[0, floor_feet, 0] - batch.shape_contacts[2, floor_feet, 0]
+        np.testing.assert_allclose(drop, 0.05, atol=2e-6)
+        unused = batch.shape_contacts[:, :, 0] == np.finfo(np.float32).max
+        self.assertTrue(np.isfinite(batch.shape_contacts[~unused]).all())
+
+    def test_collisions_need_mjcf(self):
+        urdf = self.lib.robot_model(text='<robot name="r"><link name="a"/></robot>')
+        with self.assertRaises(swarm.SwarmError) as caught:
+            self.context.robot_batch(urdf, 1, collisions=True)
+        self.assertIn("collisions needs an MJCF model", str(caught.exception))
 
     def test_errors(self):
         with self.assertRaises(ValueError):

@@ -595,6 +595,10 @@ typedef struct swarm_robot_batch_desc {
   float max_joint_speed;
   float max_base_angular_speed;
   float max_step_turn;
+  /* An MJCF model's collision shapes and contact pairs, by its file's rules
+   * (swarm/robots/robot_collisions.h): swarm_robot_batch_detect_contacts fills
+   * SWARM_ROBOT_SHAPE_CONTACTS. A URDF model has none yet (an error). */
+  bool collisions;
 } swarm_robot_batch_desc;
 
 /* Allocates the batch in the context (its budget applies): q at zero clamped into the limits (a
@@ -632,6 +636,11 @@ typedef enum swarm_robot_array {
   SWARM_ROBOT_CONTACT_FRICTION_FORCES = 12,
   SWARM_ROBOT_CONTACT_SLIDING = 13, /* [R][contacts] 1: the contact slides, 0: it sticks */
   SWARM_ROBOT_CTRL = 14, /* [R][actuators] an MJCF model's actuator inputs (torque mode) */
+  /* [R][slots][7] (desc->collisions) every contact slot's distance (m, negative: penetrating;
+   * FLT_MAX: the slot holds no contact), point x y z halfway between the surfaces and unit normal
+   * x y z from the pair's first shape to its second (swarm_robot_batch_contact_slot), as of the
+   * last swarm_robot_batch_detect_contacts. */
+  SWARM_ROBOT_SHAPE_CONTACTS = 15,
 } swarm_robot_array;
 swarm_status swarm_robot_batch_tensor(swarm_robot_batch batch, swarm_robot_array array,
                                       swarm_tensor* out);
@@ -641,6 +650,24 @@ swarm_status swarm_robot_batch_tensor(swarm_robot_batch batch, swarm_robot_array
  * column, and nothing is changed). */
 /* Forward kinematics of q into the link poses. */
 swarm_status swarm_robot_batch_forward_kinematics(swarm_robot_batch batch);
+/* desc->collisions: every robot's contacts (SWARM_ROBOT_SHAPE_CONTACTS) at its current link
+ * poses (kept current by forward kinematics and every step). */
+swarm_status swarm_robot_batch_detect_contacts(swarm_robot_batch batch);
+/* The contact slots of a batch (0 without desc->collisions) and what slot `slot` belongs to: its
+ * pair, the pair's two shapes (names: the model file's, "" for an unnamed one; the names live as
+ * long as the batch), their links (-1: fixed in the world; link names from
+ * swarm_robot_model_name) and the margin within which MuJoCo's rule lets it act. */
+typedef struct swarm_contact_slot_info {
+  size_t pair;
+  const char* shape1;
+  const char* shape2;
+  int link1;
+  int link2;
+  float margin;
+} swarm_contact_slot_info;
+swarm_status swarm_robot_batch_contact_slots(swarm_robot_batch batch, size_t* slots);
+swarm_status swarm_robot_batch_contact_slot(swarm_robot_batch batch, size_t slot,
+                                            swarm_contact_slot_info* out);
 /* Kinematic mode: PD toward q_target, integration with limits over dt seconds (> 0), FK. */
 swarm_status swarm_robot_batch_control_step(swarm_robot_batch batch, float dt);
 /* One damped-least-squares IK step writing q_target toward the target pose (from the current

@@ -30,6 +30,7 @@
 #include "swarm/kernels/robots/robot_torque.h"
 #include "swarm/kernels/robots/soft_constraint.h"
 #include "swarm/robots/dynamics_model.h"
+#include "swarm/robots/robot_collisions.h"
 #include "swarm/robots/robot_model.h"
 
 namespace swarm {
@@ -135,6 +136,10 @@ struct TorqueModeConfig {
 };
 
 struct RobotBatchConfig {
+  // Collision shapes on the model's links and in the world, and the pairs every robot evaluates
+  // (swarm/robots/robot_collisions.h; an MJCF robot's: MjcfCollisionModel). DetectContacts fills
+  // contacts(); the torque step's ground contacts stay those of torque.contacts.
+  CollisionModel collisions;
   // Link whose pose IK steers and whose pose is reported (the end effector); SIZE_MAX picks
   // model.DefaultEndEffector().
   size_t end_effector = SIZE_MAX;
@@ -223,12 +228,21 @@ class RobotBatch {
   // back into its range, 0 when the limit is inactive; the torque on the joint is +force at the
   // lower limit, -force at the upper), and the joints' constraint constants.
   ConstLanesView limit_forces() const;
+  // The contact slots of config.collisions (CollisionPlan: kContactArrays per slot, slot_count()
+  // slots; distance kNoContact where a robot's slot holds none), as of the last DetectContacts
+  // (all kNoContact before it); the plan, or null without collision shapes.
+  ConstLanesView contacts() const;
+  const CollisionPlan* collision_plan() const;
   std::span<const JointConstraint> joint_constraints() const;
   // The dynamics tree of torque mode (nullptr when it is off).
   const DynamicsTree* dynamics_tree() const;
 
   // Forward kinematics of every link into link_poses().
   void ForwardKinematics(ThreadPool& pool);
+  // Every robot's contacts (contacts()) at its current link_poses(), which ForwardKinematics and
+  // every step keep current: shape frames from the link poses, then every pair's narrow phase. A
+  // robot's contacts do not depend on the batch, the schedule or the thread count.
+  void DetectContacts(ThreadPool& pool);
   // One control step, fused per tile: PD torques toward q_target, integration with limits over
   // dt seconds, forward kinematics. Errors (state untouched): dt not in (0, kMaxStepSeconds]; a
   // step that makes q or qd non-finite (from finite but extreme inputs) restores q and qd,

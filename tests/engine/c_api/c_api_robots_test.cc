@@ -7,6 +7,7 @@
 // message and the state left as it was.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -852,6 +853,65 @@ TEST_CASE("MJCF models: actuators, keyframes and the file's gravity through the 
   CHECK(swarm_robot_batch_torque_step(batch.get(), 0.001f, swarm_torque_controller(4)) ==
         SWARM_INVALID_ARGUMENT);
   CHECK_THAT(LastError(), Contains("(0 .. 3)"));
+}
+
+// A ball on a slide joint above a floor: its collision sphere's distance to the floor is the
+// joint's height minus the radius, exactly.
+constexpr const char* kMjcfBall = R"(<mujoco model="mjcf_ball">
+  <worldbody><geom name="floor" type="plane" size="1 1 1"/>
+    <body name="ball" pos="0 0 0.5"><joint name="lift" type="slide" axis="0 0 1"/>
+      <geom name="shell" size="0.1" mass="1"/></body></worldbody>
+</mujoco>)";
+
+TEST_CASE("MJCF models: collision shapes' contacts through the C API") {
+  const std::string path = "c_api_mjcf_ball.xml";
+  std::ofstream(path) << kMjcfBall;
+  swarm_robot_model loaded = nullptr;
+  REQUIRE(swarm_robot_model_load_mjcf(path.c_str(), nullptr, &loaded) == SWARM_OK);
+  ModelPtr model(loaded);
+  ContextPtr context = MakeContext();
+  swarm_robot_batch_desc desc{};
+  desc.robots = 4;
+  desc.collisions = true;
+  BatchPtr batch = MakeBatch(context.get(), model.get(), desc);
+  size_t slots = 0;
+  REQUIRE(swarm_robot_batch_contact_slots(batch.get(), &slots) == SWARM_OK);
+  REQUIRE(slots == 1);
+  swarm_contact_slot_info slot{};
+  REQUIRE(swarm_robot_batch_contact_slot(batch.get(), 0, &slot) == SWARM_OK);
+  CHECK(slot.pair == 0);
+  CHECK(std::string(slot.shape1) == "floor");
+  CHECK(std::string(slot.shape2) == "shell");
+  CHECK(slot.link1 == -1);
+  CHECK(slot.link2 >= 0);
+  CHECK(swarm_robot_batch_contact_slot(batch.get(), 1, &slot) == SWARM_INVALID_ARGUMENT);
+  CHECK_THAT(LastError(), Contains("slot 1 is past the batch's 1 contact slots"));
+
+  TensorPtr contacts = View(batch.get(), SWARM_ROBOT_SHAPE_CONTACTS);
+  const swarm_tensor_info info = Info(contacts.get());
+  REQUIRE(Shape(info) == std::vector<int64_t>{4, 1, 7});
+  CHECK(info.read_only);
+  CHECK(*ElementOf<float>(info, {0, 0, 0}) == FLT_MAX);  // before the first detection
+  TensorPtr q_view = View(batch.get(), SWARM_ROBOT_Q);
+  const swarm_tensor_info q_info = Info(q_view.get());
+  const float lifts[4] = {0.0f, -0.45f, -0.55f, 1.0f};  // the ball's centre at 0.5 + lift
+  for (int64_t r = 0; r < 4; ++r) *ElementOf<float>(q_info, {r, 0}) = lifts[r];
+  REQUIRE(swarm_robot_batch_forward_kinematics(batch.get()) == SWARM_OK);
+  REQUIRE(swarm_robot_batch_detect_contacts(batch.get()) == SWARM_OK);
+  for (int64_t r = 0; r < 4; ++r) {
+    INFO("robot " << r);
+    const double distance = 0.5 + lifts[r] - 0.1;
+    CHECK(std::abs(*ElementOf<float>(info, {r, 0, 0}) - distance) < 1e-6);
+    CHECK(std::abs(*ElementOf<float>(info, {r, 0, 3}) - distance / 2) < 1e-6);  // point z
+    CHECK(*ElementOf<float>(info, {r, 0, 6}) == 1.0f);                          // normal z
+  }
+
+  swarm_robot_batch_desc plain{};
+  plain.robots = 1;
+  BatchPtr none = MakeBatch(context.get(), model.get(), plain);
+  REQUIRE(swarm_robot_batch_contact_slots(none.get(), &slots) == SWARM_OK);
+  CHECK(slots == 0);
+  REQUIRE(swarm_robot_batch_detect_contacts(none.get()) == SWARM_OK);  // nothing to detect
 }
 
 }  // namespace swarm::test

@@ -11,7 +11,7 @@ import numpy as np
 from . import _arguments
 from ._handles import SwarmError
 from ._structures import (_P, DLManagedTensor, _ContextDesc, _EulerParams, _FormatDesc, _MjcfDesc,
-                          _InteractionStats, _ParticleSystemDesc, _RobotBatchDesc,
+                          _ContactSlotInfo, _InteractionStats, _ParticleSystemDesc, _RobotBatchDesc,
                           _RobotModelInfo, _RobotTaskDesc, _Slice, _TaskSummary, _TaskTotals,
                           _TensorInfo, _UrdfDesc)
 from .context import Context
@@ -119,6 +119,10 @@ _SIGNATURES = {
     "swarm_robot_batch_size": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_size_t)]),
     "swarm_robot_batch_tensor": (ctypes.c_int, [_P, ctypes.c_int, ctypes.POINTER(_P)]),
     "swarm_robot_batch_forward_kinematics": (ctypes.c_int, [_P]),
+    "swarm_robot_batch_detect_contacts": (ctypes.c_int, [_P]),
+    "swarm_robot_batch_contact_slots": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_size_t)]),
+    "swarm_robot_batch_contact_slot": (
+        ctypes.c_int, [_P, ctypes.c_size_t, ctypes.POINTER(_ContactSlotInfo)]),
     "swarm_robot_batch_control_step": (ctypes.c_int, [_P, ctypes.c_float]),
     "swarm_robot_batch_ik_step": (ctypes.c_int, [_P]),
     "swarm_robot_batch_torque_step": (ctypes.c_int, [_P, ctypes.c_float, ctypes.c_int]),

@@ -104,7 +104,14 @@ class _RobotBatchDesc(ctypes.Structure):
                 ("ground", ctypes.POINTER(_GroundDesc)),
                 ("limits", ctypes.POINTER(_SoftConstraintDesc)),
                 ("limit_tolerance", ctypes.c_float), ("max_joint_speed", ctypes.c_float),
-                ("max_base_angular_speed", ctypes.c_float), ("max_step_turn", ctypes.c_float)]
+                ("max_base_angular_speed", ctypes.c_float), ("max_step_turn", ctypes.c_float),
+                ("collisions", ctypes.c_bool)]
+
+
+class _ContactSlotInfo(ctypes.Structure):
+    _fields_ = [("pair", ctypes.c_size_t), ("shape1", ctypes.c_char_p),
+                ("shape2", ctypes.c_char_p), ("link1", ctypes.c_int), ("link2", ctypes.c_int),
+                ("margin", ctypes.c_float)]
 
 
 class DLDevice(ctypes.Structure):

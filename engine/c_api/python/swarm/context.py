@@ -191,7 +191,7 @@ class Context(_Handle):
                     gravity=None, integrator="euler", end_effector=None, contacts=False,
                     contact_links=(), contact_radius=0.0, ground=None, limits=None,
                     limit_tolerance=None, max_joint_speed=None, max_base_angular_speed=None,
-                    max_step_turn=None):
+                    max_step_turn=None, collisions=False):
         """A batch of `robots` robots of `model` in this context (its budget applies).
 
         torque: rigid-body dynamics (torque_step) instead of the kinematic control_step.
@@ -221,6 +221,9 @@ class Context(_Handle):
         frictionless) and the soft constraint's parameters above, for the normal and the
         sticking friction rows. A contact sticks (springing back to where it stuck) or slides
         with Coulomb friction, |f_t| <= friction f_n.
+
+        collisions: an MJCF model's collision shapes and contact pairs, by its file's rules:
+        detect_contacts() fills shape_contacts (contact_slots() says what each slot is).
 
         Parameters out of range raise SwarmError naming the field (e.g.
         "config.torque.limits.damping_ratio is -1, expected a finite value > 0")."""
@@ -256,6 +259,7 @@ class Context(_Handle):
         desc.end_effector = (None if end_effector is None
                              else _arguments.text("end_effector", end_effector))
         desc.contacts = contacts
+        desc.collisions = collisions
         names = [_arguments.text(f"contact_links[{index}]", name)
                  for index, name in enumerate(contact_links)]
         if names:

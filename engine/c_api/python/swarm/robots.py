@@ -7,8 +7,8 @@ import numpy as np
 
 from . import _arguments
 from ._handles import _Handle, _text
-from ._structures import (TASK_TOTALS_WORDS, _RobotModelInfo, _RobotTaskDesc, _TaskSummary,
-                          _TaskTotals)
+from ._structures import (TASK_TOTALS_WORDS, _ContactSlotInfo, _RobotModelInfo, _RobotTaskDesc,
+                          _TaskSummary, _TaskTotals)
 from .tensors import Tensor
 
 _TORQUE_CONTROLLERS = {"none": 0, "pd-gravity": 1, "computed-torque": 2, "actuators": 3}
@@ -18,7 +18,7 @@ _INTEGRATORS = {"euler": 0, "rk4": 1}
 _ROBOT_ARRAYS = {"q": 0, "qd": 1, "q_target": 2, "qd_target": 3, "qdd_target": 4, "torque": 5,
                  "qdd": 6, "base_velocity": 7, "link_poses": 8, "target_pose": 9,
                  "contact_forces": 10, "limit_forces": 11, "contact_friction_forces": 12,
-                 "contact_sliding": 13, "ctrl": 14}
+                 "contact_sliding": 13, "ctrl": 14, "shape_contacts": 15}
 
 
 class RobotModel(_Handle):
@@ -132,6 +132,8 @@ class RobotBatch(_Handle):
       contact_forces           (R, contacts) each contact's normal force in the last step, N
       contact_friction_forces  (R, contacts, 2) its friction force, x y in the world, N
       contact_sliding          (R, contacts) 1 while the contact slides, 0 while it sticks
+      shape_contacts           (R, slots, 7) collisions=True: each contact slot's distance, point
+                               and normal as of the last detect_contacts()
 
     Views keep the batch's memory alive: each holds a C tensor handle, which holds the batch's
     state, so close() ends this object's use (every method and property then raises "use of a
@@ -181,6 +183,33 @@ class RobotBatch(_Handle):
     contact_sliding = property(lambda self: self._view("contact_sliding"))
     limit_forces = property(lambda self: self._view("limit_forces"))
     ctrl = property(lambda self: self._view("ctrl"))
+    shape_contacts = property(lambda self: self._view("shape_contacts"))
+
+    def detect_contacts(self):
+        """A batch made with collisions=True: every robot's contacts at its current link poses into
+        shape_contacts, (R, slots, 7): distance (m, negative: penetrating; the float32 maximum:
+        the slot holds no contact), point x y z halfway between the surfaces, unit normal x y z
+        from the slot's first shape to its second (contact_slots())."""
+        self._lib._call("swarm_robot_batch_detect_contacts", self._handle)
+
+    def contact_slots(self):
+        """What each contact slot belongs to: a list of dicts with the pair's index, its two
+        shapes' names ("" when unnamed) and links (None: fixed in the world), and the margin
+        within which MuJoCo's rule lets the contact act."""
+        count = ctypes.c_size_t()
+        self._lib._call("swarm_robot_batch_contact_slots", self._handle, ctypes.byref(count))
+        slots = []
+        links = self.model.links
+        for slot in range(count.value):
+            info = _ContactSlotInfo()
+            self._lib._call("swarm_robot_batch_contact_slot", self._handle, slot,
+                            ctypes.byref(info))
+            slots.append({"pair": info.pair, "shape1": info.shape1.decode(),
+                          "shape2": info.shape2.decode(),
+                          "link1": links[info.link1] if info.link1 >= 0 else None,
+                          "link2": links[info.link2] if info.link2 >= 0 else None,
+                          "margin": info.margin})
+        return slots
 
     def forward_kinematics(self):
         """link_poses = FK(q)."""
