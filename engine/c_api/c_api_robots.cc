@@ -20,11 +20,18 @@ swarm_status Invalid(const char* function, const std::string& message) {
   return Fail(SWARM_INVALID_ARGUMENT, std::string(function) + ": " + message);
 }
 
-UrdfOptions ToUrdfOptions(const swarm_urdf_desc* desc) {
+Result<UrdfOptions> ToUrdfOptions(const swarm_urdf_desc* desc) {
   UrdfOptions options;
   if (desc != nullptr) {
     options.floating_base = desc->floating_base;
     if (desc->max_bytes != 0) options.max_bytes = desc->max_bytes;
+    const int collisions = EnumValue(desc->collisions);
+    if (collisions < SWARM_URDF_COLLISIONS_IGNORE ||
+        collisions > SWARM_URDF_COLLISIONS_SKIP_MESHES) {
+      return InvalidArgument("desc->collisions must be a swarm_urdf_collisions (0 .. 2), got " +
+                             std::to_string(collisions));
+    }
+    options.collisions = static_cast<UrdfCollisions>(collisions);
   }
   return options;
 }
@@ -74,14 +81,11 @@ swarm_status ToBatchConfig(const char* function, const swarm_robot_model_impl& s
   // An MJCF model's torque settings (armature, gravity, limits, actuators) are the defaults.
   if (desc.torque && source.mjcf) config->torque = MjcfTorqueConfig(*source.mjcf).torque;
   if (desc.collisions) {
-    if (!source.mjcf) {
-      return Invalid(function,
-                     "desc->collisions needs an MJCF model (swarm does not read a "
-                     "URDF's collision shapes yet)");
-    }
-    Result<CollisionModel> collisions = MjcfCollisionModel(*source.mjcf);
-    if (!collisions.ok())
+    Result<CollisionModel> collisions =
+        source.mjcf ? MjcfCollisionModel(*source.mjcf) : UrdfCollisionModel(model);
+    if (!collisions.ok()) {
       return Invalid(function, "desc->collisions: " + collisions.status().message());
+    }
     config->collisions = std::move(collisions).value();
   }
   if ((desc.kp != nullptr || desc.kd != nullptr || desc.armature != nullptr) && desc.dof != dof) {
@@ -289,8 +293,9 @@ swarm_status swarm_robot_model_load_urdf(const char* path, const swarm_urdf_desc
   return Guarded(kFunction, [&]() -> swarm_status {
     if (path == nullptr) return NullArgument(kFunction, "path");
     if (out == nullptr) return NullArgument(kFunction, "out");
-    return swarm::c_api::NewModel(
-        kFunction, swarm::LoadUrdfFile(path, swarm::c_api::ToUrdfOptions(desc)), out);
+    swarm::Result<swarm::UrdfOptions> options = swarm::c_api::ToUrdfOptions(desc);
+    if (!options.ok()) return Report(kFunction, options.status());
+    return swarm::c_api::NewModel(kFunction, swarm::LoadUrdfFile(path, *options), out);
   });
 }
 
@@ -300,10 +305,10 @@ swarm_status swarm_robot_model_parse_urdf(const char* text, size_t length,
   return Guarded(kFunction, [&]() -> swarm_status {
     if (text == nullptr) return NullArgument(kFunction, "text");
     if (out == nullptr) return NullArgument(kFunction, "out");
+    swarm::Result<swarm::UrdfOptions> options = swarm::c_api::ToUrdfOptions(desc);
+    if (!options.ok()) return Report(kFunction, options.status());
     return swarm::c_api::NewModel(
-        kFunction,
-        swarm::LoadUrdfString(std::string_view(text, length), swarm::c_api::ToUrdfOptions(desc)),
-        out);
+        kFunction, swarm::LoadUrdfString(std::string_view(text, length), *options), out);
   });
 }
 

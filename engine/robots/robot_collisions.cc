@@ -86,6 +86,27 @@ Result<CollisionPlan> CollisionPlan::Make(const RobotModel& model,
   return plan;
 }
 
+Result<CollisionModel> UrdfCollisionModel(const RobotModel& model,
+                                          const std::vector<CollisionShape>& world) {
+  CollisionModel out;
+  out.shapes = model.collision_shapes;
+  for (const CollisionShape& shape : world) {
+    if (shape.link != -1) {
+      return InvalidArgument("world collision shape '" + shape.name +
+                             "' must be fixed in the world (link -1), not on link " +
+                             std::to_string(shape.link));
+    }
+    out.shapes.push_back(shape);
+  }
+  ContactPairRules rules;
+  rules.model = &model;
+  rules.shapes = &out.shapes;
+  Result<std::vector<ContactPair>> pairs = BuildContactPairs(rules);
+  if (!pairs.ok()) return pairs.status();
+  out.pairs = std::move(pairs).value();
+  return out;
+}
+
 Result<CollisionModel> MjcfCollisionModel(const MjcfRobot& robot) {
   Result<std::vector<ContactPair>> pairs = MjcfContactPairs(robot);
   if (!pairs.ok()) return pairs.status();

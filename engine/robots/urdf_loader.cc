@@ -146,6 +146,9 @@ class ModelBuilder {
     if (Status status = ResolveMimics(); !status.ok()) return status;
     if (Status status = CheckBaseCoordinateNames(); !status.ok()) return status;
     if (Status status = ConvertInertials(); !status.ok()) return status;
+    if (options_.collisions != UrdfCollisions::kIgnore) {
+      if (Status status = ConvertCollisions(); !status.ok()) return status;
+    }
     return std::move(model_);
   }
 
@@ -188,6 +191,67 @@ class ModelBuilder {
       context += std::to_string(line->second);
     }
     return context + ": link " + Quoted(link) + ' ';
+  }
+
+  // Each link's <collision> primitives, in link order and, within a link, document order: a
+  // sphere's radius, a box's half sizes, a cylinder's radius and half length; the origin as the
+  // shape's frame in the link. Sizes must be finite floats > 0; a mesh is an error unless the
+  // options skip meshes.
+  Status ConvertCollisions() {
+    for (size_t i = 0; i < model_.links.size(); ++i) {
+      const urdf::Link& link = *urdf_.links_.at(model_.links[i]);
+      for (const urdf::CollisionSharedPtr& collision : link.collision_array) {
+        if (!collision || !collision->geometry) continue;
+        const urdf::Geometry& geometry = *collision->geometry;
+        CollisionShape shape;
+        shape.name = collision->name;
+        shape.link = static_cast<int>(i);
+        std::vector<double> sizes;
+        switch (geometry.type) {
+          case urdf::Geometry::SPHERE:
+            shape.type = CollisionShapeType::kSphere;
+            sizes = {static_cast<const urdf::Sphere&>(geometry).radius};
+            break;
+          case urdf::Geometry::BOX: {
+            const urdf::Vector3& dim = static_cast<const urdf::Box&>(geometry).dim;
+            shape.type = CollisionShapeType::kBox;
+            sizes = {dim.x / 2, dim.y / 2, dim.z / 2};
+            break;
+          }
+          case urdf::Geometry::CYLINDER: {
+            const auto& cylinder = static_cast<const urdf::Cylinder&>(geometry);
+            shape.type = CollisionShapeType::kCylinder;
+            sizes = {cylinder.radius, cylinder.length / 2};
+            break;
+          }
+          default:
+            if (options_.collisions == UrdfCollisions::kSkipMeshes) continue;
+            return InvalidArgument(LinkContext(link.name) +
+                                   "has a mesh <collision>, which swarm does not collide (read "
+                                   "the primitives only and skip meshes, or remove it)");
+        }
+        for (size_t k = 0; k < sizes.size(); ++k) {
+          if (!std::isfinite(sizes[k]) || !(sizes[k] > 0.0) || sizes[k] > FLT_MAX) {
+            return InvalidArgument(LinkContext(link.name) + "has a <collision> " +
+                                   CollisionShapeTypeName(shape.type) + " of size " +
+                                   NumberText(sizes[k]) + ": expected a finite float > 0");
+          }
+          shape.size[k] = sizes[k];
+        }
+        const urdf::Vector3& p = collision->origin.position;
+        const urdf::Rotation& r = collision->origin.rotation;
+        for (const double value : {p.x, p.y, p.z, r.x, r.y, r.z, r.w}) {
+          if (!std::isfinite(value) || std::fabs(value) > FLT_MAX) {
+            return InvalidArgument(LinkContext(link.name) + "has a <collision> origin value " +
+                                   NumberText(value) + " that is not a finite float");
+          }
+        }
+        shape.position = {p.x, p.y, p.z};
+        shape.quaternion = {r.x, r.y, r.z, r.w};
+        model_.collision_shapes.push_back(std::move(shape));
+      }
+    }
+    return {};
   }
 
   // Each link's <inertial> in its link frame: the centre of mass is the inertial origin, and the

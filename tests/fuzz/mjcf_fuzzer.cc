@@ -5,14 +5,16 @@
 // their parents with consistent child lists, classes after their parents, every element's
 // attribute sources ending with itself and reading numbers without a crash (finite values only);
 // and each accepted robot its layout: a body or -1 per link, joints and q columns in range,
-// keyframes and q0 of the model's sizes, finite inertials, and rigid bodies that either build or
-// say why.
+// keyframes and q0 of the model's sizes, finite inertials, rigid bodies that either build or say
+// why, and contact pairs that either build (shapes in range, in MuJoCo's order, finite
+// parameters) or say why.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "engine/robots/mjcf_document.h"
+#include "swarm/robots/contact_pairs.h"
 #include "swarm/robots/mjcf_robot.h"
 #include "swarm/robots/rigid_body_tree.h"
 #include "tests/fuzz/require.h"
@@ -78,5 +80,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const MjcfRobotActuator& actuator : robot->actuators) Require(actuator.dof < model.dof());
   Result<RigidBodyTree> bodies = BuildRigidBodyTree(model);
   Require(bodies.ok() || !bodies.status().message().empty());
+  // The contact pairs: shapes in range, the lower type first, parameters finite.
+  Require(robot->shape_body.size() == robot->collision_shapes.size());
+  Result<std::vector<ContactPair>> pairs = MjcfContactPairs(*robot);
+  Require(pairs.ok() || !pairs.status().message().empty());
+  if (pairs.ok()) {
+    for (const ContactPair& pair : *pairs) {
+      Require(pair.shape1 < robot->collision_shapes.size() &&
+              pair.shape2 < robot->collision_shapes.size());
+      Require(robot->collision_shapes[pair.shape1].type <=
+              robot->collision_shapes[pair.shape2].type);
+      Require(std::isfinite(pair.margin) && std::isfinite(pair.gap));
+      for (double value : pair.friction) Require(std::isfinite(value));
+    }
+  }
   return 0;
 }

@@ -3,7 +3,8 @@
 // recursive TinyXML, leaks of urdfdom's shared_ptr cycles, out-of-bounds reads in the outline
 // scan), each accepted model must keep the loader's promises: links in pose order with joint i
 // moving link i + 1 from an earlier parent, unit axes, finite numbers within the documented
-// magnitudes, q columns in range, and names that are valid UTF-8 (so info --json is valid JSON).
+// magnitudes, q columns in range, names that are valid UTF-8 (so info --json is valid JSON), and
+// collision primitives (read for every third input) on links it has, with finite sizes and frames.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -48,11 +49,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   UrdfOptions options;
   options.max_bytes = 256 << 10;
   options.floating_base = size % 2 == 1;
+  // Every third input reads the <collision> primitives too (skipping meshes every sixth).
+  options.collisions = size % 3 != 0   ? UrdfCollisions::kIgnore
+                       : size % 2 == 0 ? UrdfCollisions::kPrimitives
+                                       : UrdfCollisions::kSkipMeshes;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   Result<RobotModel> model = LoadUrdfString(text, options, "fuzz.urdf");
   if (!model.ok()) {
     Require(model.status().message().starts_with("fuzz.urdf"));
     return 0;
+  }
+  for (const CollisionShape& shape : model->collision_shapes) {
+    Require(shape.link >= 0 && static_cast<size_t>(shape.link) < model->links.size());
+    for (double size : shape.size) Require(std::isfinite(size) && size >= 0.0);
+    for (double value : shape.position) Require(std::isfinite(value));
+    for (double value : shape.quaternion) Require(std::isfinite(value));
   }
   Require(model->links.size() == model->joints.size() + 1);
   Require(IsUtf8(model->name));

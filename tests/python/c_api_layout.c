@@ -87,6 +87,7 @@ int main(void) {
   STRUCT(swarm_urdf_desc);
   FIELD(swarm_urdf_desc, floating_base);
   FIELD(swarm_urdf_desc, max_bytes);
+  FIELD(swarm_urdf_desc, collisions);
 
   STRUCT(swarm_robot_model_info);
   FIELD(swarm_robot_model_info, links);
@@ -290,5 +291,8 @@ int main(void) {
   CONSTANT(SWARM_TASK_TRACK);
   CONSTANT(SWARM_TASK_RANDOM);
   CONSTANT(SWARM_TASK_STAND);
+  CONSTANT(SWARM_URDF_COLLISIONS_IGNORE);
+  CONSTANT(SWARM_URDF_COLLISIONS_PRIMITIVES);
+  CONSTANT(SWARM_URDF_COLLISIONS_SKIP_MESHES);
   return 0;
 }

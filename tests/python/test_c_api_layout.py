@@ -47,6 +47,7 @@ MIRRORED_ENUMS = {
     "swarm_torque_integrator": (robots._INTEGRATORS, "SWARM_INTEGRATOR_"),
     "swarm_robot_array": (robots._ROBOT_ARRAYS, "SWARM_ROBOT_"),
     "swarm_robot_task_kind": (robots._ROBOT_TASKS, "SWARM_TASK_"),
+    "swarm_urdf_collisions": (robots._URDF_COLLISIONS, "SWARM_URDF_COLLISIONS_"),
 }
 ENUMERATOR_NAMES = {("swarm_torque_integrator", "euler"): "SWARM_INTEGRATOR_SEMI_IMPLICIT_EULER"}
 # Constants the package copies: its value -> the header's name.

@@ -6,7 +6,9 @@ gravity: for the fixed-base Panda, where ctrl's joint values are within 0.05 rad
 servos' stiffness against gravity leaves a small offset), and the Go2's joints, falling freely,
 within 0.02 rad of ctrl (nothing but their own inertia loads them); the Go2's feet against the
 floor from a batch with the file's collision shapes (distance, point and normal against the foot
-spheres placed here with numpy from the link poses and the XML's geom); errors for bad arguments.
+spheres placed here with numpy from the link poses and the XML's geom); a URDF's <collision>
+primitives (meshes refused or skipped, as asked) touching where its geometry says; errors for bad
+arguments.
 
 usage: test_mjcf_robots.py LIBSWARM_C MJCF_DIR [unittest arguments]"""
 
@@ -117,11 +119,43 @@ class MjcfRobots(unittest.TestCase):
         unused = batch.shape_contacts[:, :, 0] == np.finfo(np.float32).max
         self.assertTrue(np.isfinite(batch.shape_contacts[~unused]).all())
 
-    def test_collisions_need_mjcf(self):
-        urdf = self.lib.robot_model(text='<robot name="r"><link name="a"/></robot>')
+    def test_urdf_collision_primitives(self):
+        # A box base, an upper link and a lower link with a sphere each on y hinges. The fixed
+        # base is part of the world (as MuJoCo welds it), so both spheres may touch it; the two
+        # spheres are on a body and its parent, which never touch.
+        urdf = """<robot name="folding">
+          <link name="base"><collision name="block"><geometry><box size="0.2 0.2 0.2"/></geometry>
+            </collision></link>
+          <link name="upper"><collision name="elbow"><origin xyz="0 0 0.3"/>
+            <geometry><sphere radius="0.05"/></geometry></collision></link>
+          <link name="lower"><collision name="hand"><origin xyz="0 0 0.4"/>
+            <geometry><sphere radius="0.05"/></geometry></collision>
+            <collision><geometry><mesh filename="hand.stl"/></geometry></collision></link>
+          <joint name="shoulder" type="continuous"><parent link="base"/><child link="upper"/>
+            <origin xyz="0 0 0.1"/><axis xyz="0 1 0"/></joint>
+          <joint name="elbow" type="continuous"><parent link="upper"/><child link="lower"/>
+            <origin xyz="0 0 0.5"/><axis xyz="0 1 0"/></joint></robot>"""
         with self.assertRaises(swarm.SwarmError) as caught:
-            self.context.robot_batch(urdf, 1, collisions=True)
-        self.assertIn("collisions needs an MJCF model", str(caught.exception))
+            self.lib.robot_model(text=urdf, collisions="primitives")
+        self.assertIn("mesh <collision>", str(caught.exception))
+        model = self.lib.robot_model(text=urdf, collisions="skip-meshes")
+        batch = self.context.robot_batch(model, 2, collisions=True)
+        slots = batch.contact_slots()
+        self.assertEqual([(s["shape1"], s["shape2"]) for s in slots],
+                         [("elbow", "block"), ("hand", "block")])
+        self.assertEqual((slots[1]["link1"], slots[1]["link2"]), ("lower", "base"))
+        batch.q[:] = np.array([[0.0, 0.0], [0.0, np.pi]], np.float32)  # straight, folded down
+        batch.forward_kinematics()
+        batch.detect_contacts()
+        # Straight: the hand's centre 1.0 m up; folded: 0.2 m, 0.05 m above the block's top.
+        np.testing.assert_allclose(batch.shape_contacts[:, 1, 0], [1.0 - 0.05 - 0.1, 0.05],
+                                   atol=1e-5)
+        np.testing.assert_allclose(batch.shape_contacts[1, 1, 4:], [0, 0, -1], atol=1e-5)
+        np.testing.assert_allclose(batch.shape_contacts[:, 0, 0], 0.4 - 0.05 - 0.1, atol=1e-5)
+        with self.assertRaises(ValueError):
+            self.lib.robot_model(text=urdf, collisions="all")
+        ignored = self.lib.robot_model(text=urdf)
+        self.assertEqual(self.context.robot_batch(ignored, 1, collisions=True).contact_slots(), [])
 
     def test_errors(self):
         with self.assertRaises(ValueError):

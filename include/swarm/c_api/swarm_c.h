@@ -450,9 +450,17 @@ swarm_status swarm_particle_system_stats(swarm_particle_system system,
 typedef struct swarm_robot_model_impl* swarm_robot_model;
 typedef struct swarm_robot_batch_impl* swarm_robot_batch;
 
+/* What the URDF loader does with the links' <collision> elements. */
+typedef enum swarm_urdf_collisions {
+  SWARM_URDF_COLLISIONS_IGNORE = 0,      /* not read: the model has no collision shapes */
+  SWARM_URDF_COLLISIONS_PRIMITIVES = 1,  /* boxes, spheres, cylinders; a mesh is an error */
+  SWARM_URDF_COLLISIONS_SKIP_MESHES = 2, /* the same, meshes left out */
+} swarm_urdf_collisions;
+
 typedef struct swarm_urdf_desc {
   bool floating_base; /* the root link moves freely: 7 leading q values x y z qw qx qy qz */
   size_t max_bytes;   /* longer URDF text is refused; 0: 8 MiB */
+  swarm_urdf_collisions collisions;
 } swarm_urdf_desc;
 
 /* Reads and validates a URDF file or text (`desc` may be NULL: fixed base, 8 MiB). Errors name
@@ -595,9 +603,11 @@ typedef struct swarm_robot_batch_desc {
   float max_joint_speed;
   float max_base_angular_speed;
   float max_step_turn;
-  /* An MJCF model's collision shapes and contact pairs, by its file's rules
-   * (swarm/robots/robot_collisions.h): swarm_robot_batch_detect_contacts fills
-   * SWARM_ROBOT_SHAPE_CONTACTS. A URDF model has none yet (an error). */
+  /* The model's collision shapes and contact pairs (swarm/robots/robot_collisions.h): an MJCF
+   * file's by its rules; a URDF's <collision> primitives (swarm_urdf_desc.collisions), every
+   * shape against every other but on one rigid body or a body and its parent (self-collision:
+   * a URDF has no world geometry). swarm_robot_batch_detect_contacts fills
+   * SWARM_ROBOT_SHAPE_CONTACTS. */
   bool collisions;
 } swarm_robot_batch_desc;
 

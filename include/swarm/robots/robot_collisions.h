@@ -74,6 +74,14 @@ class CollisionPlan {
   size_t slot_count_ = 0;
 };
 
+// A URDF robot's collision model: its <collision> primitives (RobotModel::collision_shapes, read
+// when UrdfOptions::collisions asks) and `world` shapes fixed in the world (link -1: a floor, a
+// table), paired as MuJoCo pairs a URDF's geoms: every shape with every other but those on one
+// rigid body (links joined by fixed joints) or on a body and its parent body, with MuJoCo's
+// default contact parameters mixed (swarm/robots/contact_pairs.h).
+Result<CollisionModel> UrdfCollisionModel(const RobotModel& model,
+                                          const std::vector<CollisionShape>& world = {});
+
 struct MjcfRobot;
 
 // An MJCF robot's collision model (swarm/robots/mjcf_robot.h): its collision shapes and the

@@ -17,6 +17,7 @@
 #include "swarm/core/status.h"
 #include "swarm/kernels/robots/robot_control.h"
 #include "swarm/kernels/robots/robot_kinematics.h"
+#include "swarm/robots/collision_shape.h"
 
 namespace swarm {
 
@@ -66,6 +67,12 @@ struct RobotModel {
   // The independent joints in q order (mimic joints excluded): indices into joints.
   std::vector<size_t> dof_joints;
   bool floating_base = false;
+  // A URDF's <collision> boxes, spheres and cylinders on their links (UrdfOptions::collisions),
+  // as MuJoCo's shapes (swarm/robots/collision_shape.h: half sizes; a URDF cylinder's length is
+  // twice MuJoCo's half length), colliding with everything (contype = conaffinity = 1) with
+  // MuJoCo's default contact parameters; names are the <collision>s'. An MJCF model's shapes are
+  // MjcfRobot::collision_shapes instead.
+  std::vector<CollisionShape> collision_shapes;
 
   size_t dof() const { return dof_joints.size(); }
   // Values per robot in q: 7 (x y z qw qx qy qz) for a floating base, then dof().
@@ -103,9 +110,17 @@ inline constexpr size_t kUrdfMaxAttributes = 200'000;
 // float positions summed along a chain of such offsets would overflow to inf.
 inline constexpr double kUrdfMaxMagnitude = 1e9;
 
+// What the URDF loader does with the links' <collision> elements.
+enum class UrdfCollisions {
+  kIgnore,      // not read: the model has no collision shapes (the default)
+  kPrimitives,  // boxes, spheres and cylinders become collision_shapes; a mesh is an error
+  kSkipMeshes,  // the same, and meshes are left out (the robot collides without them)
+};
+
 struct UrdfOptions {
   bool floating_base = false;        // the root link moves freely: 7 leading q values
   size_t max_bytes = kUrdfMaxBytes;  // longer text is refused (swarm-robots --max-urdf-bytes)
+  UrdfCollisions collisions = UrdfCollisions::kIgnore;
 };
 
 // Parses URDF text or a file. Accepted and handled: joints declared before their links or in any

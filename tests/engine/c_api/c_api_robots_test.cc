@@ -763,9 +763,9 @@ TEST_CASE("robot batch errors name the problem and change nothing") {
     *ElementOf<float>(Info(q.get()), {1, 0}) = 0.0f;
     CHECK(Hash(owned.get()) == before);
     swarm_tensor view = nullptr;
-    CHECK(swarm_robot_batch_tensor(owned.get(), static_cast<swarm_robot_array>(15), &view) ==
+    CHECK(swarm_robot_batch_tensor(owned.get(), static_cast<swarm_robot_array>(16), &view) ==
           SWARM_INVALID_ARGUMENT);
-    CHECK_THAT(LastError(), Contains("array must be a swarm_robot_array (0 .. 14), got 15"));
+    CHECK_THAT(LastError(), Contains("array must be a swarm_robot_array (0 .. 15), got 16"));
     CHECK(view == nullptr);
   }
   SECTION("null handles") {

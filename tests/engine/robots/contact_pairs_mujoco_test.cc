@@ -13,7 +13,11 @@
 #include <utility>
 #include <vector>
 
+#include "swarm/core/memory.h"
+#include "swarm/core/thread_pool.h"
 #include "swarm/robots/contact_pairs.h"
+#include "swarm/robots/robot_batch.h"
+#include "swarm/robots/robot_collisions.h"
 #include "tests/engine/robots/mjcf_peer.h"
 
 namespace swarm {
@@ -30,10 +34,11 @@ int MujocoTypeOf(ShapeType type) {
   return type == ShapeType::kPlane ? mjGEOM_PLANE : static_cast<int>(type) + 1;
 }
 
-// Compares swarm's pairs of `robot` with MuJoCo's of the same file (its model `m`).
-void ComparePairs(const MjcfRobot& robot, mjModel* m) {
-  Result<std::vector<ContactPair>> pairs = MjcfContactPairs(robot);
-  REQUIRE(pairs.ok());
+// Compares swarm's pairs of `shapes` with MuJoCo's of the same file (its model `m`); returns
+// MuJoCo's deepest contact of each pair, by swarm's pair index.
+std::vector<double> ComparePairs(const std::vector<CollisionShape>& shapes,
+                                 const std::vector<ContactPair>& pairs, mjModel* m) {
+  std::vector<double> deepest;
   for (int g = 0; g < m->ngeom; ++g) m->geom_margin[g] = 100.0;
   for (int p = 0; p < m->npair; ++p) m->pair_margin[p] = 100.0;
   m->nconmax = 100000;
@@ -42,9 +47,13 @@ void ComparePairs(const MjcfRobot& robot, mjModel* m) {
   mj_forward(m, data.get());
   // MuJoCo's pairs in its geom numbering, with the first contact's parameters.
   std::map<std::pair<int, int>, const mjContact*> theirs;
+  std::map<std::pair<int, int>, double> their_deepest;
   for (int i = 0; i < data->ncon; ++i) {
     const mjContact& contact = data->contact[i];
-    theirs.emplace(std::minmax(contact.geom1, contact.geom2), &contact);
+    const auto key = std::minmax(contact.geom1, contact.geom2);
+    theirs.emplace(key, &contact);
+    const auto [it, inserted] = their_deepest.emplace(key, contact.dist);
+    if (!inserted) it->second = std::min(it->second, contact.dist);
   }
   // MuJoCo's colliding geoms in its order are swarm's shapes in theirs (the compatible copy
   // drops the visual mesh geoms, so geom indices differ from the file's).
@@ -54,14 +63,14 @@ void ComparePairs(const MjcfRobot& robot, mjModel* m) {
     for (int p = 0; p < m->npair; ++p) named |= m->pair_geom1[p] == g || m->pair_geom2[p] == g;
     if (m->geom_contype[g] != 0 || m->geom_conaffinity[g] != 0 || named) geom_of_shape.push_back(g);
   }
-  REQUIRE(geom_of_shape.size() == robot.collision_shapes.size());
+  REQUIRE(geom_of_shape.size() == shapes.size());
   for (size_t s = 0; s < geom_of_shape.size(); ++s) {
     const int g = geom_of_shape[s];
-    CHECK(m->geom_type[g] == MujocoTypeOf(robot.collision_shapes[s].type));
-    CHECK(std::fabs(m->geom_size[3 * g] - robot.collision_shapes[s].size[0]) < 1e-9);
+    CHECK(m->geom_type[g] == MujocoTypeOf(shapes[s].type));
+    CHECK(std::fabs(m->geom_size[3 * g] - shapes[s].size[0]) < 1e-9);
   }
   std::set<std::pair<int, int>> ours;
-  for (const ContactPair& pair : *pairs) {
+  for (const ContactPair& pair : pairs) {
     const int g1 = geom_of_shape[pair.shape1], g2 = geom_of_shape[pair.shape2];
     INFO("geoms " << g1 << " " << g2 << " on bodies "
                   << mj_id2name(m, mjOBJ_BODY, m->geom_bodyid[g1]) << " and "
@@ -77,12 +86,20 @@ void ComparePairs(const MjcfRobot& robot, mjModel* m) {
     // MuJoCo's geom1 is the one of lower type, as swarm's shape1.
     CHECK(contact.geom1 == g1);
     CHECK(contact.geom2 == g2);
+    deepest.push_back(their_deepest[std::minmax(g1, g2)]);
   }
   CHECK(ours.size() == theirs.size());
   for (const auto& [geoms, contact] : theirs) {
     INFO("MuJoCo's pair of geoms " << geoms.first << " " << geoms.second);
     CHECK(ours.count(geoms) == 1);
   }
+  return deepest;
+}
+
+void ComparePairs(const MjcfRobot& robot, mjModel* m) {
+  Result<std::vector<ContactPair>> pairs = MjcfContactPairs(robot);
+  REQUIRE(pairs.ok());
+  ComparePairs(robot.collision_shapes, *pairs, m);
 }
 
 TEST_CASE("MJCF contact pairs: the pairs and parameters MuJoCo 2.2.2 collides", "[mujoco]") {
@@ -156,5 +173,64 @@ TEST_CASE("MJCF contact pairs: every filter and mixing rule, as MuJoCo 2.2.2", "
     ComparePairs(*robot, mujoco.get());
   }
 }
+// A URDF's <collision> primitives: a base plate (welded to the world, as MuJoCo imports a fixed
+// base), a forearm on a hinge with a cylinder and a sphere, a hand fixed to it with a sphere
+// (one rigid body with the forearm) and a finger on a hinge below the hand with a sphere (the
+// forearm's child body): the pairs MuJoCo collides, and the sphere-plate distances at q = 0.
+constexpr const char* kUrdfArm = R"(<robot name="arm">
+  <link name="base"><collision name="plate"><origin xyz="0 0 -0.01"/>
+    <geometry><box size="0.4 0.3 0.02"/></geometry></collision></link>
+  <link name="forearm">
+    <collision name="tube"><origin xyz="0 0 0.2"/>
+      <geometry><cylinder radius="0.03" length="0.4"/></geometry></collision>
+    <collision name="wrist"><origin xyz="0.1 0 0.4"/>
+      <geometry><sphere radius="0.04"/></geometry></collision>
+    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="hand"><collision name="palm"><origin xyz="0 0.05 0"/>
+      <geometry><sphere radius="0.03"/></geometry></collision>
+    <inertial><mass value="0.5"/><inertia ixx="0.001" iyy="0.001" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="finger"><collision name="tip"><origin xyz="0 0 -0.35"/>
+      <geometry><sphere radius="0.02"/></geometry></collision>
+    <inertial><mass value="0.1"/><inertia ixx="0.0001" iyy="0.0001" izz="0.0001" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="elbow" type="revolute"><parent link="base"/><child link="forearm"/>
+    <origin xyz="0 0 0.05"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="mount" type="fixed"><parent link="forearm"/><child link="hand"/>
+    <origin xyz="0 0 0.45"/></joint>
+  <joint name="knuckle" type="revolute"><parent link="hand"/><child link="finger"/>
+    <axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>)";
+
+TEST_CASE("URDF contact pairs and distances: as MuJoCo 2.2.2 imports the URDF", "[mujoco]") {
+  const std::string path = std::string(SWARM_MUJOCO_SCENE_DIR) + "/contact_pairs_arm.urdf";
+  std::filesystem::create_directories(SWARM_MUJOCO_SCENE_DIR);
+  std::ofstream(path, std::ios::binary) << kUrdfArm;
+  UrdfOptions options;
+  options.collisions = UrdfCollisions::kPrimitives;
+  Result<RobotModel> model = LoadUrdfFile(path, options);
+  REQUIRE(model.ok());
+  Result<CollisionModel> collisions = UrdfCollisionModel(*model);
+  REQUIRE(collisions.ok());
+  test::MujocoModel mujoco = test::LoadMujoco(path);
+  const std::vector<double> theirs =
+      ComparePairs(collisions->shapes, collisions->pairs, mujoco.get());
+  CHECK(collisions->pairs.size() == 4);  // the plate with each of the others
+
+  MemoryAccountant accountant;
+  RobotBatchConfig config;
+  config.collisions = *collisions;
+  Result<RobotBatch> batch = RobotBatch::Create(accountant, *model, 1, config);
+  REQUIRE(batch.ok());
+  ThreadPool pool(1);
+  batch->DetectContacts(pool);
+  const CollisionPlan& plan = *batch->collision_plan();
+  for (size_t p = 0; p < plan.pair_count(); ++p) {
+    const ContactPair& pair = collisions->pairs[p];
+    if (collisions->shapes[pair.shape1].type != ShapeType::kSphere) continue;  // MuJoCo: exact
+    INFO("pair " << p << " " << collisions->shapes[pair.shape1].name);
+    const float ours = batch->contacts().Array(kContactArrays * plan.first_slot(p))[0];
+    CHECK(std::fabs(ours - theirs[p]) < 1e-6);
+  }
+}
+
 }  // namespace
 }  // namespace swarm

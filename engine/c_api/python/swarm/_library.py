@@ -16,7 +16,7 @@ from ._structures import (_P, DLManagedTensor, _ContextDesc, _EulerParams, _Form
                           _TensorInfo, _UrdfDesc)
 from .context import Context
 from .expressions import _ExpressionCalls
-from .robots import RobotModel
+from .robots import _URDF_COLLISIONS, RobotModel
 from .tensors import (_BINARY_OPS, _CAPSULE_NAME, _REDUCE_OPS, _USED_CAPSULE_NAME, Tensor,
                       _capsule_pointer, _pythonapi)
 
@@ -211,22 +211,30 @@ class Library(_ExpressionCalls):
         self._call("swarm_integrate_euler", positions._handle, velocities._handle,
                    ctypes.byref(params))
 
-    def robot_model(self, path=None, text=None, floating_base=False, max_bytes=0, mjcf=None):
+    def robot_model(self, path=None, text=None, floating_base=False, max_bytes=0, mjcf=None,
+                    collisions="ignore"):
         """A robot model from a URDF file (`path`) or URDF text (`text`), where floating_base
-        frees the root link (7 leading q values x y z qw qx qy qz); or from an MJCF (MuJoCo XML)
-        file (`mjcf`, e.g. a MuJoCo Menagerie model), whose free joint says whether its base
-        floats and whose actuators, keyframes, armature and gravity come with it."""
+        frees the root link (7 leading q values x y z qw qx qy qz) and `collisions` says what
+        becomes of the links' <collision> elements ("ignore"; "primitives": boxes, spheres and
+        cylinders collide, a mesh is an error; "skip-meshes": the same without the meshes); or
+        from an MJCF (MuJoCo XML) file (`mjcf`, e.g. a MuJoCo Menagerie model), whose free joint
+        says whether its base floats and whose actuators, keyframes, armature, gravity and
+        collision shapes come with it."""
         if sum(x is not None for x in (path, text, mjcf)) != 1:
             raise ValueError("give exactly one of path, text and mjcf")
+        if collisions not in _URDF_COLLISIONS:
+            raise ValueError(f"collisions must be one of {', '.join(_URDF_COLLISIONS)}, got "
+                             f"{collisions!r}")
         if mjcf is not None:
-            if floating_base:
-                raise ValueError("floating_base is for URDF: an MJCF file says itself whether its "
-                                 "base floats (a free joint)")
+            if floating_base or collisions != "ignore":
+                raise ValueError("floating_base and collisions are for URDF: an MJCF file says "
+                                 "itself whether its base floats (a free joint) and what collides")
             desc = _MjcfDesc(_arguments.integer("max_bytes", max_bytes))
             handle = self._new_handle("swarm_robot_model_load_mjcf",
                                       _arguments.text("mjcf", str(mjcf)), ctypes.byref(desc))
             return RobotModel(self, handle)
-        desc = _UrdfDesc(floating_base, _arguments.integer("max_bytes", max_bytes))
+        desc = _UrdfDesc(floating_base, _arguments.integer("max_bytes", max_bytes),
+                         _URDF_COLLISIONS[collisions])
         if path is not None:
             handle = self._new_handle("swarm_robot_model_load_urdf",
                                       _arguments.text("path", str(path)), ctypes.byref(desc))

@@ -67,7 +67,8 @@ class _InteractionStats(ctypes.Structure):
 
 
 class _UrdfDesc(ctypes.Structure):
-    _fields_ = [("floating_base", ctypes.c_bool), ("max_bytes", ctypes.c_size_t)]
+    _fields_ = [("floating_base", ctypes.c_bool), ("max_bytes", ctypes.c_size_t),
+                ("collisions", ctypes.c_int)]
 
 
 class _RobotModelInfo(ctypes.Structure):

@@ -14,6 +14,8 @@ from .tensors import Tensor
 _TORQUE_CONTROLLERS = {"none": 0, "pd-gravity": 1, "computed-torque": 2, "actuators": 3}
 _ROBOT_TASKS = {"reach": 0, "track": 1, "random": 2, "stand": 3}
 _INTEGRATORS = {"euler": 0, "rk4": 1}
+# What the URDF loader does with <collision> elements (swarm_urdf_collisions).
+_URDF_COLLISIONS = {"ignore": 0, "primitives": 1, "skip-meshes": 2}
 # swarm_robot_array values of the RobotBatch properties.
 _ROBOT_ARRAYS = {"q": 0, "qd": 1, "q_target": 2, "qd_target": 3, "qdd_target": 4, "torque": 5,
                  "qdd": 6, "base_velocity": 7, "link_poses": 8, "target_pose": 9,
