@@ -69,7 +69,7 @@ constexpr const char* kPuck = R"(<robot name="puck">
 </robot>)";
 
 ModelPtr Parse(const char* text, bool floating_base = false) {
-  swarm_urdf_desc desc{floating_base, 0};
+  swarm_urdf_desc desc{floating_base, 0, SWARM_URDF_COLLISIONS_IGNORE};
   swarm_robot_model model = nullptr;
   const swarm_status status = swarm_robot_model_parse_urdf(text, std::strlen(text), &desc, &model);
   INFO(LastError());
