@@ -93,9 +93,10 @@ Result<std::vector<ContactPair>> BuildContactPairs(const ContactPairRules& rules
   const auto weld_of = [&](uint32_t s) {
     return shapes[s].link < 0 ? kWorld : weld[shapes[s].link];
   };
+  // Excludes name bodies by the shapes' bodies where given, else by their links.
+  const bool by_body = rules.shape_body != nullptr && !rules.shape_body->empty();
   const auto body_of = [&](uint32_t s) {
-    return rules.shape_body != nullptr && !rules.shape_body->empty() ? (*rules.shape_body)[s]
-                                                                     : shapes[s].link;
+    return by_body ? (*rules.shape_body)[s] : shapes[s].link;
   };
   for (uint32_t s = 0; s < shapes.size(); ++s) {
     if (shapes[s].link >= static_cast<int>(model.links.size())) {
@@ -157,10 +158,7 @@ Result<std::vector<ContactPair>> BuildContactPairs(const ContactPairRules& rules
         const int body_a = body_of(i), body_b = body_of(j);
         const bool excluded = std::any_of(
             rules.excludes->begin(), rules.excludes->end(), [&](const CollisionExclude& e) {
-              const int e1 =
-                  rules.shape_body != nullptr && !rules.shape_body->empty() ? e.body1 : e.link1;
-              const int e2 =
-                  rules.shape_body != nullptr && !rules.shape_body->empty() ? e.body2 : e.link2;
+              const int e1 = by_body ? e.body1 : e.link1, e2 = by_body ? e.body2 : e.link2;
               return (e1 == body_a && e2 == body_b) || (e1 == body_b && e2 == body_a);
             });
         if (excluded) continue;
