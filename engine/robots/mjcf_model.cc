@@ -137,6 +137,18 @@ class ModelReader {
                                         "\": expected Euler, RK4, implicit or implicitfast");
         }
       }
+      if (const std::string* cone = document_.elements[e].Find("cone")) {
+        if (*cone != "pyramidal" && *cone != "elliptic") {
+          return document_.Error(e, "cone \"" + *cone + "\": expected pyramidal or elliptic");
+        }
+        model_.option.pyramidal_cone = *cone == "pyramidal";
+      }
+      std::vector<double> impratio{model_.option.impratio};
+      if (Status s = numbers("impratio", impratio); !s.ok()) return s;
+      if (!(impratio[0] > 0.0) || !std::isfinite(impratio[0])) {
+        return document_.Error(e, "impratio must be finite and > 0");
+      }
+      model_.option.impratio = impratio[0];
       for (uint32_t flag : document_.Children(e, "flag")) {
         if (Status s = ReadFlags(flag); !s.ok()) return s;
       }

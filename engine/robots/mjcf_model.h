@@ -110,6 +110,9 @@ struct MjcfOption {
   bool limits_enabled = true;   // <flag limit="disable"> turns every joint limit off
   // <flag filterparent="disable"> lets a body's shapes touch its parent's.
   bool filter_parent = true;
+  // The friction cone (cone="pyramidal", MuJoCo's default, or "elliptic") and impratio (> 0).
+  bool pyramidal_cone = true;
+  double impratio = 1.0;
 };
 
 struct MjcfModel {

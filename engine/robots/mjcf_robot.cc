@@ -46,6 +46,8 @@ class RobotBuilder {
     robot_.limits_enabled = model_.option.limits_enabled;
     robot_.contacts_enabled = model_.option.contact_enabled;
     robot_.filter_parent = model_.option.filter_parent;
+    robot_.pyramidal_cone = model_.option.pyramidal_cone;
+    robot_.impratio = model_.option.impratio;
     link_of_body_.assign(model_.bodies.size(), -1);
     joint_index_.assign(model_.joints.size(), -1);
     const MjcfBody& root_body = model_.bodies[*root];
@@ -618,6 +620,15 @@ RobotBatchConfig MjcfTorqueConfig(const MjcfRobot& robot) {
       joint.upper = std::numeric_limits<float>::infinity();
     }
   }
+  return config;
+}
+
+Result<RobotBatchConfig> MjcfContactConfig(const MjcfRobot& robot) {
+  RobotBatchConfig config = MjcfTorqueConfig(robot);
+  Result<CollisionModel> collisions = MjcfCollisionModel(robot);
+  if (!collisions.ok()) return collisions.status();
+  config.collisions = std::move(collisions).value();
+  config.torque.world_contacts = robot.contacts_enabled;
   return config;
 }
 

@@ -29,7 +29,8 @@ namespace swarm {
 //   qd_target (dof) | qdd_target (dof) | ctrl (actuators) | applied (n) | qdd (n) |
 //   limit forces (dof) |
 //   added joint inertia (dof) |
-//   added point inertia (8c) | the step's limit flags (dof), contact flags (c), slipping (c),
+//   added point inertia (8c) | contact geometry (7c) | the step's limit flags (dof), contact
+//   flags (c), slipping (c),
 //   slip forces (2c) and the robots it solves again (1) | RK4 only: q0 (q_count) | v0 (n) | q stage
 //   (q_count) | v stage (n) | velocity sum (n) | acceleration sum (n) | stage accelerations (n) |
 //   the step's start (engine/robots/step_guard.h): q, base velocity, qd and the constraints' state
@@ -44,9 +45,8 @@ namespace swarm {
 // tile, so each tile has its own block, no two threads share one, and steps need no allocation.
 // `dynamics_scratch` likewise holds one swarm/kernels/robots/dynamics/robot_dynamics.h scratch per
 // tile of config.torque.schedule, the torque steps' tiles.
-// DetectContacts computes shape frames for this many robots at a time (a multiple of kPadFloats on
-// every architecture), so a tile's frame scratch stays small whatever its width.
-constexpr size_t kCollisionChunk = 64;
+// DetectContacts, like the torque step's world contacts, computes shape frames kCollisionChunk
+// robots at a time (engine/robots/torque_step.h).
 
 struct RobotBatch::State {
   RobotModel model;
@@ -56,8 +56,20 @@ struct RobotBatch::State {
   std::unique_ptr<DynamicsModel> dynamics;  // torque mode only
   DynamicsTree dynamics_tree;
   std::vector<JointConstraint> joint_constraints;  // torque mode only, one per joint
-  std::vector<ContactPoint> contacts;              // torque mode with contacts only
-  std::vector<uint32_t> contact_bodies;            // each contact's dynamics body
+  // Torque mode with contacts only: the ground contacts, then the world contacts (`world`).
+  std::vector<ContactPoint> contacts;
+  std::vector<uint32_t> contact_bodies;  // each contact's dynamics body
+  size_t ground_contacts = 0;
+  std::optional<WorldContacts> world;
+  std::vector<uint32_t> world_pairs;  // each world contact's pair in config.collisions
+  // Each contact's friction, margin and soft constraint; the parameters the step reads, prepared
+  // for prepared_dt (again when a step's dt differs).
+  std::vector<SoftConstraint> contact_softs;
+  std::vector<ContactParameters> contact_parameters;
+  float prepared_dt = 0.0f;
+  // The world pairs' shape frames of the torque steps: kCollisionChunk robots' worth per tile of
+  // config.torque.schedule.
+  LaneStorage<float, 1> world_frames;
   // What each column of the step's arrays is, for a failed step's message (ColumnNames).
   struct Columns {
     std::vector<std::string> q, velocities, joints, base, contacts, contact_xy;
@@ -115,8 +127,11 @@ struct RobotBatch::State {
   }
   size_t rk_q_arrays() const { return runge_kutta() ? model.q_count() : 0; }
   size_t rk_v_arrays() const { return runge_kutta() ? velocities() : 0; }
-  size_t limit_flags_begin() const {
+  size_t contact_geometry_begin() const {
     return added_points_begin() + kAddedPointArrays * contacts.size();
+  }
+  size_t limit_flags_begin() const {
+    return contact_geometry_begin() + kContactArrays * contacts.size();
   }
   size_t contact_flags_begin() const { return limit_flags_begin() + torque_arrays(); }
   size_t slipping_begin() const { return contact_flags_begin() + contacts.size(); }
@@ -137,7 +152,7 @@ struct RobotBatch::State {
   size_t array_count() const { return saved_begin() + step_state_arrays(); }
   LanesView StepState() { return Arrays(q_begin(), step_state_arrays()); }
   LanesView SavedStepState() { return Arrays(saved_begin(), step_state_arrays()); }
-  GroundContactState ContactState() {
+  swarm::ContactState ContactState() {
     const size_t c = contacts.size();
     return {Arrays(contact_forces_begin(), c), Arrays(friction_forces_begin(), 2 * c),
             Arrays(anchors_begin(), 2 * c), Arrays(sliding_begin(), c)};
@@ -307,12 +322,33 @@ Result<std::vector<size_t>> ResolveContactLinks(const RobotModel& model,
 }
 
 // The joints' and contacts' constraint constants of a torque batch
-// (engine/robots/constraint_model.h).
+// (engine/robots/constraint_model.h): the ground contacts first, then the world contacts.
 struct Constraints {
   std::vector<JointConstraint> joints;
   std::vector<ContactPoint> contacts;
   std::vector<uint32_t> contact_bodies;
+  size_t ground_contacts = 0;
+  std::optional<WorldContacts> world;
+  std::vector<uint32_t> world_pairs;
+  std::vector<SoftConstraint> softs;
+  std::vector<ContactParameters> parameters;  // friction and margin; prepared per step
 };
+
+// Appends contact points on `links` (one each, of `radius`), failing for a link that cannot move.
+Status AddContactPoints(const RobotModel& model, const DynamicsModel& dynamics,
+                        const KinematicTree& tree, const std::vector<size_t>& links, float radius,
+                        const std::vector<double>& inverse_mass, Constraints& out) {
+  for (const ContactPoint& contact :
+       BuildContactPoints(dynamics, tree, links, radius, inverse_mass)) {
+    if (!(contact.inverse_inertia0 > 0.0f) || !ValidContactPoint(contact)) {
+      return InvalidArgument("RobotBatch: contact link " + Quoted(model.links[contact.link]) +
+                             " does not move (it is fixed to the ground), so it cannot touch it");
+    }
+    out.contacts.push_back(contact);
+    out.contact_bodies.push_back(contact.body);
+  }
+  return {};
+}
 
 Result<Constraints> BuildConstraints(const RobotModel& model, const DynamicsModel& dynamics,
                                      const KinematicTree& tree, const RobotBatchConfig& config) {
@@ -325,26 +361,55 @@ Result<Constraints> BuildConstraints(const RobotModel& model, const DynamicsMode
   Constraints out;
   out.joints = BuildJointConstraints(dynamics, config.control, torque.actuators, *inverse_mass,
                                      torque.limits, torque.limit_tolerance);
-  if (!torque.contacts.enabled) return out;
+  if (!torque.contacts.enabled && !torque.world_contacts) return out;
   if (torque.integrator == TorqueIntegrator::kRungeKutta4) {
     return InvalidArgument(
-        "RobotBatch: ground contacts need the euler integrator (config.torque.integrator): their "
+        "RobotBatch: contacts need the euler integrator (config.torque.integrator): their "
         "friction modes advance once per step");
   }
   if (HasCouplings(dynamics.tree())) {
     return InvalidArgument("RobotBatch: " + Quoted(model.name) +
-                           " has mimic joints, which ground contacts do not support yet");
+                           " has mimic joints, which contacts do not support yet");
   }
-  Result<std::vector<size_t>> links = ResolveContactLinks(model, torque.contacts);
-  if (!links.ok()) return links.status();
-  out.contacts = BuildContactPoints(dynamics, tree, *links, torque.contacts.radius, *inverse_mass);
-  for (const ContactPoint& contact : out.contacts) {
-    if (!(contact.inverse_inertia0 > 0.0f) || !ValidContactPoint(contact)) {
-      return InvalidArgument("RobotBatch: contact link " + Quoted(model.links[contact.link]) +
-                             " does not move (it is fixed to the ground), so it cannot touch it");
+  if (torque.contacts.enabled) {
+    Result<std::vector<size_t>> links = ResolveContactLinks(model, torque.contacts);
+    if (!links.ok()) return links.status();
+    if (Status s = AddContactPoints(model, dynamics, tree, *links, torque.contacts.radius,
+                                    *inverse_mass, out);
+        !s.ok()) {
+      return s;
     }
-    out.contact_bodies.push_back(contact.body);
+    ContactParameters ground;
+    ground.friction = torque.contacts.ground.friction;
+    out.ground_contacts = out.contacts.size();
+    out.softs.assign(out.ground_contacts, torque.contacts.ground.soft);
+    out.parameters.assign(out.ground_contacts, ground);
   }
+  if (!torque.world_contacts) return out;
+  Result<WorldContacts> world = WorldContacts::Make(model, config.collisions);
+  if (!world.ok()) {
+    return Status(world.status().code(),
+                  "RobotBatch: config.collisions: " + world.status().message());
+  }
+  std::vector<size_t> links;
+  for (const WorldContacts::Contact& contact : world->contacts()) {
+    links.push_back(contact.link);
+    out.world_pairs.push_back(contact.pair);
+    out.softs.push_back(contact.soft);
+    ContactParameters parameters;
+    parameters.friction = contact.friction;
+    parameters.margin = contact.margin;
+    out.parameters.push_back(parameters);
+  }
+  if (Status s = AddContactPoints(model, dynamics, tree, links, 0.0f, *inverse_mass, out);
+      !s.ok()) {
+    return s;
+  }
+  for (size_t c = 0; c < world->count(); ++c) {
+    out.contacts[out.ground_contacts + c].inverse_inertia0 *=
+        world->contacts()[c].regulariser_scale;
+  }
+  out.world = std::move(world).value();
   return out;
 }
 
@@ -489,6 +554,11 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
     state->joint_constraints = std::move(constraints->joints);
     state->contacts = std::move(constraints->contacts);
     state->contact_bodies = std::move(constraints->contact_bodies);
+    state->ground_contacts = constraints->ground_contacts;
+    state->world = std::move(constraints->world);
+    state->world_pairs = std::move(constraints->world_pairs);
+    state->contact_softs = std::move(constraints->softs);
+    state->contact_parameters = std::move(constraints->parameters);
   }
 
   if (!config.collisions.shapes.empty() || !config.collisions.pairs.empty()) {
@@ -550,11 +620,15 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
     }
   }
 
-  size_t contact_floats = 0, frame_floats = 0;
+  size_t contact_floats = 0, frame_floats = 0, world_frame_floats = 0;
   if (state->collisions &&
       (!MultiplyFits<size_t>(state->contact_arrays(), state->stride, &contact_floats) ||
        !MultiplyFits<size_t>(state->collisions->frame_arrays() * kCollisionChunk, tiles,
                              &frame_floats))) {
+    return too_many("contacts");
+  }
+  if (state->world && !MultiplyFits<size_t>(state->world->frame_arrays() * kCollisionChunk,
+                                            torque_tiles, &world_frame_floats)) {
     return too_many("contacts");
   }
 
@@ -568,7 +642,8 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
         std::pair{&state->dynamics_scratch, scratch_floats},
         std::pair{&state->resolve_staging, staging_floats},
         std::pair{&state->joint_trig, trig_floats}, std::pair{&state->contacts_out, contact_floats},
-        std::pair{&state->collision_frames, frame_floats}}) {
+        std::pair{&state->collision_frames, frame_floats},
+        std::pair{&state->world_frames, world_frame_floats}}) {
     if (Status s = allocate(*storage, floats); !s.ok()) return s;
   }
 
@@ -662,7 +737,12 @@ ConstLanesView RobotBatch::contact_friction_forces() const {
 ConstLanesView RobotBatch::contact_sliding() const {
   return state_->Arrays(state_->sliding_begin(), state_->contacts.size());
 }
+ConstLanesView RobotBatch::contact_geometry() const {
+  return state_->Arrays(state_->contact_geometry_begin(), kContactArrays * state_->contacts.size());
+}
 std::span<const ContactPoint> RobotBatch::contact_points() const { return state_->contacts; }
+size_t RobotBatch::ground_contact_count() const { return state_->ground_contacts; }
+std::span<const uint32_t> RobotBatch::world_contact_pairs() const { return state_->world_pairs; }
 ConstLanesView RobotBatch::limit_forces() const {
   return state_->Arrays(state_->limit_forces_begin(), state_->torque_arrays());
 }
@@ -821,11 +901,23 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
   model.control = s.config.control.data();
   model.config = &s.config.torque;
   model.joints = s.joint_constraints.data();
+  if (s.prepared_dt != dt) {
+    for (size_t c = 0; c < s.contacts.size(); ++c) {
+      s.contact_parameters[c].normal = PrepareSoftConstraint(s.contact_softs[c], dt);
+    }
+    s.prepared_dt = dt;
+  }
   model.contacts = s.contacts.data();
+  model.contact_parameters = s.contact_parameters.data();
   model.contact_bodies = s.contact_bodies.data();
   model.contact_count = s.contacts.size();
+  model.ground_contacts = s.ground_contacts;
+  if (s.world) {
+    model.world = &*s.world;
+    model.world_frames = s.world_frames.lane(0);
+    model.world_frame_floats = s.world->frame_arrays() * kCollisionChunk;
+  }
   model.limits = PrepareSoftConstraint(s.config.torque.limits, dt);
-  model.contact = PrepareSoftConstraint(s.config.torque.contacts.ground.soft, dt);
   model.dof = s.dof();
   model.base = s.base();
   model.velocities = n;
@@ -853,6 +945,7 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
       .applied = s.Arrays(s.applied_begin(), n),
       .accelerations = qdd(),
       .poses = link_poses(),
+      .contact_geometry = s.Arrays(s.contact_geometry_begin(), kContactArrays * s.contacts.size()),
       .limit_forces = s.Arrays(s.limit_forces_begin(), s.torque_arrays()),
       .contacts = s.ContactState(),
       .added_joints = s.Arrays(s.added_joints_begin(), s.torque_arrays()),
@@ -976,7 +1069,8 @@ size_t RobotBatch::allocated_bytes() const {
                    state_->dynamics_scratch.allocated_bytes() +
                    state_->resolve_staging.allocated_bytes() +
                    state_->joint_trig.allocated_bytes() + state_->contacts_out.allocated_bytes() +
-                   state_->collision_frames.allocated_bytes()
+                   state_->collision_frames.allocated_bytes() +
+                   state_->world_frames.allocated_bytes()
              : 0;
 }
 

@@ -110,7 +110,8 @@ Result<CollisionModel> UrdfCollisionModel(const RobotModel& model,
 Result<CollisionModel> MjcfCollisionModel(const MjcfRobot& robot) {
   Result<std::vector<ContactPair>> pairs = MjcfContactPairs(robot);
   if (!pairs.ok()) return pairs.status();
-  return CollisionModel{robot.collision_shapes, std::move(pairs).value()};
+  return CollisionModel{robot.collision_shapes, std::move(pairs).value(), robot.pyramidal_cone,
+                        robot.impratio};
 }
 
 void CollisionPlan::Detect(const ConstLanesView& link_poses, const LanesView& frames,

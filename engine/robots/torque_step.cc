@@ -9,26 +9,33 @@ namespace swarm {
 
 namespace {
 
-GroundContactState TileState(const GroundContactState& state, size_t begin, size_t count) {
+ContactState TileState(const ContactState& state, size_t begin, size_t count) {
   return {state.normal_forces.Slice(begin, count), state.friction_forces.Slice(begin, count),
           state.anchors.Slice(begin, count), state.sliding.Slice(begin, count)};
 }
 
-GroundContactStep TileStep(const GroundContactStep& step, size_t begin, size_t count) {
+ContactStep TileStep(const ContactStep& step, size_t begin, size_t count) {
   return {step.flags.Slice(begin, count), step.slipping.Slice(begin, count),
           step.slip_forces.Slice(begin, count)};
 }
 
+ContactSet TileContacts(const TorqueStepModel& model, const TorqueStepArrays& arrays, size_t begin,
+                        size_t count) {
+  return {model.contacts, model.contact_parameters, model.contact_count,
+          arrays.contact_geometry.Slice(begin, count)};
+}
+
 // The views of TorqueStepArrays that a re-solve reads or writes, the read-only ones first
-// (kSolveInputViews of them: the state and the controller's forces).
-inline constexpr size_t kSolveViews = 17, kSolveInputViews = 3;
+// (kSolveInputViews of them: the state, the controller's forces and the contacts' placement).
+inline constexpr size_t kSolveViews = 18, kSolveInputViews = 5;
 std::array<LanesView*, kSolveViews> SolveViews(TorqueStepArrays& arrays) {
   return {&arrays.q,
           &arrays.velocities,
           &arrays.forces,
+          &arrays.poses,
+          &arrays.contact_geometry,
           &arrays.applied,
           &arrays.accelerations,
-          &arrays.poses,
           &arrays.contacts.normal_forces,
           &arrays.contacts.friction_forces,
           &arrays.contacts.anchors,
@@ -44,7 +51,7 @@ std::array<LanesView*, kSolveViews> SolveViews(TorqueStepArrays& arrays) {
 
 // The link poses take part only with contacts (forward kinematics places the contact points).
 size_t StagedArrays(size_t view, size_t arrays, size_t contacts) {
-  constexpr size_t kPoses = 5;
+  constexpr size_t kPoses = 3;
   return view == kPoses && contacts == 0 ? 0 : arrays;
 }
 
@@ -167,8 +174,9 @@ void ResolveMarked(const TorqueStepModel& model, const TorqueStepArrays& arrays,
 
 size_t ResolveStagingFloats(size_t q_count, size_t velocities, size_t dof, size_t pose_arrays,
                             size_t contacts, size_t trig_arrays, size_t robots) {
-  const size_t arrays = q_count + 4 * velocities + (contacts > 0 ? pose_arrays : 0) + 6 * contacts +
-                        dof + kAddedPointArrays * contacts + dof + 4 * contacts + 1 + trig_arrays;
+  const size_t arrays = q_count + 4 * velocities + (contacts > 0 ? pose_arrays : 0) +
+                        kContactArrays * contacts + 6 * contacts + dof +
+                        kAddedPointArrays * contacts + dof + 4 * contacts + 1 + trig_arrays;
   return arrays * robots;
 }
 
@@ -232,13 +240,34 @@ void AddConstraintTerms(const TorqueStepModel& model, const TorqueStepArrays& ar
   if (model.contact_count > 0) {
     // The base's forces are the contacts' alone: cleared before every evaluation.
     for (size_t k = 0; k < base; ++k) std::fill_n(applied.Array(k) + begin, count, 0.0f);
-    const LanesView tile_poses = arrays.poses.Slice(begin, count);
-    ForwardKinematics(*model.kinematics, q_state, tile_poses);
-    GroundContactTerms(*model.kinematics, model.contacts, model.contact_count,
-                       model.config->contacts.ground, model.contact, tile_poses, v_state,
-                       TileState(arrays.contacts, begin, count),
-                       TileStep(arrays.contact_step, begin, count), applied.Slice(begin, count),
-                       arrays.added_points.Slice(begin, count));
+    ContactTerms(*model.kinematics, TileContacts(model, arrays, begin, count),
+                 arrays.poses.Slice(begin, count), v_state,
+                 TileState(arrays.contacts, begin, count),
+                 TileStep(arrays.contact_step, begin, count), applied.Slice(begin, count),
+                 arrays.added_points.Slice(begin, count));
+  }
+}
+
+void PlaceContacts(const TorqueStepModel& model, const TorqueStepArrays& arrays, size_t begin,
+                   size_t count) {
+  if (model.contact_count == 0) return;
+  const LanesView poses = arrays.poses.Slice(begin, count);
+  ForwardKinematics(*model.kinematics, arrays.q.Slice(begin, count), poses);
+  const size_t ground = model.ground_contacts;
+  if (ground > 0) {
+    GroundContactGeometry(
+        *model.kinematics, model.contacts, ground, model.config->contacts.ground.height, poses,
+        arrays.contact_geometry.Arrays(0, kContactArrays * ground).Slice(begin, count));
+  }
+  if (model.world == nullptr || model.world->count() == 0) return;
+  const WorldContacts& world = *model.world;
+  const LanesView geometry =
+      arrays.contact_geometry.Arrays(kContactArrays * ground, kContactArrays * world.count());
+  float* frames = model.WorldFrames(begin);
+  for (size_t chunk = 0; chunk < count; chunk += kCollisionChunk) {
+    const size_t m = std::min(kCollisionChunk, count - chunk);
+    world.Detect(poses.Slice(chunk, m), LanesView{frames, m, kCollisionChunk, world.frame_arrays()},
+                 geometry.Slice(begin + chunk, m));
   }
 }
 
@@ -282,8 +311,7 @@ bool UpdateConstraintFlags(const TorqueStepModel& model, const TorqueStepArrays&
         arrays.limit_flags.Slice(begin, count), arrays.resolve_marks.Slice(begin, count));
   }
   if (model.contact_count > 0) {
-    changed = UpdateContactFlags(*model.kinematics, model.contacts, model.contact_count,
-                                 model.config->contacts.ground, model.contact,
+    changed = UpdateContactFlags(*model.kinematics, TileContacts(model, arrays, begin, count),
                                  arrays.poses.Slice(begin, count), v_state, a,
                                  TileState(arrays.contacts, begin, count), may_release,
                                  TileStep(arrays.contact_step, begin, count),
@@ -304,10 +332,10 @@ void UpdateConstraints(const TorqueStepModel& model, const TorqueStepArrays& arr
         arrays.limit_forces.Slice(begin, count));
   }
   if (model.contact_count > 0) {
-    GroundContactForces(
-        *model.kinematics, model.contacts, model.contact_count, model.config->contacts.ground,
-        model.contact, arrays.poses.Slice(begin, count), v_state, a,
-        TileStep(arrays.contact_step, begin, count), TileState(arrays.contacts, begin, count));
+    ContactForces(*model.kinematics, TileContacts(model, arrays, begin, count),
+                  arrays.poses.Slice(begin, count), v_state, a,
+                  TileStep(arrays.contact_step, begin, count),
+                  TileState(arrays.contacts, begin, count));
   }
 }
 
@@ -340,6 +368,7 @@ void EulerStep(const TorqueStepModel& model, const TorqueStepArrays& arrays, flo
                  model.control_writes_trig};
   const JointTrig* shared_trig = model.trig != nullptr ? &trig : nullptr;
   ClearConstraintFlags(model, arrays, begin, count);
+  PlaceContacts(model, arrays, begin, count);
   ApplyForwardDynamics(model, arrays, scratch, begin, count, q, v, a, shared_trig);
   trig.known = true;
   if (UpdateConstraintFlags(model, arrays, begin, count, q, v, a, 2 < kMaxConstraintSolves)) {

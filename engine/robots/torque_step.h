@@ -3,10 +3,13 @@
 // it is and each stage can be read, tested and replaced alone:
 //
 //   ControlTorques               the controller's joint torques (none, PD + gravity, computed
-//   torque, actuators) then, per evaluation of the dynamics at a state (q, v):
+//   torque, actuators)
+//   PlaceContacts                with contacts, the links placed by forward kinematics of the
+//                                step's start and the contacts' geometry there (ground spheres,
+//                                the narrow phase of the world pairs); then, per evaluation of the
+//                                dynamics at a state (q, v):
 //     AddConstraintTerms         applied = torques + the joints' explicit constraint forces, their
-//                                added inertia; with contacts the links placed by forward
-//                                kinematics and the contacts' forces and point inertias
+//                                added inertia; the contacts' forces and point inertias
 //                                (swarm/kernels/robots/joint_constraints.h, robot_contact.h)
 //     ApplyForwardDynamics       a = (M + E)^-1 (applied - bias) by ABA (or CRBA + LTDL with
 //                                couplings), E the added inertia
@@ -24,6 +27,7 @@
 
 #include <cstddef>
 
+#include "engine/robots/world_contacts.h"
 #include "swarm/kernels/base/views.h"
 #include "swarm/kernels/robots/dynamics/robot_dynamics.h"
 #include "swarm/kernels/robots/joint_constraints.h"
@@ -49,11 +53,20 @@ struct TorqueStepModel {
   const JointControl* control = nullptr;  // one per joint (dof)
   const TorqueModeConfig* config = nullptr;
   const JointConstraint* joints = nullptr;  // one per joint (dof)
+  // The contacts: the ground contacts (config->contacts) first, then one per slot of the world
+  // pairs (`world`), with their parameters prepared for the step's dt.
   const ContactPoint* contacts = nullptr;
+  const ContactParameters* contact_parameters = nullptr;
   const uint32_t* contact_bodies = nullptr;  // each contact's dynamics body
   size_t contact_count = 0;
-  // The limits' and contacts' soft constraints prepared for the step's dt.
-  SoftConstraintStep limits, contact;
+  size_t ground_contacts = 0;
+  const WorldContacts* world = nullptr;
+  // The world pairs' shape frames: one block of world_frame_floats per tile (kCollisionChunk
+  // robots' worth).
+  float* world_frames = nullptr;
+  size_t world_frame_floats = 0;
+  // The limits' soft constraint prepared for the step's dt.
+  SoftConstraintStep limits;
   size_t dof = 0;         // joints
   size_t base = 0;        // 6 for a floating base, else 0
   size_t velocities = 0;  // base + dof
@@ -77,6 +90,9 @@ struct TorqueStepModel {
   bool control_writes_trig = false;
 
   float* Scratch(size_t begin) const { return scratch + begin / tile_elements * scratch_floats; }
+  float* WorldFrames(size_t begin) const {
+    return world_frames + begin / tile_elements * world_frame_floats;
+  }
   float* Staging(size_t begin) const { return staging + begin / tile_elements * staging_floats; }
   // The tile's trig arrays for robots [begin, begin + count) of the tile starting at begin.
   LanesView Trig(size_t begin, size_t count) const {
@@ -90,34 +106,39 @@ struct TorqueStepModel {
 inline constexpr size_t kResolveStagingRobots = 64;
 static_assert(kResolveStagingRobots % kPadFloats == 0);
 
+// The world pairs' shape frames are computed for this many robots at a time (a multiple of
+// kPadFloats on every architecture), so a tile's frame scratch stays small whatever its width.
+inline constexpr size_t kCollisionChunk = 64;
+
 // The floats of one tile's staging block for `robots` robots (a multiple of kPadFloats): the
 // arrays a re-solve reads and writes (q, velocities, forces, applied, accelerations, the link
-// poses when there are contacts, the contacts' state and step flags, the added inertia, the limit
-// flags, the marks and the joints' sines and cosines) for each robot.
+// poses and contact geometry when there are contacts, the contacts' state and step flags, the
+// added inertia, the limit flags, the marks and the joints' sines and cosines) for each robot.
 size_t ResolveStagingFloats(size_t q_count, size_t velocities, size_t dof, size_t pose_arrays,
                             size_t contacts, size_t trig_arrays, size_t robots);
 
 // The batch's arrays a torque step reads and writes, each over all robots (RobotBatch's storage
 // layout, engine/robots/robot_batch.cc). The rk_* arrays exist for the RK4 integrator only.
 struct TorqueStepArrays {
-  LanesView q;                     // q_count arrays
-  LanesView q_joints;              // the joints' part of q (dof)
-  LanesView velocities;            // [base velocity | qd] (velocities)
-  LanesView joint_velocities;      // qd (dof)
-  LanesView forces;                // [base force | torque] (velocities)
-  LanesView torques;               // torque (dof)
-  LanesView applied;               // what forward dynamics reads (velocities)
-  LanesView accelerations;         // qdd (velocities)
-  LanesView poses;                 // link poses
-  LanesView limit_forces;          // one per joint (dof)
-  GroundContactState contacts;     // the contacts' forces, anchors and modes
-  LanesView added_joints;          // the added inertia's joint entries (dof)
-  LanesView added_points;          // and its points (kAddedPointArrays per contact)
-  LanesView limit_flags;           // what a step's solves settled per limit row (dof)
-  GroundContactStep contact_step;  // and per contact
-  LanesView resolve_marks;         // 1 array: robots a step solves again
-  JointTargets targets;            // q, qd and qdd targets (dof each)
-  LanesView ctrl;                  // the actuators' inputs (config->actuators.size())
+  LanesView q;                 // q_count arrays
+  LanesView q_joints;          // the joints' part of q (dof)
+  LanesView velocities;        // [base velocity | qd] (velocities)
+  LanesView joint_velocities;  // qd (dof)
+  LanesView forces;            // [base force | torque] (velocities)
+  LanesView torques;           // torque (dof)
+  LanesView applied;           // what forward dynamics reads (velocities)
+  LanesView accelerations;     // qdd (velocities)
+  LanesView poses;             // link poses
+  LanesView contact_geometry;  // kContactArrays per contact, at the step's start
+  LanesView limit_forces;      // one per joint (dof)
+  ContactState contacts;       // the contacts' forces, anchors and modes
+  LanesView added_joints;      // the added inertia's joint entries (dof)
+  LanesView added_points;      // and its points (kAddedPointArrays per contact)
+  LanesView limit_flags;       // what a step's solves settled per limit row (dof)
+  ContactStep contact_step;    // and per contact
+  LanesView resolve_marks;     // 1 array: robots a step solves again
+  JointTargets targets;        // q, qd and qdd targets (dof each)
+  LanesView ctrl;              // the actuators' inputs (config->actuators.size())
   LanesView rk_q0, rk_v0, rk_q_stage, rk_v_stage, rk_v_sum, rk_a_sum, rk_a_stage;
 };
 
@@ -129,10 +150,15 @@ struct TorqueStepArrays {
 void ControlTorques(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                     TorqueController controller, size_t begin, size_t count);
 
+// With contacts: the tile's link poses at its q by forward kinematics, and every contact's
+// geometry there (GroundContactGeometry, then the world pairs' narrow phase).
+void PlaceContacts(const TorqueStepModel& model, const TorqueStepArrays& arrays, size_t begin,
+                   size_t count);
+
 // The constraint terms at state (q_state, v_state) of the tile's robots (views of the tile, not
 // of the batch): the joints' applied forces are the torques plus the limits' explicit forces and
-// their added inertia goes to arrays.added_joints; with contact points the base's applied forces
-// are cleared, the links placed by forward kinematics, and the contacts' explicit forces added and
+// their added inertia goes to arrays.added_joints; with contact points (placed by PlaceContacts
+// at q_state) the base's applied forces are cleared, and the contacts' explicit forces added and
 // their point inertias written.
 // The step's flags (arrays.limit_flags, arrays.contact_step) say which rows act
 // (swarm/kernels/robots/joint_constraints.h, robot_contact.h).

@@ -1,4 +1,4 @@
-// Per-target code of the ground-contact kernels (swarm/kernels/robots/robot_contact.h). Each
+// Per-target code of the point-contact kernels (swarm/kernels/robots/robot_contact.h). Each
 // robot's result is the fixed sequence of operations kernels/robots/robot_contact_reference.cc
 // spells out in scalar code. The loops run over whole vectors of robots and, within a vector,
 // contact by contact, each walking the joints from its link to the root: for the contact point's
@@ -18,6 +18,7 @@
 #include "kernels/base/loop-inl.h"
 #include "kernels/geometry/quaternion_math-inl.h"
 #include "kernels/robots/soft_constraint-inl.h"
+#include "swarm/kernels/collision/narrow_phase.h"
 #include "swarm/kernels/robots/dynamics/robot_dynamics.h"
 #include "swarm/kernels/robots/robot_contact.h"
 
@@ -98,6 +99,27 @@ HWY_INLINE void PointMotion(D d, const KinematicTree& tree, const ConstLanesView
   }
 }
 
+// The turning of a floating base's frame within a step: the integrator moves the base origin by
+// u = v + dt (qdd + w x v) in the step's starting frame (swarm/kernels/robots/robot_torque.h,
+// IntegrateFloatingBase: qdd's linear part holds -w x v, the frame's turning), so a material
+// point's velocity at the step's end is J_c (v + dt qdd) + dt b with b = R (w x v), the same for
+// every point of the robot. The rows' accelerations are J_c qdd + b: without b, the base of a body
+// that turns as it moves (a rolling wheel) would drift by dt w x v per step against its contacts.
+// Zero without a floating base.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void BaseTurn(D d, const KinematicTree& tree, const ConstLanesView& poses,
+                         const ConstLanesView& velocities, size_t i, V& bx, V& by, V& bz) {
+  bx = hn::Zero(d), by = hn::Zero(d), bz = hn::Zero(d);
+  if (!tree.floating_base) return;
+  const auto rate_of = [&](size_t array)
+                           HWY_ATTR { return hn::LoadU(d, velocities.Array(array) + i); };
+  V cx, cy, cz;
+  Cross(rate_of(3), rate_of(4), rate_of(5), rate_of(0), rate_of(1), rate_of(2), cx, cy, cz);
+  V px, py, pz, qx, qy, qz, qw;
+  LoadLinkPose(d, poses, 0, i, px, py, pz, qx, qy, qz, qw);
+  Rotate(qx, qy, qz, qw, cx, cy, cz, bx, by, bz);
+}
+
 // forces += J_c^T f where `apply` (elsewhere forces keep their bits), stored with `store`.
 template <class D, class M, class Store, class V = hn::Vec<D>>
 HWY_INLINE void ApplyPointForce(D d, const KinematicTree& tree, const ConstLanesView& poses,
@@ -135,71 +157,52 @@ HWY_INLINE void ApplyPointForce(D d, const KinematicTree& tree, const ConstLanes
   }
 }
 
-// One contact's rows at the step's start, for lanes i.. (through output parameters: SVE vectors
-// and masks cannot be members of a struct): the contact point c (world), its velocity v, the
-// signed distance r, whether the normal row is active and whether friction slides this step (else
-// sticks), the anchor u, the normal row's virtual mass (the sticking tangents share it) and the
-// explicit forces f_e (zero where inactive).
-template <class D, class M = hn::Mask<D>, class V = hn::Vec<D>>
-HWY_INLINE void ContactRowsAt(D d, const KinematicTree& tree, const ContactPoint& contact, size_t n,
-                              const GroundContact& ground, const SoftConstraintStep& normal,
-                              const ConstLanesView& poses, const ConstLanesView& velocities,
-                              const GroundContactState& state, const GroundContactStep& step,
-                              size_t i, V& cx, V& cy, V& cz, V& vx, V& vy, V& vz, V& r, M& active,
-                              M& sliding, V& ux, V& uy, V& mass, V& fx, V& fy, V& fz) {
-  const V zero = hn::Zero(d);
-  V qx, qy, qz, qw;
-  LoadLinkPose(d, poses, contact.link, i, cx, cy, cz, qx, qy, qz, qw);
-  cz = hn::Sub(cz, hn::Set(d, contact.radius));
-  r = hn::Sub(cz, hn::Set(d, ground.height));
-  PointMotion(d, tree, poses, contact.link, cx, cy, cz, velocities, i, vx, vy, vz);
-  const V flag = hn::LoadU(d, step.flags.Array(n) + i);
-  active = RowActive(d, flag, hn::Lt(r, zero));
-  // The step's slip flag: kSlipping slides with slip_forces, kSticking sticks, 0 keeps the mode
-  // the contact entered the step with.
-  const V slip = hn::LoadU(d, step.slipping.Array(n) + i);
-  const auto slipping = hn::Gt(slip, zero);
-  const auto entered_sliding = hn::Gt(hn::LoadU(d, state.sliding.Array(n) + i), hn::Set(d, 0.5f));
-  sliding = hn::Or(hn::And(entered_sliding, hn::Eq(slip, zero)), slipping);
-  V stiffness, damping, reach;
-  SoftRowAt(d, normal, r, hn::Set(d, contact.inverse_inertia0), stiffness, damping, mass, reach);
-  ux = hn::LoadU(d, state.anchors.Array(2 * n) + i);
-  uy = hn::LoadU(d, state.anchors.Array(2 * n + 1) + i);
-  // Sliding: -mu max(f_n, 0) along -v_t (the previous step's normal force; the previous friction
-  // force's direction when v_t = 0), or the cone's projection of this step's sticking force when a
-  // solve found it outside the cone (slip_forces).
-  const V previous_normal = PositivePart(hn::LoadU(d, state.normal_forces.Array(n) + i));
-  const V gx = hn::LoadU(d, state.friction_forces.Array(2 * n) + i);
-  const V gy = hn::LoadU(d, state.friction_forces.Array(2 * n + 1) + i);
-  const V speed = hn::Sqrt(hn::Add(hn::Mul(vx, vx), hn::Mul(vy, vy)));
-  const V previous_size = hn::Sqrt(hn::Add(hn::Mul(gx, gx), hn::Mul(gy, gy)));
-  const auto moving = hn::Gt(speed, zero);
-  const V dx = hn::IfThenElse(moving, hn::Neg(vx), gx);
-  const V dy = hn::IfThenElse(moving, hn::Neg(vy), gy);
-  const V size = hn::IfThenElse(moving, speed, previous_size);
-  const auto has_direction = hn::Gt(size, zero);
-  const V scale = hn::IfThenElseZero(
-      has_direction, hn::Div(hn::Mul(hn::Set(d, ground.friction), previous_normal),
-                             hn::IfThenElse(has_direction, size, hn::Set(d, 1.0f))));
-  const V slide_x =
-      hn::IfThenElse(slipping, hn::LoadU(d, step.slip_forces.Array(2 * n) + i), hn::Mul(scale, dx));
-  const V slide_y = hn::IfThenElse(slipping, hn::LoadU(d, step.slip_forces.Array(2 * n + 1) + i),
-                                   hn::Mul(scale, dy));
-  const V stick_x = SoftRowForce(stiffness, damping, reach, vx, ux);
-  const V stick_y = SoftRowForce(stiffness, damping, reach, vy, uy);
-  fx = hn::IfThenElseZero(active, hn::IfThenElse(sliding, slide_x, stick_x));
-  fy = hn::IfThenElseZero(active, hn::IfThenElse(sliding, slide_y, stick_y));
-  // The normal: a point that arrives (above the plane one step ago: r - dt v_z >= 0) while moving
-  // in stops within the step (damping m / dt: an inelastic impact); caught and stopped rows are
-  // hard (soft_constraint.h); otherwise MuJoCo's soft row.
-  const V inverse_dt = hn::Set(d, 1.0f / normal.dt);
-  const auto arrives =
-      hn::And(hn::Lt(vz, zero), hn::Ge(hn::Sub(r, hn::Mul(hn::Set(d, normal.dt), vz)), zero));
-  const V impact_damping = hn::Mul(mass, inverse_dt);
-  V push = hn::IfThenElse(arrives, SoftRowForce(stiffness, impact_damping, reach, vz, r),
-                          SoftRowForce(stiffness, damping, reach, vz, r));
-  push = hn::IfThenElse(hn::Gt(flag, zero), HardRowForce(d, normal, flag, mass, r, vz), push);
-  fz = hn::IfThenElseZero(active, push);
+// A contact's frame for lanes i..: the distance, the point c and the unit normal n of its
+// geometry, and the tangents t1, t2 of n (robot_contact.h, ContactTangents).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void LoadContactFrame(D d, const ConstLanesView& geometry, size_t n, size_t i,
+                                 V& distance, V& cx, V& cy, V& cz, V& nx, V& ny, V& nz, V& t1x,
+                                 V& t1y, V& t1z, V& t2x, V& t2y, V& t2z) {
+  const size_t first = kContactArrays * n;
+  distance = hn::LoadU(d, geometry.Array(first) + i);
+  cx = hn::LoadU(d, geometry.Array(first + 1) + i);
+  cy = hn::LoadU(d, geometry.Array(first + 2) + i);
+  cz = hn::LoadU(d, geometry.Array(first + 3) + i);
+  nx = hn::LoadU(d, geometry.Array(first + 4) + i);
+  ny = hn::LoadU(d, geometry.Array(first + 5) + i);
+  nz = hn::LoadU(d, geometry.Array(first + 6) + i);
+  const V one = hn::Set(d, 1.0f);
+  const V sign = hn::IfThenElse(hn::Lt(nz, hn::Zero(d)), hn::Set(d, -1.0f), one);
+  const V a = hn::Div(hn::Set(d, -1.0f), hn::Add(sign, nz));
+  const V b = hn::Mul(hn::Mul(nx, ny), a);
+  t1x = hn::Add(one, hn::Mul(hn::Mul(hn::Mul(sign, nx), nx), a));
+  t1y = hn::Mul(sign, b);
+  t1z = hn::Neg(hn::Mul(sign, nx));
+  t2x = b;
+  t2y = hn::Add(sign, hn::Mul(hn::Mul(ny, ny), a));
+  t2z = hn::Neg(ny);
+}
+
+// The frame of a contact as one bundle of lanes would be a struct of vectors, which SVE forbids;
+// these macros keep the long parameter lists of the helpers below readable instead.
+#define SWARM_CONTACT_FRAME_PARAMS V nx, V ny, V nz, V t1x, V t1y, V t1z, V t2x, V t2y, V t2z
+#define SWARM_CONTACT_FRAME_ARGS nx, ny, nz, t1x, t1y, t1z, t2x, t2y, t2z
+
+// A world vector w in the contact's frame: along t1, t2 and n.
+template <class V>
+HWY_INLINE void ToContactFrame(SWARM_CONTACT_FRAME_PARAMS, V wx, V wy, V wz, V& w1, V& w2, V& wn) {
+  w1 = Dot3(t1x, t1y, t1z, wx, wy, wz);
+  w2 = Dot3(t2x, t2y, t2z, wx, wy, wz);
+  wn = Dot3(nx, ny, nz, wx, wy, wz);
+}
+
+// The world vector f_n n + f_1 t1 + f_2 t2.
+template <class V>
+HWY_INLINE void FromContactFrame(SWARM_CONTACT_FRAME_PARAMS, V f1, V f2, V fn, V& fx, V& fy,
+                                 V& fz) {
+  fx = hn::Add(hn::Add(hn::Mul(nx, fn), hn::Mul(t1x, f1)), hn::Mul(t2x, f2));
+  fy = hn::Add(hn::Add(hn::Mul(ny, fn), hn::Mul(t1y, f1)), hn::Mul(t2y, f2));
+  fz = hn::Add(hn::Add(hn::Mul(nz, fn), hn::Mul(t1z, f1)), hn::Mul(t2z, f2));
 }
 
 // The masses the dynamics see: m_n = m where the contact is active, m_t = m where it also sticks.
@@ -210,109 +213,220 @@ HWY_INLINE void ContactMasses(D /*d*/, hn::Mask<D> active, hn::Mask<D> sliding, 
   tangent_mass = hn::IfThenElseZero(hn::AndNot(sliding, active), mass);
 }
 
-// The forces of the rows after a solve gave the point's acceleration (ax, ay, az):
-// f = f_e - m J_c qdd per row (sliding friction as given), into (fx, fy, fz), which hold f_e.
+// f -= m a per row, along (t1, t2, n) (sliding friction as given: its m_t is 0): the rows' force
+// for the point's acceleration a.
 template <class V>
-HWY_INLINE void ContactForces(V normal_mass, V tangent_mass, V ax, V ay, V az, V& fx, V& fy,
-                              V& fz) {
-  fz = hn::Sub(fz, hn::Mul(normal_mass, az));
-  fx = hn::Sub(fx, hn::Mul(tangent_mass, ax));
-  fy = hn::Sub(fy, hn::Mul(tangent_mass, ay));
+HWY_INLINE void SolvedRowForces(V normal_mass, V tangent_mass, V a1, V a2, V an, V& f1, V& f2,
+                                V& fn) {
+  fn = hn::Sub(fn, hn::Mul(normal_mass, an));
+  f1 = hn::Sub(f1, hn::Mul(tangent_mass, a1));
+  f2 = hn::Sub(f2, hn::Mul(tangent_mass, a2));
 }
 
-// One contact after a solve gave the accelerations: ContactRowsAt's velocity v, distance r,
-// activity, mode and anchor u, the point's acceleration a = J_c qdd + Jdot_c qd and the rows'
-// forces f = f_e - m J_c qdd (ContactForces). Shared by the flag update and the final forces.
+// One contact's rows at the step's start, for lanes i.. (through output parameters: SVE vectors
+// and masks cannot be members of a struct): the contact point c (world) and its frame, the
+// velocity v along (t1, t2, n), the row position r, whether the normal row is active and whether
+// friction slides this step (else sticks), the anchor u, the rows' virtual masses (m_n = m where
+// active, m_t = m where it also sticks: ContactMasses), the base's turning b (BaseTurn) along
+// (t1, t2, n) and the explicit forces f_e - m b along (t1, t2, n) (zero where inactive).
 template <class D, class M = hn::Mask<D>, class V = hn::Vec<D>>
-HWY_INLINE void SolvedContactAt(D d, const KinematicTree& tree, const ContactPoint& contact,
-                                size_t n, const GroundContact& ground,
-                                const SoftConstraintStep& normal, const ConstLanesView& poses,
-                                const ConstLanesView& velocities,
-                                const ConstLanesView& accelerations,
-                                const GroundContactState& state, const GroundContactStep& step,
-                                size_t i, V& vx, V& vy, V& vz, V& r, M& active, M& sliding, V& ux,
-                                V& uy, V& fx, V& fy, V& fz, V& ax, V& ay, V& az) {
-  V cx, cy, cz, mass;
-  ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, step, i, cx, cy, cz,
-                vx, vy, vz, r, active, sliding, ux, uy, mass, fx, fy, fz);
-  V normal_mass, tangent_mass;
+HWY_INLINE void ContactRowsAt(D d, const KinematicTree& tree, const ContactSet& contacts, size_t n,
+                              const ConstLanesView& poses, const ConstLanesView& velocities,
+                              const ContactState& state, const ContactStep& step, size_t i, V& cx,
+                              V& cy, V& cz, V& nx, V& ny, V& nz, V& t1x, V& t1y, V& t1z, V& t2x,
+                              V& t2y, V& t2z, V& v1, V& v2, V& vn, V& r, M& active, M& sliding,
+                              V& u1, V& u2, V& normal_mass, V& tangent_mass, V& b1, V& b2, V& bn,
+                              V& f1, V& f2, V& fn) {
+  const ContactPoint& contact = contacts.points[n];
+  const ContactParameters& parameters = contacts.parameters[n];
+  const SoftConstraintStep& normal = parameters.normal;
+  const V zero = hn::Zero(d);
+  V distance;
+  LoadContactFrame(d, contacts.geometry, n, i, distance, cx, cy, cz, SWARM_CONTACT_FRAME_ARGS);
+  r = hn::Sub(distance, hn::Set(d, parameters.margin));
+  V vx, vy, vz;
+  PointMotion(d, tree, poses, contact.link, cx, cy, cz, velocities, i, vx, vy, vz);
+  ToContactFrame(SWARM_CONTACT_FRAME_ARGS, vx, vy, vz, v1, v2, vn);
+  const V flag = hn::LoadU(d, step.flags.Array(n) + i);
+  active = RowActive(d, flag, hn::Lt(r, zero));
+  // The step's slip flag: kSlipping slides with slip_forces, kSticking sticks, 0 keeps the mode
+  // the contact entered the step with.
+  const V slip = hn::LoadU(d, step.slipping.Array(n) + i);
+  const auto slipping = hn::Gt(slip, zero);
+  const auto entered_sliding = hn::Gt(hn::LoadU(d, state.sliding.Array(n) + i), hn::Set(d, 0.5f));
+  sliding = hn::Or(hn::And(entered_sliding, hn::Eq(slip, zero)), slipping);
+  V stiffness, damping, reach, mass;
+  SoftRowAt(d, normal, r, hn::Set(d, contact.inverse_inertia0), stiffness, damping, mass, reach);
+  u1 = hn::LoadU(d, state.anchors.Array(2 * n) + i);
+  u2 = hn::LoadU(d, state.anchors.Array(2 * n + 1) + i);
+  // Sliding: -mu max(f_n, 0) along -v_t (the previous step's normal force; the previous friction
+  // force's direction when v_t = 0), or the cone's projection of this step's sticking force when a
+  // solve found it outside the cone (slip_forces).
+  const V previous_normal = PositivePart(hn::LoadU(d, state.normal_forces.Array(n) + i));
+  const V g1 = hn::LoadU(d, state.friction_forces.Array(2 * n) + i);
+  const V g2 = hn::LoadU(d, state.friction_forces.Array(2 * n + 1) + i);
+  const V speed = hn::Sqrt(hn::Add(hn::Mul(v1, v1), hn::Mul(v2, v2)));
+  const V previous_size = hn::Sqrt(hn::Add(hn::Mul(g1, g1), hn::Mul(g2, g2)));
+  const auto moving = hn::Gt(speed, zero);
+  const V d1 = hn::IfThenElse(moving, hn::Neg(v1), g1);
+  const V d2 = hn::IfThenElse(moving, hn::Neg(v2), g2);
+  const V size = hn::IfThenElse(moving, speed, previous_size);
+  const auto has_direction = hn::Gt(size, zero);
+  const V scale = hn::IfThenElseZero(
+      has_direction, hn::Div(hn::Mul(hn::Set(d, parameters.friction), previous_normal),
+                             hn::IfThenElse(has_direction, size, hn::Set(d, 1.0f))));
+  const V slide_1 =
+      hn::IfThenElse(slipping, hn::LoadU(d, step.slip_forces.Array(2 * n) + i), hn::Mul(scale, d1));
+  const V slide_2 = hn::IfThenElse(slipping, hn::LoadU(d, step.slip_forces.Array(2 * n + 1) + i),
+                                   hn::Mul(scale, d2));
+  const V stick_1 = SoftRowForce(stiffness, damping, reach, v1, u1);
+  const V stick_2 = SoftRowForce(stiffness, damping, reach, v2, u2);
+  f1 = hn::IfThenElseZero(active, hn::IfThenElse(sliding, slide_1, stick_1));
+  f2 = hn::IfThenElseZero(active, hn::IfThenElse(sliding, slide_2, stick_2));
+  // The normal: a point that arrives (outside the surface one step ago: r - dt v_n >= 0) while
+  // moving in stops within the step (damping m / dt: an inelastic impact); caught and stopped rows
+  // are hard (soft_constraint.h); otherwise MuJoCo's soft row.
+  const V inverse_dt = hn::Set(d, 1.0f / normal.dt);
+  const auto arrives =
+      hn::And(hn::Lt(vn, zero), hn::Ge(hn::Sub(r, hn::Mul(hn::Set(d, normal.dt), vn)), zero));
+  const V impact_damping = hn::Mul(mass, inverse_dt);
+  V push = hn::IfThenElse(arrives, SoftRowForce(stiffness, impact_damping, reach, vn, r),
+                          SoftRowForce(stiffness, damping, reach, vn, r));
+  push = hn::IfThenElse(hn::Gt(flag, zero), HardRowForce(d, normal, flag, mass, r, vn), push);
+  fn = hn::IfThenElseZero(active, push);
   ContactMasses(d, active, sliding, mass, normal_mass, tangent_mass);
-  PointMotion(d, tree, poses, contact.link, cx, cy, cz, accelerations, i, ax, ay, az);
-  ContactForces(normal_mass, tangent_mass, ax, ay, az, fx, fy, fz);
+  V bx, by, bz;
+  BaseTurn(d, tree, poses, velocities, i, bx, by, bz);
+  ToContactFrame(SWARM_CONTACT_FRAME_ARGS, bx, by, bz, b1, b2, bn);
+  SolvedRowForces(normal_mass, tangent_mass, b1, b2, bn, f1, f2, fn);
 }
 
-inline void GroundContactTermsImpl(const KinematicTree& tree, const ContactPoint* contacts,
-                                   size_t contact_count, const GroundContact& ground,
-                                   const SoftConstraintStep& normal, const ConstLanesView& poses,
-                                   const ConstLanesView& velocities,
-                                   const GroundContactState& state, const GroundContactStep& step,
-                                   const LanesView& forces, const LanesView& added_points) {
+// One contact after a solve gave the accelerations: ContactRowsAt's velocity v, position r,
+// activity, mode and anchor u, the point's acceleration within the step a = J_c qdd + b and the
+// rows' forces f = f_e - m a (SolvedRowForces), all along (t1, t2, n). Shared by the flag update
+// and the final forces.
+template <class D, class M = hn::Mask<D>, class V = hn::Vec<D>>
+HWY_INLINE void SolvedContactAt(D d, const KinematicTree& tree, const ContactSet& contacts,
+                                size_t n, const ConstLanesView& poses,
+                                const ConstLanesView& velocities,
+                                const ConstLanesView& accelerations, const ContactState& state,
+                                const ContactStep& step, size_t i, V& v1, V& v2, V& vn, V& r,
+                                M& active, M& sliding, V& u1, V& u2, V& f1, V& f2, V& fn, V& a1,
+                                V& a2, V& an) {
+  V cx, cy, cz, nx, ny, nz, t1x, t1y, t1z, t2x, t2y, t2z, normal_mass, tangent_mass, b1, b2, bn;
+  ContactRowsAt(d, tree, contacts, n, poses, velocities, state, step, i, cx, cy, cz,
+                SWARM_CONTACT_FRAME_ARGS, v1, v2, vn, r, active, sliding, u1, u2, normal_mass,
+                tangent_mass, b1, b2, bn, f1, f2, fn);
+  V ax, ay, az;
+  PointMotion(d, tree, poses, contacts.points[n].link, cx, cy, cz, accelerations, i, ax, ay, az);
+  ToContactFrame(SWARM_CONTACT_FRAME_ARGS, ax, ay, az, a1, a2, an);
+  SolvedRowForces(normal_mass, tangent_mass, a1, a2, an, f1, f2, fn);  // f_e - m b - m J_c qdd
+  a1 = hn::Add(a1, b1), a2 = hn::Add(a2, b2), an = hn::Add(an, bn);
+}
+
+// E_lb (R_l^T w): a world direction w in the body frame of `contact`'s link (pose q).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void WorldToBody(D d, const ContactPoint& contact, V qx, V qy, V qz, V qw, V wx, V wy,
+                            V wz, V& bx, V& by, V& bz) {
+  V lx, ly, lz;
+  Rotate(hn::Neg(qx), hn::Neg(qy), hn::Neg(qz), qw, wx, wy, wz, lx, ly, lz);
+  const float* e = contact.link_rotation;
+  bx = Dot3(hn::Set(d, e[0]), hn::Set(d, e[1]), hn::Set(d, e[2]), lx, ly, lz);
+  by = Dot3(hn::Set(d, e[3]), hn::Set(d, e[4]), hn::Set(d, e[5]), lx, ly, lz);
+  bz = Dot3(hn::Set(d, e[6]), hn::Set(d, e[7]), hn::Set(d, e[8]), lx, ly, lz);
+}
+
+inline void GroundContactGeometryImpl(const ContactPoint* contacts, size_t count, float height,
+                                      const ConstLanesView& poses, const LanesView& geometry) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
-  ForEachVector(d, forces.count, [&](size_t i, auto store) HWY_ATTR {
-    for (size_t n = 0; n < contact_count; ++n) {
-      const ContactPoint& contact = contacts[n];
-      V cx, cy, cz, vx, vy, vz, r, ux, uy, mass, fx, fy, fz;
-      hn::Mask<decltype(d)> active, sliding;
-      ContactRowsAt(d, tree, contact, n, ground, normal, poses, velocities, state, step, i, cx, cy,
-                    cz, vx, vy, vz, r, active, sliding, ux, uy, mass, fx, fy, fz);
-      // J_c^T f_e alone: forward dynamics' point inertias meet only the step's J_c qdd, not
-      // gravity (robot_dynamics.h, AddedInertia), so f_e needs no correction for it.
-      ApplyPointForce(d, tree, poses, contact.link, cx, cy, cz, fx, fy, fz, active, forces, i,
-                      store);
-      // The plane's normal in the body frame: E_lb (R_l^T z), and the point r_lb - radius n_b.
-      V px, py, pz, qx, qy, qz, qw;
-      LoadLinkPose(d, poses, contact.link, i, px, py, pz, qx, qy, qz, qw);
-      V lx, ly, lz;
-      Rotate(hn::Neg(qx), hn::Neg(qy), hn::Neg(qz), qw, hn::Zero(d), hn::Zero(d), hn::Set(d, 1.0f),
-             lx, ly, lz);
-      const float* e = contact.link_rotation;
-      const V radius = hn::Set(d, contact.radius);
-      for (size_t k = 0; k < 3; ++k) {
-        const V n_k = hn::Add(
-            hn::Add(hn::Mul(hn::Set(d, e[3 * k]), lx), hn::Mul(hn::Set(d, e[3 * k + 1]), ly)),
-            hn::Mul(hn::Set(d, e[3 * k + 2]), lz));
-        store(n_k, d, added_points.Array(kAddedPointArrays * n + 3 + k) + i);
-        store(hn::Sub(hn::Set(d, contact.link_origin[k]), hn::Mul(radius, n_k)), d,
-              added_points.Array(kAddedPointArrays * n + k) + i);
-      }
-      V normal_mass, tangent_mass;
-      ContactMasses(d, active, sliding, mass, normal_mass, tangent_mass);
-      store(normal_mass, d, added_points.Array(kAddedPointArrays * n + 6) + i);
-      store(tangent_mass, d, added_points.Array(kAddedPointArrays * n + 7) + i);
+  ForEachVector(d, geometry.count, [&](size_t i, auto store) HWY_ATTR {
+    for (size_t n = 0; n < count; ++n) {
+      const size_t pose = kPoseArrays * contacts[n].link, first = kContactArrays * n;
+      const V cz = hn::Sub(hn::LoadU(d, poses.Array(pose + 2) + i), hn::Set(d, contacts[n].radius));
+      store(hn::Sub(cz, hn::Set(d, height)), d, geometry.Array(first) + i);
+      store(hn::LoadU(d, poses.Array(pose) + i), d, geometry.Array(first + 1) + i);
+      store(hn::LoadU(d, poses.Array(pose + 1) + i), d, geometry.Array(first + 2) + i);
+      store(cz, d, geometry.Array(first + 3) + i);
+      store(hn::Zero(d), d, geometry.Array(first + 4) + i);
+      store(hn::Zero(d), d, geometry.Array(first + 5) + i);
+      store(hn::Set(d, 1.0f), d, geometry.Array(first + 6) + i);
     }
   });
 }
 
-inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactPoint* contacts,
-                                   size_t contact_count, const GroundContact& ground,
-                                   const SoftConstraintStep& normal, const ConstLanesView& poses,
-                                   const ConstLanesView& velocities,
-                                   const ConstLanesView& accelerations,
-                                   const GroundContactState& state, bool may_release,
-                                   const GroundContactStep& step, const LanesView& changed) {
+inline void ContactTermsImpl(const KinematicTree& tree, const ContactSet& contacts,
+                             const ConstLanesView& poses, const ConstLanesView& velocities,
+                             const ContactState& state, const ContactStep& step,
+                             const LanesView& forces, const LanesView& added_points) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  ForEachVector(d, forces.count, [&](size_t i, auto store) HWY_ATTR {
+    for (size_t n = 0; n < contacts.count; ++n) {
+      const ContactPoint& contact = contacts.points[n];
+      V cx, cy, cz, nx, ny, nz, t1x, t1y, t1z, t2x, t2y, t2z, v1, v2, vn, r, u1, u2, normal_mass,
+          tangent_mass, b1, b2, bn, f1, f2, fn;
+      hn::Mask<decltype(d)> active, sliding;
+      ContactRowsAt(d, tree, contacts, n, poses, velocities, state, step, i, cx, cy, cz,
+                    SWARM_CONTACT_FRAME_ARGS, v1, v2, vn, r, active, sliding, u1, u2, normal_mass,
+                    tangent_mass, b1, b2, bn, f1, f2, fn);
+      // J_c^T (f_e - m b) alone: forward dynamics' point inertias meet only the step's J_c qdd,
+      // not gravity (robot_dynamics.h, AddedInertia), so it needs no correction for it.
+      V fx, fy, fz;
+      FromContactFrame(SWARM_CONTACT_FRAME_ARGS, f1, f2, fn, fx, fy, fz);
+      ApplyPointForce(d, tree, poses, contact.link, cx, cy, cz, fx, fy, fz, active, forces, i,
+                      store);
+      // The normal and the point in the body frame: E_lb (R_l^T n) and E_lb (R_l^T (c - o_l))
+      // + r_lb.
+      V ox, oy, oz, qx, qy, qz, qw;
+      LoadLinkPose(d, poses, contact.link, i, ox, oy, oz, qx, qy, qz, qw);
+      V bx, by, bz, px, py, pz;
+      WorldToBody(d, contact, qx, qy, qz, qw, nx, ny, nz, bx, by, bz);
+      WorldToBody(d, contact, qx, qy, qz, qw, hn::Sub(cx, ox), hn::Sub(cy, oy), hn::Sub(cz, oz), px,
+                  py, pz);
+      const size_t first = kAddedPointArrays * n;
+      const float* origin = contact.link_origin;
+      store(hn::Add(px, hn::Set(d, origin[0])), d, added_points.Array(first) + i);
+      store(hn::Add(py, hn::Set(d, origin[1])), d, added_points.Array(first + 1) + i);
+      store(hn::Add(pz, hn::Set(d, origin[2])), d, added_points.Array(first + 2) + i);
+      store(bx, d, added_points.Array(first + 3) + i);
+      store(by, d, added_points.Array(first + 4) + i);
+      store(bz, d, added_points.Array(first + 5) + i);
+      store(normal_mass, d, added_points.Array(first + 6) + i);
+      store(tangent_mass, d, added_points.Array(first + 7) + i);
+    }
+  });
+}
+
+inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactSet& contacts,
+                                   const ConstLanesView& poses, const ConstLanesView& velocities,
+                                   const ConstLanesView& accelerations, const ContactState& state,
+                                   bool may_release, const ContactStep& step,
+                                   const LanesView& changed) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
   bool any = false;
   ForEachVector(d, poses.count, [&](size_t i, auto store) HWY_ATTR {
-    // Constants set in the loop body: captured from outside it, vector constants crashed GCC 12's
-    // SLP vectoriser on SVE_256 (an internal compiler error) in these kernels.
-    const V zero = hn::Zero(d), mu = hn::Set(d, ground.friction), dt = hn::Set(d, normal.dt);
     const size_t valid = poses.count - i < hn::Lanes(d) ? poses.count - i : hn::Lanes(d);
-    for (size_t n = 0; n < contact_count; ++n) {
-      V vx, vy, vz, r, ux, uy, fx, fy, fz, ax, ay, az;
+    for (size_t n = 0; n < contacts.count; ++n) {
+      // Constants set in the loop body: captured from outside it, vector constants crashed GCC
+      // 12's SLP vectoriser on SVE_256 (an internal compiler error) in these kernels.
+      const ContactParameters& parameters = contacts.parameters[n];
+      const V zero = hn::Zero(d), mu = hn::Set(d, parameters.friction);
+      const V dt = hn::Set(d, parameters.normal.dt);
+      V v1, v2, vn, r, u1, u2, f1, f2, fn, a1, a2, an;
       hn::Mask<decltype(d)> active, sliding;
-      SolvedContactAt(d, tree, contacts[n], n, ground, normal, poses, velocities, accelerations,
-                      state, step, i, vx, vy, vz, r, active, sliding, ux, uy, fx, fy, fz, ax, ay,
-                      az);
+      SolvedContactAt(d, tree, contacts, n, poses, velocities, accelerations, state, step, i, v1,
+                      v2, vn, r, active, sliding, u1, u2, f1, f2, fn, a1, a2, an);
       const V flag = hn::LoadU(d, step.flags.Array(n) + i);
       const V slip = hn::LoadU(d, step.slipping.Array(n) + i);
       // The normal row's flag (soft_constraint.h, one-sided rows): crosses when the point would
-      // end the step below the plane and deeper than it started (min(r, 0) by compare and select).
-      const V end = hn::Add(r, hn::Mul(dt, hn::Add(vz, hn::Mul(dt, az))));
+      // end the step inside the surface and deeper than it started (min(r, 0) by compare and
+      // select).
+      const V end = hn::Add(r, hn::Mul(dt, hn::Add(vn, hn::Mul(dt, an))));
       const auto crosses = hn::Lt(end, hn::IfThenElseZero(hn::Lt(r, zero), r));
       float* mark = changed.Array(0) + i;
-      const V updated = NextRowFlag(d, flag, active, hn::Lt(fz, zero), crosses, may_release,
+      const V updated = NextRowFlag(d, flag, active, hn::Lt(fn, zero), crosses, may_release,
                                     hn::Ne(hn::LoadU(d, mark), zero));
       const auto released = hn::Lt(updated, zero);
       // Sticks: a contact sliding as it entered the step whose sliding force would turn its
@@ -320,10 +434,10 @@ inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactPoint
       // motion it brakes): it sticks for the step instead. Slips: a sticking contact whose
       // tangential force left the cone mu max(f_n, 0) (a pulling row that is stopped rather than
       // released holds no friction).
-      const V limit = hn::Mul(mu, PositivePart(fz));
-      const V size = hn::Sqrt(hn::Add(hn::Mul(fx, fx), hn::Mul(fy, fy)));
-      const V wx = hn::Add(vx, hn::Mul(dt, ax)), wy = hn::Add(vy, hn::Mul(dt, ay));
-      const auto reverses = hn::Lt(Dot3(wx, wy, zero, vx, vy, zero), zero);
+      const V limit = hn::Mul(mu, PositivePart(fn));
+      const V size = hn::Sqrt(hn::Add(hn::Mul(f1, f1), hn::Mul(f2, f2)));
+      const V w1 = hn::Add(v1, hn::Mul(dt, a1)), w2 = hn::Add(v2, hn::Mul(dt, a2));
+      const auto reverses = hn::Lt(Dot3(w1, w2, zero, v1, v2, zero), zero);
       const auto active_kept = hn::AndNot(released, active);  // friction of rows still acting
       const auto sticks =
           hn::And(hn::And(active_kept, sliding), hn::And(hn::Eq(slip, zero), reverses));
@@ -339,58 +453,59 @@ inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactPoint
       store(slip_updated, d, step.slipping.Array(n) + i);
       // The cone's projection of the sticking force: f_t mu f_n / |f_t|.
       const V scale = hn::Div(limit, hn::IfThenElse(slips, size, hn::Set(d, 1.0f)));
-      float* slip_x = step.slip_forces.Array(2 * n) + i;
-      float* slip_y = step.slip_forces.Array(2 * n + 1) + i;
-      store(hn::IfThenElse(slips, hn::Mul(fx, scale), hn::LoadU(d, slip_x)), d, slip_x);
-      store(hn::IfThenElse(slips, hn::Mul(fy, scale), hn::LoadU(d, slip_y)), d, slip_y);
+      float* slip_1 = step.slip_forces.Array(2 * n) + i;
+      float* slip_2 = step.slip_forces.Array(2 * n + 1) + i;
+      store(hn::IfThenElse(slips, hn::Mul(f1, scale), hn::LoadU(d, slip_1)), d, slip_1);
+      store(hn::IfThenElse(slips, hn::Mul(f2, scale), hn::LoadU(d, slip_2)), d, slip_2);
     }
   });
   return any;
 }
 
-inline void GroundContactForcesImpl(const KinematicTree& tree, const ContactPoint* contacts,
-                                    size_t contact_count, const GroundContact& ground,
-                                    const SoftConstraintStep& normal, const ConstLanesView& poses,
-                                    const ConstLanesView& velocities,
-                                    const ConstLanesView& accelerations,
-                                    const GroundContactStep& step,
-                                    const GroundContactState& state) {
+inline void ContactForcesImpl(const KinematicTree& tree, const ContactSet& contacts,
+                              const ConstLanesView& poses, const ConstLanesView& velocities,
+                              const ConstLanesView& accelerations, const ContactStep& step,
+                              const ContactState& state) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
   ForEachVector(d, state.normal_forces.count, [&](size_t i, auto store) HWY_ATTR {
-    // Set inside the loop body: captured from outside it, these vectors crashed GCC 12's SLP
-    // vectoriser on SVE_256 (an internal compiler error).
-    const V zero = hn::Zero(d), dt = hn::Set(d, normal.dt), mu = hn::Set(d, ground.friction);
-    for (size_t n = 0; n < contact_count; ++n) {
-      V vx, vy, vz, r, ux, uy, fx, fy, fz, ax, ay, az;
+    for (size_t n = 0; n < contacts.count; ++n) {
+      // Set inside the loop body: captured from outside it, these vectors crashed GCC 12's SLP
+      // vectoriser on SVE_256 (an internal compiler error).
+      const ContactParameters& parameters = contacts.parameters[n];
+      const V zero = hn::Zero(d), dt = hn::Set(d, parameters.normal.dt);
+      const V mu = hn::Set(d, parameters.friction);
+      V v1, v2, vn, r, u1, u2, f1, f2, fn, a1, a2, an;
       hn::Mask<decltype(d)> active, sliding;
-      SolvedContactAt(d, tree, contacts[n], n, ground, normal, poses, velocities, accelerations,
-                      state, step, i, vx, vy, vz, r, active, sliding, ux, uy, fx, fy, fz, ax, ay,
-                      az);
+      SolvedContactAt(d, tree, contacts, n, poses, velocities, accelerations, state, step, i, v1,
+                      v2, vn, r, active, sliding, u1, u2, f1, f2, fn, a1, a2, an);
       // The tangential velocity at the step's end.
-      const V wx = hn::Add(vx, hn::Mul(dt, ax)), wy = hn::Add(vy, hn::Mul(dt, ay));
+      const V w1 = hn::Add(v1, hn::Mul(dt, a1)), w2 = hn::Add(v2, hn::Mul(dt, a2));
       // Sticking: slides next when the force is outside the cone (the step's solves did not settle
       // it), else the anchor moves by dt v_t'.
-      const V limit = hn::Mul(mu, PositivePart(fz));
-      const auto outside = hn::Gt(hn::Add(hn::Mul(fx, fx), hn::Mul(fy, fy)), hn::Mul(limit, limit));
-      const V stick_ux = hn::IfThenElseZero(hn::Not(outside), hn::Add(ux, hn::Mul(dt, wx)));
-      const V stick_uy = hn::IfThenElseZero(hn::Not(outside), hn::Add(uy, hn::Mul(dt, wy)));
+      const V limit = hn::Mul(mu, PositivePart(fn));
+      const auto outside = hn::Gt(hn::Add(hn::Mul(f1, f1), hn::Mul(f2, f2)), hn::Mul(limit, limit));
+      const V stick_u1 = hn::IfThenElseZero(hn::Not(outside), hn::Add(u1, hn::Mul(dt, w1)));
+      const V stick_u2 = hn::IfThenElseZero(hn::Not(outside), hn::Add(u2, hn::Mul(dt, w2)));
       // Sliding: sticks next when v_t' no longer runs against the friction force (it stopped or
       // turned), anchored where it is (u = 0: the spring holds no energy it was not given).
-      const auto stops = hn::Ge(Dot3(wx, wy, zero, fx, fy, zero), zero);
+      const auto stops = hn::Ge(Dot3(w1, w2, zero, f1, f2, zero), zero);
       const auto slides_next =
           hn::And(active, hn::Or(hn::AndNot(stops, sliding), hn::AndNot(sliding, outside)));
-      store(hn::IfThenElseZero(active, fz), d, state.normal_forces.Array(n) + i);
-      store(hn::IfThenElseZero(active, fx), d, state.friction_forces.Array(2 * n) + i);
-      store(hn::IfThenElseZero(active, fy), d, state.friction_forces.Array(2 * n + 1) + i);
-      const V next_ux = hn::IfThenElseZero(hn::Not(sliding), stick_ux);
-      const V next_uy = hn::IfThenElseZero(hn::Not(sliding), stick_uy);
-      store(hn::IfThenElseZero(active, next_ux), d, state.anchors.Array(2 * n) + i);
-      store(hn::IfThenElseZero(active, next_uy), d, state.anchors.Array(2 * n + 1) + i);
+      store(hn::IfThenElseZero(active, fn), d, state.normal_forces.Array(n) + i);
+      store(hn::IfThenElseZero(active, f1), d, state.friction_forces.Array(2 * n) + i);
+      store(hn::IfThenElseZero(active, f2), d, state.friction_forces.Array(2 * n + 1) + i);
+      const V next_u1 = hn::IfThenElseZero(hn::Not(sliding), stick_u1);
+      const V next_u2 = hn::IfThenElseZero(hn::Not(sliding), stick_u2);
+      store(hn::IfThenElseZero(active, next_u1), d, state.anchors.Array(2 * n) + i);
+      store(hn::IfThenElseZero(active, next_u2), d, state.anchors.Array(2 * n + 1) + i);
       store(hn::IfThenElseZero(slides_next, hn::Set(d, 1.0f)), d, state.sliding.Array(n) + i);
     }
   });
 }
+
+#undef SWARM_CONTACT_FRAME_PARAMS
+#undef SWARM_CONTACT_FRAME_ARGS
 
 }  // namespace HWY_NAMESPACE
 }  // namespace swarm

@@ -1,4 +1,4 @@
-// Dispatch for the ground-contact kernels (swarm/kernels/robots/robot_contact.h): compiled once per
+// Dispatch for the point-contact kernels (swarm/kernels/robots/robot_contact.h): compiled once per
 // SIMD target; the exported entries check their preconditions and pick the best supported target
 // once per call.
 #include "swarm/kernels/robots/robot_contact.h"
@@ -16,8 +16,9 @@
 
 namespace swarm {
 
-HWY_EXPORT(GroundContactTermsImpl);
-HWY_EXPORT(GroundContactForcesImpl);
+HWY_EXPORT(GroundContactGeometryImpl);
+HWY_EXPORT(ContactTermsImpl);
+HWY_EXPORT(ContactForcesImpl);
 HWY_EXPORT(UpdateContactFlagsImpl);
 
 bool ValidGroundContact(const GroundContact& ground) {
@@ -33,90 +34,104 @@ bool ValidContactPoint(const ContactPoint& contact) {
   return finite;
 }
 
+bool ValidContactParameters(const ContactParameters& parameters) {
+  const SoftConstraintStep& normal = parameters.normal;
+  return std::isfinite(parameters.friction) && parameters.friction >= 0.0f &&
+         std::isfinite(parameters.margin) && std::isfinite(normal.dt) && normal.dt > 0.0f &&
+         std::isfinite(normal.k) && std::isfinite(normal.b) && normal.power >= 1 &&
+         normal.power <= kMaxImpedancePower;
+}
+
 namespace {
 
-bool ValidContacts(const KinematicTree& tree, const ContactPoint* contacts, size_t count) {
-  if (count > 0 && contacts == nullptr) return false;
+bool ValidPoints(const KinematicTree& tree, const ContactPoint* points, size_t count) {
+  if (count > 0 && points == nullptr) return false;
   for (size_t n = 0; n < count; ++n) {
-    if (contacts[n].link >= tree.link_count() || !ValidContactPoint(contacts[n])) return false;
+    if (points[n].link >= tree.link_count() || !ValidContactPoint(points[n])) return false;
   }
   return true;
 }
 
-bool ValidState(const GroundContactState& state, size_t count, size_t robots) {
+bool ValidSet(const KinematicTree& tree, const ContactSet& contacts, size_t robots) {
+  if (!ValidPoints(tree, contacts.points, contacts.count)) return false;
+  if (contacts.count > 0 && contacts.parameters == nullptr) return false;
+  for (size_t n = 0; n < contacts.count; ++n) {
+    if (!ValidContactParameters(contacts.parameters[n]) ||
+        contacts.parameters[n].normal.dt != contacts.parameters[0].normal.dt) {
+      return false;
+    }
+  }
+  return contacts.geometry.arrays == kContactArrays * contacts.count &&
+         contacts.geometry.count == robots;
+}
+
+bool ValidState(const ContactState& state, size_t count, size_t robots) {
   return state.normal_forces.arrays == count && state.friction_forces.arrays == 2 * count &&
          state.anchors.arrays == 2 * count && state.sliding.arrays == count &&
          SameCount(state.normal_forces, state.friction_forces, state.anchors, state.sliding) &&
          state.normal_forces.count == robots;
 }
 
-bool ValidFlags(const GroundContactStep& step, size_t count, size_t robots) {
+bool ValidFlags(const ContactStep& step, size_t count, size_t robots) {
   return step.flags.arrays == count && step.slipping.arrays == count &&
          step.slip_forces.arrays == 2 * count && step.flags.count == robots &&
          step.slipping.count == robots && step.slip_forces.count == robots;
 }
 
-bool ValidStep(const SoftConstraintStep& normal) {
-  return std::isfinite(normal.dt) && normal.dt > 0.0f && std::isfinite(normal.k) &&
-         std::isfinite(normal.b) && normal.power >= 1 && normal.power <= kMaxImpedancePower;
-}
-
 }  // namespace
 
-void GroundContactTerms(const KinematicTree& tree, const ContactPoint* contacts,
-                        size_t contact_count, const GroundContact& ground,
-                        const SoftConstraintStep& normal, const ConstLanesView& poses,
-                        const ConstLanesView& velocities, const GroundContactState& state,
-                        const GroundContactStep& step, const LanesView& forces,
-                        const LanesView& added_points) {
-  SWARM_ASSERT(ValidGroundContact(ground) && ValidStep(normal) &&
-               ValidContacts(tree, contacts, contact_count));
+void GroundContactGeometry(const KinematicTree& tree, const ContactPoint* contacts, size_t count,
+                           float height, const ConstLanesView& poses, const LanesView& geometry) {
+  SWARM_ASSERT(ValidPoints(tree, contacts, count) && std::isfinite(height));
+  SWARM_ASSERT(SameCount(poses, geometry) && poses.arrays == kPoseArrays * tree.link_count() &&
+               geometry.arrays == kContactArrays * count);
+  HWY_DYNAMIC_DISPATCH(GroundContactGeometryImpl)(contacts, count, height, poses, geometry);
+}
+
+void ContactTerms(const KinematicTree& tree, const ContactSet& contacts,
+                  const ConstLanesView& poses, const ConstLanesView& velocities,
+                  const ContactState& state, const ContactStep& step, const LanesView& forces,
+                  const LanesView& added_points) {
+  SWARM_ASSERT(ValidSet(tree, contacts, forces.count));
   SWARM_ASSERT(SameCount(forces, poses, velocities, added_points) &&
-               ValidState(state, contact_count, forces.count) &&
-               ValidFlags(step, contact_count, forces.count));
+               ValidState(state, contacts.count, forces.count) &&
+               ValidFlags(step, contacts.count, forces.count));
   const size_t velocity_count = ContactVelocityCount(tree);
   SWARM_ASSERT(poses.arrays == kPoseArrays * tree.link_count() &&
                velocities.arrays == velocity_count && forces.arrays == velocity_count &&
-               added_points.arrays == kAddedPointArrays * contact_count);
-  HWY_DYNAMIC_DISPATCH(GroundContactTermsImpl)
-  (tree, contacts, contact_count, ground, normal, poses, velocities, state, step, forces,
-   added_points);
+               added_points.arrays == kAddedPointArrays * contacts.count);
+  HWY_DYNAMIC_DISPATCH(ContactTermsImpl)
+  (tree, contacts, poses, velocities, state, step, forces, added_points);
 }
 
-bool UpdateContactFlags(const KinematicTree& tree, const ContactPoint* contacts,
-                        size_t contact_count, const GroundContact& ground,
-                        const SoftConstraintStep& normal, const ConstLanesView& poses,
-                        const ConstLanesView& velocities, const ConstLanesView& accelerations,
-                        const GroundContactState& state, bool may_release,
-                        const GroundContactStep& step, const LanesView& changed) {
-  SWARM_ASSERT(ValidGroundContact(ground) && ValidStep(normal) &&
-               ValidContacts(tree, contacts, contact_count));
+bool UpdateContactFlags(const KinematicTree& tree, const ContactSet& contacts,
+                        const ConstLanesView& poses, const ConstLanesView& velocities,
+                        const ConstLanesView& accelerations, const ContactState& state,
+                        bool may_release, const ContactStep& step, const LanesView& changed) {
+  SWARM_ASSERT(ValidSet(tree, contacts, poses.count));
   SWARM_ASSERT(SameCount(poses, velocities, accelerations, changed) &&
-               ValidState(state, contact_count, poses.count) &&
-               ValidFlags(step, contact_count, poses.count) && changed.arrays == 1);
+               ValidState(state, contacts.count, poses.count) &&
+               ValidFlags(step, contacts.count, poses.count) && changed.arrays == 1);
   const size_t velocity_count = ContactVelocityCount(tree);
   SWARM_ASSERT(poses.arrays == kPoseArrays * tree.link_count() &&
                velocities.arrays == velocity_count && accelerations.arrays == velocity_count);
-  return HWY_DYNAMIC_DISPATCH(UpdateContactFlagsImpl)(tree, contacts, contact_count, ground, normal,
-                                                      poses, velocities, accelerations, state,
-                                                      may_release, step, changed);
+  return HWY_DYNAMIC_DISPATCH(UpdateContactFlagsImpl)(
+      tree, contacts, poses, velocities, accelerations, state, may_release, step, changed);
 }
 
-void GroundContactForces(const KinematicTree& tree, const ContactPoint* contacts,
-                         size_t contact_count, const GroundContact& ground,
-                         const SoftConstraintStep& normal, const ConstLanesView& poses,
-                         const ConstLanesView& velocities, const ConstLanesView& accelerations,
-                         const GroundContactStep& step, const GroundContactState& state) {
-  SWARM_ASSERT(ValidGroundContact(ground) && ValidStep(normal) &&
-               ValidContacts(tree, contacts, contact_count));
+void ContactForces(const KinematicTree& tree, const ContactSet& contacts,
+                   const ConstLanesView& poses, const ConstLanesView& velocities,
+                   const ConstLanesView& accelerations, const ContactStep& step,
+                   const ContactState& state) {
+  SWARM_ASSERT(ValidSet(tree, contacts, poses.count));
   SWARM_ASSERT(SameCount(poses, velocities, accelerations) &&
-               ValidState(state, contact_count, poses.count) &&
-               ValidFlags(step, contact_count, poses.count));
+               ValidState(state, contacts.count, poses.count) &&
+               ValidFlags(step, contacts.count, poses.count));
   const size_t velocity_count = ContactVelocityCount(tree);
   SWARM_ASSERT(poses.arrays == kPoseArrays * tree.link_count() &&
                velocities.arrays == velocity_count && accelerations.arrays == velocity_count);
-  HWY_DYNAMIC_DISPATCH(GroundContactForcesImpl)
-  (tree, contacts, contact_count, ground, normal, poses, velocities, accelerations, step, state);
+  HWY_DYNAMIC_DISPATCH(ContactForcesImpl)
+  (tree, contacts, poses, velocities, accelerations, step, state);
 }
 
 }  // namespace swarm

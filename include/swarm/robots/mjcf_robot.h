@@ -91,6 +91,9 @@ struct MjcfRobot {
   // parent's (option flag filterparent).
   bool contacts_enabled = true;
   bool filter_parent = true;
+  // The friction cone (option cone: pyramidal, MuJoCo's default, or elliptic) and impratio.
+  bool pyramidal_cone = true;
+  double impratio = 1.0;
   // Per link: the MuJoCo body it stands for (MuJoCo's body index: 0 for a fixed base's "world"),
   // or -1 for the massless links of a body's extra joints.
   std::vector<int> link_body;
@@ -125,5 +128,10 @@ Result<MjcfRobot> LoadMjcfString(std::string_view xml, const std::string& path,
 // (TorqueController::kActuators with one ctrl() array each; their velocity terms (kv) integrated
 // implicitly, stable at any kv and time step, as MuJoCo's implicit integrators do).
 RobotBatchConfig MjcfTorqueConfig(const MjcfRobot& robot);
+
+// MjcfTorqueConfig with the robot's contacts: its collision model (MjcfCollisionModel,
+// swarm/robots/robot_collisions.h) and the pairs of its shapes with the world's acting in the
+// torque step (TorqueModeConfig::world_contacts), unless the file turns contacts off.
+Result<RobotBatchConfig> MjcfContactConfig(const MjcfRobot& robot);
 
 }  // namespace swarm

@@ -124,6 +124,13 @@ struct TorqueModeConfig {
   float gravity[3] = {0.0f, 0.0f, -9.81f};  // world frame, m/s^2
   TorqueIntegrator integrator = TorqueIntegrator::kSemiImplicitEuler;
   GroundContactConfig contacts;
+  // The pairs of RobotBatchConfig::collisions between a link's shape and a shape fixed in the
+  // world (a floor, a table, steps) act in every step as point contacts
+  // (swarm/kernels/robots/robot_contact.h), one per contact slot after the ground contacts, with
+  // each pair's friction, solref, solimp, margin and gap as MuJoCo mixes them
+  // (swarm/robots/contact_pairs.h); they need the euler integrator. Pairs of two links' shapes
+  // (self-collision) are detected by DetectContacts but do not act in the step.
+  bool world_contacts = false;
   // The actuators TorqueController::kActuators runs, each with its ctrl() array (an MJCF robot's:
   // MjcfTorqueConfig, swarm/robots/mjcf_robot.h). Their velocity terms add dt gear^2 (-kv) to
   // their joints' added inertia in every step (swarm/kernels/robots/robot_torque.h), whichever
@@ -172,7 +179,8 @@ class RobotBatch {
   // an actuator on a joint the model does not have or with parameters out of range,
   // with contacts enabled an unknown, repeated or immovable contact link, a radius not finite >= 0,
   // ground parameters out of range (naming the field), the RK4 integrator, or a model with mimic
-  // joints.
+  // joints; with world contacts the same, a world pair's parameters the step cannot model (named:
+  // WorldContacts in engine/robots/world_contacts.h) or a shape on a link that cannot move.
   static Result<RobotBatch> Create(MemoryAccountant& accountant, const RobotModel& model,
                                    size_t robots, const RobotBatchConfig& config = {});
   RobotBatch();
@@ -217,13 +225,21 @@ class RobotBatch {
   ConstLanesView qdd_target() const;
   ConstLanesView qdd() const;
   // Torque mode with contacts: each contact's normal force in the last step (N; 0 out of contact),
-  // one array per contact in contact_points() order, its friction force (x y in the world, two
-  // arrays per contact), whether it slides (1) or sticks (0), and the contacts themselves (empty
-  // without contacts).
+  // one array per contact in contact_points() order, its friction force (along the contact's
+  // tangents t1 t2, ContactTangents of its normal: x y in the world for the ground contacts; two
+  // arrays per contact), whether it slides (1) or sticks (0), its geometry at the last step's
+  // start (kContactArrays per contact: distance, point x y z, and the unit normal along which it
+  // pushes the robot; distance kNoContact for a world contact slot the robot did not use), and the
+  // contacts themselves (empty without contacts): the ground contacts of config.torque.contacts
+  // first (ground_contact_count()), then one per contact slot of the world pairs, each of the
+  // pair world_contact_pairs() names (an index into config.collisions.pairs).
   ConstLanesView contact_forces() const;
   ConstLanesView contact_friction_forces() const;
   ConstLanesView contact_sliding() const;
+  ConstLanesView contact_geometry() const;
   std::span<const ContactPoint> contact_points() const;
+  size_t ground_contact_count() const;
+  std::span<const uint32_t> world_contact_pairs() const;
   // Torque mode: each joint limit's force in the last step (dof arrays; positive pushes the joint
   // back into its range, 0 when the limit is inactive; the torque on the joint is +force at the
   // lower limit, -force at the upper), and the joints' constraint constants.

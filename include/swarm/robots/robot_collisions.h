@@ -28,6 +28,12 @@ namespace swarm {
 struct CollisionModel {
   std::vector<CollisionShape> shapes;
   std::vector<ContactPair> pairs;
+  // MuJoCo's friction cone for the pairs' contacts (option cone and impratio). swarm's friction
+  // cone is elliptic either way; with MuJoCo's pyramidal cone, whose regularisation stiffens the
+  // normal direction too, the torque step's contacts take MuJoCo's effective normal stiffness
+  // (engine/robots/world_contacts.h).
+  bool pyramidal_cone = false;
+  double impratio = 1.0;
 };
 
 class CollisionPlan {

@@ -1,21 +1,26 @@
-// Test fixture of the ground-contact kernels (swarm/kernels/robots/robot_contact.h) on the
+// Test fixture of the point-contact kernels (swarm/kernels/robots/robot_contact.h) on the
 // hand-built trees of tests/kernels/robots/robot_fixture.h: contacts at every leaf link and at a
 // mid-chain link (each with a random link frame in a made-up body frame), seeded random
 // configurations, velocities, accelerations and contact states (previous normal forces of both
 // signs and zero, friction forces, anchors, half the contacts sliding), the step's flags (every
-// normal-row flag, both slip flags, slip forces), and the ground at the mean height of the contact
-// points, so that about half of them touch.
+// normal-row flag, both slip flags, slip forces). Even contacts are ground contacts, against the
+// plane 1 cm above the mean height of their points (so that about half of them touch); odd ones
+// have random geometry per robot, as the narrow phase gives it: a point near the link's origin, a
+// unit normal in any direction (a few exactly +z or -z) and a distance of either sign, with their
+// own friction, margin and soft constraint.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <random>
 #include <vector>
 
 #include "swarm/kernels/robots/dynamics/robot_dynamics.h"
 #include "swarm/kernels/robots/robot_contact.h"
+#include "swarm/kernels/robots/robot_contact_reference.h"
 #include "swarm/kernels/robots/robot_kinematics_reference.h"
 #include "tests/kernels/robots/robot_fixture.h"
 
@@ -55,26 +60,24 @@ inline std::vector<ContactPoint> Contacts(const KinematicTree& tree, std::mt1993
   return contacts;
 }
 
-// The state arrays of GroundContactState, owned.
+// The state arrays of ContactState, owned.
 struct ContactStateLanes {
   ContactStateLanes(size_t robots, size_t contacts)
       : normal(robots, contacts, kContactPadding),
         friction(robots, 2 * contacts, kContactPadding),
         anchors(robots, 2 * contacts, kContactPadding),
         sliding(robots, contacts, kContactPadding) {}
-  GroundContactState view() {
-    return {normal.view(), friction.view(), anchors.view(), sliding.view()};
-  }
+  ContactState view() { return {normal.view(), friction.view(), anchors.view(), sliding.view()}; }
   RobotLanes normal, friction, anchors, sliding;
 };
 
-// The arrays of GroundContactStep, owned.
+// The arrays of ContactStep, owned.
 struct ContactStepLanes {
   ContactStepLanes(size_t robots, size_t contacts)
       : flags(robots, contacts, kContactPadding),
         slipping(robots, contacts, kContactPadding),
         slip_forces(robots, 2 * contacts, kContactPadding) {}
-  GroundContactStep view() { return {flags.view(), slipping.view(), slip_forces.view()}; }
+  ContactStep view() { return {flags.view(), slipping.view(), slip_forces.view()}; }
   RobotLanes flags, slipping, slip_forces;
 };
 
@@ -82,10 +85,30 @@ struct ContactCase {
   RobotLanes q, poses, velocities, accelerations, forces;
   std::vector<ContactPoint> contacts;
   GroundContact ground;
-  SoftConstraintStep normal;
+  std::vector<SoftConstraint> softs;          // per contact
+  std::vector<ContactParameters> parameters;  // per contact, for kContactDt
+  RobotLanes geometry;                        // kContactArrays per contact
   ContactStateLanes state;
   ContactStepLanes step;
+
+  static bool OnGround(size_t contact) { return contact % 2 == 0; }
+  ContactSet set() const {
+    return {contacts.data(), parameters.data(), contacts.size(), geometry.view()};
+  }
 };
+
+// The ground contacts' geometry (reference::GroundContactGeometry per contact) from c.poses.
+inline void UpdateGroundGeometry(ContactCase& c, const KinematicTree& tree) {
+  const size_t robots = c.q.count();
+  RobotLanes one(robots, kContactArrays, kContactPadding);
+  for (size_t n = 0; n < c.contacts.size(); n += 2) {
+    reference::GroundContactGeometry(tree, &c.contacts[n], 1, c.ground.height, c.poses.view(),
+                                     one.view());
+    for (size_t k = 0; k < kContactArrays; ++k) {
+      for (size_t r = 0; r < robots; ++r) c.geometry.At(kContactArrays * n + k, r) = one.At(k, r);
+    }
+  }
+}
 
 // The soft constraint of the tests: a 0.2 m wide impedance, so that random penetrations fall on
 // both sides of its transition.
@@ -111,6 +134,8 @@ inline ContactCase MakeContactCase(const TestRobot& robot, size_t count, uint32_
                 std::move(contacts),
                 {},
                 {},
+                {},
+                RobotLanes(count, kContactArrays * contact_count, kContactPadding),
                 ContactStateLanes(count, contact_count),
                 ContactStepLanes(count, contact_count)};
   reference::ForwardKinematics(tree, c.q.view(), c.poses.view());
@@ -146,16 +171,48 @@ inline ContactCase MakeContactCase(const TestRobot& robot, size_t count, uint32_
     }
   }
   double height = 0.0;
-  for (const ContactPoint& contact : c.contacts) {
+  size_t ground_contacts = 0;
+  for (size_t n = 0; n < contact_count; n += 2, ++ground_contacts) {
+    const ContactPoint& contact = c.contacts[n];
     for (size_t r = 0; r < count; ++r) {
       height += c.poses.At(kPoseArrays * contact.link + 2, r) - contact.radius;
     }
   }
+  // 1 cm above the mean: a planar robot's contacts are all at one height.
   c.ground.height =
-      static_cast<float>(height / double(std::max<size_t>(1, count * c.contacts.size())));
+      static_cast<float>(height / double(std::max<size_t>(1, count * ground_contacts)) + 0.01);
   c.ground.friction = 0.7f;
   c.ground.soft = ContactSoftConstraint();
-  c.normal = PrepareSoftConstraint(c.ground.soft, kContactDt);
+  for (size_t n = 0; n < contact_count; ++n) {
+    SoftConstraint soft = c.ground.soft;
+    ContactParameters parameters;
+    parameters.friction = c.ground.friction;
+    if (!ContactCase::OnGround(n)) {
+      soft.time_constant = 0.03f;
+      soft.damping_ratio = 0.8f;
+      parameters.friction = 0.45f;
+      parameters.margin = 0.01f;
+    }
+    parameters.normal = PrepareSoftConstraint(soft, kContactDt);
+    c.softs.push_back(soft);
+    c.parameters.push_back(parameters);
+  }
+  UpdateGroundGeometry(c, tree);
+  for (size_t n = 1; n < contact_count; n += 2) {
+    const size_t link = c.contacts[n].link, at = kContactArrays * n;
+    for (size_t r = 0; r < count; ++r) {
+      glm::dvec3 normal(unit(rng), unit(rng), unit(rng));
+      const float pick = unit(rng);
+      if (pick > 0.8f) normal = {0.0, 0.0, pick > 0.9f ? 1.0 : -1.0};
+      if (glm::length(normal) < 1e-3) normal = {1.0, 0.0, 0.0};
+      normal = glm::normalize(normal);
+      c.geometry.At(at, r) = 0.06f * unit(rng);
+      for (size_t k = 0; k < 3; ++k) {
+        c.geometry.At(at + 1 + k, r) = c.poses.At(kPoseArrays * link + k, r) + 0.05f * unit(rng);
+        c.geometry.At(at + 4 + k, r) = static_cast<float>(normal[static_cast<int>(k)]);
+      }
+    }
+  }
   return c;
 }
 

@@ -1,21 +1,24 @@
-// Tests for the ground-contact kernels of swarm/kernels/robots/robot_contact.h against a
-// double-precision reference built independently of the kernels' Jacobian walk: the contact point
+// Tests for the point-contact kernels of swarm/kernels/robots/robot_contact.h against a
+// double-precision reference built independently of the kernels' Jacobian walk: the link poses
 // from the matrix forward kinematics of tests/kernels/robots/robot_fixture.h, the velocity (and
-// J_c qdd) of the link's material point there by central differences of that point's position
-// along the configuration moved by each velocity coordinate (a floating base turned by its body
-// rate), every generalised-force column J_c^T f from the same differences, and MuJoCo's row model
+// J_c qdd) of the link's material point at the contact point by central differences of that
+// point's position along the configuration moved by each velocity coordinate (a floating base
+// turned by its body rate), taken along the contact's normal and tangents (ContactTangents), every
+// generalised-force column J_c^T f from the same differences, and MuJoCo's row model
 // in double (tests/support/soft_constraint_model.h) for the normal row and the sticking
 // tangents, with the arrival damping, the push-out cap and the hard rows of
 // swarm/kernels/robots/soft_constraint.h, Coulomb's law for sliding ones. Checked, on every
 // compiled SIMD target:
-//   - GroundContactTerms: J_c^T f_e added to the generalised forces (no gravity term: the point
-//     inertias meet only J_c qdd); the added point of each contact in its body frame
-//     (p = link_origin - radius n_b, n_b the world z axis in the body frame) and its masses (m on
-//     the normal when active, across it too when sticking);
+//   - ContactTerms, for ground contacts and contacts of random geometry (normals in every
+//     direction, a margin): J_c^T (f_e - m b) added to the generalised forces (no gravity term:
+//     the point inertias meet only J_c qdd; b a floating base's turning within the step, whose
+//     integrator moves the base origin by v + dt (qdd + w x v) in the starting frame); the added
+//     point of each contact and its normal in its body frame and its masses (m on the normal when
+//     active, across it too when sticking);
 //   - UpdateContactFlags, with and without releases: the normal rows' flags (released, caught,
 //     dropped, stopped), friction's (a sticking contact outside the cone slips with the cone's
 //     projection of its force, a sliding one whose friction turns it around sticks), the marks;
-//   - GroundContactForces: the forces f = f_e - m J_c qdd, and the next step's mode and anchor:
+//   - ContactForces: the forces f = f_e - m J_c qdd, and the next step's mode and anchor:
 //     sticking inside the cone moves its anchor by dt v_t', outside it slides; sliding on sticks
 //     again, anchored where it is (u = 0), once v_t' no longer runs against f_t; inactive contacts
 //     reset.
@@ -77,19 +80,38 @@ std::vector<double> Advance(const TestRobot& robot, std::vector<double> q,
   return q;
 }
 
-glm::dvec3 ContactPointOf(const TestRobot& robot, const std::vector<double>& q,
-                          const ContactPoint& contact) {
-  const glm::dmat4 pose = test::DoubleForwardKinematics(robot, q)[contact.link];
-  return glm::dvec3(pose[3]) - glm::dvec3(0.0, 0.0, contact.radius);
+// A contact's geometry for one robot, in double: the point, the unit normal and its tangents.
+struct Frame {
+  double distance = 0.0;
+  glm::dvec3 point{0.0}, normal{0.0}, t1{0.0}, t2{0.0};
+  glm::dvec3 In(const glm::dvec3& w) const {
+    return {glm::dot(t1, w), glm::dot(t2, w), glm::dot(normal, w)};
+  }
+  glm::dvec3 Out(const glm::dvec3& f) const { return f.x * t1 + f.y * t2 + f.z * normal; }
+};
+
+Frame FrameOf(const ContactCase& c, size_t n, size_t r) {
+  const size_t at = kContactArrays * n;
+  float normal[3], t1[3], t2[3];
+  for (size_t k = 0; k < 3; ++k) normal[k] = c.geometry.At(at + 4 + k, r);
+  ContactTangents(normal, t1, t2);
+  Frame frame;
+  frame.distance = c.geometry.At(at, r);
+  for (int k = 0; k < 3; ++k) {
+    frame.point[k] = c.geometry.At(at + 1 + static_cast<size_t>(k), r);
+    frame.normal[k] = normal[k], frame.t1[k] = t1[k], frame.t2[k] = t2[k];
+  }
+  return frame;
 }
 
-// d/dh, by central differences, of the material point of the contact's link that is at the
-// contact point for q (the sphere's lowest point, fixed in the link as q moves along v).
+// d/dh, by central differences, of the material point of the contact's link that is at `point`
+// for q (fixed in the link as q moves along v).
 glm::dvec3 PointVelocity(const TestRobot& robot, const std::vector<double>& q,
-                         const std::vector<double>& v, const ContactPoint& contact) {
+                         const std::vector<double>& v, const ContactPoint& contact,
+                         const glm::dvec3& point) {
   constexpr double h = 1e-6;
-  const glm::dvec4 local = glm::inverse(test::DoubleForwardKinematics(robot, q)[contact.link]) *
-                           glm::dvec4(ContactPointOf(robot, q, contact), 1.0);
+  const glm::dvec4 local =
+      glm::inverse(test::DoubleForwardKinematics(robot, q)[contact.link]) * glm::dvec4(point, 1.0);
   const auto at = [&](double step) {
     return glm::dvec3(
         test::DoubleForwardKinematics(robot, Advance(robot, q, v, step))[contact.link] * local);
@@ -107,26 +129,29 @@ bool Near(double x, double scale, double tolerance = 1e-4) {
 // `ambiguous` when float rounding could decide a branch differently.
 struct ContactModel {
   bool ambiguous = false, active = false, sliding = false, arrives = false, capped = false;
-  glm::dvec3 explicit_force{0.0}, force{0.0};
+  // f_e, f_e - m b (what reaches the generalised forces) and the force after the solve.
+  glm::dvec3 explicit_force{0.0}, applied_force{0.0}, force{0.0};
   double normal_mass = 0.0, tangent_mass = 0.0;
   double scale = 1.0;  // of the forces
   // UpdateContactFlags, with and without releases.
   float flag[2] = {0.0f, 0.0f}, slip[2] = {0.0f, 0.0f};
   double slip_force[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
   bool changed[2] = {false, false};
-  // GroundContactForces.
+  // ContactForces.
   bool slides_next = false;
   double anchor[2] = {0.0, 0.0};
   double anchor_scale = 0.0;  // of the anchors' terms
 };
 
-ContactModel ModelContact(const ContactCase& c, size_t n, size_t r, const glm::dvec3& point,
-                          const glm::dvec3& velocity, const glm::dvec3& acceleration) {
+// velocity and acceleration along (t1, t2, n), the acceleration the point's within the step
+// (J_c qdd + b, b the base's turning), position = distance - margin.
+ContactModel ModelContact(const ContactCase& c, size_t n, size_t r, double position,
+                          const glm::dvec3& velocity, const glm::dvec3& acceleration,
+                          const glm::dvec3& turn) {
   const ContactPoint& contact = c.contacts[n];
-  const SoftConstraint& soft = c.ground.soft;
-  const double mu = c.ground.friction;
+  const SoftConstraint& soft = c.softs[n];
+  const double mu = c.parameters[n].friction;
   ContactModel m;
-  const double position = point.z - c.ground.height;
   const float flag = c.step.flags.At(n, r), slip = c.step.slipping.At(n, r);
   const double previous = c.state.normal.At(n, r);
   const double u[2] = {c.state.anchors.At(2 * n, r), c.state.anchors.At(2 * n + 1, r)};
@@ -170,6 +195,7 @@ ContactModel ModelContact(const ContactCase& c, size_t n, size_t r, const glm::d
   m.tangent_mass = m.sliding ? 0.0 : row.mass;
   const glm::dvec3 masses(m.tangent_mass, m.tangent_mass, m.normal_mass);
   m.force = m.explicit_force - masses * acceleration;
+  m.applied_force = m.explicit_force - masses * turn;
   for (int k = 0; k < 3; ++k) {
     m.scale =
         std::max({m.scale, std::fabs(m.explicit_force[k]), std::fabs(masses[k] * acceleration[k])});
@@ -206,7 +232,7 @@ ContactModel ModelContact(const ContactCase& c, size_t n, size_t r, const glm::d
     }
     m.changed[release] = next != flag || sticks || slips;
   }
-  // GroundContactForces: the next step's mode and anchor.
+  // ContactForces: the next step's mode and anchor.
   const bool outside = tangential > limit;
   const double against = end[0] * m.force.x + end[1] * m.force.y;
   const bool stops = against >= 0.0;
@@ -221,10 +247,9 @@ ContactModel ModelContact(const ContactCase& c, size_t n, size_t r, const glm::d
 
 // A flag's active half for a contact inactive at the step's start: an unflagged, released or
 // dropped row that crosses is caught, the others keep their flags (nothing pulls without a force).
-void ModelInactiveFlags(const ContactCase& c, size_t n, size_t r, const glm::dvec3& point,
+void ModelInactiveFlags(const ContactCase& c, size_t n, size_t r, double position,
                         const glm::dvec3& velocity, const glm::dvec3& acceleration,
                         ContactModel& m) {
-  const double position = point.z - c.ground.height;
   const float flag = c.step.flags.At(n, r), slip = c.step.slipping.At(n, r);
   const double depth_end = position + kDt * (velocity.z + kDt * acceleration.z);
   const double bound = std::min(position, 0.0);
@@ -244,9 +269,11 @@ void ModelInactiveFlags(const ContactCase& c, size_t n, size_t r, const glm::dve
   }
 }
 
-// The world z axis in the contact's body frame, E (R_l^T z), from the double forward kinematics.
-glm::dvec3 BodyNormal(const glm::dmat4& link_pose, const ContactPoint& contact) {
-  const glm::dvec3 in_link(link_pose[0][2], link_pose[1][2], link_pose[2][2]);  // row 2 of R_l
+// A world direction w in the contact's body frame, E (R_l^T w), from the double forward
+// kinematics.
+glm::dvec3 BodyDirection(const glm::dmat4& link_pose, const ContactPoint& contact,
+                         const glm::dvec3& w) {
+  const glm::dvec3 in_link = glm::transpose(glm::dmat3(link_pose)) * w;
   glm::dvec3 in_body(0.0);
   for (int k = 0; k < 3; ++k) {
     for (int col = 0; col < 3; ++col)
@@ -296,25 +323,38 @@ void CheckAgainstModel(const TestRobot& robot, ContactCase& c, Seen& seen) {
     std::vector<double> v(n), qdd(n);
     for (size_t k = 0; k < n; ++k) v[k] = c.velocities.At(k, r), qdd[k] = c.accelerations.At(k, r);
     const std::vector<glm::dmat4> links = test::DoubleForwardKinematics(robot, q);
+    // A floating base's turning within the step, R (w x v): the integrator moves the base origin
+    // by v + dt (qdd + w x v) in the starting frame (robot_torque.h, IntegrateFloatingBase).
+    glm::dvec3 turn_world(0.0);
+    if (tree.floating_base) {
+      const glm::dvec3 linear(v[0], v[1], v[2]), angular(v[3], v[4], v[5]);
+      turn_world = glm::dmat3(links[0]) * glm::cross(angular, linear);
+    }
     for (size_t m = 0; m < contacts; ++m) {
       const ContactPoint& contact = c.contacts[m];
-      const glm::dvec3 point = ContactPointOf(robot, q, contact);
-      const glm::dvec3 velocity = PointVelocity(robot, q, v, contact);
-      const glm::dvec3 acceleration = PointVelocity(robot, q, qdd, contact);
+      const Frame frame = FrameOf(c, m, r);
+      const glm::dvec3 velocity = frame.In(PointVelocity(robot, q, v, contact, frame.point));
+      const glm::dvec3 turn = frame.In(turn_world);
+      const glm::dvec3 acceleration =
+          frame.In(PointVelocity(robot, q, qdd, contact, frame.point)) + turn;
+      const double position = frame.distance - double(c.parameters[m].margin);
       ContactModel& model = models[r * contacts + m];
-      model = ModelContact(c, m, r, point, velocity, acceleration);
-      if (!model.active) ModelInactiveFlags(c, m, r, point, velocity, acceleration, model);
+      model = ModelContact(c, m, r, position, velocity, acceleration, turn);
+      if (!model.active) ModelInactiveFlags(c, m, r, position, velocity, acceleration, model);
       skip[r] = skip[r] || model.ambiguous;
-      const glm::dvec3 normal = BodyNormal(links[contact.link], contact);
-      want_normals[r * contacts + m] = normal;
+      const glm::dmat4& link = links[contact.link];
+      want_normals[r * contacts + m] = BodyDirection(link, contact, frame.normal);
+      const glm::dvec3 offset = BodyDirection(link, contact, frame.point - glm::dvec3(link[3]));
       for (int k = 0; k < 3; ++k) {
-        want_points[r * contacts + m][k] = contact.link_origin[k] - contact.radius * normal[k];
+        want_points[r * contacts + m][k] = offset[k] + contact.link_origin[k];
       }
       if (!model.active) continue;
+      const glm::dvec3 world_force = frame.Out(model.applied_force);
       for (size_t k = 0; k < n; ++k) {
         std::vector<double> unit(n, 0.0);
         unit[k] = 1.0;
-        want_forces[r][k] += glm::dot(model.explicit_force, PointVelocity(robot, q, unit, contact));
+        want_forces[r][k] +=
+            glm::dot(world_force, PointVelocity(robot, q, unit, contact, frame.point));
       }
     }
     if (skip[r]) continue;
@@ -329,12 +369,11 @@ void CheckAgainstModel(const TestRobot& robot, ContactCase& c, Seen& seen) {
     INFO(robot.name << ", target " << target.name);
     RobotLanes forces = c.forces;
     RobotLanes points(robots, kAddedPointArrays * contacts, test::kContactPadding);
-    GroundContactTerms(tree, c.contacts.data(), contacts, c.ground, c.normal, c.poses.view(),
-                       c.velocities.view(), c.state.view(), c.step.view(), forces.view(),
-                       points.view());
+    ContactTerms(tree, c.set(), c.poses.view(), c.velocities.view(), c.state.view(), c.step.view(),
+                 forces.view(), points.view());
     ContactStateLanes state = c.state;
-    GroundContactForces(tree, c.contacts.data(), contacts, c.ground, c.normal, c.poses.view(),
-                        c.velocities.view(), c.accelerations.view(), c.step.view(), state.view());
+    ContactForces(tree, c.set(), c.poses.view(), c.velocities.view(), c.accelerations.view(),
+                  c.step.view(), state.view());
     std::vector<ContactStepLanes> steps;
     std::vector<RobotLanes> marks;
     for (bool may_release : {true, false}) {
@@ -342,9 +381,8 @@ void CheckAgainstModel(const TestRobot& robot, ContactCase& c, Seen& seen) {
       // The last update sees every robot unsettled (marked), as the step's robots that reach it.
       marks.emplace_back(robots, 1, test::kContactPadding);
       marks.back().FillValid(may_release ? 0.0f : 1.0f);
-      UpdateContactFlags(tree, c.contacts.data(), contacts, c.ground, c.normal, c.poses.view(),
-                         c.velocities.view(), c.accelerations.view(), c.state.view(), may_release,
-                         steps.back().view(), marks.back().view());
+      UpdateContactFlags(tree, c.set(), c.poses.view(), c.velocities.view(), c.accelerations.view(),
+                         c.state.view(), may_release, steps.back().view(), marks.back().view());
     }
     for (size_t r = 0; r < robots; ++r) {
       INFO("robot " << r);
@@ -400,7 +438,7 @@ void CheckAgainstModel(const TestRobot& robot, ContactCase& c, Seen& seen) {
   });
 }
 
-TEST_CASE("ground-contact kernels match a finite-difference double reference", "[dynamics]") {
+TEST_CASE("point-contact kernels match a finite-difference double reference", "[dynamics]") {
   // Each robot as the fixture makes it, and in a second pass every robot in the first one's
   // configuration with the plane 2 mm above its first contact point, at five times the speeds:
   // that point arrives in the plane (above it one step ago) wherever it moves in faster than
@@ -420,6 +458,7 @@ TEST_CASE("ground-contact kernels match a finite-difference double reference", "
         reference::ForwardKinematics(tree, c.q.view(), c.poses.view());
         const ContactPoint& first = c.contacts[0];
         c.ground.height = c.poses.At(kPoseArrays * first.link + 2, 0) - first.radius + 0.002f;
+        test::UpdateGroundGeometry(c, tree);
         for (size_t k = 0; k < c.velocities.arrays(); ++k) {
           for (size_t r = 0; r < kRobots; ++r) c.velocities.At(k, r) *= 5.0f;
         }

@@ -1,11 +1,13 @@
-// Tests for the ground-contact kernels of swarm/kernels/robots/robot_contact.h on the hand-built
+// Tests for the point-contact kernels of swarm/kernels/robots/robot_contact.h on the hand-built
 // trees of tests/kernels/robots/robot_fixture.h (a floating quadruped, a gripper with prismatic and
 // mimic joints, a UR5-like arm, a chain, a planar arm), contacts at every leaf and at a mid-chain
-// link (tests/kernels/robots/contact_fixture.h):
-//   - GroundContactTerms, UpdateContactFlags (with and without releases) and GroundContactForces
-//     bitwise against the scalar references (swarm/kernels/robots/robot_contact_reference.h) on
-//     every compiled SIMD target and batch size, with every normal-row flag and slip flag, padding
-//     untouched;
+// link, on the ground and with random normals (tests/kernels/robots/contact_fixture.h):
+//   - GroundContactGeometry, ContactTerms, UpdateContactFlags (with and without releases) and
+//     ContactForces bitwise against the scalar references
+//     (swarm/kernels/robots/robot_contact_reference.h) on every compiled SIMD target and batch
+//     size, with every normal-row flag and slip flag, padding untouched;
+//   - ContactTangents: an orthonormal right-handed basis with the normal for normals in every
+//     direction (1e-6), exactly x and y for +z;
 //   - robots out of contact (and unflagged) get their input forces back to the bit (-0.0 too), no
 //     added mass, no flag or mark changed, and their contact state reset (no force, sticking, no
 //     anchor).
@@ -14,7 +16,10 @@
 #include "swarm/kernels/robots/robot_contact.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstddef>
+#include <glm/glm.hpp>
+#include <random>
 #include <string>
 #include <tuple>
 
@@ -70,7 +75,7 @@ RobotLanes Marks(size_t count) {
   return marks;
 }
 
-TEST_CASE("ground-contact kernels equal their references bitwise on every target", "[dynamics]") {
+TEST_CASE("point-contact kernels equal their references bitwise on every target", "[dynamics]") {
   size_t active = 0, changed = 0, slips = 0, sticks = 0;
   for (const TestRobot& robot : test::AllTestRobots()) {
     const KinematicTree tree = robot.tree();
@@ -80,13 +85,14 @@ TEST_CASE("ground-contact kernels equal their references bitwise on every target
       const size_t contacts = c.contacts.size();
       RobotLanes want_forces = c.forces;
       RobotLanes want_points(count, kAddedPointArrays * contacts, kPadding);
-      reference::GroundContactTerms(tree, c.contacts.data(), contacts, c.ground, c.normal,
-                                    c.poses.view(), c.velocities.view(), c.state.view(),
-                                    c.step.view(), want_forces.view(), want_points.view());
+      reference::ContactTerms(tree, c.set(), c.poses.view(), c.velocities.view(), c.state.view(),
+                              c.step.view(), want_forces.view(), want_points.view());
       ContactStateLanes want_state = c.state;
-      reference::GroundContactForces(tree, c.contacts.data(), contacts, c.ground, c.normal,
-                                     c.poses.view(), c.velocities.view(), c.accelerations.view(),
-                                     c.step.view(), want_state.view());
+      reference::ContactForces(tree, c.set(), c.poses.view(), c.velocities.view(),
+                               c.accelerations.view(), c.step.view(), want_state.view());
+      RobotLanes want_geometry(count, kContactArrays * contacts, kPadding);
+      reference::GroundContactGeometry(tree, c.contacts.data(), contacts, c.ground.height,
+                                       c.poses.view(), want_geometry.view());
       for (size_t n = 0; n < contacts; ++n) {
         for (size_t r = 0; r < count; ++r)
           active += want_points.At(kAddedPointArrays * n + 6, r) > 0;
@@ -96,9 +102,8 @@ TEST_CASE("ground-contact kernels equal their references bitwise on every target
         ContactStepLanes want_step = c.step;
         RobotLanes want_marks = Marks(count);
         const bool want_any = reference::UpdateContactFlags(
-            tree, c.contacts.data(), contacts, c.ground, c.normal, c.poses.view(),
-            c.velocities.view(), c.accelerations.view(), c.state.view(), may_release,
-            want_step.view(), want_marks.view());
+            tree, c.set(), c.poses.view(), c.velocities.view(), c.accelerations.view(),
+            c.state.view(), may_release, want_step.view(), want_marks.view());
         changed += want_any;
         for (size_t n = 0; n < contacts; ++n) {
           for (size_t r = 0; r < count; ++r) {
@@ -111,10 +116,9 @@ TEST_CASE("ground-contact kernels equal their references bitwise on every target
           INFO("target " << target.name);
           ContactStepLanes step = c.step;
           RobotLanes marks = Marks(count);
-          const bool any =
-              UpdateContactFlags(tree, c.contacts.data(), contacts, c.ground, c.normal,
-                                 c.poses.view(), c.velocities.view(), c.accelerations.view(),
-                                 c.state.view(), may_release, step.view(), marks.view());
+          const bool any = UpdateContactFlags(tree, c.set(), c.poses.view(), c.velocities.view(),
+                                              c.accelerations.view(), c.state.view(), may_release,
+                                              step.view(), marks.view());
           CHECK(Difference(step, want_step) == "");
           CHECK(Difference(marks, want_marks) == "");
           CHECK(any == want_any);
@@ -124,16 +128,18 @@ TEST_CASE("ground-contact kernels equal their references bitwise on every target
         INFO("target " << target.name);
         RobotLanes forces = c.forces;
         RobotLanes points(count, kAddedPointArrays * contacts, kPadding);
-        GroundContactTerms(tree, c.contacts.data(), contacts, c.ground, c.normal, c.poses.view(),
-                           c.velocities.view(), c.state.view(), c.step.view(), forces.view(),
-                           points.view());
+        ContactTerms(tree, c.set(), c.poses.view(), c.velocities.view(), c.state.view(),
+                     c.step.view(), forces.view(), points.view());
         ContactStateLanes state = c.state;
-        GroundContactForces(tree, c.contacts.data(), contacts, c.ground, c.normal, c.poses.view(),
-                            c.velocities.view(), c.accelerations.view(), c.step.view(),
-                            state.view());
+        ContactForces(tree, c.set(), c.poses.view(), c.velocities.view(), c.accelerations.view(),
+                      c.step.view(), state.view());
+        RobotLanes geometry(count, kContactArrays * contacts, kPadding);
+        GroundContactGeometry(tree, c.contacts.data(), contacts, c.ground.height, c.poses.view(),
+                              geometry.view());
         CHECK(Difference(forces, want_forces) == "");
         CHECK(Difference(points, want_points) == "");
         CHECK(Difference(state, want_state) == "");
+        CHECK(Difference(geometry, want_geometry) == "");
       });
     }
   }
@@ -144,6 +150,35 @@ TEST_CASE("ground-contact kernels equal their references bitwise on every target
   CHECK(sticks > 50);
 }
 
+TEST_CASE("contact tangents are an orthonormal basis with the normal, x and y for +z",
+          "[dynamics]") {
+  const float up[3] = {0.0f, 0.0f, 1.0f};
+  float t1[3], t2[3];
+  ContactTangents(up, t1, t2);
+  CHECK((t1[0] == 1.0f && t1[1] == 0.0f && t1[2] == 0.0f));
+  CHECK((t2[0] == 0.0f && t2[1] == 1.0f && t2[2] == 0.0f));
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (int trial = 0; trial < 2000; ++trial) {
+    glm::dvec3 normal(unit(rng), unit(rng), unit(rng));
+    if (trial < 6) normal = glm::dvec3(0.0);
+    if (trial < 6) normal[trial % 3] = trial < 3 ? 1.0 : -1.0;
+    if (glm::length(normal) < 1e-3) continue;
+    normal = glm::normalize(normal);
+    const float n[3] = {float(normal.x), float(normal.y), float(normal.z)};
+    ContactTangents(n, t1, t2);
+    const glm::dvec3 a(t1[0], t1[1], t1[2]), b(t2[0], t2[1], t2[2]);
+    const glm::dvec3 c(n[0], n[1], n[2]);
+    INFO("normal " << n[0] << " " << n[1] << " " << n[2]);
+    CHECK(std::fabs(glm::length(a) - 1.0) < 1e-6);
+    CHECK(std::fabs(glm::length(b) - 1.0) < 1e-6);
+    CHECK(std::fabs(glm::dot(a, b)) < 1e-6);
+    CHECK(std::fabs(glm::dot(a, c)) < 1e-6);
+    CHECK(std::fabs(glm::dot(b, c)) < 1e-6);
+    CHECK(glm::length(glm::cross(a, b) - c) < 1e-6);
+  }
+}
+
 TEST_CASE("robots out of contact keep their forces to the bit and reset their contacts",
           "[dynamics]") {
   const TestRobot robot = test::QuadrupedRobot();
@@ -151,6 +186,10 @@ TEST_CASE("robots out of contact keep their forces to the bit and reset their co
   const size_t robots = 40;
   ContactCase c = test::MakeContactCase(robot, robots, 9);
   c.ground.height = -100.0f;  // far below every robot
+  test::UpdateGroundGeometry(c, tree);
+  for (size_t n = 1; n < c.contacts.size(); n += 2) {
+    for (size_t r = 0; r < robots; ++r) c.geometry.At(kContactArrays * n, r) = kNoContact;
+  }
   c.step.flags.FillValid(0.0f);
   c.step.slipping.FillValid(0.0f);
   for (size_t k = 0; k < c.forces.arrays(); ++k) {
@@ -161,20 +200,19 @@ TEST_CASE("robots out of contact keep their forces to the bit and reset their co
     INFO("target " << target.name);
     RobotLanes forces = c.forces;
     RobotLanes points(robots, kAddedPointArrays * contacts, kPadding);
-    GroundContactTerms(tree, c.contacts.data(), contacts, c.ground, c.normal, c.poses.view(),
-                       c.velocities.view(), c.state.view(), c.step.view(), forces.view(),
-                       points.view());
+    ContactTerms(tree, c.set(), c.poses.view(), c.velocities.view(), c.state.view(), c.step.view(),
+                 forces.view(), points.view());
     CHECK(test::FirstBitDifference(forces, c.forces) == "");
     ContactStepLanes step = c.step;
     RobotLanes marks = Marks(robots);
-    CHECK_FALSE(UpdateContactFlags(tree, c.contacts.data(), contacts, c.ground, c.normal,
-                                   c.poses.view(), c.velocities.view(), c.accelerations.view(),
-                                   c.state.view(), true, step.view(), marks.view()));
+    CHECK_FALSE(UpdateContactFlags(tree, c.set(), c.poses.view(), c.velocities.view(),
+                                   c.accelerations.view(), c.state.view(), true, step.view(),
+                                   marks.view()));
     CHECK(Difference(step, c.step) == "");
     CHECK(Difference(marks, Marks(robots)) == "");
     ContactStateLanes state = c.state;
-    GroundContactForces(tree, c.contacts.data(), contacts, c.ground, c.normal, c.poses.view(),
-                        c.velocities.view(), c.accelerations.view(), c.step.view(), state.view());
+    ContactForces(tree, c.set(), c.poses.view(), c.velocities.view(), c.accelerations.view(),
+                  c.step.view(), state.view());
     for (size_t n = 0; n < contacts; ++n) {
       for (size_t r = 0; r < robots; ++r) {
         INFO("contact " << n << " robot " << r);

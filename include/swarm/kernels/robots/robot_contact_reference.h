@@ -1,4 +1,4 @@
-// Scalar references for the ground-contact kernels (swarm/kernels/robots/robot_contact.h): one
+// Scalar references for the point-contact kernels (swarm/kernels/robots/robot_contact.h): one
 // robot at a time with the same correctly rounded operations in the same order as
 // kernels/robots/robot_contact-inl.h, so with -ffp-contract=off they agree with the kernels to the
 // bit on every SIMD target. The batch versions have the kernels' signatures.
@@ -11,24 +11,22 @@
 
 namespace swarm::reference {
 
-void GroundContactTerms(const KinematicTree& tree, const ContactPoint* contacts,
-                        size_t contact_count, const GroundContact& ground,
-                        const SoftConstraintStep& normal, const ConstLanesView& poses,
-                        const ConstLanesView& velocities, const GroundContactState& state,
-                        const GroundContactStep& step, const LanesView& forces,
-                        const LanesView& added_points);
+void GroundContactGeometry(const KinematicTree& tree, const ContactPoint* contacts, size_t count,
+                           float height, const ConstLanesView& poses, const LanesView& geometry);
 
-bool UpdateContactFlags(const KinematicTree& tree, const ContactPoint* contacts,
-                        size_t contact_count, const GroundContact& ground,
-                        const SoftConstraintStep& normal, const ConstLanesView& poses,
-                        const ConstLanesView& velocities, const ConstLanesView& accelerations,
-                        const GroundContactState& state, bool may_release,
-                        const GroundContactStep& step, const LanesView& changed);
+void ContactTerms(const KinematicTree& tree, const ContactSet& contacts,
+                  const ConstLanesView& poses, const ConstLanesView& velocities,
+                  const ContactState& state, const ContactStep& step, const LanesView& forces,
+                  const LanesView& added_points);
 
-void GroundContactForces(const KinematicTree& tree, const ContactPoint* contacts,
-                         size_t contact_count, const GroundContact& ground,
-                         const SoftConstraintStep& normal, const ConstLanesView& poses,
-                         const ConstLanesView& velocities, const ConstLanesView& accelerations,
-                         const GroundContactStep& step, const GroundContactState& state);
+bool UpdateContactFlags(const KinematicTree& tree, const ContactSet& contacts,
+                        const ConstLanesView& poses, const ConstLanesView& velocities,
+                        const ConstLanesView& accelerations, const ContactState& state,
+                        bool may_release, const ContactStep& step, const LanesView& changed);
+
+void ContactForces(const KinematicTree& tree, const ContactSet& contacts,
+                   const ConstLanesView& poses, const ConstLanesView& velocities,
+                   const ConstLanesView& accelerations, const ContactStep& step,
+                   const ContactState& state);
 
 }  // namespace swarm::reference
