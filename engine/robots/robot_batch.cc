@@ -275,6 +275,9 @@ Status ValidateSoftConstraint(const std::string& prefix, const SoftConstraint& s
   if (!(std::isfinite(soft.max_push_speed) && soft.max_push_speed > 0.0f)) {
     return fail("max_push_speed", NumberText(soft.max_push_speed), "a finite value > 0");
   }
+  if (!(soft.max_mass_ratio > 0.0f)) {
+    return fail("max_mass_ratio", NumberText(soft.max_mass_ratio), "a value > 0 (or infinity)");
+  }
   if (soft.power < 1 || soft.power > kMaxImpedancePower) {
     return fail("power", std::to_string(soft.power),
                 ("an integer from 1 to " + std::to_string(kMaxImpedancePower)).c_str());
@@ -399,15 +402,12 @@ Result<Constraints> BuildConstraints(const RobotModel& model, const DynamicsMode
     ContactParameters parameters;
     parameters.friction = contact.friction;
     parameters.margin = contact.margin;
+    parameters.regulariser_scale = contact.regulariser_scale;
     out.parameters.push_back(parameters);
   }
   if (Status s = AddContactPoints(model, dynamics, tree, links, 0.0f, *inverse_mass, out);
       !s.ok()) {
     return s;
-  }
-  for (size_t c = 0; c < world->count(); ++c) {
-    out.contacts[out.ground_contacts + c].inverse_inertia0 *=
-        world->contacts()[c].regulariser_scale;
   }
   out.world = std::move(world).value();
   return out;

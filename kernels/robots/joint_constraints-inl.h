@@ -57,7 +57,8 @@ HWY_INLINE void LimitRowAt(D d, const JointConstraint& joint, const SoftConstrai
   const V zero = hn::Zero(d);
   active = RowActive(d, flag, hn::Lt(r, zero));
   V stiffness, damping, reach;
-  SoftRowAt(d, limits, r, hn::Set(d, joint.inverse_inertia0), stiffness, damping, mass, reach);
+  const V w0 = hn::Set(d, joint.inverse_inertia0);
+  SoftRowAt(d, limits, r, w0, w0, stiffness, damping, mass, reach);
   const V inverse_dt = hn::Set(d, 1.0f / limits.dt);
   // A joint that arrives in its limit (outside it one step ago: r - dt v >= 0) while moving deeper
   // stops within the step, an inelastic stop: the row's damping is m / dt, which the virtual mass
@@ -68,8 +69,8 @@ HWY_INLINE void LimitRowAt(D d, const JointConstraint& joint, const SoftConstrai
   // It stops with the impedance of the depth it would reach within the step, if higher: a limit
   // whose impedance starts near zero (MJCF solimplimit "0 0.99 0.01") still stops it there.
   V deeper_stiffness, deeper_damping, deeper_mass, deeper_reach;
-  SoftRowAt(d, limits, hn::Add(r, hn::Mul(dt, row_velocity)), hn::Set(d, joint.inverse_inertia0),
-            deeper_stiffness, deeper_damping, deeper_mass, deeper_reach);
+  SoftRowAt(d, limits, hn::Add(r, hn::Mul(dt, row_velocity)), w0, w0, deeper_stiffness,
+            deeper_damping, deeper_mass, deeper_reach);
   mass = hn::IfThenElse(hn::And(arrives, hn::Gt(deeper_mass, mass)), deeper_mass, mass);
   const V impact_damping = hn::Mul(mass, inverse_dt);
   explicit_force =

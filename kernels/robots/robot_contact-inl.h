@@ -256,7 +256,9 @@ HWY_INLINE void ContactRowsAt(D d, const KinematicTree& tree, const ContactSet& 
   const auto entered_sliding = hn::Gt(hn::LoadU(d, state.sliding.Array(n) + i), hn::Set(d, 0.5f));
   sliding = hn::Or(hn::And(entered_sliding, hn::Eq(slip, zero)), slipping);
   V stiffness, damping, reach, mass;
-  SoftRowAt(d, normal, r, hn::Set(d, contact.inverse_inertia0), stiffness, damping, mass, reach);
+  SoftRowAt(d, normal, r, hn::Set(d, contact.inverse_inertia0),
+            hn::Set(d, contact.inverse_inertia0 * parameters.regulariser_scale), stiffness, damping,
+            mass, reach);
   u1 = hn::LoadU(d, state.anchors.Array(2 * n) + i);
   u2 = hn::LoadU(d, state.anchors.Array(2 * n + 1) + i);
   // Sliding: -mu max(f_n, 0) along -v_t (the previous step's normal force; the previous friction

@@ -37,7 +37,8 @@ bool ValidContactPoint(const ContactPoint& contact) {
 bool ValidContactParameters(const ContactParameters& parameters) {
   const SoftConstraintStep& normal = parameters.normal;
   return std::isfinite(parameters.friction) && parameters.friction >= 0.0f &&
-         std::isfinite(parameters.margin) && std::isfinite(normal.dt) && normal.dt > 0.0f &&
+         std::isfinite(parameters.margin) && std::isfinite(parameters.regulariser_scale) &&
+         parameters.regulariser_scale > 0.0f && std::isfinite(normal.dt) && normal.dt > 0.0f &&
          std::isfinite(normal.k) && std::isfinite(normal.b) && normal.power >= 1 &&
          normal.power <= kMaxImpedancePower;
 }

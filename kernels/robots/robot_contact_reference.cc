@@ -163,7 +163,8 @@ SoftContactRows ContactRowsAt(const KinematicTree& tree, const ContactSet& conta
   const float slip = step.slipping.Array(n)[r];
   const bool slipping = slip > 0.0f;
   c.sliding = (state.sliding.Array(n)[r] > 0.5f && slip == 0.0f) || slipping;
-  const SoftRow row = SoftRowAt(normal, c.r, contact.inverse_inertia0);
+  const SoftRow row = SoftRowAt(normal, c.r, contact.inverse_inertia0,
+                                contact.inverse_inertia0 * parameters.regulariser_scale);
   c.u1 = state.anchors.Array(2 * n)[r];
   c.u2 = state.anchors.Array(2 * n + 1)[r];
   // Sliding: -mu max(f_n, 0) along -v_t, or the previous friction force's direction when v_t = 0;

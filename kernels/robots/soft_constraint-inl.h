@@ -44,23 +44,29 @@ HWY_INLINE V Impedance(D d, const SoftConstraintStep& c, V r) {
   return hn::Add(dmin, hn::Mul(y, hn::Set(d, c.impedance_max - c.impedance_min)));
 }
 
-// A row's coefficients at position r with reference inverse inertia w0 (soft_constraint.h (2)):
-//   inverse_r = d / ((1 - d) w0), stiffness = k d / R, damping = (b + dt k d) / R,
+// A row's coefficients at position r with reference inverse inertia w0 (soft_constraint.h (2)),
+// its regulariser's inertia w_R (w0, or w0 times a model's factor: MuJoCo's pyramidal cone):
+//   inverse_r = min(d / ((1 - d) w_R), max_mass_ratio / (w0 (1 + dt b + dt^2 k d))) (the cap
+//   of stiff rows), stiffness = k d / R, damping = (b + dt k d) / R,
 //   mass = (1 + dt b + dt^2 k d) / R,
 // so that the row force is f = f_e - mass J qdd with f_e = -(damping v + stiffness r), and the
 // push-out cap `reach` = max_push_speed damping / stiffness. Returned through output parameters:
 // SVE vectors cannot be members of a struct (docs/kernel-rules.md).
 template <class D, class V = hn::Vec<D>>
-HWY_INLINE void SoftRowAt(D d, const SoftConstraintStep& c, V r, V inverse_inertia0, V& stiffness,
-                          V& damping, V& mass, V& reach) {
+HWY_INLINE void SoftRowAt(D d, const SoftConstraintStep& c, V r, V inverse_inertia0,
+                          V regulariser_inertia, V& stiffness, V& damping, V& mass, V& reach) {
   const V impedance = Impedance(d, c, r);
   const V one = hn::Set(d, 1.0f), dt = hn::Set(d, c.dt);
-  const V inverse_r = hn::Div(impedance, hn::Mul(hn::Sub(one, impedance), inverse_inertia0));
   const V kd = hn::Mul(hn::Set(d, c.k), impedance);
   const V b = hn::Set(d, c.b);
+  const V mass_factor = hn::Add(hn::Add(one, hn::Mul(dt, b)), hn::Mul(hn::Mul(dt, dt), kd));
+  // min by compare and select (a cap of infinity leaves the bits).
+  const V uncapped = hn::Div(impedance, hn::Mul(hn::Sub(one, impedance), regulariser_inertia));
+  const V cap = hn::Div(hn::Set(d, c.max_mass_ratio), hn::Mul(inverse_inertia0, mass_factor));
+  const V inverse_r = hn::IfThenElse(hn::Gt(uncapped, cap), cap, uncapped);
   stiffness = hn::Mul(kd, inverse_r);
   damping = hn::Mul(hn::Add(b, hn::Mul(dt, kd)), inverse_r);
-  mass = hn::Mul(hn::Add(hn::Add(one, hn::Mul(dt, b)), hn::Mul(hn::Mul(dt, dt), kd)), inverse_r);
+  mass = hn::Mul(mass_factor, inverse_r);
   // damping / stiffness = (b + dt k d) / (k d): 1 / R cancels.
   reach = hn::Div(hn::Mul(hn::Set(d, c.max_push_speed), hn::Add(b, hn::Mul(dt, kd))), kd);
 }

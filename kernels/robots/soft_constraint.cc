@@ -14,7 +14,8 @@ bool ValidSoftConstraint(const SoftConstraint& soft) {
          in_open_unit(soft.impedance_min) && in_open_unit(soft.impedance_max) &&
          std::isfinite(soft.width) && soft.width >= 0.0f && in_open_unit(soft.midpoint) &&
          soft.power >= 1 && soft.power <= kMaxImpedancePower &&
-         std::isfinite(soft.max_push_speed) && soft.max_push_speed > 0.0f;
+         std::isfinite(soft.max_push_speed) && soft.max_push_speed > 0.0f &&
+         soft.max_mass_ratio > 0.0f;  // false for NaN; infinity allowed
 }
 
 SoftConstraintStep PrepareSoftConstraint(const SoftConstraint& soft, float dt) {
@@ -33,6 +34,7 @@ SoftConstraintStep PrepareSoftConstraint(const SoftConstraint& soft, float dt) {
   step.low_scale = static_cast<float>(1.0 / std::pow(double(soft.midpoint), soft.power - 1));
   step.high_scale = static_cast<float>(1.0 / std::pow(1.0 - double(soft.midpoint), soft.power - 1));
   step.max_push_speed = soft.max_push_speed;
+  step.max_mass_ratio = soft.max_mass_ratio;
   step.dt = dt;
   return step;
 }

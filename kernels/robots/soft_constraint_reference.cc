@@ -23,14 +23,18 @@ float Impedance(const SoftConstraintStep& c, float r) {
   return c.impedance_min + y * (c.impedance_max - c.impedance_min);
 }
 
-SoftRow SoftRowAt(const SoftConstraintStep& c, float r, float inverse_inertia0) {
+SoftRow SoftRowAt(const SoftConstraintStep& c, float r, float inverse_inertia0,
+                  float regulariser_inertia) {
   const float impedance = Impedance(c, r);
-  const float inverse_r = impedance / ((1.0f - impedance) * inverse_inertia0);
   const float kd = c.k * impedance;
+  const float mass_factor = (1.0f + c.dt * c.b) + (c.dt * c.dt) * kd;
+  const float uncapped = impedance / ((1.0f - impedance) * regulariser_inertia);
+  const float cap = c.max_mass_ratio / (inverse_inertia0 * mass_factor);
+  const float inverse_r = uncapped > cap ? cap : uncapped;
   SoftRow row;
   row.stiffness = kd * inverse_r;
   row.damping = (c.b + c.dt * kd) * inverse_r;
-  row.mass = ((1.0f + c.dt * c.b) + (c.dt * c.dt) * kd) * inverse_r;
+  row.mass = mass_factor * inverse_r;
   row.reach = (c.max_push_speed * (c.b + c.dt * kd)) / kd;
   return row;
 }

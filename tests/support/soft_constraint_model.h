@@ -48,14 +48,20 @@ struct MujocoRow {
   double reach;                       // max_push_speed (B + dt K) / K: the spring's clamp
 };
 
-inline MujocoRow MujocoRowAt(const SoftConstraint& soft, double dt, double r, double w0) {
+// R's inertia is w0 times regulariser_scale (swarm's ContactParameters); w0 bounds the virtual
+// mass.
+inline MujocoRow MujocoRowAt(const SoftConstraint& soft, double dt, double r, double w0,
+                             double regulariser_scale = 1.0) {
   MujocoRow row;
   const double tc = std::max(double(soft.time_constant), 2.0 * dt);  // refsafe
   const double dmax = soft.impedance_max, zeta = soft.damping_ratio;
   row.impedance = MujocoImpedance(soft, r);
   row.k = row.impedance / (dmax * dmax * tc * tc * zeta * zeta);
   row.b = 2.0 / (dmax * tc);
-  row.r_inverse = 1.0 / ((1.0 - row.impedance) / row.impedance * w0);
+  row.r_inverse = 1.0 / ((1.0 - row.impedance) / row.impedance * w0 * regulariser_scale);
+  // swarm's cap of stiff rows (soft_constraint.h): the virtual mass at most max_mass_ratio / w0.
+  row.r_inverse = std::min(
+      row.r_inverse, double(soft.max_mass_ratio) / (w0 * (1.0 + dt * row.b + dt * dt * row.k)));
   row.stiffness = row.k * row.r_inverse;
   row.damping = (row.b + dt * row.k) * row.r_inverse;
   row.mass = (1.0 + dt * row.b + dt * dt * row.k) * row.r_inverse;

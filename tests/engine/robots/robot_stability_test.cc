@@ -18,7 +18,8 @@
 //     have done, sum |tau qd| dt, plus the potential energy released, with 10% slack and 1 J
 //     (limits only store and dissipate energy).
 // Floating robots on their feet are held to the same bounds, and so are the MJCF robots of
-// ../shared/mjcf driven by random inputs to their own actuators.
+// ../shared/mjcf driven by random inputs to their own actuators, on a stand, falling and on their
+// scene's floor with every contact of their collision shapes with the world's.
 // The short runs (one second per case) are part of `make test`; the `[.fuzz]` cases run ten seconds
 // per case and four seeds under `make fuzz`. All of them run in native builds only ([native]:
 // under qemu the short run alone takes over 15 minutes); the aarch64 runs hold the same steps to
@@ -180,7 +181,7 @@ void Fuzz(const Robot& robot, double armature, float dt, Drive drive, size_t ste
   constexpr size_t kRobots = 64;
   MemoryAccountant memory;
   Result<RobotBatch> created = RobotBatch::Create(memory, model, kRobots, config);
-  REQUIRE(created.ok());
+  if (!created.ok()) FAIL(created.status().message());
   RobotBatch& batch = *created;
   const size_t dof = model.dof();
   const std::vector<JointControl>& control = batch.config().control;
@@ -273,23 +274,42 @@ TEST_CASE("random torques within effort limits, long run", "[.fuzz][native][robo
 // MjcfTorqueConfig): ctrl drawn over each actuator's ctrl range (its action space), constant,
 // redrawn every step or switching between the range's ends, at the file's time step and at 1 and
 // 5 ms. Legged robots run on a stand (the base welded where the keyframe puts it, as
-// "solo12_fixed" above) and falling freely (collision shapes are not read yet).
-void FuzzMjcf(const std::string& path, bool on_stand, float dt, Drive drive, size_t steps,
+// "solo12_fixed" above), falling freely (the model file alone) and on the floor of their scene
+// with every contact of their shapes with the world's (MjcfContactConfig); the Panda in its scene,
+// whose floor its hand and fingers may hit.
+enum class Mount { kStand, kFalling, kFloor };
+bool HasMimic(const RobotModel& model) {
+  return std::any_of(model.joints.begin(), model.joints.end(),
+                     [](const RobotJoint& joint) { return joint.is_mimic; });
+}
+const char* MountName(Mount mount) {
+  return mount == Mount::kStand     ? " on a stand"
+         : mount == Mount::kFalling ? " falling"
+                                    : " on the floor";
+}
+
+void FuzzMjcf(const std::string& path, Mount mount, float dt, Drive drive, size_t steps,
               uint64_t seed, FuzzResult& result) {
   Result<MjcfRobot> loaded = LoadMjcfFile(path);
   REQUIRE(loaded.ok());
   MjcfRobot robot = *loaded;
   std::vector<double> start = robot.keyframes.empty() ? robot.q0 : robot.keyframes[0].q;
-  if (on_stand && robot.model.floating_base) {
+  if (mount == Mount::kStand && robot.model.floating_base) {
     robot.model.floating_base = false;  // the root link (the base) fixed at the origin
     start.erase(start.begin(), start.begin() + kFloatingBaseArrays);
   }
   RobotBatchConfig config = MjcfTorqueConfig(robot);
+  if (mount == Mount::kFloor) {
+    Result<RobotBatchConfig> contacts = MjcfContactConfig(robot);
+    REQUIRE(contacts.ok());
+    config = *contacts;
+    REQUIRE(config.torque.world_contacts);
+  }
   config.torque.schedule.tile_elements = 64;
   constexpr size_t kRobots = 64;
   MemoryAccountant memory;
   Result<RobotBatch> created = RobotBatch::Create(memory, robot.model, kRobots, config);
-  REQUIRE(created.ok());
+  if (!created.ok()) FAIL(created.status().message());
   RobotBatch& batch = *created;
   for (size_t r = 0; r < kRobots; ++r) {
     for (size_t k = 0; k < start.size(); ++k) batch.q().Array(k)[r] = float(start[k]);
@@ -338,23 +358,31 @@ void FuzzMjcf(const std::string& path, bool on_stand, float dt, Drive drive, siz
 void FuzzAllMjcf(double seconds, uint64_t seeds) {
   const std::string shared = SWARM_SHARED_MJCF_DIR;
   const TorqueModeConfig defaults;
-  for (const char* file : {"anybotics_anymal_c/anymal_c_mjx.xml", "unitree_go2/go2_mjx.xml",
-                           "unitree_g1/scene_mjx.xml", "franka_emika_panda/mjx_panda.xml"}) {
-    Result<MjcfRobot> robot = LoadMjcfFile(shared + "/" + file);
+  // Each robot's model file, and its scene (the model on a floor).
+  for (const auto& [model_file, scene_file] :
+       {std::pair{"anybotics_anymal_c/anymal_c_mjx.xml", "anybotics_anymal_c/scene_mjx.xml"},
+        std::pair{"unitree_go2/go2_mjx.xml", "unitree_go2/scene_mjx.xml"},
+        std::pair{"unitree_g1/g1_mjx.xml", "unitree_g1/scene_mjx.xml"},
+        std::pair{"franka_emika_panda/mjx_panda.xml", "franka_emika_panda/mjx_scene.xml"}}) {
+    Result<MjcfRobot> robot = LoadMjcfFile(shared + "/" + model_file);
     REQUIRE(robot.ok());
-    for (bool on_stand : {true, false}) {
-      if (!on_stand && !robot->model.floating_base) continue;
+    for (Mount mount : {Mount::kStand, Mount::kFalling, Mount::kFloor}) {
+      if (mount == Mount::kFalling && !robot->model.floating_base) continue;
+      // Contacts need a tree without mimic joints (the Panda's fingers are coupled).
+      if (mount == Mount::kFloor && HasMimic(robot->model)) continue;
+      const std::string file = mount == Mount::kFloor ? scene_file : model_file;
+      const bool on_stand = mount == Mount::kStand;
       for (float dt : {static_cast<float>(robot->timestep), 0.001f, 0.005f}) {
         for (Drive drive : {Drive::kConstant, Drive::kRedrawn, Drive::kBangBang}) {
           for (uint64_t seed = 0; seed < seeds; ++seed) {
             FuzzResult result;
             const size_t steps = static_cast<size_t>(std::lround(seconds / dt));
-            FuzzMjcf(shared + "/" + file, on_stand, dt, drive, steps, 99u + 7919u * seed + steps,
+            FuzzMjcf(shared + "/" + file, mount, dt, drive, steps, 99u + 7919u * seed + steps,
                      result);
-            INFO(file << (on_stand ? " on a stand" : " falling") << " dt " << dt << " "
-                      << DriveName(drive) << ": steps " << result.steps << ", worst past a limit "
-                      << result.worst_violation << " (joint " << result.worst_joint << ", step "
-                      << result.worst_step << "), worst speed " << result.worst_speed << ", base "
+            INFO(file << MountName(mount) << " dt " << dt << " " << DriveName(drive) << ": steps "
+                      << result.steps << ", worst past a limit " << result.worst_violation
+                      << " (joint " << result.worst_joint << ", step " << result.worst_step
+                      << "), worst speed " << result.worst_speed << ", base "
                       << result.worst_base_speed << ", energy over bound " << result.energy_excess
                       << " J");
             const double speed_cap =
@@ -362,7 +390,8 @@ void FuzzAllMjcf(double seconds, uint64_t seeds) {
             CHECK(result.steps == steps);
             CHECK(result.worst_speed <= speed_cap * 1.0001);
             // Falling, the base gains g t of speed besides what its limbs give it (below 100).
-            CHECK(result.worst_base_speed < 100.0 + (on_stand ? 0.0 : 9.81 * seconds));
+            CHECK(result.worst_base_speed <
+                  100.0 + (mount == Mount::kFalling ? 9.81 * seconds : 0.0));
             if (on_stand) {
               CHECK(result.worst_violation <= defaults.limit_tolerance + 3.0 * speed_cap * dt);
             }

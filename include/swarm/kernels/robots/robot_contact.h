@@ -99,8 +99,12 @@ bool ValidContactPoint(const ContactPoint& contact);
 
 // How one contact's rows push back.
 struct ContactParameters {
-  float friction = 0.8f;      // mu >= 0 of the cone
-  float margin = 0.0f;        // finite: the rows act at distance < margin (r = distance - margin)
+  float friction = 0.8f;  // mu >= 0 of the cone
+  float margin = 0.0f;    // finite: the rows act at distance < margin (r = distance - margin)
+  // > 0, finite: the regulariser R's inertia is w0 times this (MuJoCo's pyramidal cone makes its
+  // normal rows stiffer than solref and solimp say: engine/robots/world_contacts.h); w0 alone
+  // bounds the virtual mass (soft_constraint.h, stiff rows).
+  float regulariser_scale = 1.0f;
   SoftConstraintStep normal;  // of the normal and the sticking tangential rows, for the step's dt
 };
 // Finite values in the ranges above, a prepared soft constraint with dt > 0.

@@ -25,7 +25,12 @@ float Impedance(const SoftConstraintStep& c, float r);
 struct SoftRow {
   float stiffness, damping, mass, reach;
 };
-SoftRow SoftRowAt(const SoftConstraintStep& c, float r, float inverse_inertia0);
+// regulariser_inertia: R's inertia (kernels/robots/soft_constraint-inl.h), w0 unless given.
+SoftRow SoftRowAt(const SoftConstraintStep& c, float r, float inverse_inertia0,
+                  float regulariser_inertia);
+inline SoftRow SoftRowAt(const SoftConstraintStep& c, float r, float inverse_inertia0) {
+  return SoftRowAt(c, r, inverse_inertia0, inverse_inertia0);
+}
 
 // f_e = -(damping velocity + stiffness clamp(position, -reach, reach)), the lower bound first.
 float SoftRowForce(float stiffness, float damping, float reach, float velocity, float position);
