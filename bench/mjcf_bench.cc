@@ -1,18 +1,20 @@
-// swarm-bench-mjcf: torque steps of MJCF robots driven by their own actuators (RobotBatch::
-// TorqueStep with TorqueController::kActuators, MjcfTorqueConfig), the MuJoCo Menagerie models of
-// ../shared/mjcf (their scene files: the robot and its floor), R robots each (--robots, default
-// 1e5), 1 and 2 threads, against MuJoCo 2.2.2's mj_step of the same file (its 2.2.2-compatible
-// copy, bench/mjcf_compat.h, written to --copies-dir) on one core; and the contacts of the same
-// robots (forward kinematics and the narrow phase of every contact pair, RobotBatch::
-// DetectContacts) against MuJoCo's mj_kinematics + mj_collision.
+// swarm-bench-mjcf: full torque steps of MJCF robots driven by their own actuators and touching
+// their floor (RobotBatch::TorqueStep with TorqueController::kActuators, MjcfContactConfig: the
+// actuators, the narrow phase of every pair of a robot shape with a world shape, the contacts'
+// and joint limits' constraints, dynamics, integration, forward kinematics), the MuJoCo Menagerie
+// models of ../shared/mjcf (their scene files: the robot and its floor), R robots each (--robots,
+// default 1e5), 1 and 2 threads, against MuJoCo 2.2.2's mj_step of the same file (its
+// 2.2.2-compatible copy, bench/mjcf_compat.h, written to --copies-dir, with the file's solver
+// settings) on one core; and the contacts of the same robots alone (forward kinematics and the
+// narrow phase of every contact pair, self-collision too: RobotBatch::DetectContacts) against
+// MuJoCo's mj_kinematics + mj_collision.
 //
-// Scenarios: go2, anymal_c and g1 (floating base) and panda (fixed), each from its first keyframe
-// (the Panda from the file's pose) toward ctrl a little off the keyframe's, per robot, at the
-// file's time step. The steps do not collide yet, so both sides step without contacts (MuJoCo
-// with its contact flag disabled): the legged robots fall freely while their servos move their
-// legs, and the rows time the step a standing robot's has besides its contacts (actuators, joint
-// limits, dynamics, integration, forward kinematics). 50 untimed steps first on both sides; the
-// contact rows collide the robots where those steps left them (falling through the floor).
+// Scenarios: go2, anymal_c and g1 (floating base) standing on the floor from their first keyframe
+// toward ctrl a little off the keyframe's, per robot, at the file's time step, and the Panda (fixed
+// base) from the file's pose, whose coupled fingers (a mimic joint) the contacts do not support
+// yet: its step runs without contacts on both sides (MuJoCo with its contact flag disabled). 50
+// untimed steps first on both sides; the contact rows collide the robots where those steps left
+// them.
 //
 // The tables print ms per step, M robot-steps/s, MuJoCo's M robot-steps/s and swarm's rate per
 // core over it (1 thread, and 2 threads halved); the contact table also the pairs and slots per
@@ -21,6 +23,7 @@
 //   swarm-bench-mjcf --robots=1e5 --rounds=3 --min-time=0.2
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -101,9 +104,14 @@ Start StartOf(const MjcfRobot& robot, size_t robots) {
   return start;
 }
 
-// Contact pairs and slots per robot of each scenario, for the table (workspaces come and go).
+// Contact pairs and slots per robot of each scenario, and the contacts its step evaluates, for
+// the tables (workspaces come and go).
 std::map<std::string, std::pair<size_t, size_t>>& ContactCounts() {
   static std::map<std::string, std::pair<size_t, size_t>> counts;
+  return counts;
+}
+std::map<std::string, size_t>& StepContacts() {
+  static std::map<std::string, size_t> counts;
   return counts;
 }
 
@@ -114,8 +122,15 @@ class Workspace {
     Result<MjcfRobot> robot = LoadMjcfFile(path);
     if (!robot.ok()) Die(robot.status().message());
     robot_ = std::move(robot).value();
-    Result<RobotBatch> batch =
-        RobotBatch::Create(memory_, robot_.model, options.robots, MjcfTorqueConfig(robot_));
+    contacts_in_step_ = std::none_of(robot_.model.joints.begin(), robot_.model.joints.end(),
+                                     [](const RobotJoint& joint) { return joint.is_mimic; });
+    RobotBatchConfig config = MjcfTorqueConfig(robot_);
+    if (contacts_in_step_) {
+      Result<RobotBatchConfig> with_contacts = MjcfContactConfig(robot_);
+      if (!with_contacts.ok()) Die(with_contacts.status().message());
+      config = std::move(with_contacts).value();
+    }
+    Result<RobotBatch> batch = RobotBatch::Create(memory_, robot_.model, options.robots, config);
     if (!batch.ok()) Die(batch.status().message());
     batch_.emplace(std::move(batch).value());
     start_ = StartOf(robot_, options.robots);
@@ -145,6 +160,7 @@ class Workspace {
     contacts_.emplace(std::move(contacts).value());
     const CollisionPlan& plan = *contacts_->collision_plan();
     ContactCounts()[scenario.name] = {plan.pair_count(), plan.slot_count()};
+    StepContacts()[scenario.name] = batch_->contact_points().size();
     for (size_t k = 0; k < batch_->q().arrays; ++k) {
       std::copy_n(batch_->q().Array(k), options.robots, contacts_->q().Array(k));
     }
@@ -179,14 +195,16 @@ class Workspace {
   // MuJoCo's contacts of every robot at its warmed-up pose: mj_kinematics and mj_collision (its
   // broad phase, then the narrow phase of the pairs it keeps), one robot after another.
   void DetectMujoco() {
-    const size_t nq = static_cast<size_t>(model_->nq), nv = static_cast<size_t>(model_->nv);
+    const size_t nq = static_cast<size_t>(model_->nq);
+    const int flags = model_->opt.disableflags;
     model_->opt.disableflags &= ~mjDSBL_CONTACT;
     for (size_t r = 0; r < mujoco_robots_; ++r) {
-      std::copy_n(mujoco_state_.data() + r * (nq + nv), nq, data_->qpos);
+      std::copy_n(mujoco_state_.data() + r * (nq + static_cast<size_t>(model_->nv)), nq,
+                  data_->qpos);
       mj_kinematics(model_, data_);
       mj_collision(model_, data_);
     }
-    model_->opt.disableflags |= mjDSBL_CONTACT;
+    model_->opt.disableflags = flags;
   }
 
   // One step of every MuJoCo robot, one after another through one mjData.
@@ -226,7 +244,7 @@ class Workspace {
       mujoco_status_ = std::string("MuJoCo could not load the copy: ") + error;
       return;
     }
-    model_->opt.disableflags |= mjDSBL_CONTACT;  // as swarm, which has no collision shapes yet
+    if (!contacts_in_step_) model_->opt.disableflags |= mjDSBL_CONTACT;  // as swarm's step
     data_ = mj_makeData(model_);
     mujoco_robots_ = std::min<size_t>(options.mujoco_robots, options.robots);
     const size_t nq = static_cast<size_t>(model_->nq), nv = static_cast<size_t>(model_->nv);
@@ -245,6 +263,7 @@ class Workspace {
 #endif
   MemoryAccountant memory_;
   MjcfRobot robot_;
+  bool contacts_in_step_ = false;
   std::optional<RobotBatch> batch_;
   std::optional<RobotBatch> contacts_;
   Start start_;
@@ -318,11 +337,13 @@ void RegisterAll(const Options& options, Pools& pools) {
 }
 
 void PrintTable(const std::map<RunKey, double>& best, const Options& options) {
-  std::printf("\n%s: MJCF robots stepped by their actuators, %llu robots, best round, SIMD %s\n",
-              kProgram, static_cast<unsigned long long>(options.robots),
-              ActiveSimdTarget().name.c_str());
-  std::printf("%-10s %10s %10s %10s %10s %12s %11s %11s  %s\n", "robot", "1 thr ms", "2 thr ms",
-              "1 thr M/s", "2 thr M/s", "MuJoCo M/s", "x MJ 1 thr", "x MJ/core 2", "target");
+  std::printf(
+      "\n%s: MJCF robots stepped by their actuators on their floor (contacts: the world contacts "
+      "each step evaluates), %llu robots, best round, SIMD %s\n",
+      kProgram, static_cast<unsigned long long>(options.robots), ActiveSimdTarget().name.c_str());
+  std::printf("%-10s %8s %10s %10s %10s %10s %12s %11s %11s  %s\n", "robot", "contacts", "1 thr ms",
+              "2 thr ms", "1 thr M/s", "2 thr M/s", "MuJoCo M/s", "x MJ 1 thr", "x MJ/core 2",
+              "target");
   int missed = 0;
   const double n = static_cast<double>(options.robots);
   for (const Scenario& scenario : kScenarios) {
@@ -337,8 +358,8 @@ void PrintTable(const std::map<RunKey, double>& best, const Options& options) {
         mujoco != best.end() && mujoco->second > 0
             ? static_cast<double>(options.mujoco_robots) / mujoco->second * 1e-6
             : 0.0;
-    std::printf("%-10s %10.3f %10.3f %10.2f %10.2f", scenario.name, ms[0], ms[1], rate(ms[0]),
-                rate(ms[1]));
+    std::printf("%-10s %8zu %10.3f %10.3f %10.2f %10.2f", scenario.name,
+                StepContacts()[scenario.name], ms[0], ms[1], rate(ms[0]), rate(ms[1]));
     if (mujoco_rate > 0) {
       const double one = rate(ms[0]) / mujoco_rate, two = rate(ms[1]) / 2 / mujoco_rate;
       const bool met = one >= kTargetMujocoRatio;

@@ -51,6 +51,7 @@ Result<SoftConstraint> SoftOf(const CollisionModel& collisions, size_t p) {
   soft.width = static_cast<float>(std::max(pair.solimp[2], 0.0));
   soft.midpoint = clamp(pair.solimp[3]);
   soft.power = static_cast<int>(power);
+  soft.max_mass_ratio = kContactMaxMassRatio;
   return soft;
 }
 

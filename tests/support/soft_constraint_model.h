@@ -46,6 +46,7 @@ struct MujocoRow {
   double impedance, k, b, r_inverse;  // d, MuJoCo's K = d / (dmax^2 tc^2 zeta^2) and B, 1 / R
   double stiffness, damping, mass;    // K / R, (B + dt K) / R, (1 + dt B + dt^2 K) / R
   double reach;                       // max_push_speed (B + dt K) / K: the spring's clamp
+  bool mass_capped = false;           // the virtual mass cap bound
 };
 
 // R's inertia is w0 times regulariser_scale (swarm's ContactParameters); w0 bounds the virtual
@@ -60,8 +61,9 @@ inline MujocoRow MujocoRowAt(const SoftConstraint& soft, double dt, double r, do
   row.b = 2.0 / (dmax * tc);
   row.r_inverse = 1.0 / ((1.0 - row.impedance) / row.impedance * w0 * regulariser_scale);
   // swarm's cap of stiff rows (soft_constraint.h): the virtual mass at most max_mass_ratio / w0.
-  row.r_inverse = std::min(
-      row.r_inverse, double(soft.max_mass_ratio) / (w0 * (1.0 + dt * row.b + dt * dt * row.k)));
+  const double cap = double(soft.max_mass_ratio) / (w0 * (1.0 + dt * row.b + dt * dt * row.k));
+  row.mass_capped = row.r_inverse > cap;
+  row.r_inverse = std::min(row.r_inverse, cap);
   row.stiffness = row.k * row.r_inverse;
   row.damping = (row.b + dt * row.k) * row.r_inverse;
   row.mass = (1.0 + dt * row.b + dt * dt * row.k) * row.r_inverse;

@@ -7,7 +7,8 @@
 // plane 1 cm above the mean height of their points (so that about half of them touch); odd ones
 // have random geometry per robot, as the narrow phase gives it: a point near the link's origin, a
 // unit normal in any direction (a few exactly +z or -z) and a distance of either sign, with their
-// own friction, margin and soft constraint.
+// own friction, margin and soft constraint, a stiff one (dmax 0.9999, the regulariser scaled by
+// 0.05) whose virtual mass the contacts' cap bounds where they are deep.
 #pragma once
 
 #include <algorithm>
@@ -188,10 +189,14 @@ inline ContactCase MakeContactCase(const TestRobot& robot, size_t count, uint32_
     ContactParameters parameters;
     parameters.friction = c.ground.friction;
     if (!ContactCase::OnGround(n)) {
+      // Stiff, as the Menagerie's feet under a pyramidal cone: the virtual mass cap binds at depth.
       soft.time_constant = 0.03f;
       soft.damping_ratio = 0.8f;
+      soft.impedance_max = 0.9999f;
+      soft.max_mass_ratio = kContactMaxMassRatio;
       parameters.friction = 0.45f;
       parameters.margin = 0.01f;
+      parameters.regulariser_scale = 0.05f;
     }
     parameters.normal = PrepareSoftConstraint(soft, kContactDt);
     c.softs.push_back(soft);

@@ -129,6 +129,7 @@ bool Near(double x, double scale, double tolerance = 1e-4) {
 // `ambiguous` when float rounding could decide a branch differently.
 struct ContactModel {
   bool ambiguous = false, active = false, sliding = false, arrives = false, capped = false;
+  bool mass_capped = false;
   // f_e, f_e - m b (what reaches the generalised forces) and the force after the solve.
   glm::dvec3 explicit_force{0.0}, applied_force{0.0}, force{0.0};
   double normal_mass = 0.0, tangent_mass = 0.0;
@@ -159,7 +160,9 @@ ContactModel ModelContact(const ContactCase& c, size_t n, size_t r, double posit
   m.active = (flag == 0.0f && position < 0.0) || flag > 0.0f;
   m.sliding = (c.state.sliding.At(n, r) > 0.5f && slip == 0.0f) || slip > 0.0f;
   m.ambiguous = std::fabs(position) < 1e-5;
-  const test::MujocoRow row = test::MujocoRowAt(soft, kDt, position, contact.inverse_inertia0);
+  const test::MujocoRow row = test::MujocoRowAt(soft, kDt, position, contact.inverse_inertia0,
+                                                c.parameters[n].regulariser_scale);
+  m.mass_capped = row.mass_capped;
   // The normal row's f_e: hard, arriving (m / dt) or MuJoCo's.
   const double arrival = position - kDt * velocity.z;
   m.arrives = velocity.z < 0.0 && arrival >= 0.0;
@@ -284,7 +287,7 @@ glm::dvec3 BodyDirection(const glm::dmat4& link_pose, const ContactPoint& contac
 
 // What the comparisons saw.
 struct Seen {
-  size_t touching = 0, arriving = 0, hard = 0, capped = 0;
+  size_t touching = 0, arriving = 0, hard = 0, capped = 0, mass_capped = 0;
   size_t released = 0, caught = 0, dropped = 0, stopped = 0, slipped = 0, stuck = 0;
   size_t stick_stick = 0, stick_slide = 0, slide_stick = 0, slide_slide = 0;
 };
@@ -299,6 +302,7 @@ void Tally(const ContactModel& m, float flag, float slip, Seen& seen) {
   seen.arriving += flag <= 0.0f && m.arrives;
   seen.hard += flag > 0.0f;
   seen.capped += m.capped;
+  seen.mass_capped += m.mass_capped;
   seen.slipped += m.slip[0] == kContactSlipping && slip != kContactSlipping;
   seen.stuck += m.slip[0] == kContactSticking && slip != kContactSticking;
   if (m.sliding) {
@@ -468,13 +472,15 @@ TEST_CASE("point-contact kernels match a finite-difference double reference", "[
   }
   // The comparisons saw contacts in every mode, branch and transition.
   INFO("touching " << seen.touching << " arriving " << seen.arriving << " hard " << seen.hard
-                   << " capped " << seen.capped << " released " << seen.released << " caught "
-                   << seen.caught << " dropped " << seen.dropped << " stopped " << seen.stopped
-                   << " slipped " << seen.slipped << " stuck " << seen.stuck);
+                   << " capped " << seen.capped << " mass capped " << seen.mass_capped
+                   << " released " << seen.released << " caught " << seen.caught << " dropped "
+                   << seen.dropped << " stopped " << seen.stopped << " slipped " << seen.slipped
+                   << " stuck " << seen.stuck);
   CHECK(seen.touching > 100);
   CHECK(seen.arriving > 5);
   CHECK(seen.hard > 20);
   CHECK(seen.capped > 20);
+  CHECK(seen.mass_capped > 20);
   CHECK(seen.released > 5);
   CHECK(seen.caught > 5);
   CHECK(seen.dropped > 5);

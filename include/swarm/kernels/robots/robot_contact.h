@@ -79,7 +79,8 @@ namespace swarm {
 struct GroundContact {
   float height = 0.0f;    // the plane z = height (world frame), m
   float friction = 0.8f;  // mu >= 0
-  SoftConstraint soft;    // of the normal and the sticking tangential rows
+  // Of the normal and the sticking tangential rows (MuJoCo's defaults, the point rows' mass cap).
+  SoftConstraint soft{.max_mass_ratio = kContactMaxMassRatio};
 };
 // Finite values in the ranges above (and a valid soft constraint).
 bool ValidGroundContact(const GroundContact& ground);

@@ -45,16 +45,20 @@
 // alone pushes at max_push_speed, |r| <= max_push_speed damping / stiffness; loads settle at
 // depths far below it (millimetres against centimetres), where the constraint is MuJoCo's.
 //
-// Stiff rows. An impedance near 1 (MuJoCo's solimp dmax up to 0.9999, as the Menagerie's feet
-// use) or a small regulariser makes the virtual mass m of (2) millions of times the inertia behind
-// the row. The articulated-body algorithm in float32 sums it with the links' own inertias and
-// subtracts it again one joint up, keeping about 1e-7 of the largest term: a light link's
-// rotational inertia (1e-4 kg m^2) beside a point mass m at 0.2 m is lost once m reaches about
-// 1e3 / w0, and the step blows up. So 1 / R is capped where m would exceed max_mass_ratio / w0
-// (w0 the row's reference inverse inertia, 1 / w0 the inertia the row sees), 100 by default: a
-// row that stiff is rigid for the motion either way (a 50 kg robot on four feet settles 0.3 mm
-// deep), and it stays an implicit damped oscillator. Measured: with a cap of 1000 the Go2 under
-// random actions on the floor gains energy at 5 ms steps; at 100 no robot of ../shared/mjcf does.
+// Stiff point rows. An impedance near 1 (MuJoCo's solimp dmax up to 0.9999, as the Menagerie's
+// feet use) or a small regulariser makes the virtual mass m of (2) millions of times the inertia
+// behind the row. A contact's point inertia enters the articulated-body algorithm inside a link's
+// spatial inertia, which float32 sums with the link's own and subtracts again one joint up
+// (I_A - U D^-1 U^T), keeping about 1e-7 of the largest term: a light link's rotational inertia
+// (1e-4 kg m^2) beside a point mass m at 0.2 m is lost once m reaches about 1e3 / w0, and the
+// step blows up. So 1 / R is capped where m would exceed max_mass_ratio / w0 (w0 the row's
+// reference inverse inertia, 1 / w0 the inertia the row sees): contacts use
+// kContactMaxMassRatio = 100, where a row is rigid for the motion either way (a 50 kg robot on
+// four feet settles 0.3 mm deep) and stays an implicit damped oscillator. Measured: with a cap of
+// 1000 the Go2 under random actions on the floor gains energy at 5 ms steps; at 100 no robot of
+// ../shared/mjcf does. A joint row's mass sits on its joint's diagonal instead, which that
+// subtraction divides out rather than cancels: limits need no cap (infinity, the default), and
+// capping them would let strong motors drive joints deeper past their limits.
 //
 // One-sided rows within a step. Which rows act is settled by solving the step again while it
 // changes (RobotBatch's Euler step: at most a few solves, usually one), with a flag per row and
@@ -88,6 +92,8 @@ inline constexpr float kRowStopped = 2.0f;
 // sequence on every target.
 #pragma once
 
+#include <limits>
+
 namespace swarm {
 
 struct SoftConstraint {
@@ -104,8 +110,9 @@ struct SoftConstraint {
   float max_push_speed = 3.0f;
   // The largest virtual mass of a row, as a multiple of the inertia 1 / w0 it sees (above); > 0,
   // may be infinity (no cap).
-  float max_mass_ratio = 100.0f;
+  float max_mass_ratio = std::numeric_limits<float>::infinity();
 };
+inline constexpr float kContactMaxMassRatio = 100.0f;
 
 inline constexpr int kMaxImpedancePower = 16;
 
@@ -123,7 +130,7 @@ struct SoftConstraintStep {
   float high_scale = 2.0f;  // 1 / (1 - mid)^(p - 1)
   int power = 2;
   float max_push_speed = 3.0f;
-  float max_mass_ratio = 100.0f;
+  float max_mass_ratio = std::numeric_limits<float>::infinity();
   float dt = 0.0f;
 };
 // For a valid `soft` and a finite dt > 0.
