@@ -29,7 +29,8 @@ namespace swarm {
 //   qd_target (dof) | qdd_target (dof) | ctrl (actuators) | applied (n) | qdd (n) |
 //   limit forces (dof) |
 //   added joint inertia (dof) |
-//   added point inertia (8c) | contact geometry (7c) | the step's limit flags (dof), contact
+//   added point inertia (8c) | contact geometry (7c) and point velocities (3c) | the step's
+//   limit flags (dof), contact
 //   flags (c), slipping (c),
 //   slip forces (2c) and the robots it solves again (1) | RK4 only: q0 (q_count) | v0 (n) | q stage
 //   (q_count) | v stage (n) | velocity sum (n) | acceleration sum (n) | stage accelerations (n) |
@@ -130,8 +131,11 @@ struct RobotBatch::State {
   size_t contact_geometry_begin() const {
     return added_points_begin() + kAddedPointArrays * contacts.size();
   }
-  size_t limit_flags_begin() const {
+  size_t contact_velocities_begin() const {
     return contact_geometry_begin() + kContactArrays * contacts.size();
+  }
+  size_t limit_flags_begin() const {
+    return contact_velocities_begin() + kContactVelocityArrays * contacts.size();
   }
   size_t contact_flags_begin() const { return limit_flags_begin() + torque_arrays(); }
   size_t slipping_begin() const { return contact_flags_begin() + contacts.size(); }
@@ -946,6 +950,8 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
       .accelerations = qdd(),
       .poses = link_poses(),
       .contact_geometry = s.Arrays(s.contact_geometry_begin(), kContactArrays * s.contacts.size()),
+      .contact_velocities =
+          s.Arrays(s.contact_velocities_begin(), kContactVelocityArrays * s.contacts.size()),
       .limit_forces = s.Arrays(s.limit_forces_begin(), s.torque_arrays()),
       .contacts = s.ContactState(),
       .added_joints = s.Arrays(s.added_joints_begin(), s.torque_arrays()),

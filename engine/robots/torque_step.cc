@@ -22,31 +22,40 @@ ContactStep TileStep(const ContactStep& step, size_t begin, size_t count) {
 ContactSet TileContacts(const TorqueStepModel& model, const TorqueStepArrays& arrays, size_t begin,
                         size_t count) {
   return {model.contacts, model.contact_parameters, model.contact_count,
-          arrays.contact_geometry.Slice(begin, count)};
+          arrays.contact_geometry.Slice(begin, count),
+          arrays.contact_velocities.Slice(begin, count)};
 }
 
-// The views of TorqueStepArrays that a re-solve reads or writes, the read-only ones first
-// (kSolveInputViews of them: the state, the controller's forces and the contacts' placement).
-inline constexpr size_t kSolveViews = 18, kSolveInputViews = 5;
-std::array<LanesView*, kSolveViews> SolveViews(TorqueStepArrays& arrays) {
-  return {&arrays.q,
-          &arrays.velocities,
-          &arrays.forces,
-          &arrays.poses,
-          &arrays.contact_geometry,
-          &arrays.applied,
-          &arrays.accelerations,
-          &arrays.contacts.normal_forces,
-          &arrays.contacts.friction_forces,
-          &arrays.contacts.anchors,
-          &arrays.contacts.sliding,
-          &arrays.added_joints,
-          &arrays.added_points,
-          &arrays.limit_flags,
-          &arrays.contact_step.flags,
-          &arrays.contact_step.slipping,
-          &arrays.contact_step.slip_forces,
-          &arrays.resolve_marks};
+// The views of TorqueStepArrays that a re-solve reads or writes, and which of them a gathered
+// re-solve copies in and back out: the state, the controller's forces, the contacts' placement
+// and state and `applied` (a floating base without contacts keeps its zero base forces there) are
+// read only; the flags and marks are read and written; the accelerations are written; the added
+// inertia is written and read within each solve, so neither (a solve writes all of it first).
+struct SolveView {
+  LanesView* view;
+  bool copy_in, copy_out;
+};
+inline constexpr size_t kSolveViews = 19;
+std::array<SolveView, kSolveViews> SolveViews(TorqueStepArrays& arrays) {
+  return {SolveView{&arrays.q, true, false},
+          {&arrays.velocities, true, false},
+          {&arrays.forces, true, false},
+          {&arrays.poses, true, false},
+          {&arrays.contact_geometry, true, false},
+          {&arrays.contact_velocities, true, false},
+          {&arrays.applied, true, false},
+          {&arrays.accelerations, false, true},
+          {&arrays.contacts.normal_forces, true, false},
+          {&arrays.contacts.friction_forces, true, false},
+          {&arrays.contacts.anchors, true, false},
+          {&arrays.contacts.sliding, true, false},
+          {&arrays.added_joints, false, false},
+          {&arrays.added_points, false, false},
+          {&arrays.limit_flags, true, true},
+          {&arrays.contact_step.flags, true, true},
+          {&arrays.contact_step.slipping, true, true},
+          {&arrays.contact_step.slip_forces, true, true},
+          {&arrays.resolve_marks, true, true}};
 }
 
 // The link poses take part only with contacts (forward kinematics places the contact points).
@@ -119,7 +128,7 @@ void ResolveMarked(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                    size_t begin, size_t count, const JointTrig* trig) {
   TorqueStepArrays source = arrays;
   TorqueStepArrays staged;
-  const std::array<LanesView*, kSolveViews> from = SolveViews(source), to = SolveViews(staged);
+  const std::array<SolveView, kSolveViews> from = SolveViews(source), to = SolveViews(staged);
   const size_t capacity = model.staging_robots;
   uint32_t robots[kResolveStagingRobots];
   const float* marks = arrays.resolve_marks.Array(0) + begin;
@@ -138,13 +147,15 @@ void ResolveMarked(const TorqueStepModel& model, const TorqueStepArrays& arrays,
     // zero, as the batch's padding, so that whole vectors read finite values there.
     float* at = model.Staging(begin);
     for (size_t k = 0; k < kSolveViews; ++k) {
-      const size_t staged_arrays = StagedArrays(k, from[k]->arrays, model.contact_count);
-      *to[k] = LanesView{at, gathered, capacity, staged_arrays};
+      const size_t staged_arrays = StagedArrays(k, from[k].view->arrays, model.contact_count);
+      *to[k].view = LanesView{at, gathered, capacity, staged_arrays};
       at += staged_arrays * capacity;
       for (size_t array = 0; array < staged_arrays; ++array) {
-        const float* in = from[k]->Array(array);
-        float* out = to[k]->Array(array);
-        for (size_t r = 0; r < gathered; ++r) out[r] = in[robots[r]];
+        const float* in = from[k].view->Array(array);
+        float* out = to[k].view->Array(array);
+        if (from[k].copy_in) {
+          for (size_t r = 0; r < gathered; ++r) out[r] = in[robots[r]];
+        }
         std::fill(out + gathered, out + RoundUpToVector<float>(gathered), 0.0f);
       }
     }
@@ -160,10 +171,11 @@ void ResolveMarked(const TorqueStepModel& model, const TorqueStepArrays& arrays,
       std::fill(out + gathered, out + RoundUpToVector<float>(gathered), 0.0f);
     }
     SolveMarkedAgain(model, staged, scratch, 0, gathered, trig != nullptr ? &staged_trig : nullptr);
-    for (size_t k = kSolveInputViews; k < kSolveViews; ++k) {
-      for (size_t array = 0; array < to[k]->arrays; ++array) {
-        const float* in = to[k]->Array(array);
-        float* out = from[k]->Array(array);
+    for (size_t k = 0; k < kSolveViews; ++k) {
+      if (!from[k].copy_out) continue;
+      for (size_t array = 0; array < to[k].view->arrays; ++array) {
+        const float* in = to[k].view->Array(array);
+        float* out = from[k].view->Array(array);
         for (size_t r = 0; r < gathered; ++r) out[robots[r]] = in[r];
       }
     }
@@ -175,7 +187,7 @@ void ResolveMarked(const TorqueStepModel& model, const TorqueStepArrays& arrays,
 size_t ResolveStagingFloats(size_t q_count, size_t velocities, size_t dof, size_t pose_arrays,
                             size_t contacts, size_t trig_arrays, size_t robots) {
   const size_t arrays = q_count + 4 * velocities + (contacts > 0 ? pose_arrays : 0) +
-                        kContactArrays * contacts + 6 * contacts + dof +
+                        (kContactArrays + kContactVelocityArrays) * contacts + 6 * contacts + dof +
                         kAddedPointArrays * contacts + dof + 4 * contacts + 1 + trig_arrays;
   return arrays * robots;
 }
@@ -259,16 +271,21 @@ void PlaceContacts(const TorqueStepModel& model, const TorqueStepArrays& arrays,
         *model.kinematics, model.contacts, ground, model.config->contacts.ground.height, poses,
         arrays.contact_geometry.Arrays(0, kContactArrays * ground).Slice(begin, count));
   }
-  if (model.world == nullptr || model.world->count() == 0) return;
-  const WorldContacts& world = *model.world;
-  const LanesView geometry =
-      arrays.contact_geometry.Arrays(kContactArrays * ground, kContactArrays * world.count());
-  float* frames = model.WorldFrames(begin);
-  for (size_t chunk = 0; chunk < count; chunk += kCollisionChunk) {
-    const size_t m = std::min(kCollisionChunk, count - chunk);
-    world.Detect(poses.Slice(chunk, m), LanesView{frames, m, kCollisionChunk, world.frame_arrays()},
-                 geometry.Slice(begin + chunk, m));
+  if (model.world != nullptr && model.world->count() > 0) {
+    const WorldContacts& world = *model.world;
+    const LanesView geometry =
+        arrays.contact_geometry.Arrays(kContactArrays * ground, kContactArrays * world.count());
+    float* frames = model.WorldFrames(begin);
+    for (size_t chunk = 0; chunk < count; chunk += kCollisionChunk) {
+      const size_t m = std::min(kCollisionChunk, count - chunk);
+      world.Detect(poses.Slice(chunk, m),
+                   LanesView{frames, m, kCollisionChunk, world.frame_arrays()},
+                   geometry.Slice(begin + chunk, m));
+    }
   }
+  ContactVelocities(*model.kinematics, TileContacts(model, arrays, begin, count), poses,
+                    arrays.velocities.Slice(begin, count),
+                    arrays.contact_velocities.Slice(begin, count));
 }
 
 void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& arrays,

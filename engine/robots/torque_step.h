@@ -129,7 +129,8 @@ struct TorqueStepArrays {
   LanesView applied;           // what forward dynamics reads (velocities)
   LanesView accelerations;     // qdd (velocities)
   LanesView poses;             // link poses
-  LanesView contact_geometry;  // kContactArrays per contact, at the step's start
+  LanesView contact_geometry;    // kContactArrays per contact, at the step's start
+  LanesView contact_velocities;  // kContactVelocityArrays per contact, at the step's start
   LanesView limit_forces;      // one per joint (dof)
   ContactState contacts;       // the contacts' forces, anchors and modes
   LanesView added_joints;      // the added inertia's joint entries (dof)
@@ -150,8 +151,9 @@ struct TorqueStepArrays {
 void ControlTorques(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                     TorqueController controller, size_t begin, size_t count);
 
-// With contacts: the tile's link poses at its q by forward kinematics, and every contact's
-// geometry there (GroundContactGeometry, then the world pairs' narrow phase).
+// With contacts: the tile's link poses at its q by forward kinematics, every contact's geometry
+// there (GroundContactGeometry, then the world pairs' narrow phase) and its point's velocity
+// (ContactVelocities), which every solve of the step reads.
 void PlaceContacts(const TorqueStepModel& model, const TorqueStepArrays& arrays, size_t begin,
                    size_t count);
 

@@ -244,9 +244,9 @@ HWY_INLINE void ContactRowsAt(D d, const KinematicTree& tree, const ContactSet& 
   V distance;
   LoadContactFrame(d, contacts.geometry, n, i, distance, cx, cy, cz, SWARM_CONTACT_FRAME_ARGS);
   r = hn::Sub(distance, hn::Set(d, parameters.margin));
-  V vx, vy, vz;
-  PointMotion(d, tree, poses, contact.link, cx, cy, cz, velocities, i, vx, vy, vz);
-  ToContactFrame(SWARM_CONTACT_FRAME_ARGS, vx, vy, vz, v1, v2, vn);
+  v1 = hn::LoadU(d, contacts.point_velocities.Array(kContactVelocityArrays * n) + i);
+  v2 = hn::LoadU(d, contacts.point_velocities.Array(kContactVelocityArrays * n + 1) + i);
+  vn = hn::LoadU(d, contacts.point_velocities.Array(kContactVelocityArrays * n + 2) + i);
   const V flag = hn::LoadU(d, step.flags.Array(n) + i);
   active = RowActive(d, flag, hn::Lt(r, zero));
   // The step's slip flag: kSlipping slides with slip_forces, kSticking sticks, 0 keeps the mode
@@ -326,6 +326,16 @@ HWY_INLINE void SolvedContactAt(D d, const KinematicTree& tree, const ContactSet
   a1 = hn::Add(a1, b1), a2 = hn::Add(a2, b2), an = hn::Add(an, bn);
 }
 
+// Whether contact n's rows act in lanes i.. (soft_constraint.h, RowActive): what a vector of
+// robots none of whose lanes touch can skip, writing what the rows would for them.
+template <class D>
+HWY_INLINE hn::Mask<D> ContactActive(D d, const ContactSet& contacts, size_t n,
+                                     const ContactStep& step, size_t i) {
+  const hn::Vec<D> r = hn::Sub(hn::LoadU(d, contacts.geometry.Array(kContactArrays * n) + i),
+                               hn::Set(d, contacts.parameters[n].margin));
+  return RowActive(d, hn::LoadU(d, step.flags.Array(n) + i), hn::Lt(r, hn::Zero(d)));
+}
+
 // E_lb (R_l^T w): a world direction w in the body frame of `contact`'s link (pose q).
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void WorldToBody(D d, const ContactPoint& contact, V qx, V qy, V qz, V qw, V wx, V wy,
@@ -357,6 +367,48 @@ inline void GroundContactGeometryImpl(const ContactPoint* contacts, size_t count
   });
 }
 
+// Contact n's added point for AddedInertia: the point c and the normal in the body frame,
+// E_lb (R_l^T (c - o_l)) + r_lb and E_lb (R_l^T n), and the masses.
+template <class D, class Store, class V = hn::Vec<D>>
+HWY_INLINE void StoreAddedPoint(D d, const ContactPoint& contact, const ConstLanesView& poses,
+                                size_t i, V cx, V cy, V cz, V nx, V ny, V nz, V normal_mass,
+                                V tangent_mass, float* const* out, Store store) {
+  V ox, oy, oz, qx, qy, qz, qw;
+  LoadLinkPose(d, poses, contact.link, i, ox, oy, oz, qx, qy, qz, qw);
+  V bx, by, bz, px, py, pz;
+  WorldToBody(d, contact, qx, qy, qz, qw, nx, ny, nz, bx, by, bz);
+  WorldToBody(d, contact, qx, qy, qz, qw, hn::Sub(cx, ox), hn::Sub(cy, oy), hn::Sub(cz, oz), px,
+              py, pz);
+  const float* origin = contact.link_origin;
+  store(hn::Add(px, hn::Set(d, origin[0])), d, out[0] + i);
+  store(hn::Add(py, hn::Set(d, origin[1])), d, out[1] + i);
+  store(hn::Add(pz, hn::Set(d, origin[2])), d, out[2] + i);
+  store(bx, d, out[3] + i);
+  store(by, d, out[4] + i);
+  store(bz, d, out[5] + i);
+  store(normal_mass, d, out[6] + i);
+  store(tangent_mass, d, out[7] + i);
+}
+
+inline void ContactVelocitiesImpl(const KinematicTree& tree, const ContactSet& contacts,
+                                  const ConstLanesView& poses, const ConstLanesView& velocities,
+                                  const LanesView& out) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  ForEachVector(d, out.count, [&](size_t i, auto store) HWY_ATTR {
+    for (size_t n = 0; n < contacts.count; ++n) {
+      V distance, cx, cy, cz, nx, ny, nz, t1x, t1y, t1z, t2x, t2y, t2z;
+      LoadContactFrame(d, contacts.geometry, n, i, distance, cx, cy, cz, SWARM_CONTACT_FRAME_ARGS);
+      V vx, vy, vz, v1, v2, vn;
+      PointMotion(d, tree, poses, contacts.points[n].link, cx, cy, cz, velocities, i, vx, vy, vz);
+      ToContactFrame(SWARM_CONTACT_FRAME_ARGS, vx, vy, vz, v1, v2, vn);
+      store(v1, d, out.Array(kContactVelocityArrays * n) + i);
+      store(v2, d, out.Array(kContactVelocityArrays * n + 1) + i);
+      store(vn, d, out.Array(kContactVelocityArrays * n + 2) + i);
+    }
+  });
+}
+
 inline void ContactTermsImpl(const KinematicTree& tree, const ContactSet& contacts,
                              const ConstLanesView& poses, const ConstLanesView& velocities,
                              const ContactState& state, const ContactStep& step,
@@ -366,6 +418,19 @@ inline void ContactTermsImpl(const KinematicTree& tree, const ContactSet& contac
   ForEachVector(d, forces.count, [&](size_t i, auto store) HWY_ATTR {
     for (size_t n = 0; n < contacts.count; ++n) {
       const ContactPoint& contact = contacts.points[n];
+      float* added[kAddedPointArrays];
+      for (size_t k = 0; k < kAddedPointArrays; ++k) {
+        added[k] = added_points.Array(kAddedPointArrays * n + k);
+      }
+      if (hn::AllFalse(d, ContactActive(d, contacts, n, step, i))) {
+        // No lane touches: no force, no mass; the point and normal as the full path writes them.
+        V distance, cx, cy, cz, nx, ny, nz, t1x, t1y, t1z, t2x, t2y, t2z;
+        LoadContactFrame(d, contacts.geometry, n, i, distance, cx, cy, cz,
+                         SWARM_CONTACT_FRAME_ARGS);
+        StoreAddedPoint(d, contact, poses, i, cx, cy, cz, nx, ny, nz, hn::Zero(d), hn::Zero(d),
+                        added, store);
+        continue;
+      }
       V cx, cy, cz, nx, ny, nz, t1x, t1y, t1z, t2x, t2y, t2z, v1, v2, vn, r, u1, u2, normal_mass,
           tangent_mass, b1, b2, bn, f1, f2, fn;
       hn::Mask<decltype(d)> active, sliding;
@@ -378,24 +443,8 @@ inline void ContactTermsImpl(const KinematicTree& tree, const ContactSet& contac
       FromContactFrame(SWARM_CONTACT_FRAME_ARGS, f1, f2, fn, fx, fy, fz);
       ApplyPointForce(d, tree, poses, contact.link, cx, cy, cz, fx, fy, fz, active, forces, i,
                       store);
-      // The normal and the point in the body frame: E_lb (R_l^T n) and E_lb (R_l^T (c - o_l))
-      // + r_lb.
-      V ox, oy, oz, qx, qy, qz, qw;
-      LoadLinkPose(d, poses, contact.link, i, ox, oy, oz, qx, qy, qz, qw);
-      V bx, by, bz, px, py, pz;
-      WorldToBody(d, contact, qx, qy, qz, qw, nx, ny, nz, bx, by, bz);
-      WorldToBody(d, contact, qx, qy, qz, qw, hn::Sub(cx, ox), hn::Sub(cy, oy), hn::Sub(cz, oz), px,
-                  py, pz);
-      const size_t first = kAddedPointArrays * n;
-      const float* origin = contact.link_origin;
-      store(hn::Add(px, hn::Set(d, origin[0])), d, added_points.Array(first) + i);
-      store(hn::Add(py, hn::Set(d, origin[1])), d, added_points.Array(first + 1) + i);
-      store(hn::Add(pz, hn::Set(d, origin[2])), d, added_points.Array(first + 2) + i);
-      store(bx, d, added_points.Array(first + 3) + i);
-      store(by, d, added_points.Array(first + 4) + i);
-      store(bz, d, added_points.Array(first + 5) + i);
-      store(normal_mass, d, added_points.Array(first + 6) + i);
-      store(tangent_mass, d, added_points.Array(first + 7) + i);
+      StoreAddedPoint(d, contact, poses, i, cx, cy, cz, nx, ny, nz, normal_mass, tangent_mass,
+                      added, store);
     }
   });
 }
@@ -477,6 +526,17 @@ inline void ContactForcesImpl(const KinematicTree& tree, const ContactSet& conta
       const ContactParameters& parameters = contacts.parameters[n];
       const V zero = hn::Zero(d), dt = hn::Set(d, parameters.normal.dt);
       const V mu = hn::Set(d, parameters.friction);
+      if (hn::AllFalse(d, ContactActive(d, contacts, n, step, i))) {
+        // No lane touches: the state the full path gives contacts that do not act.
+        for (const LanesView* view : {&state.normal_forces, &state.sliding}) {
+          store(zero, d, view->Array(n) + i);
+        }
+        for (const LanesView* view : {&state.friction_forces, &state.anchors}) {
+          store(zero, d, view->Array(2 * n) + i);
+          store(zero, d, view->Array(2 * n + 1) + i);
+        }
+        continue;
+      }
       V v1, v2, vn, r, u1, u2, f1, f2, fn, a1, a2, an;
       hn::Mask<decltype(d)> active, sliding;
       SolvedContactAt(d, tree, contacts, n, poses, velocities, accelerations, state, step, i, v1,

@@ -17,6 +17,7 @@
 namespace swarm {
 
 HWY_EXPORT(GroundContactGeometryImpl);
+HWY_EXPORT(ContactVelocitiesImpl);
 HWY_EXPORT(ContactTermsImpl);
 HWY_EXPORT(ContactForcesImpl);
 HWY_EXPORT(UpdateContactFlagsImpl);
@@ -63,7 +64,9 @@ bool ValidSet(const KinematicTree& tree, const ContactSet& contacts, size_t robo
     }
   }
   return contacts.geometry.arrays == kContactArrays * contacts.count &&
-         contacts.geometry.count == robots;
+         contacts.geometry.count == robots &&
+         contacts.point_velocities.arrays == kContactVelocityArrays * contacts.count &&
+         contacts.point_velocities.count == robots;
 }
 
 bool ValidState(const ContactState& state, size_t count, size_t robots) {
@@ -87,6 +90,18 @@ void GroundContactGeometry(const KinematicTree& tree, const ContactPoint* contac
   SWARM_ASSERT(SameCount(poses, geometry) && poses.arrays == kPoseArrays * tree.link_count() &&
                geometry.arrays == kContactArrays * count);
   HWY_DYNAMIC_DISPATCH(GroundContactGeometryImpl)(contacts, count, height, poses, geometry);
+}
+
+void ContactVelocities(const KinematicTree& tree, const ContactSet& contacts,
+                       const ConstLanesView& poses, const ConstLanesView& velocities,
+                       const LanesView& out) {
+  ContactSet placed = contacts;
+  placed.point_velocities = out;  // checked as the others read it
+  SWARM_ASSERT(ValidSet(tree, placed, out.count));
+  SWARM_ASSERT(SameCount(poses, velocities, out) &&
+               poses.arrays == kPoseArrays * tree.link_count() &&
+               velocities.arrays == ContactVelocityCount(tree));
+  HWY_DYNAMIC_DISPATCH(ContactVelocitiesImpl)(tree, contacts, poses, velocities, out);
 }
 
 void ContactTerms(const KinematicTree& tree, const ContactSet& contacts,

@@ -157,7 +157,10 @@ SoftContactRows ContactRowsAt(const KinematicTree& tree, const ContactSet& conta
   SoftContactRows c;
   c.frame = LoadContactFrame(contacts.geometry, n, r);
   c.r = c.frame.distance - parameters.margin;
-  c.v = c.frame.In(PointMotion(tree, poses, contact.link, c.frame.c, velocities));
+  const auto velocity = [&](size_t k) {
+    return contacts.point_velocities.Array(kContactVelocityArrays * n + k)[r];
+  };
+  c.v = {{velocity(0), velocity(1), velocity(2)}};
   const float flag = step.flags.Array(n)[r];
   c.active = RowActive(flag, c.r < 0.0f);
   const float slip = step.slipping.Array(n)[r];
@@ -243,6 +246,21 @@ void GroundContactGeometry(const KinematicTree& /*tree*/, const ContactPoint* co
       const float values[kContactArrays] = {cz - height, o.v[0], o.v[1], cz, 0.0f, 0.0f, 1.0f};
       for (size_t k = 0; k < kContactArrays; ++k) {
         geometry.Array(kContactArrays * n + k)[r] = values[k];
+      }
+    }
+  }
+}
+
+void ContactVelocities(const KinematicTree& tree, const ContactSet& contacts,
+                       const ConstLanesView& poses, const ConstLanesView& velocities,
+                       const LanesView& out) {
+  for (size_t r = 0; r < out.count; ++r) {
+    const RobotPoses robot{poses, r};
+    for (size_t n = 0; n < contacts.count; ++n) {
+      const ContactFrame frame = LoadContactFrame(contacts.geometry, n, r);
+      const Vec3 v = frame.In(PointMotion(tree, robot, contacts.points[n].link, frame.c, velocities));
+      for (size_t k = 0; k < kContactVelocityArrays; ++k) {
+        out.Array(kContactVelocityArrays * n + k)[r] = v.v[k];
       }
     }
   }

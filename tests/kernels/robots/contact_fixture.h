@@ -89,14 +89,23 @@ struct ContactCase {
   std::vector<SoftConstraint> softs;          // per contact
   std::vector<ContactParameters> parameters;  // per contact, for kContactDt
   RobotLanes geometry;                        // kContactArrays per contact
+  RobotLanes point_velocities;                // kContactVelocityArrays per contact
   ContactStateLanes state;
   ContactStepLanes step;
 
   static bool OnGround(size_t contact) { return contact % 2 == 0; }
   ContactSet set() const {
-    return {contacts.data(), parameters.data(), contacts.size(), geometry.view()};
+    return {contacts.data(), parameters.data(), contacts.size(), geometry.view(),
+            point_velocities.view()};
   }
 };
+
+// The point velocities of the case's geometry, poses and velocities (reference::
+// ContactVelocities): after anything they depend on changes.
+inline void UpdatePointVelocities(ContactCase& c, const KinematicTree& tree) {
+  reference::ContactVelocities(tree, c.set(), c.poses.view(), c.velocities.view(),
+                               c.point_velocities.view());
+}
 
 // The ground contacts' geometry (reference::GroundContactGeometry per contact) from c.poses.
 inline void UpdateGroundGeometry(ContactCase& c, const KinematicTree& tree) {
@@ -137,6 +146,7 @@ inline ContactCase MakeContactCase(const TestRobot& robot, size_t count, uint32_
                 {},
                 {},
                 RobotLanes(count, kContactArrays * contact_count, kContactPadding),
+                RobotLanes(count, kContactVelocityArrays * contact_count, kContactPadding),
                 ContactStateLanes(count, contact_count),
                 ContactStepLanes(count, contact_count)};
   reference::ForwardKinematics(tree, c.q.view(), c.poses.view());
@@ -218,6 +228,7 @@ inline ContactCase MakeContactCase(const TestRobot& robot, size_t count, uint32_
       }
     }
   }
+  UpdatePointVelocities(c, tree);
   return c;
 }
 

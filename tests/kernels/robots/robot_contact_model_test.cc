@@ -466,6 +466,7 @@ TEST_CASE("point-contact kernels match a finite-difference double reference", "[
         for (size_t k = 0; k < c.velocities.arrays(); ++k) {
           for (size_t r = 0; r < kRobots; ++r) c.velocities.At(k, r) *= 5.0f;
         }
+        test::UpdatePointVelocities(c, tree);
       }
       CheckAgainstModel(robot, c, seen);
     }

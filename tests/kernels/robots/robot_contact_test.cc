@@ -2,7 +2,7 @@
 // trees of tests/kernels/robots/robot_fixture.h (a floating quadruped, a gripper with prismatic and
 // mimic joints, a UR5-like arm, a chain, a planar arm), contacts at every leaf and at a mid-chain
 // link, on the ground and with random normals (tests/kernels/robots/contact_fixture.h):
-//   - GroundContactGeometry, ContactTerms, UpdateContactFlags (with and without releases) and
+//   - GroundContactGeometry, ContactVelocities, ContactTerms, UpdateContactFlags (with and without releases) and
 //     ContactForces bitwise against the scalar references
 //     (swarm/kernels/robots/robot_contact_reference.h) on every compiled SIMD target and batch
 //     size, with every normal-row flag and slip flag, padding untouched;
@@ -90,6 +90,9 @@ TEST_CASE("point-contact kernels equal their references bitwise on every target"
       ContactStateLanes want_state = c.state;
       reference::ContactForces(tree, c.set(), c.poses.view(), c.velocities.view(),
                                c.accelerations.view(), c.step.view(), want_state.view());
+      RobotLanes want_velocities(count, kContactVelocityArrays * contacts, kPadding);
+      reference::ContactVelocities(tree, c.set(), c.poses.view(), c.velocities.view(),
+                                   want_velocities.view());
       RobotLanes want_geometry(count, kContactArrays * contacts, kPadding);
       reference::GroundContactGeometry(tree, c.contacts.data(), contacts, c.ground.height,
                                        c.poses.view(), want_geometry.view());
@@ -140,6 +143,9 @@ TEST_CASE("point-contact kernels equal their references bitwise on every target"
         CHECK(Difference(points, want_points) == "");
         CHECK(Difference(state, want_state) == "");
         CHECK(Difference(geometry, want_geometry) == "");
+        RobotLanes velocities(count, kContactVelocityArrays * contacts, kPadding);
+        ContactVelocities(tree, c.set(), c.poses.view(), c.velocities.view(), velocities.view());
+        CHECK(Difference(velocities, want_velocities) == "");
       });
     }
   }
@@ -190,6 +196,7 @@ TEST_CASE("robots out of contact keep their forces to the bit and reset their co
   for (size_t n = 1; n < c.contacts.size(); n += 2) {
     for (size_t r = 0; r < robots; ++r) c.geometry.At(kContactArrays * n, r) = kNoContact;
   }
+  test::UpdatePointVelocities(c, tree);
   c.step.flags.FillValid(0.0f);
   c.step.slipping.FillValid(0.0f);
   for (size_t k = 0; k < c.forces.arrays(); ++k) {

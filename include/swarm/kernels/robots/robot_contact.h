@@ -112,13 +112,17 @@ struct ContactParameters {
 bool ValidContactParameters(const ContactParameters& parameters);
 
 // The contacts of a call: per contact its point, its parameters (all with one dt) and, per robot,
-// its geometry (kContactArrays arrays per contact: distance, c, n).
+// its geometry (kContactArrays arrays per contact: distance, c, n) and the velocity of its
+// material point at the step's start along (t1, t2, n) (kContactVelocityArrays per contact:
+// ContactVelocities, once per step, which every solve of the step reads).
 struct ContactSet {
   const ContactPoint* points = nullptr;
   const ContactParameters* parameters = nullptr;
   size_t count = 0;
   ConstLanesView geometry;
+  ConstLanesView point_velocities;
 };
+inline constexpr size_t kContactVelocityArrays = 3;
 
 // The state contacts keep between steps, one or two arrays per contact in contact order.
 struct ContactState {
@@ -164,6 +168,13 @@ inline constexpr float kContactSticking = -1.0f;
 // the plane z = height) from the link poses, into `geometry` (kContactArrays per contact).
 void GroundContactGeometry(const KinematicTree& tree, const ContactPoint* contacts, size_t count,
                            float height, const ConstLanesView& poses, const LanesView& geometry);
+
+// At the step's start state, after the geometry: each contact's point velocity J_c qd along
+// (t1, t2, n) into `out` (kContactVelocityArrays per contact; contacts.point_velocities is not
+// read).
+void ContactVelocities(const KinematicTree& tree, const ContactSet& contacts,
+                       const ConstLanesView& poses, const ConstLanesView& velocities,
+                       const LanesView& out);
 
 // Before forward dynamics, at the step's start state: forces += J_c^T f_e over the active contacts
 // (in order), and added_points (kAddedPointArrays = 8 per contact: the contact point and its

@@ -14,6 +14,10 @@ namespace swarm::reference {
 void GroundContactGeometry(const KinematicTree& tree, const ContactPoint* contacts, size_t count,
                            float height, const ConstLanesView& poses, const LanesView& geometry);
 
+void ContactVelocities(const KinematicTree& tree, const ContactSet& contacts,
+                       const ConstLanesView& poses, const ConstLanesView& velocities,
+                       const LanesView& out);
+
 void ContactTerms(const KinematicTree& tree, const ContactSet& contacts,
                   const ConstLanesView& poses, const ConstLanesView& velocities,
                   const ContactState& state, const ContactStep& step, const LanesView& forces,
