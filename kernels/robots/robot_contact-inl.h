@@ -465,6 +465,33 @@ inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactSet& 
       const ContactParameters& parameters = contacts.parameters[n];
       const V zero = hn::Zero(d), mu = hn::Set(d, parameters.friction);
       const V dt = hn::Set(d, parameters.normal.dt);
+      float* mark = changed.Array(0) + i;
+      const auto dormant = ContactActive(d, contacts, n, step, i);
+      if (hn::AllFalse(d, dormant)) {
+        // No lane touches: only a catch (or the last update's stop) can change a flag, and no
+        // friction acts; the normal's motion as the full path computes it.
+        V distance, cx, cy, cz, nx, ny, nz, t1x, t1y, t1z, t2x, t2y, t2z;
+        LoadContactFrame(d, contacts.geometry, n, i, distance, cx, cy, cz,
+                         SWARM_CONTACT_FRAME_ARGS);
+        const V r = hn::Sub(distance, hn::Set(d, parameters.margin));
+        const V vn =
+            hn::LoadU(d, contacts.point_velocities.Array(kContactVelocityArrays * n + 2) + i);
+        V ax, ay, az, bx, by, bz;
+        PointMotion(d, tree, poses, contacts.points[n].link, cx, cy, cz, accelerations, i, ax, ay,
+                    az);
+        BaseTurn(d, tree, poses, velocities, i, bx, by, bz);
+        const V an = hn::Add(Dot3(nx, ny, nz, ax, ay, az), Dot3(nx, ny, nz, bx, by, bz));
+        const V end = hn::Add(r, hn::Mul(dt, hn::Add(vn, hn::Mul(dt, an))));
+        const auto crosses = hn::Lt(end, hn::IfThenElseZero(hn::Lt(r, zero), r));
+        const V flag = hn::LoadU(d, step.flags.Array(n) + i);
+        const V updated = NextRowFlag(d, flag, dormant, dormant, crosses, may_release,
+                                      hn::Ne(hn::LoadU(d, mark), zero));
+        const auto moved = hn::And(hn::Ne(updated, flag), hn::FirstN(d, valid));
+        any = any || !hn::AllFalse(d, moved);
+        store(hn::IfThenElse(moved, hn::Set(d, 1.0f), hn::LoadU(d, mark)), d, mark);
+        store(updated, d, step.flags.Array(n) + i);
+        continue;
+      }
       V v1, v2, vn, r, u1, u2, f1, f2, fn, a1, a2, an;
       hn::Mask<decltype(d)> active, sliding;
       SolvedContactAt(d, tree, contacts, n, poses, velocities, accelerations, state, step, i, v1,
@@ -476,7 +503,6 @@ inline bool UpdateContactFlagsImpl(const KinematicTree& tree, const ContactSet& 
       // select).
       const V end = hn::Add(r, hn::Mul(dt, hn::Add(vn, hn::Mul(dt, an))));
       const auto crosses = hn::Lt(end, hn::IfThenElseZero(hn::Lt(r, zero), r));
-      float* mark = changed.Array(0) + i;
       const V updated = NextRowFlag(d, flag, active, hn::Lt(fn, zero), crosses, may_release,
                                     hn::Ne(hn::LoadU(d, mark), zero));
       const auto released = hn::Lt(updated, zero);
