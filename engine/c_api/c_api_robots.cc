@@ -88,6 +88,9 @@ swarm_status ToBatchConfig(const char* function, const swarm_robot_model_impl& s
     }
     config->collisions = std::move(collisions).value();
   }
+  if (desc.world_contacts && !desc.collisions) {
+    return Invalid(function, "desc->world_contacts needs desc->collisions");
+  }
   if ((desc.kp != nullptr || desc.kd != nullptr || desc.armature != nullptr) && desc.dof != dof) {
     return Invalid(function, "desc->dof must be the model's " + std::to_string(dof) +
                                  " independent joints (the length of kp, kd and armature), got " +
@@ -112,15 +115,17 @@ swarm_status ToBatchConfig(const char* function, const swarm_robot_model_impl& s
   }
   TorqueModeConfig& torque = config->torque;
   torque.enabled = desc.torque;
+  torque.world_contacts = desc.world_contacts;
   const bool torque_only_fields = desc.armature != nullptr || desc.gravity != nullptr ||
                                   EnumValue(desc.integrator) != 0 || desc.contacts ||
-                                  desc.limits != nullptr || desc.limit_tolerance != 0.0f ||
-                                  desc.max_joint_speed != 0.0f ||
+                                  desc.world_contacts || desc.limits != nullptr ||
+                                  desc.limit_tolerance != 0.0f || desc.max_joint_speed != 0.0f ||
                                   desc.max_base_angular_speed != 0.0f || desc.max_step_turn != 0.0f;
   if (!desc.torque && torque_only_fields) {
     return Invalid(function,
-                   "desc->armature, gravity, integrator, contacts, limits, limit_tolerance, "
-                   "max_joint_speed, max_base_angular_speed and max_step_turn need desc->torque "
+                   "desc->armature, gravity, integrator, contacts, world_contacts, limits, "
+                   "limit_tolerance, max_joint_speed, max_base_angular_speed and max_step_turn "
+                   "need desc->torque "
                    "(a kinematic batch has no dynamics)");
   }
   if (desc.armature != nullptr) torque.dynamics.armature.assign(dof, 0.0);
@@ -271,8 +276,10 @@ Result<TensorView> ArrayView(RobotBatch& batch, int array) {
       return lanes(batch.ctrl(), false);
     case SWARM_ROBOT_SHAPE_CONTACTS:
       return grouped(std::as_const(batch).contacts(), kContactArrays);
+    case SWARM_ROBOT_CONTACT_GEOMETRY:
+      return grouped(std::as_const(batch).contact_geometry(), kContactArrays);
     default:
-      return InvalidArgument("array must be a swarm_robot_array (0 .. 15), got " +
+      return InvalidArgument("array must be a swarm_robot_array (0 .. 16), got " +
                              std::to_string(array));
   }
 }

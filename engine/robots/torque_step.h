@@ -120,26 +120,26 @@ size_t ResolveStagingFloats(size_t q_count, size_t velocities, size_t dof, size_
 // The batch's arrays a torque step reads and writes, each over all robots (RobotBatch's storage
 // layout, engine/robots/robot_batch.cc). The rk_* arrays exist for the RK4 integrator only.
 struct TorqueStepArrays {
-  LanesView q;                 // q_count arrays
-  LanesView q_joints;          // the joints' part of q (dof)
-  LanesView velocities;        // [base velocity | qd] (velocities)
-  LanesView joint_velocities;  // qd (dof)
-  LanesView forces;            // [base force | torque] (velocities)
-  LanesView torques;           // torque (dof)
-  LanesView applied;           // what forward dynamics reads (velocities)
-  LanesView accelerations;     // qdd (velocities)
-  LanesView poses;             // link poses
+  LanesView q;                   // q_count arrays
+  LanesView q_joints;            // the joints' part of q (dof)
+  LanesView velocities;          // [base velocity | qd] (velocities)
+  LanesView joint_velocities;    // qd (dof)
+  LanesView forces;              // [base force | torque] (velocities)
+  LanesView torques;             // torque (dof)
+  LanesView applied;             // what forward dynamics reads (velocities)
+  LanesView accelerations;       // qdd (velocities)
+  LanesView poses;               // link poses
   LanesView contact_geometry;    // kContactArrays per contact, at the step's start
   LanesView contact_velocities;  // kContactVelocityArrays per contact, at the step's start
-  LanesView limit_forces;      // one per joint (dof)
-  ContactState contacts;       // the contacts' forces, anchors and modes
-  LanesView added_joints;      // the added inertia's joint entries (dof)
-  LanesView added_points;      // and its points (kAddedPointArrays per contact)
-  LanesView limit_flags;       // what a step's solves settled per limit row (dof)
-  ContactStep contact_step;    // and per contact
-  LanesView resolve_marks;     // 1 array: robots a step solves again
-  JointTargets targets;        // q, qd and qdd targets (dof each)
-  LanesView ctrl;              // the actuators' inputs (config->actuators.size())
+  LanesView limit_forces;        // one per joint (dof)
+  ContactState contacts;         // the contacts' forces, anchors and modes
+  LanesView added_joints;        // the added inertia's joint entries (dof)
+  LanesView added_points;        // and its points (kAddedPointArrays per contact)
+  LanesView limit_flags;         // what a step's solves settled per limit row (dof)
+  ContactStep contact_step;      // and per contact
+  LanesView resolve_marks;       // 1 array: robots a step solves again
+  JointTargets targets;          // q, qd and qdd targets (dof each)
+  LanesView ctrl;                // the actuators' inputs (config->actuators.size())
   LanesView rk_q0, rk_v0, rk_q_stage, rk_v_stage, rk_v_sum, rk_a_sum, rk_a_stage;
 };
 

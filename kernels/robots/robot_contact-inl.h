@@ -377,8 +377,8 @@ HWY_INLINE void StoreAddedPoint(D d, const ContactPoint& contact, const ConstLan
   LoadLinkPose(d, poses, contact.link, i, ox, oy, oz, qx, qy, qz, qw);
   V bx, by, bz, px, py, pz;
   WorldToBody(d, contact, qx, qy, qz, qw, nx, ny, nz, bx, by, bz);
-  WorldToBody(d, contact, qx, qy, qz, qw, hn::Sub(cx, ox), hn::Sub(cy, oy), hn::Sub(cz, oz), px,
-              py, pz);
+  WorldToBody(d, contact, qx, qy, qz, qw, hn::Sub(cx, ox), hn::Sub(cy, oy), hn::Sub(cz, oz), px, py,
+              pz);
   const float* origin = contact.link_origin;
   store(hn::Add(px, hn::Set(d, origin[0])), d, out[0] + i);
   store(hn::Add(py, hn::Set(d, origin[1])), d, out[1] + i);

@@ -258,7 +258,8 @@ void ContactVelocities(const KinematicTree& tree, const ContactSet& contacts,
     const RobotPoses robot{poses, r};
     for (size_t n = 0; n < contacts.count; ++n) {
       const ContactFrame frame = LoadContactFrame(contacts.geometry, n, r);
-      const Vec3 v = frame.In(PointMotion(tree, robot, contacts.points[n].link, frame.c, velocities));
+      const Vec3 v =
+          frame.In(PointMotion(tree, robot, contacts.points[n].link, frame.c, velocities));
       for (size_t k = 0; k < kContactVelocityArrays; ++k) {
         out.Array(kContactVelocityArrays * n + k)[r] = v.v[k];
       }

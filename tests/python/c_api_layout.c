@@ -138,6 +138,7 @@ int main(void) {
   FIELD(swarm_robot_batch_desc, max_base_angular_speed);
   FIELD(swarm_robot_batch_desc, max_step_turn);
   FIELD(swarm_robot_batch_desc, collisions);
+  FIELD(swarm_robot_batch_desc, world_contacts);
 
   STRUCT(swarm_contact_slot_info);
   FIELD(swarm_contact_slot_info, pair);
@@ -286,6 +287,7 @@ int main(void) {
   CONSTANT(SWARM_ROBOT_CONTACT_SLIDING);
   CONSTANT(SWARM_ROBOT_CTRL);
   CONSTANT(SWARM_ROBOT_SHAPE_CONTACTS);
+  CONSTANT(SWARM_ROBOT_CONTACT_GEOMETRY);
 
   CONSTANT(SWARM_TASK_REACH);
   CONSTANT(SWARM_TASK_TRACK);

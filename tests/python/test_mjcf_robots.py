@@ -119,6 +119,33 @@ class MjcfRobots(unittest.TestCase):
         unused = batch.shape_contacts[:, :, 0] == np.finfo(np.float32).max
         self.assertTrue(np.isfinite(batch.shape_contacts[~unused]).all())
 
+    def test_go2_stands_on_its_floor(self):
+        # world_contacts: the Go2's shapes against its scene's floor act in every step. From the
+        # home keyframe held by its servos, after 1 s every robot stands: the floor carries its
+        # weight (the masses of the file's inertials, read here with xml.etree) within 2%, the
+        # base stays within 3 cm of the keyframe's height, and the normals push up.
+        scene = os.path.join(MJCF_DIR, "unitree_go2", "scene_mjx.xml")
+        model = self.lib.robot_model(mjcf=scene)
+        batch = self.context.robot_batch(model, 4, torque=True, collisions=True,
+                                         world_contacts=True)
+        home = model.keyframe("home")
+        batch.q[:] = home["q"]
+        batch.ctrl[:] = home["ctrl"]
+        for _ in range(500):  # 1 s of the file's 2 ms
+            batch.torque_step(0.002, controller="actuators")
+        root = ET.parse(os.path.join(MJCF_DIR, "unitree_go2", "go2_mjx.xml")).getroot()
+        mass = sum(float(inertial.get("mass")) for inertial in root.iter("inertial"))
+        contacts = batch.contact_forces.shape[1]
+        self.assertEqual(batch.contact_geometry.shape, (4, contacts, 7))
+        touching = batch.contact_forces > 0
+        np.testing.assert_allclose(batch.contact_forces.sum(axis=1), mass * 9.81, rtol=0.02)
+        np.testing.assert_allclose(batch.contact_geometry[touching][:, 4:], [[0, 0, 1]] * int(
+            touching.sum()), atol=1e-6)
+        self.assertLess(np.abs(batch.q[:, 2] - home["q"][2]).max(), 0.03)
+        with self.assertRaises(swarm.SwarmError) as caught:
+            self.context.robot_batch(model, 1, torque=True, world_contacts=True)
+        self.assertIn("world_contacts needs desc->collisions", str(caught.exception))
+
     def test_urdf_collision_primitives(self):
         # A box base, an upper link and a lower link with a sphere each on y hinges. The fixed
         # base is part of the world (as MuJoCo welds it), so both spheres may touch it; the two

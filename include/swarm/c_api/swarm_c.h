@@ -609,6 +609,12 @@ typedef struct swarm_robot_batch_desc {
    * a URDF has no world geometry). swarm_robot_batch_detect_contacts fills
    * SWARM_ROBOT_SHAPE_CONTACTS. */
   bool collisions;
+  /* Torque mode with collisions: the pairs of a link's shape with a world shape (an MJCF scene's
+   * floor, tables, steps) act in every step, one contact per contact slot after the ground
+   * contacts of desc->contacts, with each pair's friction, solref, solimp, margin and gap
+   * (swarm/robots/robot_batch.h, TorqueModeConfig::world_contacts); the euler integrator, a
+   * model without mimic joints. Self-collision pairs are detected, not stepped. */
+  bool world_contacts;
 } swarm_robot_batch_desc;
 
 /* Allocates the batch in the context (its budget applies): q at zero clamped into the limits (a
@@ -625,7 +631,9 @@ swarm_status swarm_robot_batch_size(swarm_robot_batch batch, size_t* robots);
 
 /* The state a view shows, each f32[R][n] with strides [1, lane stride] (robot r's values are row
  * r), link poses f32[R][links][7] and friction forces f32[R][contacts][2]. Read-only: QDD,
- * LINK_POSES and the constraint forces (LIMIT_FORCES, CONTACT_*), which the steps write. */
+ * LINK_POSES and the constraint forces (LIMIT_FORCES, CONTACT_*), which the steps write. The
+ * contacts of the CONTACT_* arrays are the ground contacts (desc->contacts), then one per contact
+ * slot of the world pairs (desc->world_contacts). */
 typedef enum swarm_robot_array {
   SWARM_ROBOT_Q = 0,               /* [R][q_count] */
   SWARM_ROBOT_QD = 1,              /* [R][dof] joint velocities */
@@ -642,7 +650,9 @@ typedef enum swarm_robot_array {
    * step, N m or N: > 0 pushes the joint back into its range, 0 while the limit is inactive
    * (the joint's torque is +force at its lower limit, -force at its upper). */
   SWARM_ROBOT_LIMIT_FORCES = 11,
-  /* [R][contacts][2] each contact's friction force in the last step, x y in the world, N */
+  /* [R][contacts][2] each contact's friction force in the last step along its tangents t1 t2
+   * (the orthonormal basis of swarm/kernels/robots/robot_contact.h ContactTangents: x y in the
+   * world for a ground contact), N */
   SWARM_ROBOT_CONTACT_FRICTION_FORCES = 12,
   SWARM_ROBOT_CONTACT_SLIDING = 13, /* [R][contacts] 1: the contact slides, 0: it sticks */
   SWARM_ROBOT_CTRL = 14, /* [R][actuators] an MJCF model's actuator inputs (torque mode) */
@@ -651,6 +661,9 @@ typedef enum swarm_robot_array {
    * x y z from the pair's first shape to its second (swarm_robot_batch_contact_slot), as of the
    * last swarm_robot_batch_detect_contacts. */
   SWARM_ROBOT_SHAPE_CONTACTS = 15,
+  /* [R][contacts][7] (torque mode) each contact's distance (m; FLT_MAX: a world slot that holds
+   * no contact), point x y z and unit normal x y z pushing the robot, at the last step's start. */
+  SWARM_ROBOT_CONTACT_GEOMETRY = 16,
 } swarm_robot_array;
 swarm_status swarm_robot_batch_tensor(swarm_robot_batch batch, swarm_robot_array array,
                                       swarm_tensor* out);

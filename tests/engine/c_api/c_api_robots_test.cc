@@ -763,9 +763,9 @@ TEST_CASE("robot batch errors name the problem and change nothing") {
     *ElementOf<float>(Info(q.get()), {1, 0}) = 0.0f;
     CHECK(Hash(owned.get()) == before);
     swarm_tensor view = nullptr;
-    CHECK(swarm_robot_batch_tensor(owned.get(), static_cast<swarm_robot_array>(16), &view) ==
+    CHECK(swarm_robot_batch_tensor(owned.get(), static_cast<swarm_robot_array>(17), &view) ==
           SWARM_INVALID_ARGUMENT);
-    CHECK_THAT(LastError(), Contains("array must be a swarm_robot_array (0 .. 15), got 16"));
+    CHECK_THAT(LastError(), Contains("array must be a swarm_robot_array (0 .. 16), got 17"));
     CHECK(view == nullptr);
   }
   SECTION("null handles") {
@@ -863,12 +863,16 @@ constexpr const char* kMjcfBall = R"(<mujoco model="mjcf_ball">
       <geom name="shell" size="0.1" mass="1"/></body></worldbody>
 </mujoco>)";
 
-TEST_CASE("MJCF models: collision shapes' contacts through the C API") {
-  const std::string path = "c_api_mjcf_ball.xml";
+// kMjcfBall written to `path` and loaded.
+ModelPtr LoadBall(const std::string& path) {
   std::ofstream(path) << kMjcfBall;
   swarm_robot_model loaded = nullptr;
   REQUIRE(swarm_robot_model_load_mjcf(path.c_str(), nullptr, &loaded) == SWARM_OK);
-  ModelPtr model(loaded);
+  return ModelPtr(loaded);
+}
+
+TEST_CASE("MJCF models: collision shapes' contacts through the C API") {
+  ModelPtr model = LoadBall("c_api_mjcf_ball.xml");
   ContextPtr context = MakeContext();
   swarm_robot_batch_desc desc{};
   desc.robots = 4;
@@ -912,6 +916,47 @@ TEST_CASE("MJCF models: collision shapes' contacts through the C API") {
   REQUIRE(swarm_robot_batch_contact_slots(none.get(), &slots) == SWARM_OK);
   CHECK(slots == 0);
   REQUIRE(swarm_robot_batch_detect_contacts(none.get()) == SWARM_OK);  // nothing to detect
+}
+
+TEST_CASE("MJCF models: world contacts act in torque steps through the C API") {
+  ModelPtr model = LoadBall("c_api_mjcf_ball_world.xml");
+  ContextPtr context = MakeContext();
+  swarm_robot_batch_desc desc{};
+  desc.robots = 3;
+  desc.torque = true;
+  desc.world_contacts = true;
+  swarm_robot_batch made = nullptr;
+  CHECK(swarm_robot_batch_create(context.get(), model.get(), &desc, &made) ==
+        SWARM_INVALID_ARGUMENT);
+  CHECK_THAT(LastError(), Contains("desc->world_contacts needs desc->collisions"));
+  desc.torque = false;
+  desc.collisions = true;
+  CHECK(swarm_robot_batch_create(context.get(), model.get(), &desc, &made) ==
+        SWARM_INVALID_ARGUMENT);
+  CHECK_THAT(LastError(), Contains("world_contacts") && Contains("need desc->torque"));
+  desc.torque = true;
+  BatchPtr batch = MakeBatch(context.get(), model.get(), desc);
+  // The ball (1 kg, radius 0.1, centre at 0.5 + lift) dropped from 0.1 m above the floor and
+  // resting after 1 s: the floor carries m g, pushing up.
+  TensorPtr q_view = View(batch.get(), SWARM_ROBOT_Q);
+  const swarm_tensor_info q_info = Info(q_view.get());
+  for (int64_t r = 0; r < 3; ++r) *ElementOf<float>(q_info, {r, 0}) = -0.3f;
+  for (int step = 0; step < 500; ++step) {
+    REQUIRE(swarm_robot_batch_torque_step(batch.get(), 0.002f, SWARM_TORQUE_NONE) == SWARM_OK);
+  }
+  TensorPtr forces = View(batch.get(), SWARM_ROBOT_CONTACT_FORCES);
+  TensorPtr geometry = View(batch.get(), SWARM_ROBOT_CONTACT_GEOMETRY);
+  const swarm_tensor_info force_info = Info(forces.get()), geometry_info = Info(geometry.get());
+  REQUIRE(Shape(force_info) == std::vector<int64_t>{3, 1});
+  REQUIRE(Shape(geometry_info) == std::vector<int64_t>{3, 1, 7});
+  CHECK(geometry_info.read_only);
+  for (int64_t r = 0; r < 3; ++r) {
+    INFO("robot " << r);
+    CHECK(std::abs(*ElementOf<float>(force_info, {r, 0}) - 9.81f) < 0.01f * 9.81f);
+    CHECK(std::abs(*ElementOf<float>(geometry_info, {r, 0, 0})) < 1e-3f);  // resting on it
+    CHECK(*ElementOf<float>(geometry_info, {r, 0, 6}) == 1.0f);            // pushing up
+    CHECK(std::abs(*ElementOf<float>(q_info, {r, 0}) + 0.4f) < 1e-3f);     // centre 0.1 up
+  }
 }
 
 }  // namespace swarm::test

@@ -2,7 +2,8 @@
 // trees of tests/kernels/robots/robot_fixture.h (a floating quadruped, a gripper with prismatic and
 // mimic joints, a UR5-like arm, a chain, a planar arm), contacts at every leaf and at a mid-chain
 // link, on the ground and with random normals (tests/kernels/robots/contact_fixture.h):
-//   - GroundContactGeometry, ContactVelocities, ContactTerms, UpdateContactFlags (with and without releases) and
+//   - GroundContactGeometry, ContactVelocities, ContactTerms, UpdateContactFlags (with and without
+//   releases) and
 //     ContactForces bitwise against the scalar references
 //     (swarm/kernels/robots/robot_contact_reference.h) on every compiled SIMD target and batch
 //     size, with every normal-row flag and slip flag, padding untouched;

@@ -106,7 +106,7 @@ class _RobotBatchDesc(ctypes.Structure):
                 ("limits", ctypes.POINTER(_SoftConstraintDesc)),
                 ("limit_tolerance", ctypes.c_float), ("max_joint_speed", ctypes.c_float),
                 ("max_base_angular_speed", ctypes.c_float), ("max_step_turn", ctypes.c_float),
-                ("collisions", ctypes.c_bool)]
+                ("collisions", ctypes.c_bool), ("world_contacts", ctypes.c_bool)]
 
 
 class _ContactSlotInfo(ctypes.Structure):

@@ -191,7 +191,7 @@ class Context(_Handle):
                     gravity=None, integrator="euler", end_effector=None, contacts=False,
                     contact_links=(), contact_radius=0.0, ground=None, limits=None,
                     limit_tolerance=None, max_joint_speed=None, max_base_angular_speed=None,
-                    max_step_turn=None, collisions=False):
+                    max_step_turn=None, collisions=False, world_contacts=False):
         """A batch of `robots` robots of `model` in this context (its budget applies).
 
         torque: rigid-body dynamics (torque_step) instead of the kinematic control_step.
@@ -224,6 +224,10 @@ class Context(_Handle):
 
         collisions: an MJCF model's collision shapes and contact pairs, by its file's rules:
         detect_contacts() fills shape_contacts (contact_slots() says what each slot is).
+        world_contacts (torque mode, with collisions): the pairs of a link's shape with a world
+        shape (an MJCF scene's floor, a table) act in every step, one contact per slot after the
+        ground contacts, with each pair's friction, solref, solimp and margin; their geometry at
+        the step's start is contact_geometry.
 
         Parameters out of range raise SwarmError naming the field (e.g.
         "config.torque.limits.damping_ratio is -1, expected a finite value > 0")."""
@@ -260,6 +264,7 @@ class Context(_Handle):
                              else _arguments.text("end_effector", end_effector))
         desc.contacts = contacts
         desc.collisions = collisions
+        desc.world_contacts = world_contacts
         names = [_arguments.text(f"contact_links[{index}]", name)
                  for index, name in enumerate(contact_links)]
         if names:

@@ -20,7 +20,8 @@ _URDF_COLLISIONS = {"ignore": 0, "primitives": 1, "skip-meshes": 2}
 _ROBOT_ARRAYS = {"q": 0, "qd": 1, "q_target": 2, "qd_target": 3, "qdd_target": 4, "torque": 5,
                  "qdd": 6, "base_velocity": 7, "link_poses": 8, "target_pose": 9,
                  "contact_forces": 10, "limit_forces": 11, "contact_friction_forces": 12,
-                 "contact_sliding": 13, "ctrl": 14, "shape_contacts": 15}
+                 "contact_sliding": 13, "ctrl": 14, "shape_contacts": 15,
+                 "contact_geometry": 16}
 
 
 class RobotModel(_Handle):
@@ -132,8 +133,12 @@ class RobotBatch(_Handle):
                                range (+force on the joint at its lower limit, -force at its
                                upper), 0 while the limit is inactive
       contact_forces           (R, contacts) each contact's normal force in the last step, N
-      contact_friction_forces  (R, contacts, 2) its friction force, x y in the world, N
+                               (the ground contacts, then one per world contact slot)
+      contact_friction_forces  (R, contacts, 2) its friction force along the contact's
+                               tangents (x y in the world for a ground contact), N
       contact_sliding          (R, contacts) 1 while the contact slides, 0 while it sticks
+      contact_geometry         (R, contacts, 7) distance, point x y z and the unit normal
+                               pushing the robot, at the last step's start
       shape_contacts           (R, slots, 7) collisions=True: each contact slot's distance, point
                                and normal as of the last detect_contacts()
 
@@ -186,6 +191,7 @@ class RobotBatch(_Handle):
     limit_forces = property(lambda self: self._view("limit_forces"))
     ctrl = property(lambda self: self._view("ctrl"))
     shape_contacts = property(lambda self: self._view("shape_contacts"))
+    contact_geometry = property(lambda self: self._view("contact_geometry"))
 
     def detect_contacts(self):
         """A batch made with collisions=True: every robot's contacts at its current link poses into
