@@ -79,6 +79,9 @@ struct RunOptions {
   // Ground contacts (torque control): at contact_links (empty: the leaf links), with the
   // parameters of swarm/kernels/robots/robot_contact.h.
   bool ground_contacts = false;
+  // An MJCF robot's shapes against the file's world shapes (its floor), with the file's contact
+  // parameters (TorqueModeConfig::world_contacts), torque control.
+  bool world_contacts = false;
   // PD gains of every joint; negative: DefaultJointControl's.
   double kp = -1.0, kd = -1.0;
   std::vector<std::string> contact_links;

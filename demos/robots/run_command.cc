@@ -41,7 +41,7 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-RobotBatchConfig BatchConfig(const RunOptions& options, const LoadedRobot& robot) {
+Result<RobotBatchConfig> BatchConfig(const RunOptions& options, const LoadedRobot& robot) {
   const RobotModel& model = robot.model;
   RobotBatchConfig config;
   config.control = DefaultJointControl(model);
@@ -63,6 +63,12 @@ RobotBatchConfig BatchConfig(const RunOptions& options, const LoadedRobot& robot
     config.torque.integrator = options.integrator;
     config.torque.limit_tolerance = static_cast<float>(options.limit_tolerance);
     config.torque.max_joint_speed = static_cast<float>(options.max_joint_speed);
+    if (options.world_contacts) {
+      Result<CollisionModel> collisions = MjcfCollisionModel(*robot.mjcf);
+      if (!collisions.ok()) return collisions.status();
+      config.collisions = std::move(collisions).value();
+      config.torque.world_contacts = true;
+    }
     if (options.ground_contacts) {
       GroundContactConfig& contacts = config.torque.contacts;
       contacts.enabled = true;
@@ -200,7 +206,9 @@ class RankRun {
   }
 
   Status AllocateLocal() {
-    RobotBatchConfig config = BatchConfig(options_, *robot_);
+    Result<RobotBatchConfig> configured = BatchConfig(options_, *robot_);
+    if (!configured.ok()) return configured.status();
+    RobotBatchConfig config = std::move(configured).value();
     if (!options_.end_effector.empty()) {
       Result<size_t> link = model_->FindLink(options_.end_effector);
       if (!link.ok()) return InvalidArgument("--end-effector: " + link.status().message());

@@ -87,6 +87,9 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   flags.AddString("contacts", &contacts,
                   "torque control: links touching the ground, comma-separated, or 'leaves' "
                   "(stand's default)");
+  flags.AddSwitch("world-contacts", &options.world_contacts,
+                  "torque control with --mjcf: the robot's collision shapes touch the file's world "
+                  "shapes (its floor, tables, steps) with the file's contact parameters");
   flags.AddNumber("contact-radius", &options.contact_radius, 0.0, 10.0,
                   "contacts: sphere radius around each contact link's origin, m");
   flags.AddNumber("ground-time-constant", &options.ground_time_constant, 1e-6, 1e3,
@@ -154,6 +157,9 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   options.task.track_period_seconds = static_cast<float>(track_period);
   if (options.task.task == RobotTask::kStand && contacts.empty()) contacts = "leaves";
   options.ground_contacts = !contacts.empty();
+  if (options.world_contacts && (!options.task.torque_control || options.source.mjcf.empty())) {
+    return InvalidArgument("--world-contacts: needs --mjcf and --control torque");
+  }
   if (options.ground_contacts && !options.task.torque_control) {
     return InvalidArgument("--contacts: ground contacts need --control torque");
   }
@@ -220,6 +226,7 @@ std::string RunFingerprintText(const RunOptions& options) {
   for (double g : options.gravity) add("gravity", g);
   add("integrator", static_cast<int>(options.integrator));
   add("ground_contacts", options.ground_contacts);
+  add("world_contacts", options.world_contacts);
   add("kp", options.kp);
   add("kd", options.kd);
   for (const std::string& link : options.contact_links) add("contact_link", link);
