@@ -623,13 +623,4 @@ RobotBatchConfig MjcfTorqueConfig(const MjcfRobot& robot) {
   return config;
 }
 
-Result<RobotBatchConfig> MjcfContactConfig(const MjcfRobot& robot) {
-  RobotBatchConfig config = MjcfTorqueConfig(robot);
-  Result<CollisionModel> collisions = MjcfCollisionModel(robot);
-  if (!collisions.ok()) return collisions.status();
-  config.collisions = std::move(collisions).value();
-  config.torque.world_contacts = robot.contacts_enabled;
-  return config;
-}
-
 }  // namespace swarm

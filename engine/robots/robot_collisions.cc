@@ -114,6 +114,17 @@ Result<CollisionModel> MjcfCollisionModel(const MjcfRobot& robot) {
                         robot.impratio};
 }
 
+// Declared in swarm/robots/mjcf_robot.h beside MjcfTorqueConfig; defined here with the collision
+// model it adds.
+Result<RobotBatchConfig> MjcfContactConfig(const MjcfRobot& robot) {
+  RobotBatchConfig config = MjcfTorqueConfig(robot);
+  Result<CollisionModel> collisions = MjcfCollisionModel(robot);
+  if (!collisions.ok()) return collisions.status();
+  config.collisions = std::move(collisions).value();
+  config.torque.world_contacts = robot.contacts_enabled;
+  return config;
+}
+
 void CollisionPlan::Detect(const ConstLanesView& link_poses, const LanesView& frames,
                            const LanesView& contacts) const {
   SWARM_ASSERT(frames.arrays == frame_arrays() && contacts.arrays == kContactArrays * slot_count_ &&
