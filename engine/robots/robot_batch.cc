@@ -631,8 +631,8 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
                              &frame_floats))) {
     return too_many("contacts");
   }
-  if (state->world && !MultiplyFits<size_t>(state->world->frame_arrays() * kCollisionChunk,
-                                            torque_tiles, &world_frame_floats)) {
+  if (state->world &&
+      !MultiplyFits<size_t>(state->world->frame_floats(), torque_tiles, &world_frame_floats)) {
     return too_many("contacts");
   }
 
@@ -791,14 +791,10 @@ void RobotBatch::DetectContacts(ThreadPool& pool) {
   const LanesView out{s.contacts_out.lane(0), s.robots, s.stride, s.contact_arrays()};
   const size_t tile_frames = plan.frame_arrays() * kCollisionChunk;
   RunFused(pool, size(), s.config.schedule, [&](size_t begin, size_t n) {
-    float* frames =
-        s.collision_frames.lane(0) + begin / s.config.schedule.tile_elements * tile_frames;
-    for (size_t chunk = 0; chunk < n; chunk += kCollisionChunk) {
-      const size_t m = std::min(kCollisionChunk, n - chunk);
-      plan.Detect(poses.Slice(begin + chunk, m),
-                  LanesView{frames, m, kCollisionChunk, plan.frame_arrays()},
-                  out.Slice(begin + chunk, m));
-    }
+    DetectInChunks(
+        plan, poses.Slice(begin, n),
+        s.collision_frames.lane(0) + begin / s.config.schedule.tile_elements * tile_frames,
+        out.Slice(begin, n));
   });
 }
 
@@ -919,7 +915,7 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
   if (s.world) {
     model.world = &*s.world;
     model.world_frames = s.world_frames.lane(0);
-    model.world_frame_floats = s.world->frame_arrays() * kCollisionChunk;
+    model.world_frame_floats = s.world->frame_floats();
   }
   model.limits = PrepareSoftConstraint(s.config.torque.limits, dt);
   model.dof = s.dof();

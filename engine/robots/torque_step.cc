@@ -273,15 +273,10 @@ void PlaceContacts(const TorqueStepModel& model, const TorqueStepArrays& arrays,
   }
   if (model.world != nullptr && model.world->count() > 0) {
     const WorldContacts& world = *model.world;
-    const LanesView geometry =
-        arrays.contact_geometry.Arrays(kContactArrays * ground, kContactArrays * world.count());
-    float* frames = model.WorldFrames(begin);
-    for (size_t chunk = 0; chunk < count; chunk += kCollisionChunk) {
-      const size_t m = std::min(kCollisionChunk, count - chunk);
-      world.Detect(poses.Slice(chunk, m),
-                   LanesView{frames, m, kCollisionChunk, world.frame_arrays()},
-                   geometry.Slice(begin + chunk, m));
-    }
+    world.Detect(
+        poses, model.WorldFrames(begin),
+        arrays.contact_geometry.Arrays(kContactArrays * ground, kContactArrays * world.count())
+            .Slice(begin, count));
   }
   ContactVelocities(*model.kinematics, TileContacts(model, arrays, begin, count), poses,
                     arrays.velocities.Slice(begin, count),

@@ -106,10 +106,6 @@ struct TorqueStepModel {
 inline constexpr size_t kResolveStagingRobots = 64;
 static_assert(kResolveStagingRobots % kPadFloats == 0);
 
-// The world pairs' shape frames are computed for this many robots at a time (a multiple of
-// kPadFloats on every architecture), so a tile's frame scratch stays small whatever its width.
-inline constexpr size_t kCollisionChunk = 64;
-
 // The floats of one tile's staging block for `robots` robots (a multiple of kPadFloats): the
 // arrays a re-solve reads and writes (q, velocities, forces, applied, accelerations, the link
 // poses and contact geometry when there are contacts, the contacts' state and step flags, the

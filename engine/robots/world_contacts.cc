@@ -119,9 +119,19 @@ Result<WorldContacts> WorldContacts::Make(const RobotModel& model,
   return out;
 }
 
-void WorldContacts::Detect(const ConstLanesView& link_poses, const LanesView& frames,
+void DetectInChunks(const CollisionPlan& plan, const ConstLanesView& link_poses, float* frames,
+                    const LanesView& contacts) {
+  for (size_t chunk = 0; chunk < contacts.count; chunk += kCollisionChunk) {
+    const size_t m = std::min(kCollisionChunk, contacts.count - chunk);
+    plan.Detect(link_poses.Slice(chunk, m),
+                LanesView{frames, m, kCollisionChunk, plan.frame_arrays()},
+                contacts.Slice(chunk, m));
+  }
+}
+
+void WorldContacts::Detect(const ConstLanesView& link_poses, float* frames,
                            const LanesView& geometry) const {
-  plan_.Detect(link_poses, frames, geometry);
+  DetectInChunks(plan_, link_poses, frames, geometry);
   // The narrow phase's normal points from the pair's shape1 to its shape2: away from the robot
   // where the robot's shape is shape1.
   for (size_t n = 0; n < contacts_.size(); ++n) {

@@ -19,6 +19,16 @@
 
 namespace swarm {
 
+// Shape frames are computed for this many robots at a time (a multiple of kPadFloats on every
+// architecture), so a tile's frame scratch stays small whatever its width.
+inline constexpr size_t kCollisionChunk = 64;
+
+// plan.Detect over robots of any count, kCollisionChunk at a time through `frames`
+// (plan.frame_arrays() * kCollisionChunk floats): what RobotBatch::DetectContacts and the torque
+// step's world contacts run on a tile.
+void DetectInChunks(const CollisionPlan& plan, const ConstLanesView& link_poses, float* frames,
+                    const LanesView& contacts);
+
 class WorldContacts {
  public:
   // One contact slot of a world pair, as the step's rows see it.
@@ -46,13 +56,14 @@ class WorldContacts {
 
   size_t count() const { return contacts_.size(); }
   const std::vector<Contact>& contacts() const { return contacts_; }
-  // Arrays of the scratch Detect needs per robot: the frames of the shapes of world pairs.
-  size_t frame_arrays() const { return plan_.frame_arrays(); }
+  // Floats of the scratch Detect needs: the frames of the world pairs' shapes for
+  // kCollisionChunk robots.
+  size_t frame_floats() const { return plan_.frame_arrays() * kCollisionChunk; }
 
   // The contacts' geometry (kContactArrays per contact: distance, point, and the normal that
-  // pushes the robot out of the world's shape) of robots with these link poses, through `frames`.
-  void Detect(const ConstLanesView& link_poses, const LanesView& frames,
-              const LanesView& geometry) const;
+  // pushes the robot out of the world's shape) of robots with these link poses, through `frames`
+  // (frame_floats()).
+  void Detect(const ConstLanesView& link_poses, float* frames, const LanesView& geometry) const;
 
  private:
   CollisionPlan plan_;
