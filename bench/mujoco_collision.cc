@@ -9,7 +9,8 @@ namespace swarm::bench {
 namespace {
 
 std::string GeomXml(const char* name, const ShapeGeometry& shape) {
-  static const char* kTypes[] = {"plane", "sphere", "capsule", "ellipsoid", "cylinder", "box"};
+  static const char* kTypes[] = {"plane",     "hfield",   "sphere", "capsule",
+                                 "ellipsoid", "cylinder", "box"};
   std::string size;
   switch (shape.type) {
     case ShapeType::kPlane:

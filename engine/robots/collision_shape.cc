@@ -6,6 +6,8 @@ const char* CollisionShapeTypeName(CollisionShapeType type) {
   switch (type) {
     case CollisionShapeType::kPlane:
       return "plane";
+    case CollisionShapeType::kHeightfield:
+      return "heightfield";
     case CollisionShapeType::kSphere:
       return "sphere";
     case CollisionShapeType::kCapsule:

@@ -107,7 +107,8 @@ Result<std::vector<ContactPair>> BuildContactPairs(const ContactPairRules& rules
   const auto ordered = [&](uint32_t a, uint32_t b) {
     return shapes[a].type <= shapes[b].type ? std::pair{a, b} : std::pair{b, a};
   };
-  // A pair the narrow phase cannot evaluate: an error for ellipsoids, nothing for two planes.
+  // A pair the narrow phase cannot evaluate: an error for ellipsoids, nothing for two grounds
+  // (planes and heightfields, which MuJoCo does not collide with each other either).
   const auto check = [&](uint32_t a, uint32_t b) -> Result<bool> {
     for (uint32_t s : {a, b}) {
       if (shapes[s].type == ShapeType::kEllipsoid) {
@@ -116,7 +117,10 @@ Result<std::vector<ContactPair>> BuildContactPairs(const ContactPairRules& rules
                                "(contype=\"0\" conaffinity=\"0\" keeps it visual)");
       }
     }
-    return !(shapes[a].type == ShapeType::kPlane && shapes[b].type == ShapeType::kPlane);
+    const auto ground = [&](uint32_t s) {
+      return shapes[s].type == ShapeType::kPlane || shapes[s].type == ShapeType::kHeightfield;
+    };
+    return !(ground(a) && ground(b));
   };
   std::vector<ContactPair> out;
   std::vector<std::pair<uint32_t, uint32_t>> explicit_pairs;

@@ -61,8 +61,14 @@ std::array<double, 4> MjcfQuatOfZAxis(const std::array<double, 3>& direction) {
 
 Result<MjcfCompiler> ReadMjcfCompiler(const MjcfDocument& document) {
   MjcfCompiler compiler;
+  bool mesh_folder_given = false;
   for (uint32_t e : document.Children(0, "compiler")) {
     const MjcfElement& element = document.elements[e];
+    if (const std::string* folder = element.Find("meshdir")) {
+      compiler.mesh_folder = *folder, mesh_folder_given = true;
+    } else if (const std::string* assets = element.Find("assetdir"); assets && !mesh_folder_given) {
+      compiler.mesh_folder = *assets;
+    }
     if (const std::string* angle = element.Find("angle")) {
       if (*angle != "degree" && *angle != "radian") {
         return document.Error(e, "angle \"" + *angle + "\": expected degree or radian");

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <cstdint>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct MjcfCompiler {
   bool autolimits = true;
   MjcfInertiaFromGeoms inertia_from_geoms = MjcfInertiaFromGeoms::kWithoutInertial;
   std::array<int, 2> inertia_groups{0, 5};
+  // Where heightfield (and mesh) files are, relative to the main file's folder (meshdir, or
+  // assetdir where meshdir is not given); "" for that folder.
+  std::string mesh_folder;
 };
 
 struct MjcfPose {

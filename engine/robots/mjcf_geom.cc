@@ -55,11 +55,14 @@ Result<MjcfGeom> ReadMjcfGeom(const MjcfDocument& document, uint32_t element,
   Result<std::string> name = MjcfText(document, element, "name", "");
   Result<std::string> type = MjcfText(document, element, "type", "sphere");
   Result<std::string> mesh = MjcfText(document, element, "mesh", "");
+  Result<std::string> hfield = MjcfText(document, element, "hfield", "");
   if (!name.ok()) return name.status();
   if (!type.ok()) return type.status();
   if (!mesh.ok()) return mesh.status();
+  if (!hfield.ok()) return hfield.status();
   geom.name = *name;
   geom.mesh = *mesh;
+  geom.hfield = *hfield;
   bool known = false;
   for (const TypeName& t : kTypes) {
     if (*type == t.name) geom.type = t.type, known = true;
@@ -72,6 +75,9 @@ Result<MjcfGeom> ReadMjcfGeom(const MjcfDocument& document, uint32_t element,
   }
   if (geom.type == MjcfGeomType::kMesh && geom.mesh.empty()) {
     return document.Error(element, "of type mesh names no mesh");
+  }
+  if (geom.type == MjcfGeomType::kHfield && geom.hfield.empty()) {
+    return document.Error(element, "of type hfield names no hfield");
   }
 
   Result<std::vector<double>> size = MjcfNumbers(document, element, "size", {0, 0, 0});

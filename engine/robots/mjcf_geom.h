@@ -36,6 +36,7 @@ struct MjcfGeom {
   double margin = 0, gap = 0;
   double solmix = 1;  // the weight of this geom's solref and solimp in a pair's mix
   std::string mesh;   // the mesh a mesh geom names
+  std::string hfield;  // the heightfield an hfield geom names
   // For a body's inertia from its geoms: the geom's mass when given, else density * volume.
   bool has_mass = false;
   double mass = 0;
@@ -46,8 +47,8 @@ struct MjcfGeom {
 // > 0 (a plane's >= 0); fromto on another type, of zero length, with a nonzero pos or with an
 // orientation; contype, conaffinity, priority or group not an integer (contype and conaffinity
 // >= 0); a condim other than 1, 3, 4 or 6; a negative friction, margin, gap, mass or density; a
-// mesh geom
-// without a mesh; and the errors of ReadMjcfPose and MjcfNumbers.
+// mesh geom without a mesh, an hfield geom without an hfield; and the errors of ReadMjcfPose and
+// MjcfNumbers.
 Result<MjcfGeom> ReadMjcfGeom(const MjcfDocument& document, uint32_t element,
                               const MjcfCompiler& compiler);
 

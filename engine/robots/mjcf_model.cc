@@ -1,6 +1,7 @@
 #include "engine/robots/mjcf_model.h"
 
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -9,6 +10,7 @@
 #include "engine/robots/mjcf_geom_inertia.h"
 #include "engine/robots/mjcf_inertial.h"
 #include "engine/robots/mjcf_schema.h"
+#include "swarm/kernels/collision/narrow_phase.h"
 
 namespace swarm {
 namespace {
@@ -55,6 +57,11 @@ class ModelReader {
     const std::string* name = document_.elements[0].Find("model");
     model_.name = name != nullptr ? *name : "MuJoCo Model";
     if (Status s = ReadOption(); !s.ok()) return s;
+    for (uint32_t section : document_.Children(0, "asset")) {
+      for (uint32_t e : document_.Children(section, "hfield")) {
+        if (Status s = ReadHeightfield(e); !s.ok()) return s;
+      }
+    }
     MjcfBody world;
     world.name = "world";
     model_.bodies.push_back(std::move(world));
@@ -210,6 +217,13 @@ class ModelReader {
         if (!geom.ok()) return geom.status();
         const auto g = static_cast<uint32_t>(model_.geoms.size());
         if (Status s = geoms_.Add(document_, child, geom->name, g); !s.ok()) return s;
+        int32_t heightfield = -1;
+        if (geom->type == MjcfGeomType::kHfield) {
+          Result<uint32_t> found = heightfields_.Find(document_, child, "hfield");
+          if (!found.ok()) return found.status();
+          heightfield = static_cast<int32_t>(*found);
+        }
+        model_.geom_heightfield.push_back(heightfield);
         model_.geoms.push_back(std::move(*geom));
         model_.geom_body.push_back(index);
         model_.bodies[index].geoms.push_back(g);
@@ -475,11 +489,75 @@ class ModelReader {
     return Status();
   }
 
+  // An <hfield> asset, checked as MuJoCo's compiler checks it (its data is read where the robot is
+  // made: mjcf_robot.cc).
+  Status ReadHeightfield(uint32_t e) {
+    MjcfHeightfield field;
+    field.element = e;
+    Result<std::string> name = MjcfText(document_, e, "name", "");
+    Result<std::string> file = MjcfText(document_, e, "file", "");
+    Result<std::vector<double>> size = MjcfNumbers(document_, e, "size", {0, 0, 0, 0});
+    Result<std::vector<double>> grid = MjcfNumbers(document_, e, "nrow", {0});
+    Result<std::vector<double>> columns = MjcfNumbers(document_, e, "ncol", {0});
+    if (!name.ok()) return name.status();
+    if (!file.ok()) return file.status();
+    if (!size.ok()) return size.status();
+    if (!grid.ok()) return grid.status();
+    if (!columns.ok()) return columns.status();
+    for (int k = 0; k < 4; ++k) {
+      if (!((*size)[k] > 0)) return document_.Error(e, "needs a size of four values > 0");
+      field.size[k] = (*size)[k];
+    }
+    const double rows = (*grid)[0], cols = (*columns)[0];
+    const bool given = rows != 0 || cols != 0;
+    if (!file->empty() && given) {
+      return document_.Error(e, "gives a file and nrow or ncol: the file sets the grid");
+    }
+    const auto valid = [](double n) { return n == std::floor(n) && n >= 2 && n <= 1e9; };
+    if (file->empty() && !(valid(rows) && valid(cols) && rows * cols <= kMaxHeightfieldPoints)) {
+      return document_.Error(e, "needs nrow and ncol, integers from 2 with at most " +
+                                    std::to_string(kMaxHeightfieldPoints) + " points (or a file)");
+    }
+    field.rows = static_cast<uint32_t>(rows);
+    field.columns = static_cast<uint32_t>(cols);
+    if (const std::string* elevation = document_.elements[e].Find("elevation")) {
+      if (!file->empty()) return document_.Error(e, "gives a file and elevation");
+      const size_t count = size_t{field.rows} * field.columns;
+      std::istringstream words(*elevation);
+      size_t given_values = 0;
+      for (std::string word; words >> word;) ++given_values;
+      if (given_values != count) {
+        return document_.Error(e, "elevation has " + std::to_string(given_values) +
+                                      " values for nrow x ncol = " + std::to_string(count));
+      }
+      Result<std::vector<double>> values =
+          MjcfNumbers(document_, e, "elevation", std::vector<double>(count, 0.0));
+      if (!values.ok()) return values.status();
+      field.elevation = std::move(*values);
+    }
+    if (!file->empty()) {
+      const std::string& main = document_.files[0];
+      const size_t slash = main.find_last_of('/');
+      std::string folder = slash == std::string::npos ? "" : main.substr(0, slash + 1);
+      const std::string& mesh_folder = model_.compiler.mesh_folder;
+      if (!mesh_folder.empty()) {
+        folder = mesh_folder[0] == '/' ? mesh_folder : folder + mesh_folder;
+        if (folder.back() != '/') folder += '/';
+      }
+      field.file = (*file)[0] == '/' ? *file : folder + *file;
+    }
+    field.name = *name;
+    const auto index = static_cast<uint32_t>(model_.heightfields.size());
+    if (Status s = heightfields_.Add(document_, e, field.name, index); !s.ok()) return s;
+    model_.heightfields.push_back(std::move(field));
+    return Status();
+  }
+
   const MjcfDocument& document_;
   MjcfModel model_;
   std::vector<uint32_t> geom_elements_;
   NameTable bodies_{"body"}, joints_{"joint"}, geoms_{"geom"}, sites_{"site"},
-      actuators_{"actuator"};
+      actuators_{"actuator"}, heightfields_{"hfield"};
 };
 
 }  // namespace

@@ -88,6 +88,18 @@ struct MjcfPair {
   uint32_t element = 0;
 };
 
+// A heightfield asset (XML reference, "hfield"): its grid from `elevation` (nrow x ncol numbers,
+// row 0 at -y), from `file` (resolved against the main file's folder and the compiler's mesh
+// folder) or, with neither, nrow x ncol zeros; size (radius_x, radius_y, elevation_z, base_z).
+struct MjcfHeightfield {
+  std::string name;
+  uint32_t rows = 0, columns = 0;
+  std::array<double, 4> size{0, 0, 0, 0};
+  std::string file;  // as resolved, or ""
+  std::vector<double> elevation;
+  uint32_t element = 0;
+};
+
 struct MjcfExclude {
   uint32_t body1 = 0, body2 = 0;
 };
@@ -124,6 +136,8 @@ struct MjcfModel {
   std::vector<uint32_t> joint_body;  // per joint: its body
   std::vector<MjcfGeom> geoms;
   std::vector<uint32_t> geom_body;  // per geom: its body
+  std::vector<MjcfHeightfield> heightfields;
+  std::vector<int32_t> geom_heightfield;  // per geom: its heightfield, or -1
   std::vector<MjcfSite> sites;
   std::vector<MjcfJointEquality> equalities;
   std::vector<MjcfActuator> actuators;
@@ -143,8 +157,10 @@ struct MjcfModel {
 // bodies, joints or geoms, a body without mass from a geom it needs (a mesh geom's volume needs
 // the mesh file, which swarm does not read), an actuator without a joint, with kp or kv < 0, a
 // gaintype other than fixed, a biastype other than none or affine, a dyntype other than none,
-// ctrl or force ranges with lower > upper, and keyframes whose qpos, qvel or ctrl has the wrong
-// length.
+// ctrl or force ranges with lower > upper, keyframes whose qpos, qvel or ctrl has the wrong
+// length, a heightfield with a size not > 0, nrow or ncol not an integer from 2 (or 0 with a
+// file), elevation of another length than nrow x ncol, both a file and nrow/ncol (as MuJoCo),
+// and an hfield geom naming no heightfield of the model.
 Result<MjcfModel> ReadMjcfModel(const MjcfDocument& document);
 
 }  // namespace swarm

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "engine/robots/mjcf_document.h"
 #include "engine/robots/mjcf_model.h"
 #include "swarm/robots/contact_pairs.h"
+#include "swarm/robots/heightfield.h"
 
 namespace swarm {
 namespace {
@@ -413,6 +415,34 @@ class RobotBuilder {
             fm::Multiply(parent_quat, XyzwOf(body.pose.quaternion))};
   }
 
+  // Heightfield h's grid in metres (swarm/robots/heightfield.h), read once however many geoms use
+  // it: its elevation numbers, its file, or zeros.
+  Result<std::shared_ptr<const Heightfield>> HeightfieldOf(size_t h) {
+    if (heightfields_.size() < model_.heightfields.size()) {
+      heightfields_.resize(model_.heightfields.size());
+    }
+    if (heightfields_[h]) return heightfields_[h];
+    const MjcfHeightfield& field = model_.heightfields[h];
+    HeightfieldGrid grid;
+    if (!field.file.empty()) {
+      MemoryAccountant scratch;  // decoding only: freed before this returns
+      Result<HeightfieldGrid> read = ReadHeightfieldGrid(scratch, field.file);
+      if (!read.ok()) return Error(field.element, "file: " + read.status().message());
+      grid = std::move(*read);
+    } else {
+      grid.rows = field.rows;
+      grid.columns = field.columns;
+      grid.values.assign(size_t{field.rows} * field.columns, 0.0f);
+      for (size_t i = 0; i < field.elevation.size(); ++i) {
+        grid.values[i] = static_cast<float>(field.elevation[i]);
+      }
+    }
+    Result<std::shared_ptr<const Heightfield>> heights = NormalisedHeightfield(grid, field.size[2]);
+    if (!heights.ok()) return Error(field.element, heights.status().message());
+    heightfields_[h] = *heights;
+    return heights;
+  }
+
   Status ReadCollisionShapes() {
     std::vector<bool> paired(model_.geoms.size(), false);
     for (const MjcfPair& pair : model_.pairs) paired[pair.geom1] = paired[pair.geom2] = true;
@@ -423,19 +453,17 @@ class RobotBuilder {
       const uint32_t b = model_.geom_body[g];
       const std::string what =
           "geom " + (geom.name.empty() ? std::to_string(g) : "'" + geom.name + "'");
-      if (geom.type == MjcfGeomType::kMesh || geom.type == MjcfGeomType::kHfield) {
+      if (geom.type == MjcfGeomType::kMesh) {
         return Error(model_.bodies[b].element,
-                     what + " collides but is a " +
-                         (geom.type == MjcfGeomType::kMesh ? "mesh" : "heightfield") +
-                         ", which swarm does not read yet (contype=\"0\" conaffinity=\"0\" keeps "
-                         "it visual)");
+                     what +
+                         " collides but is a mesh, which swarm does not read yet "
+                         "(contype=\"0\" conaffinity=\"0\" keeps it visual)");
       }
       CollisionShape shape;
       shape.name = geom.name;
-      // MjcfGeomType's solids in order (heightfields and meshes were refused above: the hfield
-      // entry is never read).
+      // MjcfGeomType's solids in order (meshes were refused above).
       constexpr CollisionShapeType kShapeOf[] = {
-          CollisionShapeType::kPlane,     CollisionShapeType::kPlane,
+          CollisionShapeType::kPlane,     CollisionShapeType::kHeightfield,
           CollisionShapeType::kSphere,    CollisionShapeType::kCapsule,
           CollisionShapeType::kEllipsoid, CollisionShapeType::kCylinder,
           CollisionShapeType::kBox};
@@ -454,6 +482,14 @@ class RobotBuilder {
       shape.position = position;
       shape.quaternion = quat;
       shape.size = geom.size;
+      if (geom.type == MjcfGeomType::kHfield) {
+        const auto h = static_cast<size_t>(model_.geom_heightfield[g]);
+        Result<std::shared_ptr<const Heightfield>> grid = HeightfieldOf(h);
+        if (!grid.ok()) return grid.status();
+        const MjcfHeightfield& field = model_.heightfields[h];
+        shape.size = {field.size[0], field.size[1], field.size[3]};
+        shape.heightfield = std::move(*grid);
+      }
       shape.contype = static_cast<uint32_t>(geom.contype);
       shape.conaffinity = static_cast<uint32_t>(geom.conaffinity);
       shape.condim = geom.condim;
@@ -550,6 +586,7 @@ class RobotBuilder {
   const MjcfModel& model_;
   MjcfRobot robot_;
   std::vector<int> link_of_body_;    // per MJCF body: its link, -1 outside the robot
+  std::vector<std::shared_ptr<const Heightfield>> heightfields_;  // per asset, once read
   std::vector<int> joint_index_;     // per MJCF joint: its RobotJoint, -1 outside the robot
   std::map<int, int> mimic_leader_;  // follower joint -> leader joint
   std::set<int> followed_;

@@ -7,10 +7,11 @@ namespace swarm {
 namespace {
 
 // What an element only shows or records: skipped with its whole subtree (material, mesh and
-// texture appear outside <asset> as defaults).
-constexpr std::string_view kIgnoredTags[] = {"visual",   "statistic", "asset",  "camera",
-                                             "light",    "custom",    "sensor", "size",
-                                             "material", "mesh",      "texture"};
+// texture are <asset>s and appear as defaults; a mesh collides only through a geom, which is
+// refused there; skin is drawn).
+constexpr std::string_view kIgnoredTags[] = {"visual",   "statistic", "camera",  "light",
+                                             "custom",   "sensor",    "size",    "material",
+                                             "mesh",     "texture",   "skin"};
 
 struct ElementRule {
   std::string_view tag;
@@ -36,6 +37,8 @@ constexpr ElementRule kRules[] = {
      "filterparent actuation refsafe sensor midphase eulerdamp override energy fwdinv invdiscrete "
      "multiccd island nativeccd sensornoise"},
     {"default", "class"},
+    {"asset", ""},
+    {"hfield", "name content_type file nrow ncol size elevation"},
     {"worldbody", ""},
     {"body", "name childclass pos quat axisangle euler xyaxes zaxis mocap user gravcomp"},
     {"inertial", "pos quat axisangle euler xyaxes zaxis mass diaginertia fullinertia"},
@@ -93,6 +96,7 @@ bool PlacedWell(std::string_view tag, std::string_view parent) {
   if (tag == "flag") return parent == "option";
   if (tag == "pair" || tag == "exclude") return parent == "contact" || parent == "default";
   if (tag == "key") return parent == "keyframe";
+  if (tag == "hfield") return parent == "asset";
   if (tag == "motor" || tag == "position" || tag == "general") {
     return parent == "actuator" || parent == "default";
   }

@@ -21,6 +21,30 @@ bool AllFinite(const double* values, size_t count) {
   return std::all_of(values, values + count, [](double v) { return std::isfinite(v); });
 }
 
+// A heightfield's grid as the narrow phase needs it (ValidShapeGeometry checks the rest).
+Status CheckHeightfield(const Heightfield* grid) {
+  if (grid == nullptr) return InvalidArgument("a heightfield needs its grid of heights");
+  if (grid->rows < 2 || grid->columns < 2 ||
+      size_t{grid->rows} * grid->columns > kMaxHeightfieldPoints) {
+    return InvalidArgument("a heightfield's grid needs 2 to " +
+                           std::to_string(kMaxHeightfieldPoints) +
+                           " points in at least 2 rows and 2 columns, not " +
+                           std::to_string(grid->rows) + " x " + std::to_string(grid->columns));
+  }
+  if (grid->heights.size() != size_t{grid->rows} * grid->columns) {
+    return InvalidArgument("a heightfield of " + std::to_string(grid->rows) + " x " +
+                           std::to_string(grid->columns) + " points has " +
+                           std::to_string(grid->heights.size()) + " heights");
+  }
+  const auto bad = std::find_if(grid->heights.begin(), grid->heights.end(),
+                                [](float h) { return !std::isfinite(h); });
+  if (bad != grid->heights.end()) {
+    return InvalidArgument("height " + std::to_string(bad - grid->heights.begin()) +
+                           " of the heightfield is not finite");
+  }
+  return Status{};
+}
+
 }  // namespace
 
 Result<CollisionPlan> CollisionPlan::Make(const RobotModel& model,
@@ -46,6 +70,13 @@ Result<CollisionPlan> CollisionPlan::Make(const RobotModel& model,
     shape.link = source.link;
     shape.geometry.type = source.type;
     for (int k = 0; k < 3; ++k) shape.geometry.size[k] = static_cast<float>(source.size[k]);
+    if (source.type == ShapeType::kHeightfield) {
+      Status grid = CheckHeightfield(source.heightfield.get());
+      if (!grid.ok()) return InvalidArgument(NameOf(shapes, s) + ": " + grid.message());
+      shape.geometry.heights = source.heightfield->heights.data();
+      shape.geometry.rows = source.heightfield->rows;
+      shape.geometry.columns = source.heightfield->columns;
+    }
     if (!ValidShapeGeometry(shape.geometry)) {
       return InvalidArgument(NameOf(shapes, s) + ": the sizes of a " +
                              CollisionShapeTypeName(source.type) + " must be finite and > 0");

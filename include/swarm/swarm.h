@@ -63,6 +63,7 @@
 #include "swarm/robots/collision_shape.h"
 #include "swarm/robots/contact_pairs.h"
 #include "swarm/robots/dynamics_model.h"
+#include "swarm/robots/heightfield.h"
 #include "swarm/robots/mjcf_robot.h"
 #include "swarm/robots/rigid_body_tree.h"
 #include "swarm/robots/robot_batch.h"

@@ -67,6 +67,45 @@ HWY_INLINE void NormalizeOr(V x, V y, V z, V fallback_x, V fallback_y, V fallbac
   rz = hn::IfThenElse(degenerate, fallback_z, hn::Mul(z, inverse));
 }
 
+// The four rim points of a cylinder (centre c, unit x axis e, unit axis a, radius, half length)
+// that reach farthest along the unit direction `down` (into a plane whose normal is -down):
+// emit(slot, p) gets the farthest rim point of the lower cap (slot 0) and of the upper one (1), and
+// the lower cap's rim points at +-120 degrees from its farthest (2, 3). A cylinder on a cap stands
+// on three points, on its side on two.
+template <class V, class Emit>
+HWY_INLINE void CylinderRimTowards(V downx, V downy, V downz, V cx, V cy, V cz, V ex, V ey, V ez,
+                                   V ax, V ay, V az, V radius, V half, const Emit& emit) {
+  const hn::DFromV<V> d;
+  // cos and sin of 120 degrees.
+  const V cos120 = hn::Set(d, -0.5f);
+  const V sin120 = hn::Set(d, 0.8660254037844386f);
+  // The rim direction that points most along `down`: down without its part along the axis (the
+  // cylinder's x axis when it stands upright, where every rim point is equally low).
+  const V k = hn::Neg(Dot3(downx, downy, downz, ax, ay, az));
+  V wx, wy, wz;
+  NormalizeOr(hn::Add(hn::Mul(k, ax), downx), hn::Add(hn::Mul(k, ay), downy),
+              hn::Add(hn::Mul(k, az), downz), ex, ey, ez, wx, wy, wz);
+  V sx, sy, sz;  // a x w, the rim's other direction
+  Cross(ax, ay, az, wx, wy, wz, sx, sy, sz);
+  // The lower cap is the one on the side the axis leaves the plane from.
+  const V toward_low = hn::Mul(hn::Neg(SignOf(k)), half);
+  V lx, ly, lz, ux, uy, uz;
+  AddScaled(cx, cy, cz, toward_low, ax, ay, az, lx, ly, lz);
+  AddScaled(cx, cy, cz, hn::Neg(toward_low), ax, ay, az, ux, uy, uz);
+  V px, py, pz;
+  AddScaled(lx, ly, lz, radius, wx, wy, wz, px, py, pz);
+  emit(0, px, py, pz);
+  AddScaled(ux, uy, uz, radius, wx, wy, wz, px, py, pz);
+  emit(1, px, py, pz);
+  const V back = hn::Mul(radius, cos120);
+  const V side = hn::Mul(radius, sin120);
+  AddScaled(lx, ly, lz, back, wx, wy, wz, lx, ly, lz);
+  AddScaled(lx, ly, lz, side, sx, sy, sz, px, py, pz);
+  emit(2, px, py, pz);
+  AddScaled(lx, ly, lz, hn::Neg(side), sx, sy, sz, px, py, pz);
+  emit(3, px, py, pz);
+}
+
 // The lane pointers of one shape's frames, hoisted out of the loop (stores may alias them).
 struct FrameArrays {
   const float* HWY_RESTRICT a[kShapeFrameArrays];

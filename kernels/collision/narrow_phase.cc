@@ -15,6 +15,13 @@ bool ValidShapeGeometry(const ShapeGeometry& shape) {
     case ShapeType::kPlane:
       used = 0;
       break;
+    case ShapeType::kHeightfield:
+      if (shape.heights == nullptr || shape.rows < 2 || shape.columns < 2 ||
+          size_t{shape.rows} * shape.columns > kMaxHeightfieldPoints) {
+        return false;
+      }
+      used = 2;
+      break;
     case ShapeType::kSphere:
       used = 1;
       break;
@@ -36,14 +43,16 @@ bool ValidShapeGeometry(const ShapeGeometry& shape) {
 }
 
 size_t ContactSlotCount(ShapeType a, ShapeType b) {
-  // Rows: a; columns: b (plane, sphere, capsule, ellipsoid, cylinder, box); a > b is not a pair.
+  // Rows: a; columns: b (plane, heightfield, sphere, capsule, ellipsoid, cylinder, box); a > b is
+  // not a pair.
   static constexpr size_t kSlots[kShapeTypeCount][kShapeTypeCount] = {
-      {0, 1, 2, 0, 4, 4},  // plane
-      {0, 1, 1, 0, 1, 1},  // sphere
-      {0, 0, 2, 0, 2, 3},  // capsule
-      {0, 0, 0, 0, 0, 0},  // ellipsoid
-      {0, 0, 0, 0, 2, 3},  // cylinder
-      {0, 0, 0, 0, 0, 4},  // box
+      {0, 0, 1, 2, 0, 4, 4},  // plane
+      {0, 0, 1, 3, 0, 4, 4},  // heightfield
+      {0, 0, 1, 1, 0, 1, 1},  // sphere
+      {0, 0, 0, 2, 0, 2, 3},  // capsule
+      {0, 0, 0, 0, 0, 0, 0},  // ellipsoid
+      {0, 0, 0, 0, 0, 2, 3},  // cylinder
+      {0, 0, 0, 0, 0, 0, 4},  // box
   };
   const int row = static_cast<int>(a), column = static_cast<int>(b);
   if (row < 0 || row >= kShapeTypeCount || column < 0 || column >= kShapeTypeCount) return 0;
@@ -74,7 +83,9 @@ void CollideShapes(const ShapeGeometry& a, const ShapeGeometry& b, const ConstLa
                contacts.arrays == kContactArrays * slots);
   if (contacts.count == 0) return;
   const bool round_a = a.type == ShapeType::kCapsule || a.type == ShapeType::kCylinder;
-  if (b.type == ShapeType::kBox) {
+  if (a.type == ShapeType::kHeightfield) {
+    narrow_phase::CollideWithHeightfield(a, b, frames_a, frames_b, contacts);
+  } else if (b.type == ShapeType::kBox) {
     if (a.type == ShapeType::kBox) {
       narrow_phase::CollideBoxes(a, b, frames_a, frames_b, margin, contacts);
     } else {

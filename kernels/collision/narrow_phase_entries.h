@@ -15,6 +15,10 @@ void CollidePrimitives(const ShapeGeometry& a, const ShapeGeometry& b,
 // A plane, sphere, capsule or cylinder with a box (box_contacts.cc).
 void CollideWithBox(const ShapeGeometry& a, const ShapeGeometry& b, const ConstLanesView& frames_a,
                     const ConstLanesView& frames_b, const LanesView& contacts);
+// A heightfield with a sphere, capsule, cylinder or box (heightfield_contacts.cc).
+void CollideWithHeightfield(const ShapeGeometry& heightfield, const ShapeGeometry& b,
+                            const ConstLanesView& frames_a, const ConstLanesView& frames_b,
+                            const LanesView& contacts);
 // Two boxes (box_box_contact.cc).
 void CollideBoxes(const ShapeGeometry& a, const ShapeGeometry& b, const ConstLanesView& frames_a,
                   const ConstLanesView& frames_b, float margin, const LanesView& contacts);

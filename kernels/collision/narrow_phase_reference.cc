@@ -29,6 +29,63 @@ Vec Normalized(const Vec& v) {
   return {v[0] / length, v[1] / length, v[2] / length};
 }
 
+// The distance from p to the segment [a, b].
+double SegmentDistance(const Vec& p, const Vec& a, const Vec& b) {
+  const Vec ab{b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+  const Vec ap{p[0] - a[0], p[1] - a[1], p[2] - a[2]};
+  const double t = std::clamp(Dot(ap, ab) / Dot(ab, ab), 0.0, 1.0);
+  return Length({ap[0] - t * ab[0], ap[1] - t * ab[1], ap[2] - t * ab[2]});
+}
+
+// The distance from p to the triangle (a, b, c): to its plane where p's projection falls inside
+// (all three edge functions of the same sign as the normal), else to the nearest edge.
+double TriangleDistance(const Vec& p, const Vec& a, const Vec& b, const Vec& c) {
+  const Vec ab{b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+  const Vec ac{c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+  const Vec n = Normalized({ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2],
+                            ab[0] * ac[1] - ab[1] * ac[0]});
+  const double height = Dot({p[0] - a[0], p[1] - a[1], p[2] - a[2]}, n);
+  const Vec q{p[0] - height * n[0], p[1] - height * n[1], p[2] - height * n[2]};
+  const auto edge_side = [&](const Vec& u, const Vec& v) {
+    const Vec e{v[0] - u[0], v[1] - u[1], v[2] - u[2]};
+    const Vec w{q[0] - u[0], q[1] - u[1], q[2] - u[2]};
+    return Dot({e[1] * w[2] - e[2] * w[1], e[2] * w[0] - e[0] * w[2], e[0] * w[1] - e[1] * w[0]},
+               n);
+  };
+  if (edge_side(a, b) >= 0 && edge_side(b, c) >= 0 && edge_side(c, a) >= 0) {
+    return std::fabs(height);
+  }
+  return std::min({SegmentDistance(p, a, b), SegmentDistance(p, b, c), SegmentDistance(p, c, a)});
+}
+
+// A heightfield's signed distance: the nearest of all its triangles, negative below the surface
+// (p under the height of the surface at its x, y: bilinear on the triangle that holds them);
+// infinity beyond its rectangle.
+double HeightfieldDistance(const ShapeGeometry& shape, const Vec& q) {
+  const int rows = static_cast<int>(shape.rows), columns = static_cast<int>(shape.columns);
+  const double dx = 2.0 * shape.size[0] / (columns - 1), dy = 2.0 * shape.size[1] / (rows - 1);
+  const double u = (q[0] + shape.size[0]) / dx, v = (q[1] + shape.size[1]) / dy;
+  if (!(u >= 0 && u <= columns - 1 && v >= 0 && v <= rows - 1)) return INFINITY;
+  const auto point = [&](int r, int c) {
+    return Vec{c * dx - shape.size[0], r * dy - shape.size[1],
+               double{shape.heights[static_cast<size_t>(r) * columns + c]}};
+  };
+  double nearest = INFINITY;
+  for (int r = 0; r + 1 < rows; ++r) {
+    for (int c = 0; c + 1 < columns; ++c) {
+      const Vec a = point(r, c), b = point(r + 1, c), e = point(r, c + 1), f = point(r + 1, c + 1);
+      nearest = std::min({nearest, TriangleDistance(q, a, b, f), TriangleDistance(q, a, f, e)});
+    }
+  }
+  const int c = std::min(static_cast<int>(u), columns - 2), r = std::min(static_cast<int>(v), rows - 2);
+  const double fu = u - c, fv = v - r;
+  const double h00 = point(r, c)[2], h01 = point(r, c + 1)[2], h10 = point(r + 1, c)[2],
+               h11 = point(r + 1, c + 1)[2];
+  const double under = fv >= fu ? h00 + fu * (h11 - h10) + fv * (h10 - h00)
+                                : h00 + fu * (h01 - h00) + fv * (h11 - h01);
+  return q[2] < under ? -nearest : nearest;
+}
+
 }  // namespace
 
 double ReferenceShapeDistance(const ShapeGeometry& shape, const double frame[12],
@@ -38,6 +95,8 @@ double ReferenceShapeDistance(const ShapeGeometry& shape, const double frame[12]
   switch (shape.type) {
     case ShapeType::kPlane:
       return q[2];
+    case ShapeType::kHeightfield:
+      return HeightfieldDistance(shape, q);
     case ShapeType::kSphere:
       return Length(q) - r;
     case ShapeType::kCapsule: {

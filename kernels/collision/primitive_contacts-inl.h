@@ -68,9 +68,6 @@ inline void PlaneCylinder(const ShapeGeometry& cylinder, const ConstLanesView& p
   const ContactArrays out(contacts, 4);
   const auto radius = hn::Set(d, cylinder.size[0]);
   const auto half = hn::Set(d, cylinder.size[1]);
-  // cos and sin of 120 degrees.
-  const auto cos120 = hn::Set(d, -0.5f);
-  const auto sin120 = hn::Set(d, 0.8660254037844386f);
   ForEachVector(d, contacts.count, [&](size_t i, auto store) HWY_ATTR {
     using V = hn::Vec<decltype(d)>;
     V ox, oy, oz, nx, ny, nz, cx, cy, cz, ax, ay, az, ex, ey, ez;
@@ -79,31 +76,11 @@ inline void PlaneCylinder(const ShapeGeometry& cylinder, const ConstLanesView& p
     LoadCentre(d, body, i, cx, cy, cz);
     LoadAxis(d, body, 0, i, ex, ey, ez);
     LoadAxis(d, body, 2, i, ax, ay, az);
-    // The rim direction that points most into the plane: -n without its part along the axis (the
-    // cylinder's x axis when it stands upright, where every rim point is equally low).
-    const V k = Dot3(nx, ny, nz, ax, ay, az);
-    V wx, wy, wz;
-    NormalizeOr(hn::Sub(hn::Mul(k, ax), nx), hn::Sub(hn::Mul(k, ay), ny),
-                hn::Sub(hn::Mul(k, az), nz), ex, ey, ez, wx, wy, wz);
-    V sx, sy, sz;  // a x w, the rim's other direction
-    Cross(ax, ay, az, wx, wy, wz, sx, sy, sz);
-    // The lower cap is the one on the side the axis leaves the plane from.
-    const V toward_low = hn::Mul(hn::Neg(SignOf(k)), half);
-    V lx, ly, lz, ux, uy, uz;
-    AddScaled(cx, cy, cz, toward_low, ax, ay, az, lx, ly, lz);
-    AddScaled(cx, cy, cz, hn::Neg(toward_low), ax, ay, az, ux, uy, uz);
-    V px, py, pz;
-    AddScaled(lx, ly, lz, radius, wx, wy, wz, px, py, pz);
-    StorePlanePoint(d, store, out, 0, i, ox, oy, oz, nx, ny, nz, px, py, pz);
-    AddScaled(ux, uy, uz, radius, wx, wy, wz, px, py, pz);
-    StorePlanePoint(d, store, out, 1, i, ox, oy, oz, nx, ny, nz, px, py, pz);
-    const V back = hn::Mul(radius, cos120);
-    const V side = hn::Mul(radius, sin120);
-    AddScaled(lx, ly, lz, back, wx, wy, wz, lx, ly, lz);
-    AddScaled(lx, ly, lz, side, sx, sy, sz, px, py, pz);
-    StorePlanePoint(d, store, out, 2, i, ox, oy, oz, nx, ny, nz, px, py, pz);
-    AddScaled(lx, ly, lz, hn::Neg(side), sx, sy, sz, px, py, pz);
-    StorePlanePoint(d, store, out, 3, i, ox, oy, oz, nx, ny, nz, px, py, pz);
+    CylinderRimTowards(hn::Neg(nx), hn::Neg(ny), hn::Neg(nz), cx, cy, cz, ex, ey, ez, ax, ay, az,
+                       radius, half, [&](size_t slot, V px, V py, V pz) HWY_ATTR {
+                         StorePlanePoint(d, store, out, slot, i, ox, oy, oz, nx, ny, nz, px, py,
+                                         pz);
+                       });
   });
 }
 

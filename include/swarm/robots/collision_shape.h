@@ -8,17 +8,30 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "swarm/kernels/collision/narrow_phase.h"
 
 namespace swarm {
 
-// MuJoCo's sizes: plane (half x, half y, grid spacing), sphere (radius), capsule and cylinder
-// (radius, half length along z), ellipsoid (three radii), box (three half sizes). The narrow
-// phase's types (swarm/kernels/collision/narrow_phase.h), in MuJoCo's order.
+// MuJoCo's sizes: plane (half x, half y, grid spacing), heightfield (half x, half y, the depth of
+// its base below z = 0: MuJoCo's hfield size without the elevation, which its heights include),
+// sphere (radius), capsule and cylinder (radius, half length along z), ellipsoid (three radii),
+// box (three half sizes). The narrow phase's types (swarm/kernels/collision/narrow_phase.h), in
+// MuJoCo's order.
 using CollisionShapeType = ShapeType;
-const char* CollisionShapeTypeName(CollisionShapeType type);  // "plane", "sphere", ...
+const char* CollisionShapeTypeName(CollisionShapeType type);  // "plane", "heightfield", ...
+
+// A heightfield's grid: rows x columns heights in metres above its frame's z = 0, row-major, row r
+// at y = -half_y + 2 half_y r / (rows - 1) and column c at x = -half_x + 2 half_x c / (columns - 1)
+// (MuJoCo's hfield_data times its elevation size). Shared, never changed, by the shapes and
+// collision plans that use it.
+struct Heightfield {
+  uint32_t rows = 0, columns = 0;
+  std::vector<float> heights;
+};
 
 struct CollisionShape {
   std::string name;  // the geom's name, or "" when it has none
@@ -28,6 +41,7 @@ struct CollisionShape {
   std::array<double, 3> position{0, 0, 0};
   std::array<double, 4> quaternion{0, 0, 0, 1};
   std::array<double, 3> size{0, 0, 0};
+  std::shared_ptr<const Heightfield> heightfield;  // a heightfield's grid (that type only)
   uint32_t contype = 1, conaffinity = 1;
   int condim = 3, priority = 0;
   std::array<double, 3> friction{1, 0.005, 0.0001};  // sliding, torsional, rolling

@@ -28,11 +28,8 @@ struct Case {
   const char* file;
 };
 
-// MuJoCo's geom type of a shape type: plane 0, sphere 2, capsule 3, ellipsoid 4, cylinder 5,
-// box 6 (1 is the heightfield).
-int MujocoTypeOf(ShapeType type) {
-  return type == ShapeType::kPlane ? mjGEOM_PLANE : static_cast<int>(type) + 1;
-}
+// MuJoCo's geom type of a shape type: ShapeType follows mjtGeom.
+int MujocoTypeOf(ShapeType type) { return static_cast<int>(type); }
 
 // Compares swarm's pairs of `shapes` with MuJoCo's of the same file (its model `m`); returns
 // MuJoCo's deepest contact of each pair, by swarm's pair index.

@@ -43,8 +43,9 @@ void CheckAgainstMujoco(const std::string& attributes, glm::dquat iquat, glm::dv
                         double tolerance) {
   INFO(attributes);
   const Read read = ReadInertial(attributes);
-  Result<LinkInertial> inertial =
-      ReadMjcfInertial(read.document, read.inertial, MjcfCompiler{false});
+  MjcfCompiler radians;
+  radians.degrees = false;
+  Result<LinkInertial> inertial = ReadMjcfInertial(read.document, read.inertial, radians);
   REQUIRE(inertial.ok());
   CHECK(inertial->mass == 2.0);
   CHECK(inertial->com == std::array<double, 3>{0.1, 0, 0});

@@ -128,7 +128,8 @@ inline ShapeGeometry AsCollided(const ShapeGeometry& shape, const ShapeGeometry&
 }
 
 inline std::string PairName(const Pair& pair) {
-  static const char* kNames[] = {"plane", "sphere", "capsule", "ellipsoid", "cylinder", "box"};
+  static const char* kNames[] = {"plane",     "heightfield", "sphere", "capsule",
+                                 "ellipsoid", "cylinder",    "box"};
   return std::string(kNames[static_cast<int>(pair.a.type)]) + "-" +
          kNames[static_cast<int>(pair.b.type)];
 }

@@ -7,7 +7,11 @@
 // Shapes follow MuJoCo's conventions (XML reference, "geom"): a shape's frame is its centre and
 // axes; a plane is the infinite plane z = 0 of its frame, solid below (size unused); a sphere has
 // radius size[0]; a capsule and a cylinder radius size[0] and half length size[1] along their z
-// axis; a box half sizes size[0..2].
+// axis; a box half sizes size[0..2]; a heightfield (MuJoCo's hfield) is the surface over the
+// rectangle |x| <= size[0], |y| <= size[1] of its frame through a grid of heights (ShapeGeometry:
+// row r at y = -size[1] + r dy, column c at x = -size[0] + c dx, dx = 2 size[0] / (columns - 1),
+// dy = 2 size[1] / (rows - 1)), each cell split into two triangles along its diagonal from
+// (r, c) to (r + 1, c + 1) as MuJoCo splits it, solid below the surface.
 //
 // A contact is a candidate point with a signed distance (negative: penetrating), its position
 // halfway between the two surfaces, and the unit normal from the first shape towards the second:
@@ -42,10 +46,25 @@
 //                             the farthest from it, and the two that span the largest area on
 //                             either side; an edge axis gives the closest points of the two edges.
 //                             Only points within `margin` are kept.
+//   heightfield-sphere    1  the centre's closest point on the surface among the 18 triangles of
+//                            the 3 x 3 cells around it: exact when the centre lies within one
+//                            cell's size (the smaller of dx, dy) of the surface, farther is no
+//                            concern of a contact; negative below the surface (the height under
+//                            the centre on its triangle says which side).
+//   heightfield-capsule  3   the same for the two end spheres and the middle one: a capsule lying
+//                            across a ridge narrower than half its length may sink between them.
+//   heightfield-cylinder 4   the rim points plane-cylinder chooses for the plane z = 0 of the
+//   heightfield-box      4   heightfield's frame, and the corners plane-box chooses, each as a
+//                            point against the surface: terrain narrower than a face may pass
+//                            into it between its corners (MuJoCo collides each triangle's prism
+//                            with the shape; game engines' heightfields mostly test points too).
+//   A point whose x or y lies beyond the heightfield's rectangle has no contact: nothing collides
+//   with its sides (MuJoCo's base below z = 0 is not modelled).
 //   cylinder with capsule, box or cylinder: the cylinder collides as the capsule of the same radius
 //   and half length (its ends rounded, reaching radius beyond the flat caps): the stand-in
 //   MuJoCo's early releases and many game engines use. No model in swarm's tests collides with one.
-// Planes do not collide with planes, and ellipsoids with nothing (ContactSlotCount 0).
+// Planes and heightfields do not collide with planes or heightfields, and ellipsoids with nothing
+// (ContactSlotCount 0).
 //
 // Determinism as everywhere in kernels/: a lane's outputs are a fixed sequence of correctly
 // rounded operations on every target (no FMA, exact Div and Sqrt, compare-and-select instead of
@@ -61,21 +80,29 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 
 #include "swarm/kernels/base/views.h"
 
 namespace swarm {
 
-// MuJoCo's geom types that have a narrow phase here, in MuJoCo's order.
-enum class ShapeType { kPlane, kSphere, kCapsule, kEllipsoid, kCylinder, kBox };
-inline constexpr int kShapeTypeCount = 6;
+// MuJoCo's geom types that have a narrow phase here, in MuJoCo's order (mjtGeom's values).
+enum class ShapeType { kPlane, kHeightfield, kSphere, kCapsule, kEllipsoid, kCylinder, kBox };
+inline constexpr int kShapeTypeCount = 7;
 
 struct ShapeGeometry {
   ShapeType type = ShapeType::kSphere;
   float size[3] = {0, 0, 0};
+  // A heightfield's grid: rows x columns heights in metres (z in its frame), row-major, row r at
+  // y = -size[1] + r dy (above). Not owned; unused by the other types.
+  const float* heights = nullptr;
+  uint32_t rows = 0, columns = 0;
 };
-// The sizes a type uses are finite and > 0.
+// The most grid points of a heightfield: its indices stay exact in 32-bit integers.
+inline constexpr size_t kMaxHeightfieldPoints = size_t{1} << 28;
+// The sizes a type uses are finite and > 0; a heightfield has heights and 2 to
+// kMaxHeightfieldPoints points in rows and columns of at least 2 (its heights are not read here).
 bool ValidShapeGeometry(const ShapeGeometry& shape);
 
 // A shape of `type` with these sizes (the unused ones 0).

@@ -18,7 +18,9 @@
 namespace swarm {
 
 // The signed distance from point p to the shape's surface (negative inside); a plane's solid
-// side is below it.
+// side is below it, and a heightfield's below its surface: the nearest of all its triangles (each
+// the plane's distance where p projects inside it, else the nearest edge's), infinity where p's
+// x or y lies beyond its rectangle.
 double ReferenceShapeDistance(const ShapeGeometry& shape, const double frame[12],
                               const double p[3]);
 
