@@ -23,8 +23,8 @@ Status CheckGridSize(const std::string& what, int64_t rows, int64_t columns) {
   if (rows < 2 || columns < 2 || rows * columns > static_cast<int64_t>(kMaxHeightfieldPoints)) {
     return InvalidArgument(what + ": a heightfield needs 2 to " +
                            std::to_string(kMaxHeightfieldPoints) +
-                           " points in at least 2 rows and 2 columns, not " +
-                           std::to_string(rows) + " x " + std::to_string(columns));
+                           " points in at least 2 rows and 2 columns, not " + std::to_string(rows) +
+                           " x " + std::to_string(columns));
   }
   return Status();
 }
@@ -41,8 +41,9 @@ Result<HeightfieldGrid> GridFromNpy(MemoryAccountant& accountant, const std::str
     return InvalidArgument(path + ": a heightfield .npy holds float32 or float64 heights");
   }
   if (!view.IsContiguous()) {
-    return InvalidArgument(path + ": a heightfield .npy must be in C order (numpy: "
-                                  "np.ascontiguousarray)");
+    return InvalidArgument(path +
+                           ": a heightfield .npy must be in C order (numpy: "
+                           "np.ascontiguousarray)");
   }
   if (Status s = CheckGridSize(path, view.shape(0), view.shape(1)); !s.ok()) return s;
   HeightfieldGrid grid;
@@ -80,9 +81,8 @@ Result<HeightfieldGrid> GridFromPng(MemoryAccountant& accountant, const std::str
       const uint8_t grey = planes[0].Get(x, y);
       for (size_t c = 1; c < colours; ++c) {
         if (planes[c].Get(x, y) != grey) {
-          return InvalidArgument(path + ": a heightfield PNG is grey; pixel (" +
-                                 std::to_string(x) + ", " + std::to_string(y) +
-                                 ") has different colour channels");
+          return InvalidArgument(path + ": a heightfield PNG is grey; pixel (" + std::to_string(x) +
+                                 ", " + std::to_string(y) + ") has different colour channels");
         }
       }
       // The image's top row is the grid's last (+y), as MuJoCo reads it.
@@ -94,8 +94,7 @@ Result<HeightfieldGrid> GridFromPng(MemoryAccountant& accountant, const std::str
 
 }  // namespace
 
-Result<HeightfieldGrid> ReadHeightfieldGrid(MemoryAccountant& accountant,
-                                            const std::string& path) {
+Result<HeightfieldGrid> ReadHeightfieldGrid(MemoryAccountant& accountant, const std::string& path) {
   if (EndsWith(path, ".npy")) return GridFromNpy(accountant, path);
   if (EndsWith(path, ".png")) return GridFromPng(accountant, path);
   return InvalidArgument(path + ": a heightfield file is a .npy array or a .png image");

@@ -13,8 +13,8 @@
 #pragma once
 
 #include <array>
-#include <string>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engine/robots/mjcf_document.h"

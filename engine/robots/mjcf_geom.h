@@ -34,8 +34,8 @@ struct MjcfGeom {
   std::array<double, 2> solref{0.02, 1};
   std::array<double, 5> solimp{0.9, 0.95, 0.001, 0.5, 2};
   double margin = 0, gap = 0;
-  double solmix = 1;  // the weight of this geom's solref and solimp in a pair's mix
-  std::string mesh;   // the mesh a mesh geom names
+  double solmix = 1;   // the weight of this geom's solref and solimp in a pair's mix
+  std::string mesh;    // the mesh a mesh geom names
   std::string hfield;  // the heightfield an hfield geom names
   // For a body's inertia from its geoms: the geom's mass when given, else density * volume.
   bool has_mass = false;

@@ -585,7 +585,7 @@ class RobotBuilder {
   const MjcfDocument& document_;
   const MjcfModel& model_;
   MjcfRobot robot_;
-  std::vector<int> link_of_body_;    // per MJCF body: its link, -1 outside the robot
+  std::vector<int> link_of_body_;  // per MJCF body: its link, -1 outside the robot
   std::vector<std::shared_ptr<const Heightfield>> heightfields_;  // per asset, once read
   std::vector<int> joint_index_;     // per MJCF joint: its RobotJoint, -1 outside the robot
   std::map<int, int> mimic_leader_;  // follower joint -> leader joint

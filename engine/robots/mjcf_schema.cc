@@ -9,9 +9,9 @@ namespace {
 // What an element only shows or records: skipped with its whole subtree (material, mesh and
 // texture are <asset>s and appear as defaults; a mesh collides only through a geom, which is
 // refused there; skin is drawn).
-constexpr std::string_view kIgnoredTags[] = {"visual",   "statistic", "camera",  "light",
-                                             "custom",   "sensor",    "size",    "material",
-                                             "mesh",     "texture",   "skin"};
+constexpr std::string_view kIgnoredTags[] = {"visual", "statistic", "camera", "light",
+                                             "custom", "sensor",    "size",   "material",
+                                             "mesh",   "texture",   "skin"};
 
 struct ElementRule {
   std::string_view tag;

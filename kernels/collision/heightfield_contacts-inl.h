@@ -106,8 +106,7 @@ HWY_INLINE void ClosestOnTriangle(V px, V py, V pz, V ax, V ay, V az, V bx, V by
   pick(hn::And(hn::Le(d1, zero), hn::Le(d2, zero)), ax, ay, az);
   // Within the slack of the face: its projection.
   const V slack = hn::Mul(hn::Neg(hn::Set(d, kFaceSlack)), denominator);
-  const auto near_face =
-      hn::And(hn::And(hn::Ge(va, slack), hn::Ge(vb, slack)), hn::Ge(vc, slack));
+  const auto near_face = hn::And(hn::And(hn::Ge(va, slack), hn::Ge(vb, slack)), hn::Ge(vc, slack));
   pick(near_face, fx, fy, fz);
   face = hn::Or(face, near_face);
 }
@@ -150,8 +149,8 @@ HWY_INLINE void HeightfieldSphere(D d, const HeightfieldCells& grid, V px, V py,
   auto in_face = hn::Eq(zero, one);
   V h00 = zero, h01 = zero, h10 = zero, h11 = zero;  // p's cell's corners: (row, column) offsets
   for (int row = -1; row <= 1; ++row) {
-    const V r = ClampTo(hn::Add(r0, hn::Set(d, static_cast<float>(row))), zero,
-                        hn::Sub(last_row, one));
+    const V r =
+        ClampTo(hn::Add(r0, hn::Set(d, static_cast<float>(row))), zero, hn::Sub(last_row, one));
     const V y0 = row_of(r), y1 = row_of(hn::Add(r, one));
     for (int column = -1; column <= 1; ++column) {
       const V c = ClampTo(hn::Add(c0, hn::Set(d, static_cast<float>(column))), zero,
@@ -202,7 +201,8 @@ HWY_INLINE void HeightfieldSphere(D d, const HeightfieldCells& grid, V px, V py,
   nx = hn::IfThenElse(in_face, fx, gx);
   ny = hn::IfThenElse(in_face, fy, gy);
   nz = hn::IfThenElse(in_face, fz, gz);
-  const V gap = hn::IfThenElse(in_face, Dot3(ex, ey, ez, fx, fy, fz), hn::Mul(side, hn::Sqrt(best)));
+  const V gap =
+      hn::IfThenElse(in_face, Dot3(ex, ey, ez, fx, fy, fz), hn::Mul(side, hn::Sqrt(best)));
   distance = hn::Sub(gap, radius);
   AddScaled(qx, qy, qz, hn::Mul(distance, hn::Set(d, 0.5f)), nx, ny, nz, ox, oy, oz);
   distance = hn::IfThenElse(inside, distance, hn::Set(d, kNoContact));
@@ -256,41 +256,39 @@ inline void CollideWithHeightfieldImpl(const ShapeGeometry& a, const ShapeGeomet
   const V s0 = hn::Set(d, b.size[0]), s1 = hn::Set(d, b.size[1]), s2 = hn::Set(d, b.size[2]);
   const V zero = hn::Zero(d);
   const size_t slots = ContactSlotCount(a.type, b.type);
-  HeightfieldPoints(a, slots, frames_a, contacts,
-                    [&](size_t i, V upx, V upy, V upz, const auto& emit) HWY_ATTR {
-                      V cx, cy, cz;
-                      LoadCentre(d, body, i, cx, cy, cz);
-                      if (b.type == ShapeType::kSphere) return emit(0, cx, cy, cz, s0);
-                      V ax, ay, az;
-                      LoadAxis(d, body, 2, i, ax, ay, az);
-                      if (b.type == ShapeType::kCapsule) {
-                        V px, py, pz;
-                        AddScaled(cx, cy, cz, hn::Neg(s1), ax, ay, az, px, py, pz);
-                        emit(0, px, py, pz, s0);
-                        AddScaled(cx, cy, cz, s1, ax, ay, az, px, py, pz);
-                        emit(1, px, py, pz, s0);
-                        return emit(2, cx, cy, cz, s0);
-                      }
-                      V ex, ey, ez;
-                      LoadAxis(d, body, 0, i, ex, ey, ez);
-                      const V downx = hn::Neg(upx), downy = hn::Neg(upy), downz = hn::Neg(upz);
-                      if (b.type == ShapeType::kCylinder) {
-                        return CylinderRimTowards(
-                            downx, downy, downz, cx, cy, cz, ex, ey, ez, ax, ay, az, s0, s1,
-                            [&](size_t slot, V px, V py, V pz)
-                                HWY_ATTR { emit(slot, px, py, pz, zero); });
-                      }
-                      V e1x, e1y, e1z, fx, fy, fz, ux, uy, uz, vx, vy, vz, mx, my, mz;
-                      LoadAxis(d, body, 1, i, e1x, e1y, e1z);
-                      FaceTowards(downx, downy, downz, cx, cy, cz, ex, ey, ez, e1x, e1y, e1z, ax,
-                                  ay, az, s0, s1, s2, fx, fy, fz, ux, uy, uz, vx, vy, vz, mx, my,
-                                  mz);
-                      for (size_t corner = 0; corner < 4; ++corner) {
-                        V px, py, pz;
-                        FaceCorner(corner, fx, fy, fz, ux, uy, uz, vx, vy, vz, px, py, pz);
-                        emit(corner, px, py, pz, zero);
-                      }
-                    });
+  HeightfieldPoints(
+      a, slots, frames_a, contacts, [&](size_t i, V upx, V upy, V upz, const auto& emit) HWY_ATTR {
+        V cx, cy, cz;
+        LoadCentre(d, body, i, cx, cy, cz);
+        if (b.type == ShapeType::kSphere) return emit(0, cx, cy, cz, s0);
+        V ax, ay, az;
+        LoadAxis(d, body, 2, i, ax, ay, az);
+        if (b.type == ShapeType::kCapsule) {
+          V px, py, pz;
+          AddScaled(cx, cy, cz, hn::Neg(s1), ax, ay, az, px, py, pz);
+          emit(0, px, py, pz, s0);
+          AddScaled(cx, cy, cz, s1, ax, ay, az, px, py, pz);
+          emit(1, px, py, pz, s0);
+          return emit(2, cx, cy, cz, s0);
+        }
+        V ex, ey, ez;
+        LoadAxis(d, body, 0, i, ex, ey, ez);
+        const V downx = hn::Neg(upx), downy = hn::Neg(upy), downz = hn::Neg(upz);
+        if (b.type == ShapeType::kCylinder) {
+          return CylinderRimTowards(downx, downy, downz, cx, cy, cz, ex, ey, ez, ax, ay, az, s0, s1,
+                                    [&](size_t slot, V px, V py, V pz)
+                                        HWY_ATTR { emit(slot, px, py, pz, zero); });
+        }
+        V e1x, e1y, e1z, fx, fy, fz, ux, uy, uz, vx, vy, vz, mx, my, mz;
+        LoadAxis(d, body, 1, i, e1x, e1y, e1z);
+        FaceTowards(downx, downy, downz, cx, cy, cz, ex, ey, ez, e1x, e1y, e1z, ax, ay, az, s0, s1,
+                    s2, fx, fy, fz, ux, uy, uz, vx, vy, vz, mx, my, mz);
+        for (size_t corner = 0; corner < 4; ++corner) {
+          V px, py, pz;
+          FaceCorner(corner, fx, fy, fz, ux, uy, uz, vx, vy, vz, px, py, pz);
+          emit(corner, px, py, pz, zero);
+        }
+      });
 }
 
 }  // namespace HWY_NAMESPACE

@@ -77,7 +77,8 @@ double HeightfieldDistance(const ShapeGeometry& shape, const Vec& q) {
       nearest = std::min({nearest, TriangleDistance(q, a, b, f), TriangleDistance(q, a, f, e)});
     }
   }
-  const int c = std::min(static_cast<int>(u), columns - 2), r = std::min(static_cast<int>(v), rows - 2);
+  const int c = std::min(static_cast<int>(u), columns - 2),
+            r = std::min(static_cast<int>(v), rows - 2);
   const double fu = u - c, fv = v - r;
   const double h00 = point(r, c)[2], h01 = point(r, c + 1)[2], h10 = point(r + 1, c)[2],
                h11 = point(r + 1, c + 1)[2];

@@ -166,6 +166,11 @@ def mjcf_seeds(out):
                     '<freejoint/><geom size="0.2"/><body><joint axis="1 0 0"/><geom '
                     'type="cylinder" size="0.05 0.2"/></body></body></worldbody><keyframe><key '
                     'qpos="0 0 1 1 0 0 0 0.5" qvel="1 0 0 0 0 1 2"/></keyframe></mujoco>',
+        # A heightfield from numbers under a ball, and one from a file the fuzzer cannot see.
+        'terrain': '<mujoco><asset><hfield name="t" nrow="3" ncol="2" size="1 1 0.2 0.1" '
+                   'elevation="0 1 2 3 4 5"/><hfield name="f" file="t.png" size="1 1 1 1"/>'
+                   '</asset><worldbody><geom type="hfield" hfield="t"/><body pos="0 0 1">'
+                   '<freejoint/><geom size="0.1"/></body></worldbody></mujoco>',
     }
     for name, text in small.items():
         write(out, f'small-{name}.xml', text.encode())

@@ -239,7 +239,7 @@ std::vector<int> CollidingGeoms(const mjModel* m) {
 void CheckCollisionModel(const MjcfRobot& robot, const mjModel* m) {
   const std::vector<int> geoms = CollidingGeoms(m);
   REQUIRE(geoms.size() == robot.collision_shapes.size());
-  constexpr int kMujocoType[] = {mjGEOM_PLANE,   mjGEOM_HFIELD,    mjGEOM_SPHERE, mjGEOM_CAPSULE,
+  constexpr int kMujocoType[] = {mjGEOM_PLANE,     mjGEOM_HFIELD,   mjGEOM_SPHERE, mjGEOM_CAPSULE,
                                  mjGEOM_ELLIPSOID, mjGEOM_CYLINDER, mjGEOM_BOX};
   std::vector<int> shape_of_geom(m->ngeom, -1);
   for (size_t s = 0; s < geoms.size(); ++s) {

@@ -29,6 +29,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -275,9 +277,10 @@ TEST_CASE("random torques within effort limits, long run", "[.fuzz][native][robo
 // redrawn every step or switching between the range's ends, at the file's time step and at 1 and
 // 5 ms. Legged robots run on a stand (the base welded where the keyframe puts it, as
 // "solo12_fixed" above), falling freely (the model file alone) and on the floor of their scene
-// with every contact of their shapes with the world's (MjcfContactConfig); the Panda in its scene,
-// whose floor its hand and fingers may hit.
-enum class Mount { kStand, kFalling, kFloor };
+// with every contact of their shapes with the world's (MjcfContactConfig), and on rough terrain (a
+// heightfield of random heights up to 5 cm in 4 cm cells, a new one per seed, in place of the
+// floor); the Panda in its scene, whose floor its hand and fingers may hit.
+enum class Mount { kStand, kFalling, kFloor, kTerrain };
 bool HasMimic(const RobotModel& model) {
   return std::any_of(model.joints.begin(), model.joints.end(),
                      [](const RobotJoint& joint) { return joint.is_mimic; });
@@ -285,7 +288,26 @@ bool HasMimic(const RobotModel& model) {
 const char* MountName(Mount mount) {
   return mount == Mount::kStand     ? " on a stand"
          : mount == Mount::kFalling ? " falling"
-                                    : " on the floor";
+         : mount == Mount::kFloor   ? " on the floor"
+                                    : " on rough terrain";
+}
+
+// A scene of the model file `model` (its absolute path) on random heights from `seed`: 101 x 101
+// points over 4 m x 4 m, 0 to 5 cm, the surface's middle height at z = 0.
+std::string RoughTerrainScene(const std::string& model, uint64_t seed) {
+  Draw draw{seed};
+  std::string heights;
+  for (int i = 0; i < 101 * 101; ++i) heights += std::to_string(draw.Uniform(0.0, 1.0)) + " ";
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("swarm_terrain_" + std::to_string(seed) + ".xml"))
+          .string();
+  std::ofstream(path) << "<mujoco><include file=\"" << model
+                      << "\"/><asset><hfield name=\"rough\" nrow=\"101\" ncol=\"101\" "
+                         "size=\"2 2 0.05 0.1\" elevation=\""
+                      << heights
+                      << "\"/></asset><worldbody><geom type=\"hfield\" hfield=\"rough\" "
+                         "pos=\"0 0 -0.025\"/></worldbody></mujoco>";
+  return path;
 }
 
 void FuzzMjcf(const std::string& path, Mount mount, float dt, Drive drive, size_t steps,
@@ -299,7 +321,7 @@ void FuzzMjcf(const std::string& path, Mount mount, float dt, Drive drive, size_
     start.erase(start.begin(), start.begin() + kFloatingBaseArrays);
   }
   RobotBatchConfig config = MjcfTorqueConfig(robot);
-  if (mount == Mount::kFloor) {
+  if (mount == Mount::kFloor || mount == Mount::kTerrain) {
     Result<RobotBatchConfig> contacts = MjcfContactConfig(robot);
     REQUIRE(contacts.ok());
     config = *contacts;
@@ -366,8 +388,9 @@ void FuzzAllMjcf(double seconds, uint64_t seeds) {
         std::pair{"franka_emika_panda/mjx_panda.xml", "franka_emika_panda/mjx_scene.xml"}}) {
     Result<MjcfRobot> robot = LoadMjcfFile(shared + "/" + model_file);
     REQUIRE(robot.ok());
-    for (Mount mount : {Mount::kStand, Mount::kFalling, Mount::kFloor}) {
+    for (Mount mount : {Mount::kStand, Mount::kFalling, Mount::kFloor, Mount::kTerrain}) {
       if (mount == Mount::kFalling && !robot->model.floating_base) continue;
+      if (mount == Mount::kTerrain && !robot->model.floating_base) continue;  // legged robots
       // Contacts need a tree without mimic joints (the Panda's fingers are coupled).
       if (mount == Mount::kFloor && HasMimic(robot->model)) continue;
       const std::string file = mount == Mount::kFloor ? scene_file : model_file;
@@ -377,8 +400,11 @@ void FuzzAllMjcf(double seconds, uint64_t seeds) {
           for (uint64_t seed = 0; seed < seeds; ++seed) {
             FuzzResult result;
             const size_t steps = static_cast<size_t>(std::lround(seconds / dt));
-            FuzzMjcf(shared + "/" + file, mount, dt, drive, steps, 99u + 7919u * seed + steps,
-                     result);
+            const uint64_t draw_seed = 99u + 7919u * seed + steps;
+            const std::string path = mount == Mount::kTerrain
+                                         ? RoughTerrainScene(shared + "/" + model_file, seed)
+                                         : shared + "/" + file;
+            FuzzMjcf(path, mount, dt, drive, steps, draw_seed, result);
             INFO(file << MountName(mount) << " dt " << dt << " " << DriveName(drive) << ": steps "
                       << result.steps << ", worst past a limit " << result.worst_violation
                       << " (joint " << result.worst_joint << ", step " << result.worst_step

@@ -12,6 +12,8 @@
 // The physics against MuJoCo is tests/engine/robots/world_contacts_mujoco_test.cc.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -53,16 +55,43 @@ RobotBatchConfig ContactConfig(const MjcfRobot& robot) {
   return std::move(config).value();
 }
 
+// The Go2 on waves of 4 cm (a heightfield of 81 x 81 points over 4 m x 4 m, a formula of x and
+// y), written beside the build's other test files.
+MjcfRobot LoadGo2OnWaves() {
+  std::string heights;
+  for (int r = 0; r < 81; ++r) {
+    for (int c = 0; c < 81; ++c) {
+      heights += std::to_string(std::sin(0.31 * c) * std::cos(0.23 * r + 0.5)) + " ";
+    }
+  }
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "swarm_go2_on_waves.xml").string();
+  std::ofstream(path) << "<mujoco><include file=\"" SWARM_SHARED_MJCF_DIR
+                         "/unitree_go2/go2_mjx.xml\"/><asset><hfield name=\"waves\" "
+                         "nrow=\"81\" ncol=\"81\" size=\"2 2 0.04 0.1\" elevation=\""
+                      << heights
+                      << "\"/></asset><worldbody><geom type=\"hfield\" hfield=\"waves\" "
+                         "pos=\"0 0 -0.02\"/></worldbody></mujoco>";
+  Result<MjcfRobot> robot = LoadMjcfFile(path);
+  if (!robot.ok()) FAIL(robot.status().message());
+  return std::move(robot).value();
+}
+
 // Go2s from their keyframe, robot r dropped from (r % 5) cm above it with its own ctrl (a
-// deterministic spread over each actuator's range), stepped `steps` times.
+// deterministic spread over each actuator's range), and with `spread` moved to its own place
+// (r % 4 steps of 30 cm along x, r / 4 % 3 of 25 cm along y), stepped `steps` times.
 RobotBatch DropGo2s(MemoryAccountant& memory, const MjcfRobot& robot, size_t robots, size_t first,
-                    size_t threads, int steps) {
+                    size_t threads, int steps, bool spread = false) {
   RobotBatch batch = Create(memory, robot, robots, ContactConfig(robot));
   const MjcfRobotKeyframe& key = robot.keyframes.front();
   for (size_t r = 0; r < robots; ++r) {
     const size_t index = first + r;
     for (size_t k = 0; k < key.q.size(); ++k) batch.q().Array(k)[r] = float(key.q[k]);
     batch.q().Array(2)[r] += 0.01f * float(index % 5);
+    if (spread) {
+      batch.q().Array(0)[r] += 0.3f * float(index % 4);
+      batch.q().Array(1)[r] += 0.25f * float(index / 4 % 3);
+    }
     for (size_t a = 0; a < robot.actuators.size(); ++a) {
       const MjcfRobotActuator& actuator = robot.actuators[a];
       const double phase = std::sin(1.7 * double(index) + 0.9 * double(a));
@@ -161,28 +190,38 @@ TEST_CASE("World contacts: one contact per slot of each world pair, pushing the 
 
 TEST_CASE("World contacts: golden bits of robot r alone, among 24, any threads and target",
           "[dynamics]") {
-  const MjcfRobot robot = LoadGo2Scene();
-  MemoryAccountant memory;
-  constexpr size_t kRobots = 24;
-  constexpr int kSteps = 150;
-  const RobotBatch reference = DropGo2s(memory, robot, kRobots, 0, 1, kSteps);
-  size_t touching = 0;
-  for (size_t c = 0; c < reference.contact_points().size(); ++c) {
-    for (size_t r = 0; r < kRobots; ++r) touching += reference.contact_forces().Array(c)[r] > 0.0f;
+  // On the scene's floor, and spread over rough ground (a heightfield).
+  for (const bool waves : {false, true}) {
+    INFO((waves ? "on waves" : "on the floor"));
+    const MjcfRobot robot = waves ? LoadGo2OnWaves() : LoadGo2Scene();
+    MemoryAccountant memory;
+    constexpr size_t kRobots = 24;
+    constexpr int kSteps = 150;
+    const auto drop = [&](size_t robots, size_t first, size_t threads) {
+      return DropGo2s(memory, robot, robots, first, threads, kSteps, waves);
+    };
+    const RobotBatch reference = drop(kRobots, 0, 1);
+    size_t touching = 0;
+    for (size_t c = 0; c < reference.contact_points().size(); ++c) {
+      for (size_t r = 0; r < kRobots; ++r) {
+        touching += reference.contact_forces().Array(c)[r] > 0.0f;
+      }
+    }
+    CHECK(touching > 2 * kRobots);  // the contacts are what this exercises
+    test::CheckGolden(waves
+                          ? "robots.world_contacts.go2_on_waves.24_robots.actuators_euler_150_steps"
+                          : "robots.world_contacts.go2.24_robots.actuators_euler_150_steps",
+                      reference.StateHash());
+    test::ForEachTarget([&](const test::TargetUnderTest& target) {
+      INFO("target " << target.name);
+      for (size_t threads : {size_t{1}, size_t{2}, size_t{3}}) {
+        CHECK(drop(kRobots, 0, threads).StateHash() == reference.StateHash());
+      }
+      for (size_t r : {size_t{0}, size_t{13}, size_t{23}}) {
+        CHECK(RobotState(drop(1, r, 1), 0) == RobotState(reference, r));
+      }
+    });
   }
-  CHECK(touching > 2 * kRobots);  // the contacts are what this exercises
-  test::CheckGolden("robots.world_contacts.go2.24_robots.actuators_euler_150_steps",
-                    reference.StateHash());
-  test::ForEachTarget([&](const test::TargetUnderTest& target) {
-    INFO("target " << target.name);
-    for (size_t threads : {size_t{1}, size_t{2}, size_t{3}}) {
-      CHECK(DropGo2s(memory, robot, kRobots, 0, threads, kSteps).StateHash() ==
-            reference.StateHash());
-    }
-    for (size_t r : {size_t{0}, size_t{13}, size_t{23}}) {
-      CHECK(RobotState(DropGo2s(memory, robot, 1, r, 1, kSteps), 0) == RobotState(reference, r));
-    }
-  });
 }
 
 TEST_CASE("World contacts: steady-state steps allocate nothing", "[dynamics]") {
