@@ -10,7 +10,10 @@
 // MuJoCo's mj_kinematics + mj_collision.
 //
 // Scenarios: go2, anymal_c and g1 (floating base) standing on the floor from their first keyframe
-// toward ctrl a little off the keyframe's, per robot, at the file's time step, and the Panda (fixed
+// toward ctrl a little off the keyframe's, per robot, at the file's time step; go2 and anymal_c
+// the same on rough ground (the model file and a heightfield of waves up to 4 cm in 5 cm cells
+// over 8 m x 8 m instead of the floor, the robots spread over it; MuJoCo's copy gets the same
+// heights through hfield_data, as 2.2.2 reads no elevation attribute); and the Panda (fixed
 // base) from the file's pose, whose coupled fingers (a mimic joint) the contacts do not support
 // yet: its step runs without contacts on both sides (MuJoCo with its contact flag disabled). 50
 // untimed steps first on both sides; the contact rows collide the robots where those steps left
@@ -27,6 +30,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -71,13 +75,56 @@ struct Scenario {
   const char* name;
   const char* folder;
   const char* file;
+  bool terrain = false;  // `file` is the model alone, placed on the waves below
 };
 // The scene files: the robot and its floor (the steps' rows do not collide; the contact rows
-// collide the robot with itself and the floor).
+// collide the robot with itself and the floor); the terrain scenarios' model files.
 constexpr Scenario kScenarios[] = {{"go2", "unitree_go2", "scene_mjx.xml"},
                                    {"anymal_c", "anybotics_anymal_c", "scene_mjx.xml"},
+                                   {"go2_rough", "unitree_go2", "go2_mjx.xml", true},
+                                   {"anymal_rough", "anybotics_anymal_c", "anymal_c_mjx.xml", true},
                                    {"g1", "unitree_g1", "scene_mjx.xml"},
                                    {"panda", "franka_emika_panda", "mjx_scene.xml"}};
+
+// The rough ground: 161 x 161 heights over 8 m x 8 m, waves normalised to [0, 1] (MuJoCo's
+// hfield_data), 4 cm high, its middle at z = 0.
+constexpr int kTerrainPoints = 161;
+std::vector<double> TerrainHeights() {
+  std::vector<double> heights;
+  for (int r = 0; r < kTerrainPoints; ++r) {
+    for (int c = 0; c < kTerrainPoints; ++c) {
+      heights.push_back(std::sin(0.105 * c) * std::cos(0.085 * r + 0.4));
+    }
+  }
+  const auto [low, high] = std::minmax_element(heights.begin(), heights.end());
+  const double minimum = *low, range = *high - *low;
+  for (double& h : heights) h = (h - minimum) / range;  // as swarm's loader normalises them
+  return heights;
+}
+// A scene of the model file `include` on the rough ground: with its heights written out (swarm)
+// or only the grid's size (MuJoCo 2.2.2, filled in after loading).
+std::string TerrainScene(const std::string& include, bool with_heights) {
+  std::string xml = "<mujoco model=\"rough ground\">\n  <include file=\"" + include +
+                    "\"/>\n  <asset><hfield name=\"waves\" nrow=\"161\" ncol=\"161\" "
+                    "size=\"4 4 0.04 0.1\"";
+  if (with_heights) {
+    xml += " elevation=\"";
+    for (double h : TerrainHeights()) xml += std::to_string(h) + " ";
+    xml += "\"";
+  }
+  return xml +
+         "/></asset>\n  <worldbody><geom name=\"ground\" type=\"hfield\" hfield=\"waves\" "
+         "pos=\"0 0 -0.02\"/></worldbody>\n</mujoco>\n";
+}
+void WriteFile(const std::string& path, const std::string& text) {
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  if (file == nullptr || std::fputs(text.c_str(), file) < 0 || std::fclose(file) != 0) {
+    Die("cannot write " + path);
+  }
+}
+// Robot r's place on the rough ground: a 10 x 10 grid of 60 cm steps around the middle.
+double SpreadX(size_t r) { return 0.6 * double(r % 10) - 2.7; }
+double SpreadY(size_t r) { return 0.6 * double(r / 10 % 10) - 2.7; }
 
 // Robot r's start (the first keyframe, else the file's pose) and ctrl (the keyframe's, else the
 // start's joint values where an actuator's range allows, plus a per-robot offset).
@@ -117,8 +164,15 @@ std::map<std::string, size_t>& StepContacts() {
 
 class Workspace {
  public:
-  Workspace(const Options& options, const Scenario& scenario) {
-    const std::string path = options.mjcf_dir + "/" + scenario.folder + "/" + scenario.file;
+  Workspace(const Options& options, const Scenario& scenario) : terrain_(scenario.terrain) {
+    std::string path = options.mjcf_dir + "/" + scenario.folder + "/" + scenario.file;
+    if (terrain_) {
+      const std::string folder = options.copies_dir + "/" + scenario.folder;
+      std::filesystem::create_directories(folder);
+      const std::string scene = folder + "/" + scenario.name + "_swarm.xml";
+      WriteFile(scene, TerrainScene(std::filesystem::absolute(path).string(), true));
+      path = scene;
+    }
     Result<MjcfRobot> robot = LoadMjcfFile(path);
     if (!robot.ok()) Die(robot.status().message());
     robot_ = std::move(robot).value();
@@ -136,6 +190,10 @@ class Workspace {
     start_ = StartOf(robot_, options.robots);
     for (size_t r = 0; r < options.robots; ++r) {
       for (size_t k = 0; k < start_.q.size(); ++k) batch_->q().Array(k)[r] = float(start_.q[k]);
+      if (terrain_) {
+        batch_->q().Array(0)[r] += float(SpreadX(r));
+        batch_->q().Array(1)[r] += float(SpreadY(r));
+      }
       for (size_t a = 0; a < start_.ctrl.size(); ++a) {
         batch_->ctrl().Array(a)[r] = float(start_.ctrl[a][r]);
       }
@@ -238,11 +296,20 @@ class Workspace {
       return range;
     };
     WriteMujoco222Copies(source, copies, joint_range);
+    std::string file = copies + "/" + scenario.file;
+    if (terrain_) {
+      file = copies + "/" + scenario.name + "_mujoco.xml";
+      WriteFile(file, TerrainScene(scenario.file, false));
+    }
     char error[1000] = "";
-    model_ = mj_loadXML((copies + "/" + scenario.file).c_str(), nullptr, error, sizeof(error));
+    model_ = mj_loadXML(file.c_str(), nullptr, error, sizeof(error));
     if (model_ == nullptr) {
       mujoco_status_ = std::string("MuJoCo could not load the copy: ") + error;
       return;
+    }
+    if (terrain_) {
+      const std::vector<double> heights = TerrainHeights();
+      for (size_t i = 0; i < heights.size(); ++i) model_->hfield_data[i] = float(heights[i]);
     }
     if (!contacts_in_step_) model_->opt.disableflags |= mjDSBL_CONTACT;  // as swarm's step
     data_ = mj_makeData(model_);
@@ -253,6 +320,10 @@ class Workspace {
       // The key's qpos when it has one, else MuJoCo's qpos0: the same start as swarm's.
       const double* qpos = model_->nkey > 0 ? model_->key_qpos : model_->qpos0;
       std::copy_n(qpos, nq, mujoco_state_.data() + r * (nq + nv));
+      if (terrain_) {
+        mujoco_state_[r * (nq + nv)] += SpreadX(r);
+        mujoco_state_[r * (nq + nv) + 1] += SpreadY(r);
+      }
     }
     for (int step = 0; step < kWarmupSteps; ++step) StepMujoco();
   }
@@ -261,6 +332,7 @@ class Workspace {
   size_t mujoco_robots_ = 0;
   std::vector<double> mujoco_state_;
 #endif
+  bool terrain_ = false;
   MemoryAccountant memory_;
   MjcfRobot robot_;
   bool contacts_in_step_ = false;
@@ -341,7 +413,7 @@ void PrintTable(const std::map<RunKey, double>& best, const Options& options) {
       "\n%s: MJCF robots stepped by their actuators on their floor (contacts: the world contacts "
       "each step evaluates), %llu robots, best round, SIMD %s\n",
       kProgram, static_cast<unsigned long long>(options.robots), ActiveSimdTarget().name.c_str());
-  std::printf("%-10s %8s %10s %10s %10s %10s %12s %11s %11s  %s\n", "robot", "contacts", "1 thr ms",
+  std::printf("%-12s %8s %10s %10s %10s %10s %12s %11s %11s  %s\n", "robot", "contacts", "1 thr ms",
               "2 thr ms", "1 thr M/s", "2 thr M/s", "MuJoCo M/s", "x MJ 1 thr", "x MJ/core 2",
               "target");
   int missed = 0;
@@ -358,7 +430,7 @@ void PrintTable(const std::map<RunKey, double>& best, const Options& options) {
         mujoco != best.end() && mujoco->second > 0
             ? static_cast<double>(options.mujoco_robots) / mujoco->second * 1e-6
             : 0.0;
-    std::printf("%-10s %8zu %10.3f %10.3f %10.2f %10.2f", scenario.name,
+    std::printf("%-12s %8zu %10.3f %10.3f %10.2f %10.2f", scenario.name,
                 StepContacts()[scenario.name], ms[0], ms[1], rate(ms[0]), rate(ms[1]));
     if (mujoco_rate > 0) {
       const double one = rate(ms[0]) / mujoco_rate, two = rate(ms[1]) / 2 / mujoco_rate;
@@ -375,7 +447,7 @@ void PrintTable(const std::map<RunKey, double>& best, const Options& options) {
   std::printf(
       "\ncontacts: forward kinematics and the narrow phase of every contact pair (swarm) "
       "against mj_kinematics + mj_collision (MuJoCo: broad phase, then its kept pairs)\n");
-  std::printf("%-10s %6s %6s %10s %10s %10s %10s %12s %11s %11s\n", "robot", "pairs", "slots",
+  std::printf("%-12s %6s %6s %10s %10s %10s %10s %12s %11s %11s\n", "robot", "pairs", "slots",
               "1 thr ms", "2 thr ms", "1 thr M/s", "2 thr M/s", "MuJoCo M/s", "x MJ 1 thr",
               "x MJ/core 2");
   for (const Scenario& scenario : kScenarios) {
@@ -391,7 +463,7 @@ void PrintTable(const std::map<RunKey, double>& best, const Options& options) {
             ? static_cast<double>(options.mujoco_robots) / mujoco->second * 1e-6
             : 0.0;
     const auto [pairs, slots] = ContactCounts()[scenario.name];
-    std::printf("%-10s %6zu %6zu %10.3f %10.3f %10.2f %10.2f", scenario.name, pairs, slots, ms[0],
+    std::printf("%-12s %6zu %6zu %10.3f %10.3f %10.2f %10.2f", scenario.name, pairs, slots, ms[0],
                 ms[1], rate(ms[0]), rate(ms[1]));
     if (mujoco_rate > 0) {
       std::printf(" %12.4f %11.1f %11.1f\n", mujoco_rate, rate(ms[0]) / mujoco_rate,

@@ -76,6 +76,8 @@ Result<CollisionPlan> CollisionPlan::Make(const RobotModel& model,
       shape.geometry.heights = source.heightfield->heights.data();
       shape.geometry.rows = source.heightfield->rows;
       shape.geometry.columns = source.heightfield->columns;
+      const std::vector<float>& heights = source.heightfield->heights;
+      shape.geometry.top = *std::max_element(heights.begin(), heights.end());
     }
     if (!ValidShapeGeometry(shape.geometry)) {
       return InvalidArgument(NameOf(shapes, s) + ": the sizes of a " +

@@ -1,7 +1,8 @@
 // Per-target code of the narrow phase's heightfield pairs (swarm/kernels/collision/narrow_phase.h
 // says what each pair computes): points of a sphere, capsule, cylinder or box against the
 // heightfield's triangulated surface, each the closest point of the surface among the triangles of
-// the 3 x 3 cells around the point, signed by the side of the surface the point lies on. Loops
+// the 2 x 2 cells around the grid point nearest to the point, signed by the side of the surface
+// the point lies on. Loops
 // run over whole vectors of lanes; the grid's heights are gathered per lane (each lane's point
 // lies over its own cells), and every lane does the same operations.
 
@@ -33,6 +34,7 @@ struct HeightfieldCells {
   float half_x, half_y;
   float dx, dy;                 // the cells' sizes
   float last_column, last_row;  // columns - 1 and rows - 1
+  float clear;                  // top + min(dx, dy) / 2: a point this high has no contact
   explicit HeightfieldCells(const ShapeGeometry& shape)
       : heights(shape.heights),
         columns(static_cast<int32_t>(shape.columns)),
@@ -41,7 +43,8 @@ struct HeightfieldCells {
         dx(2.0f * shape.size[0] / static_cast<float>(shape.columns - 1)),
         dy(2.0f * shape.size[1] / static_cast<float>(shape.rows - 1)),
         last_column(static_cast<float>(shape.columns - 1)),
-        last_row(static_cast<float>(shape.rows - 1)) {}
+        last_row(static_cast<float>(shape.rows - 1)),
+        clear(shape.top + 0.5f * (dx < dy ? dx : dy)) {}
 };
 
 // The point q of the triangle (a, b, c) closest to p (Ericson, "Real-Time Collision Detection",
@@ -112,13 +115,15 @@ HWY_INLINE void ClosestOnTriangle(V px, V py, V pz, V ax, V ay, V az, V bx, V by
 }
 
 // The contact of a sphere (centre p and radius in the heightfield's frame) with its surface, in
-// that frame: the closest point q among the 18 triangles of the 3 x 3 cells around p's cell (the
-// first in row, column and triangle order on ties). Where q lies inside its triangle, the normal
+// that frame: the closest point q among the 8 triangles of the 2 x 2 cells around the grid point
+// nearest to p (the first in row, column and triangle order on ties): exact where p is within
+// half a cell of the surface. Where q lies inside its triangle, the normal
 // is the triangle's and the distance p's height over its plane (exact however near p is); on an
 // edge or a vertex, the distance is |p - q| signed by the side of the surface under p, and the
 // normal (p - q) / |p - q| out of the surface (the triangle's where p lies on it). The distance
-// less the radius; the point halfway between the surfaces. kNoContact where p's x or y lies
-// beyond the heightfield.
+// less the radius; the point halfway between the surfaces. kNoContact (with the point p and the
+// normal +z) where p's x or y lies beyond the heightfield or p is at least half a cell above its
+// top; a vector of such lanes skips the surface.
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void HeightfieldSphere(D d, const HeightfieldCells& grid, V px, V py, V pz, V radius,
                                   V& distance, V& ox, V& oy, V& oz, V& nx, V& ny, V& nz) {
@@ -132,6 +137,13 @@ HWY_INLINE void HeightfieldSphere(D d, const HeightfieldCells& grid, V px, V py,
   const V last_column = hn::Set(d, grid.last_column), last_row = hn::Set(d, grid.last_row);
   const auto inside = hn::And(hn::And(hn::Ge(u, zero), hn::Le(u, last_column)),
                               hn::And(hn::Ge(v, zero), hn::Le(v, last_row)));
+  const auto none = hn::Or(hn::Not(inside), hn::Ge(pz, hn::Set(d, grid.clear)));
+  if (hn::AllTrue(d, none)) {
+    distance = hn::Set(d, kNoContact);
+    ox = px, oy = py, oz = pz;
+    nx = zero, ny = zero, nz = one;
+    return;
+  }
   // p's cell (the last one on the far edges).
   const V c0 = hn::Floor(ClampTo(u, zero, hn::Sub(last_column, one)));
   const V r0 = hn::Floor(ClampTo(v, zero, hn::Sub(last_row, one)));
@@ -148,17 +160,24 @@ HWY_INLINE void HeightfieldSphere(D d, const HeightfieldCells& grid, V px, V py,
   V rise_u = zero, rise_v = zero;
   auto in_face = hn::Eq(zero, one);
   V h00 = zero, h01 = zero, h10 = zero, h11 = zero;  // p's cell's corners: (row, column) offsets
-  for (int row = -1; row <= 1; ++row) {
-    const V r =
-        ClampTo(hn::Add(r0, hn::Set(d, static_cast<float>(row))), zero, hn::Sub(last_row, one));
+  // The grid point nearest to p: the cells around it hold every point of the surface within half
+  // a cell of p (and p's own cell).
+  const V half = hn::Set(d, 0.5f);
+  const V near_column = hn::Floor(hn::Add(ClampTo(u, zero, last_column), half));
+  const V near_row = hn::Floor(hn::Add(ClampTo(v, zero, last_row), half));
+  for (int row = -1; row <= 0; ++row) {
+    const V r = ClampTo(hn::Add(near_row, hn::Set(d, static_cast<float>(row))), zero,
+                        hn::Sub(last_row, one));
     const V y0 = row_of(r), y1 = row_of(hn::Add(r, one));
-    for (int column = -1; column <= 1; ++column) {
-      const V c = ClampTo(hn::Add(c0, hn::Set(d, static_cast<float>(column))), zero,
+    for (int column = -1; column <= 0; ++column) {
+      const V c = ClampTo(hn::Add(near_column, hn::Set(d, static_cast<float>(column))), zero,
                           hn::Sub(last_column, one));
       const V x0 = column_of(c), x1 = column_of(hn::Add(c, one));
       const V a = height_at(r, c), b = height_at(hn::Add(r, one), c);
       const V e = height_at(r, hn::Add(c, one)), f = height_at(hn::Add(r, one), hn::Add(c, one));
-      if (row == 0 && column == 0) h00 = a, h01 = e, h10 = b, h11 = f;
+      const auto own = hn::And(hn::Eq(r, r0), hn::Eq(c, c0));
+      h00 = hn::IfThenElse(own, a, h00), h01 = hn::IfThenElse(own, e, h01);
+      h10 = hn::IfThenElse(own, b, h10), h11 = hn::IfThenElse(own, f, h11);
       // The cell's triangles along its diagonal from (r, c) to (r + 1, c + 1), as MuJoCo splits it:
       // (r, c), (r + 1, c), (r + 1, c + 1) and (r, c), (r + 1, c + 1), (r, c + 1).
       for (int triangle = 0; triangle < 2; ++triangle) {
@@ -205,7 +224,11 @@ HWY_INLINE void HeightfieldSphere(D d, const HeightfieldCells& grid, V px, V py,
       hn::IfThenElse(in_face, Dot3(ex, ey, ez, fx, fy, fz), hn::Mul(side, hn::Sqrt(best)));
   distance = hn::Sub(gap, radius);
   AddScaled(qx, qy, qz, hn::Mul(distance, hn::Set(d, 0.5f)), nx, ny, nz, ox, oy, oz);
-  distance = hn::IfThenElse(inside, distance, hn::Set(d, kNoContact));
+  distance = hn::IfThenElse(none, hn::Set(d, kNoContact), distance);
+  ox = hn::IfThenElse(none, px, ox), oy = hn::IfThenElse(none, py, oy);
+  oz = hn::IfThenElse(none, pz, oz);
+  nx = hn::IfThenZeroElse(none, nx), ny = hn::IfThenZeroElse(none, ny);
+  nz = hn::IfThenElse(none, one, nz);
 }
 
 // A world point p in the heightfield's frame (centre o, axes e0 e1 e2): (e_k . (p - o)).

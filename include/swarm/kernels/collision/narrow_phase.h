@@ -46,11 +46,12 @@
 //                             the farthest from it, and the two that span the largest area on
 //                             either side; an edge axis gives the closest points of the two edges.
 //                             Only points within `margin` are kept.
-//   heightfield-sphere    1  the centre's closest point on the surface among the 18 triangles of
-//                            the 3 x 3 cells around it: exact when the centre lies within one
-//                            cell's size (the smaller of dx, dy) of the surface, farther is no
-//                            concern of a contact; negative below the surface (the height under
-//                            the centre on its triangle says which side).
+//   heightfield-sphere   1   the centre's closest point on the surface among the 8 triangles of
+//                            the 2 x 2 cells around the grid point nearest to it: exact when the
+//                            centre lies within half a cell (the smaller of dx, dy / 2) of the
+//                            surface, farther is no concern of a contact; negative below the
+//                            surface (the height under the centre on its triangle says which
+//                            side).
 //   heightfield-capsule  3   the same for the two end spheres and the middle one: a capsule lying
 //                            across a ridge narrower than half its length may sink between them.
 //   heightfield-cylinder 4   the rim points plane-cylinder chooses for the plane z = 0 of the
@@ -59,7 +60,9 @@
 //                            into it between its corners (MuJoCo collides each triangle's prism
 //                            with the shape; game engines' heightfields mostly test points too).
 //   A point whose x or y lies beyond the heightfield's rectangle has no contact: nothing collides
-//   with its sides (MuJoCo's base below z = 0 is not modelled).
+//   with its sides (MuJoCo's base below z = 0 is not modelled). Nor has a point at least half a
+//   cell above the heightfield's top (ShapeGeometry::top): every point of the surface is then
+//   beyond the exact range (a vector of lanes all that high skips the surface).
 //   cylinder with capsule, box or cylinder: the cylinder collides as the capsule of the same radius
 //   and half length (its ends rounded, reaching radius beyond the flat caps): the stand-in
 //   MuJoCo's early releases and many game engines use. No model in swarm's tests collides with one.
@@ -95,9 +98,11 @@ struct ShapeGeometry {
   ShapeType type = ShapeType::kSphere;
   float size[3] = {0, 0, 0};
   // A heightfield's grid: rows x columns heights in metres (z in its frame), row-major, row r at
-  // y = -size[1] + r dy (above). Not owned; unused by the other types.
+  // y = -size[1] + r dy (above), and a bound on them (>= every height; infinity when unknown).
+  // Not owned; unused by the other types.
   const float* heights = nullptr;
   uint32_t rows = 0, columns = 0;
+  float top = std::numeric_limits<float>::infinity();
 };
 // The most grid points of a heightfield: its indices stay exact in 32-bit integers.
 inline constexpr size_t kMaxHeightfieldPoints = size_t{1} << 28;
