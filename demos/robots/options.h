@@ -82,6 +82,11 @@ struct RunOptions {
   // An MJCF robot's shapes against the file's world shapes (its floor), with the file's contact
   // parameters (TorqueModeConfig::world_contacts), torque control.
   bool world_contacts = false;
+  // With world contacts: a heightfield (.npy or PNG, swarm/robots/heightfield.h) fixed in the
+  // world, centred on the origin, x in [-terrain_size[0], +], y in [-terrain_size[1], +], its
+  // heights normalised to [0, terrain_size[2]] above z = 0 (MuJoCo's hfield); "" for none.
+  std::string terrain;
+  double terrain_size[3] = {4.0, 4.0, 0.1};
   // PD gains of every joint; negative: DefaultJointControl's.
   double kp = -1.0, kd = -1.0;
   std::vector<std::string> contact_links;

@@ -29,6 +29,7 @@
 #include "swarm/core/simd.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/thread_pool.h"
+#include "swarm/robots/heightfield.h"
 #include "swarm/robots/robot_batch.h"
 #include "swarm/robots/robot_tasks.h"
 
@@ -64,7 +65,22 @@ Result<RobotBatchConfig> BatchConfig(const RunOptions& options, const LoadedRobo
     config.torque.limit_tolerance = static_cast<float>(options.limit_tolerance);
     config.torque.max_joint_speed = static_cast<float>(options.max_joint_speed);
     if (options.world_contacts) {
-      Result<CollisionModel> collisions = MjcfCollisionModel(*robot.mjcf);
+      MjcfRobot world = *robot.mjcf;
+      if (!options.terrain.empty()) {
+        // The terrain joins the file's world shapes, paired by the file's rules as a geom of the
+        // world body with MuJoCo's default contact parameters.
+        MemoryAccountant decoding;
+        Result<HeightfieldGrid> grid = ReadHeightfieldGrid(decoding, options.terrain);
+        if (!grid.ok()) return InvalidArgument("--terrain: " + grid.status().message());
+        Result<std::shared_ptr<const Heightfield>> heights =
+            NormalisedHeightfield(*grid, options.terrain_size[2]);
+        if (!heights.ok()) return InvalidArgument("--terrain: " + heights.status().message());
+        world.collision_shapes.push_back(HeightfieldShape(
+            "terrain", *heights, options.terrain_size[0], options.terrain_size[1], 0.1));
+        world.shape_body.push_back(0);
+        world.shape_geom.push_back(-1);
+      }
+      Result<CollisionModel> collisions = MjcfCollisionModel(world);
       if (!collisions.ok()) return collisions.status();
       config.collisions = std::move(collisions).value();
       config.torque.world_contacts = true;

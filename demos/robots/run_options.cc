@@ -28,6 +28,7 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   std::string posture, contacts;
   double stand_spread = options.task.stand_spread;
   double drop_height = options.task.drop_height;
+  std::string terrain_size = "4,4,0.1";
   FlagSet flags(
       "swarm-robots run",
       "Steps R copies of a URDF or MJCF robot in lockstep (16 per AVX-512 register) on a task, "
@@ -90,6 +91,13 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   flags.AddSwitch("world-contacts", &options.world_contacts,
                   "torque control with --mjcf: the robot's collision shapes touch the file's world "
                   "shapes (its floor, tables, steps) with the file's contact parameters");
+  flags.AddString("terrain", &options.terrain,
+                  "world contacts: a heightfield .npy (rows from -y) or grey PNG (top row at +y) "
+                  "under the robots, centred on the origin; stand starts its robots this much "
+                  "higher");
+  flags.AddString("terrain-size", &terrain_size,
+                  "--terrain: half width along x, half width along y, height, m (MuJoCo's hfield "
+                  "size; default 4,4,0.1)");
   flags.AddNumber("contact-radius", &options.contact_radius, 0.0, 10.0,
                   "contacts: sphere radius around each contact link's origin, m");
   flags.AddNumber("ground-time-constant", &options.ground_time_constant, 1e-6, 1e3,
@@ -160,6 +168,22 @@ Result<RunOptions> ParseRunOptions(int argc, const char* const* argv, int first)
   if (options.world_contacts && (!options.task.torque_control || options.source.mjcf.empty())) {
     return InvalidArgument("--world-contacts: needs --mjcf and --control torque");
   }
+  if (Status s = ParseVector3(terrain_size, options.terrain_size); !s.ok()) {
+    return InvalidArgument("--terrain-size: " + s.message());
+  }
+  for (double value : options.terrain_size) {
+    if (!(value > 0.0 && value <= 1e4)) {
+      return InvalidArgument("--terrain-size: expected three sizes in (0, 1e4] m, got '" +
+                             terrain_size + "'");
+    }
+  }
+  if (!options.terrain.empty() && !options.world_contacts) {
+    return InvalidArgument("--terrain: needs --world-contacts");
+  }
+  // Stand drops its robots from above the terrain's highest point.
+  if (!options.terrain.empty()) {
+    options.task.drop_height += static_cast<float>(options.terrain_size[2]);
+  }
   if (options.ground_contacts && !options.task.torque_control) {
     return InvalidArgument("--contacts: ground contacts need --control torque");
   }
@@ -227,6 +251,8 @@ std::string RunFingerprintText(const RunOptions& options) {
   add("integrator", static_cast<int>(options.integrator));
   add("ground_contacts", options.ground_contacts);
   add("world_contacts", options.world_contacts);
+  add("terrain", options.terrain);
+  for (double size : options.terrain_size) add("terrain_size", size);
   add("kp", options.kp);
   add("kd", options.kd);
   for (const std::string& link : options.contact_links) add("contact_link", link);

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <numbers>
+#include <span>
 
+#include "engine/robots/frame_math.h"
 #include "swarm/core/exact_sum.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/text.h"
@@ -108,6 +111,34 @@ Result<std::vector<float>> StandPosture(const RobotModel& model,
 
 // The base height at which the posture's lowest contact point touches the ground, for a level
 // base (the forward kinematics of one robot with its base at the origin).
+// The lowest z of a link's collision shape (a sphere, capsule, cylinder or box; others: +inf)
+// with the link at `pose` (px py pz qx qy qz qw): its support point along -z.
+double LowestPointOf(const CollisionShape& shape, const float* pose) {
+  namespace fm = frame_math;
+  const fm::Mat3 link = fm::RotationOf({pose[3], pose[4], pose[5], pose[6]});
+  const fm::Vec3 offset = fm::Rotate(link, shape.position);
+  const fm::Mat3 rotation = fm::Multiply(link, fm::RotationOf(shape.quaternion));
+  const double centre = pose[2] + offset[2];
+  const double axis_z = std::fabs(rotation[8]);  // the shape's z axis along the world's z
+  const std::array<double, 3>& size = shape.size;
+  switch (shape.type) {
+    case CollisionShapeType::kSphere:
+      return centre - size[0];
+    case CollisionShapeType::kCapsule:
+      return centre - size[1] * axis_z - size[0];
+    case CollisionShapeType::kCylinder:
+      return centre - size[1] * axis_z - size[0] * std::sqrt(std::max(0.0, 1.0 - axis_z * axis_z));
+    case CollisionShapeType::kBox:
+      return centre - size[0] * std::fabs(rotation[6]) - size[1] * std::fabs(rotation[7]) -
+             size[2] * axis_z;
+    default:
+      return std::numeric_limits<double>::infinity();
+  }
+}
+
+// The base height at which the posture's lowest contact touches z = ground height (the ground
+// contacts' plane): the ground contacts' spheres and the robot's shapes of the world contact
+// pairs.
 float StandingHeight(const RobotBatch& batch, const std::vector<float>& posture) {
   const KinematicTree& tree = batch.tree();
   std::vector<float> q(tree.q_count, 0.0f);
@@ -116,11 +147,20 @@ float StandingHeight(const RobotBatch& batch, const std::vector<float>& posture)
   std::vector<float> poses(kPoseArrays * tree.link_count());
   reference::ForwardKinematics(tree, ConstLanesView{q.data(), 1, 1, q.size()},
                                LanesView{poses.data(), 1, 1, poses.size()});
-  float lowest = std::numeric_limits<float>::infinity();
-  for (const ContactPoint& contact : batch.contact_points()) {
-    lowest = std::min(lowest, poses[kPoseArrays * contact.link + 2] - contact.radius);
+  double lowest = std::numeric_limits<double>::infinity();
+  const std::span<const ContactPoint> points = batch.contact_points();
+  for (size_t c = 0; c < batch.ground_contact_count(); ++c) {
+    lowest = std::min(lowest, double{poses[kPoseArrays * points[c].link + 2] - points[c].radius});
   }
-  return batch.config().torque.contacts.ground.height - lowest;
+  const CollisionModel& collisions = batch.config().collisions;
+  for (uint32_t p : batch.world_contact_pairs()) {
+    for (uint32_t s : {collisions.pairs[p].shape1, collisions.pairs[p].shape2}) {
+      const CollisionShape& shape = collisions.shapes[s];
+      if (shape.link < 0) continue;
+      lowest = std::min(lowest, LowestPointOf(shape, &poses[kPoseArrays * size_t(shape.link)]));
+    }
+  }
+  return static_cast<float>(batch.config().torque.contacts.ground.height - lowest);
 }
 
 }  // namespace
@@ -241,7 +281,8 @@ Result<RobotTaskRunner> RobotTaskRunner::Create(MemoryAccountant& accountant, Ro
     if (!params.torque_control || !batch.model().floating_base || batch.contact_points().empty()) {
       return InvalidArgument(
           "robot task: stand needs a floating-base robot under torque control with ground "
-          "contacts (RobotBatchConfig::torque.contacts)");
+          "contacts (RobotBatchConfig::torque.contacts) or world contacts "
+          "(TorqueModeConfig::world_contacts)");
     }
     Result<std::vector<float>> posture = StandPosture(batch.model(), control, params.stand_posture);
     if (!posture.ok()) return posture.status();

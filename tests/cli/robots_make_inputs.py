@@ -1,4 +1,5 @@
-"""Writes the q files the swarm-robots fk refusal tests read (UR5: q_count 6), with numpy.
+"""Writes the q files the swarm-robots fk refusal tests read (UR5: q_count 6) and the terrain
+the --terrain tests stand on, with numpy.
 
 usage: robots_make_inputs.py <dir>"""
 
@@ -23,3 +24,7 @@ huge[4, 1] = 1e300
 np.save(os.path.join(out, "q_huge64.npy"), huge)
 with open(os.path.join(out, "q_corrupt.npy"), "w") as f:
     f.write("not an npy file")
+# A terrain for --terrain: gentle hills (81 x 81 heights, rows from -y).
+y, x = np.mgrid[0:81, 0:81] * 0.1
+np.save(os.path.join(out, "hills.npy"), (np.sin(0.9 * x) * np.cos(0.7 * y)).astype(np.float32))
+np.save(os.path.join(out, "hills_1d.npy"), np.zeros(81, np.float32))

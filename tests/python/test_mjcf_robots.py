@@ -6,7 +6,8 @@ gravity: for the fixed-base Panda, where ctrl's joint values are within 0.05 rad
 servos' stiffness against gravity leaves a small offset), and the Go2's joints, falling freely,
 within 0.02 rad of ctrl (nothing but their own inertia loads them); the Go2's feet against the
 floor from a batch with the file's collision shapes (distance, point and normal against the foot
-spheres placed here with numpy from the link poses and the XML's geom); a URDF's <collision>
+spheres placed here with numpy from the link poses and the XML's geom), standing on it and on
+hills of a heightfield .npy (the contacts on the surface the grid gives); a URDF's <collision>
 primitives (meshes refused or skipped, as asked) touching where its geometry says; errors for bad
 arguments.
 
@@ -145,6 +146,58 @@ class MjcfRobots(unittest.TestCase):
         with self.assertRaises(swarm.SwarmError) as caught:
             self.context.robot_batch(model, 1, torque=True, world_contacts=True)
         self.assertIn("world_contacts needs desc->collisions", str(caught.exception))
+
+    def test_go2_stands_on_a_heightfield(self):
+        # A scene written here: the Go2's model file and hills of 6 cm from a numpy .npy
+        # (MuJoCo's hfield: heights normalised to [0, 1] times the elevation, row 0 at -y). From
+        # the home keyframe raised by the hills' height, after 1 s the terrain carries the
+        # robots' weight within 2%, and every touching contact's point on the terrain (its point
+        # less half its distance along its normal) lies on the surface: the height of its
+        # triangle there, computed here from the grid, within 20 micrometres; normals point up.
+        import tempfile
+        folder = tempfile.mkdtemp()
+        y, x = np.mgrid[0:41, 0:41] * 0.1
+        hills = np.sin(1.3 * x) * np.cos(0.9 * y)
+        np.save(os.path.join(folder, "hills.npy"), hills)
+        go2 = os.path.join(MJCF_DIR, "unitree_go2", "go2_mjx.xml")
+        scene = os.path.join(folder, "scene.xml")
+        with open(scene, "w") as f:
+            f.write(f'<mujoco><include file="{go2}"/><compiler meshdir="{folder}"/>'
+                    '<asset><hfield name="hills" file="hills.npy" size="2 2 0.06 0.1"/></asset>'
+                    '<worldbody><geom type="hfield" hfield="hills"/></worldbody></mujoco>')
+        model = self.lib.robot_model(mjcf=scene)
+        batch = self.context.robot_batch(model, 3, torque=True, collisions=True,
+                                         world_contacts=True)
+        home = model.keyframe("home")
+        batch.q[:] = home["q"]
+        batch.q[:, 0] = [-0.6, 0.1, 0.7]  # three places on the hills
+        batch.q[:, 2] += 0.06
+        batch.ctrl[:] = home["ctrl"]
+        for _ in range(500):
+            batch.torque_step(0.002, controller="actuators")
+        root = ET.parse(go2).getroot()
+        mass = sum(float(inertial.get("mass")) for inertial in root.iter("inertial"))
+        np.testing.assert_allclose(batch.contact_forces.sum(axis=1), mass * 9.81, rtol=0.02)
+        heights = (hills - hills.min()) / (hills.max() - hills.min()) * 0.06
+
+        def surface(px, py):
+            u, v = (px + 2) / 0.1, (py + 2) / 0.1
+            c, r = min(int(u), 39), min(int(v), 39)
+            fu, fv = u - c, v - r
+            h00, h01 = heights[r, c], heights[r, c + 1]
+            h10, h11 = heights[r + 1, c], heights[r + 1, c + 1]
+            if fv >= fu:  # the triangle (r, c), (r + 1, c), (r + 1, c + 1)
+                return h00 + fu * (h11 - h10) + fv * (h10 - h00)
+            return h00 + fu * (h01 - h00) + fv * (h11 - h01)
+
+        touching = batch.contact_forces > 0
+        self.assertGreaterEqual(int(touching.sum()), 3 * 4)
+        for robot, contact in zip(*np.nonzero(touching)):
+            distance = float(batch.contact_geometry[robot, contact, 0])
+            normal = batch.contact_geometry[robot, contact, 4:7].astype(np.float64)
+            point = batch.contact_geometry[robot, contact, 1:4] - normal * distance / 2
+            self.assertAlmostEqual(point[2], surface(point[0], point[1]), delta=2e-5)
+            self.assertGreater(normal[2], 0.9)
 
     def test_urdf_collision_primitives(self):
         # A box base, an upper link and a lower link with a sphere each on y hinges. The fixed

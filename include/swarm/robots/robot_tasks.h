@@ -12,9 +12,11 @@
 //           one turn per track_period_seconds, each robot at its own phase; IK + PD every step.
 //   random  random joint targets within the limits, resampled every random_resample_steps
 //           steps and tracked by the PD controller (no IK).
-//   stand   floating-base robots in torque mode with ground contacts: each starts level with its
-//           joints at stand_posture plus up to stand_spread per joint and its lowest contact
-//           drop_height above the ground, falls, and holds the posture by PD + gravity
+//   stand   floating-base robots in torque mode with ground contacts or world contacts: each
+//           starts level with its joints at stand_posture plus up to stand_spread per joint and
+//           its lowest contact (a ground contact's sphere, or the lowest point of a shape of a
+//           world contact pair) drop_height above the ground contacts' plane (z = 0 with world
+//           contacts alone), falls, and holds the posture by PD + gravity
 //           compensation. Success: the base height within success_height_m of the posture's
 //           standing height (its lowest contact on the ground) and the tilt of the base's z axis
 //           under success_tilt_rad.
