@@ -46,8 +46,29 @@ struct PairCase {
   ShapeGeometry a, b;
 };
 
+// A heightfield of 64 x 64 random heights up to 5 cm over 4 m x 4 m (6.3 cm cells), centred where
+// the poses put plane-like shapes.
+const ShapeGeometry& Terrain() {
+  static const std::vector<float> heights = [] {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> height(0.0f, 0.05f);
+    std::vector<float> out(64 * 64);
+    for (float& h : out) h = height(rng);
+    return out;
+  }();
+  static const ShapeGeometry shape = [] {
+    ShapeGeometry field = ShapeOf(ShapeType::kHeightfield, 2.0f, 2.0f, 0.1f);
+    field.heights = heights.data();
+    field.rows = field.columns = 64;
+    field.top = 0.05f;
+    return field;
+  }();
+  return shape;
+}
+
 std::vector<PairCase> Cases() {
   const ShapeGeometry plane = ShapeOf(ShapeType::kPlane, 0);
+  const ShapeGeometry field = Terrain();
   const ShapeGeometry sphere = ShapeOf(ShapeType::kSphere, 0.03f);
   const ShapeGeometry capsule = ShapeOf(ShapeType::kCapsule, 0.04f, 0.1f);
   const ShapeGeometry cylinder = ShapeOf(ShapeType::kCylinder, 0.05f, 0.08f);
@@ -56,6 +77,10 @@ std::vector<PairCase> Cases() {
           {"plane-capsule", plane, capsule},
           {"plane-cylinder", plane, cylinder},
           {"plane-box", plane, box},
+          {"hfield-sphere", field, sphere},
+          {"hfield-capsule", field, capsule},
+          {"hfield-cylinder", field, cylinder},
+          {"hfield-box", field, box},
           {"sphere-sphere", sphere, sphere},
           {"sphere-capsule", sphere, capsule},
           {"sphere-cylinder", sphere, cylinder},
@@ -66,7 +91,8 @@ std::vector<PairCase> Cases() {
 }
 
 // Frames of one shape per lane: a random rotation (normalised Gaussian quaternion) and a centre;
-// b's centre within 0.05 to 0.25 m of a's (a plane: within 0.1 m above or below it).
+// b's centre within 0.05 to 0.25 m of a's (a plane: within 0.1 m above or below it; a heightfield,
+// level at the origin: at random x, y over it, 0 to 0.1 m above z = 0).
 struct Poses {
   Lanes a, b;
 };
@@ -93,6 +119,14 @@ Poses MakePoses(const PairCase& pair, size_t lanes) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> unit(-1.0, 1.0), reach(0.05, 0.25);
   for (size_t lane = 0; lane < lanes; ++lane) {
+    if (pair.a.type == ShapeType::kHeightfield) {
+      for (size_t k = 0; k < kShapeFrameArrays; ++k) {
+        poses.a.view.Array(k)[lane] = k == 3 || k == 7 || k == 11 ? 1.0f : 0.0f;
+      }
+      const double centre[3] = {1.8 * unit(rng), 1.8 * unit(rng), 0.05 + 0.05 * unit(rng)};
+      RandomFrame(rng, centre, poses.b.view, lane);
+      continue;
+    }
     const double origin[3] = {unit(rng), unit(rng), unit(rng)};
     RandomFrame(rng, origin, poses.a.view, lane);
     double offset[3] = {unit(rng), unit(rng), unit(rng)};
