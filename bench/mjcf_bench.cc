@@ -14,10 +14,9 @@
 // the same on rough ground (the model file and a heightfield of waves up to 4 cm in 5 cm cells
 // over 8 m x 8 m instead of the floor, the robots spread over it; MuJoCo's copy gets the same
 // heights through hfield_data, as 2.2.2 reads no elevation attribute); and the Panda (fixed
-// base) from the file's pose, whose coupled fingers (a mimic joint) the contacts do not support
-// yet: its step runs without contacts on both sides (MuJoCo with its contact flag disabled). 50
-// untimed steps first on both sides; the contact rows collide the robots where those steps left
-// them.
+// base) from the file's pose over its floor (its coupled fingers, a mimic joint, take the
+// contacts' dense added inertia). 50 untimed steps first on both sides; the contact rows collide
+// the robots where those steps left them.
 //
 // The tables print ms per step, M robot-steps/s, MuJoCo's M robot-steps/s and swarm's rate per
 // core over it (1 thread, and 2 threads halved); the contact table also the pairs and slots per
@@ -176,15 +175,9 @@ class Workspace {
     Result<MjcfRobot> robot = LoadMjcfFile(path);
     if (!robot.ok()) Die(robot.status().message());
     robot_ = std::move(robot).value();
-    contacts_in_step_ = std::none_of(robot_.model.joints.begin(), robot_.model.joints.end(),
-                                     [](const RobotJoint& joint) { return joint.is_mimic; });
-    RobotBatchConfig config = MjcfTorqueConfig(robot_);
-    if (contacts_in_step_) {
-      Result<RobotBatchConfig> with_contacts = MjcfContactConfig(robot_);
-      if (!with_contacts.ok()) Die(with_contacts.status().message());
-      config = std::move(with_contacts).value();
-    }
-    Result<RobotBatch> batch = RobotBatch::Create(memory_, robot_.model, options.robots, config);
+    Result<RobotBatchConfig> config = MjcfContactConfig(robot_);
+    if (!config.ok()) Die(config.status().message());
+    Result<RobotBatch> batch = RobotBatch::Create(memory_, robot_.model, options.robots, *config);
     if (!batch.ok()) Die(batch.status().message());
     batch_.emplace(std::move(batch).value());
     start_ = StartOf(robot_, options.robots);
@@ -311,7 +304,6 @@ class Workspace {
       const std::vector<double> heights = TerrainHeights();
       for (size_t i = 0; i < heights.size(); ++i) model_->hfield_data[i] = float(heights[i]);
     }
-    if (!contacts_in_step_) model_->opt.disableflags |= mjDSBL_CONTACT;  // as swarm's step
     data_ = mj_makeData(model_);
     mujoco_robots_ = std::min<size_t>(options.mujoco_robots, options.robots);
     const size_t nq = static_cast<size_t>(model_->nq), nv = static_cast<size_t>(model_->nv);
@@ -335,7 +327,6 @@ class Workspace {
   bool terrain_ = false;
   MemoryAccountant memory_;
   MjcfRobot robot_;
-  bool contacts_in_step_ = false;
   std::optional<RobotBatch> batch_;
   std::optional<RobotBatch> contacts_;
   Start start_;

@@ -18,6 +18,7 @@
 #include "swarm/core/lane_storage.h"
 #include "swarm/core/state_hash.h"
 #include "swarm/core/text.h"
+#include "swarm/kernels/robots/contact_inertia.h"
 
 namespace swarm {
 
@@ -76,6 +77,10 @@ struct RobotBatch::State {
     std::vector<std::string> q, velocities, joints, base, contacts, contact_xy;
   } columns;
   size_t scratch_floats = 0;
+  // Trees with couplings and contacts: where each tile's dynamics scratch holds the contacts'
+  // dense added inertia (swarm/kernels/robots/contact_inertia.h) past the dynamics' own floats;
+  // 0 otherwise.
+  size_t contact_matrix_offset = 0;
   size_t robots = 0;
   size_t stride = 0;
   LaneStorage<float, 1> storage;
@@ -374,10 +379,6 @@ Result<Constraints> BuildConstraints(const RobotModel& model, const DynamicsMode
         "RobotBatch: contacts need the euler integrator (config.torque.integrator): their "
         "friction modes advance once per step");
   }
-  if (HasCouplings(dynamics.tree())) {
-    return InvalidArgument("RobotBatch: " + Quoted(model.name) +
-                           " has mimic joints, which contacts do not support yet");
-  }
   if (torque.contacts.enabled) {
     Result<std::vector<size_t>> links = ResolveContactLinks(model, torque.contacts);
     if (!links.ok()) return links.status();
@@ -604,6 +605,14 @@ Result<RobotBatch> RobotBatch::Create(MemoryAccountant& accountant, const RobotM
     return too_many("Jacobian scratch");
   }
 
+  if (state->torque_mode() && !state->contacts.empty() && HasCouplings(state->dynamics_tree)) {
+    // The contacts' matrix (n^2 arrays of a tile) and its kernel's scratch after the dynamics'.
+    const size_t n = state->velocities();
+    state->contact_matrix_offset = RoundUpToVector<float>(state->scratch_floats);
+    state->scratch_floats = state->contact_matrix_offset +
+                            RoundUpToVector<float>(n * n * torque_width) +
+                            ContactInertiaScratchFloats(state->tree);
+  }
   size_t scratch_floats = 0;
   if (!MultiplyFits<size_t>(state->scratch_floats, torque_tiles, &scratch_floats)) {
     return too_many("dynamics scratch");
@@ -924,6 +933,7 @@ Status RobotBatch::TorqueStep(ThreadPool& pool, float dt, TorqueController contr
   model.q_count = s.model.q_count();
   model.scratch = s.dynamics_scratch.lane(0);
   model.scratch_floats = s.scratch_floats;
+  model.contact_matrix_offset = s.contact_matrix_offset;
   model.tile_elements = s.torque_schedule().tile_elements;
   model.tile_width = s.TileWidth(s.torque_schedule());
   model.staging = s.resolve_staging.lane(0);

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "swarm/kernels/robots/contact_inertia.h"
+
 namespace swarm {
 
 namespace {
@@ -290,9 +292,20 @@ void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& 
   AddConstraintTerms(model, arrays, begin, count, q_state, v_state);
   AddedInertia added;
   if (model.dof > 0) added.joints = arrays.added_joints.Slice(begin, count);
-  added.point_bodies = model.contact_bodies;
-  added.point_count = model.contact_count;
-  added.points = arrays.added_points.Slice(begin, count);
+  if (model.contact_matrix_offset > 0) {
+    // The contacts as a dense matrix, which the coupled tree's CRBA + LTDL solve adds to M.
+    const size_t n = model.velocities;
+    float* matrix = scratch + model.contact_matrix_offset;
+    const LanesView dense{matrix, count, model.tile_width, n * n};
+    ContactInertiaMatrix(*model.kinematics, TileContacts(model, arrays, begin, count),
+                         arrays.poses.Slice(begin, count), arrays.added_points.Slice(begin, count),
+                         dense, matrix + RoundUpToVector<float>(n * n * model.tile_width));
+    added.matrix = dense;
+  } else {
+    added.point_bodies = model.contact_bodies;
+    added.point_count = model.contact_count;
+    added.points = arrays.added_points.Slice(begin, count);
+  }
   ForwardDynamics(*model.dynamics, model.config->gravity, q_state, v_state,
                   arrays.applied.Slice(begin, count), a, scratch, &added, trig);
 }

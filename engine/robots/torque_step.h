@@ -89,6 +89,11 @@ struct TorqueStepModel {
   size_t trig_arrays = 0;
   bool control_writes_trig = false;
 
+  // Trees with couplings and contacts: the offset in a tile's scratch of the contacts' dense added
+  // inertia (velocity_count^2 arrays of tile_width floats) and its kernel's scratch after it; 0
+  // for other trees, whose forward dynamics take the contacts as point inertias.
+  size_t contact_matrix_offset = 0;
+
   float* Scratch(size_t begin) const { return scratch + begin / tile_elements * scratch_floats; }
   float* WorldFrames(size_t begin) const {
     return world_frames + begin / tile_elements * world_frame_floats;
@@ -165,7 +170,9 @@ void AddConstraintTerms(const TorqueStepModel& model, const TorqueStepArrays& ar
 
 // Accelerations `a` of the tile's robots at (q_state, v_state) under the applied forces:
 // AddConstraintTerms, then forward dynamics with the added inertia (in the tile's dynamics
-// `scratch`; with the joints' sines and cosines at q_state when `trig` is given).
+// `scratch`; with the joints' sines and cosines at q_state when `trig` is given). A tree with
+// couplings takes its contacts' point inertias as a dense matrix (ContactInertiaMatrix, in the
+// tile's scratch past the dynamics' own).
 void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                           float* scratch, size_t begin, size_t count, const ConstLanesView& q_state,
                           const ConstLanesView& v_state, const LanesView& a,

@@ -37,6 +37,7 @@
 #include "swarm/kernels/particles/neighbor_block_layout.h"
 #include "swarm/kernels/particles/neighbor_search.h"
 #include "swarm/kernels/render/render.h"
+#include "swarm/kernels/robots/contact_inertia.h"
 #include "swarm/kernels/robots/dynamics/robot_dynamics.h"
 #include "swarm/kernels/robots/joint_constraints.h"
 #include "swarm/kernels/robots/robot_contact.h"

@@ -28,6 +28,12 @@ bool ValidAdded(const DynamicsTree& tree, const AddedInertia& added, size_t coun
       (added.joints.arrays != tree.joint_q_count || added.joints.count != count)) {
     return false;
   }
+  if (added.matrix.arrays != 0) {
+    const size_t n = tree.velocity_count();
+    if (!HasCouplings(tree) || added.matrix.arrays != n * n || added.matrix.count != count) {
+      return false;
+    }
+  }
   if (added.point_count == 0) return true;
   if (added.point_bodies == nullptr ||
       added.points.arrays != kAddedPointArrays * added.point_count || added.points.count != count ||

@@ -235,11 +235,13 @@ inline void MassMatrixAndFactorImpl(const DynamicsTree& tree, const ConstLanesVi
 
 // Forward dynamics of a tree with mimic couplings, which ABA does not handle:
 // (M + A + E) qdd = tau - h by CRBA, RNEA at qdd = 0 and LTDL, one vector of robots at a time, with
-// E the joints' added inertia (added_joints: joint_q_count arrays, or none).
+// E the joints' added inertia (added_joints: joint_q_count arrays, or none) and a dense added
+// inertia (added_matrix: n * n arrays, or none), in that order.
 inline void CoupledForwardDynamicsImpl(const DynamicsTree& tree, const float* gravity,
                                        const ConstLanesView& q, const ConstLanesView& qd,
                                        const ConstLanesView& tau, const LanesView& qdd,
-                                       float* scratch, const ConstLanesView& added_joints) {
+                                       float* scratch, const ConstLanesView& added_joints,
+                                       const ConstLanesView& added_matrix) {
   const hn::ScalableTag<float> d;
   const InLanes q_in{q.data, q.stride}, qd_in{qd.data, qd.stride}, tau_in{tau.data, tau.stride};
   const OutLanes out{qdd.data, qdd.stride};
@@ -257,6 +259,10 @@ inline void CoupledForwardDynamicsImpl(const DynamicsTree& tree, const float* gr
       const size_t column = tree.joint_velocity_begin() + k,
                    slot = regions.matrix + column * n + column;
       Put(d, s, slot, hn::Add(Get(d, s, slot), hn::LoadU(d, added_joints.Array(k) + i)));
+    }
+    for (size_t k = 0; k < added_matrix.arrays; ++k) {  // the dense added inertia (none: 0)
+      const size_t slot = regions.matrix + k;
+      Put(d, s, slot, hn::Add(Get(d, s, slot), hn::LoadU(d, added_matrix.Array(k) + i)));
     }
     InverseDynamicsVector(d, tree, gravity, q_in, &qd_in, nullptr, i, s, regions.vector2);
     for (size_t k = 0; k < n; ++k) {

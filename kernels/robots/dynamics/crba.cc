@@ -49,7 +49,9 @@ void dynamics_dispatch::CoupledForwardDynamics(const DynamicsTree& tree, const f
                                                float* scratch, const AddedInertia* added) {
   const ConstLanesView none{};
   const ConstLanesView& joints = added != nullptr ? added->joints : none;
-  HWY_DYNAMIC_DISPATCH(CoupledForwardDynamicsImpl)(tree, gravity, q, qd, tau, qdd, scratch, joints);
+  const ConstLanesView& matrix = added != nullptr ? added->matrix : none;
+  HWY_DYNAMIC_DISPATCH(CoupledForwardDynamicsImpl)
+  (tree, gravity, q, qd, tau, qdd, scratch, joints, matrix);
 }
 
 }  // namespace swarm

@@ -281,10 +281,6 @@ TEST_CASE("random torques within effort limits, long run", "[.fuzz][native][robo
 // heightfield of random heights up to 5 cm in 4 cm cells, a new one per seed, in place of the
 // floor); the Panda in its scene, whose floor its hand and fingers may hit.
 enum class Mount { kStand, kFalling, kFloor, kTerrain };
-bool HasMimic(const RobotModel& model) {
-  return std::any_of(model.joints.begin(), model.joints.end(),
-                     [](const RobotJoint& joint) { return joint.is_mimic; });
-}
 const char* MountName(Mount mount) {
   return mount == Mount::kStand     ? " on a stand"
          : mount == Mount::kFalling ? " falling"
@@ -391,8 +387,6 @@ void FuzzAllMjcf(double seconds, uint64_t seeds) {
     for (Mount mount : {Mount::kStand, Mount::kFalling, Mount::kFloor, Mount::kTerrain}) {
       if (mount == Mount::kFalling && !robot->model.floating_base) continue;
       if (mount == Mount::kTerrain && !robot->model.floating_base) continue;  // legged robots
-      // Contacts need a tree without mimic joints (the Panda's fingers are coupled).
-      if (mount == Mount::kFloor && HasMimic(robot->model)) continue;
       const std::string file = mount == Mount::kFloor ? scene_file : model_file;
       const bool on_stand = mount == Mount::kStand;
       for (float dt : {static_cast<float>(robot->timestep), 0.001f, 0.005f}) {

@@ -277,3 +277,80 @@ TEST_CASE("World contacts: configurations the step cannot model give errors nami
 }
 
 }  // namespace swarm
+
+namespace swarm {
+namespace {
+
+// A free palm on two fingers whose slide joints are coupled (a mimic joint: the contacts go
+// through the dense added inertia of swarm/kernels/robots/contact_inertia.h), dropped on the floor.
+constexpr const char* kGripper = R"(<mujoco model="gripper">
+  <compiler autolimits="true"/>
+  <option timestep="0.002" cone="elliptic"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 0.05"/>
+    <body name="palm" pos="0 0 0.1">
+      <freejoint/>
+      <geom type="box" size="0.06 0.03 0.01" mass="0.5"/>
+      <body name="left" pos="-0.04 0 -0.05">
+        <joint name="left" type="slide" axis="1 0 0" range="-0.02 0.02" damping="1"/>
+        <geom type="box" size="0.01 0.02 0.05" mass="0.1"/>
+      </body>
+      <body name="right" pos="0.04 0 -0.05">
+        <joint name="right" type="slide" axis="1 0 0" range="-0.02 0.02" damping="1"/>
+        <geom type="box" size="0.01 0.02 0.05" mass="0.1"/>
+      </body>
+    </body>
+  </worldbody>
+  <equality><joint joint1="left" joint2="right" polycoef="0 -1 0 0 0"/></equality>
+</mujoco>
+)";
+
+// Grippers dropped from (r % 7) cm, tilted by robot, their fingers pushed apart by r % 5 N,
+// stepped 200 times.
+RobotBatch DropGrippers(MemoryAccountant& memory, const MjcfRobot& robot, size_t robots,
+                        size_t first, size_t threads) {
+  RobotBatch batch = Create(memory, robot, robots, ContactConfig(robot));
+  for (size_t r = 0; r < robots; ++r) {
+    const size_t index = first + r;
+    for (size_t k = 0; k < robot.q0.size(); ++k) batch.q().Array(k)[r] = float(robot.q0[k]);
+    batch.q().Array(2)[r] += 0.01f * float(index % 7);
+    const float tilt = 0.05f * std::sin(float(index));
+    batch.q().Array(3)[r] = std::cos(tilt);  // qw, then qx: a roll
+    batch.q().Array(4)[r] = std::sin(tilt);
+    batch.torque().Array(0)[r] = float(index % 5);
+  }
+  ThreadPool pool(threads);
+  for (int step = 0; step < 200; ++step) {
+    const Status status = batch.TorqueStep(pool, kDt, TorqueController::kNone);
+    if (!status.ok()) FAIL(status.message());
+  }
+  return batch;
+}
+
+}  // namespace
+
+TEST_CASE("World contacts on a tree with mimic joints: golden bits, any threads and target",
+          "[dynamics]") {
+  const MjcfRobot robot = LoadScene(kGripper);
+  MemoryAccountant memory;
+  constexpr size_t kRobots = 24;
+  const RobotBatch reference = DropGrippers(memory, robot, kRobots, 0, 1);
+  size_t touching = 0;
+  for (size_t c = 0; c < reference.contact_points().size(); ++c) {
+    for (size_t r = 0; r < kRobots; ++r) touching += reference.contact_forces().Array(c)[r] > 0.0f;
+  }
+  CHECK(touching > 2 * kRobots);
+  test::CheckGolden("robots.world_contacts.mimic_gripper.24_robots.euler_200_steps",
+                    reference.StateHash());
+  test::ForEachTarget([&](const test::TargetUnderTest& target) {
+    INFO("target " << target.name);
+    for (size_t threads : {size_t{1}, size_t{2}, size_t{3}}) {
+      CHECK(DropGrippers(memory, robot, kRobots, 0, threads).StateHash() == reference.StateHash());
+    }
+    for (size_t r : {size_t{0}, size_t{11}, size_t{23}}) {
+      CHECK(RobotState(DropGrippers(memory, robot, 1, r, 1), 0) == RobotState(reference, r));
+    }
+  });
+}
+
+}  // namespace swarm

@@ -19,6 +19,7 @@
 // elliptic cone in the scenes written here, which is Coulomb's; swarm's contacts are elliptic.
 #include <mujoco/mujoco.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
@@ -240,6 +241,49 @@ TEST_CASE("world contacts: quadrupeds stand from their keyframes as MuJoCo's do"
                                          << " m");
     CHECK(std::abs(heights.swarm - heights.mujoco) < 0.01);
   }
+}
+
+}  // namespace swarm
+
+namespace swarm {
+
+TEST_CASE("world contacts: a gripper rests on its coupled fingers as MuJoCo's", "[mujoco]") {
+  // A free palm with two fingers on slide joints along x, the second following the first
+  // mirrored (a joint equality: swarm's mimic joint, so the tree has couplings and its contacts
+  // go through the dense added inertia), resting on the fingers' tips on the floor.
+  const std::string xml = R"(<mujoco model="gripper">
+  <compiler autolimits="true"/>
+  <option timestep="0.002" cone="elliptic"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 0.05"/>
+    <body name="palm" pos="0.1 -0.05 0.1">
+      <freejoint/>
+      <geom type="box" size="0.06 0.03 0.01" mass="0.5" contype="0" conaffinity="0"/>
+      <body name="left" pos="-0.04 0 -0.05">
+        <joint name="left" type="slide" axis="1 0 0" range="-0.02 0.02" damping="1"/>
+        <geom type="box" size="0.01 0.02 0.05" mass="0.1"/>
+      </body>
+      <body name="right" pos="0.04 0 -0.05">
+        <joint name="right" type="slide" axis="1 0 0" range="-0.02 0.02" damping="1"/>
+        <geom type="box" size="0.01 0.02 0.05" mass="0.1"/>
+      </body>
+    </body>
+  </worldbody>
+  <equality><joint joint1="left" joint2="right" polycoef="0 -1 0 0 0"/></equality>
+</mujoco>
+)";
+  const Scene scene = WriteScene("gripper_on_fingers", xml);
+  REQUIRE(std::any_of(scene.robot.model.joints.begin(), scene.robot.model.joints.end(),
+                      [](const RobotJoint& joint) { return joint.is_mimic; }));
+  const Motion motion = Simulate(scene, 2.0);
+  INFO("normal force " << motion.normal_force << " N; height swarm " << motion.swarm[2]
+                       << " MuJoCo " << motion.mujoco[2]);
+  CHECK(std::abs(motion.normal_force - 0.7 * 9.81) < 0.01 * 0.7 * 9.81);
+  for (int k = 0; k < 3; ++k) {
+    INFO("axis " << k << " moved " << motion.swarm[k] - motion.swarm_before[k]);
+    CHECK(std::abs(motion.swarm[k] - motion.swarm_before[k]) < 1e-6);
+  }
+  CHECK(std::abs(motion.swarm[2] - motion.mujoco[2]) < 2e-4);
 }
 
 }  // namespace swarm

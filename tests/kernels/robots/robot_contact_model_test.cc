@@ -45,9 +45,11 @@
 namespace swarm {
 namespace {
 
+using test::Advance;
 using test::ContactCase;
 using test::ContactStateLanes;
 using test::ContactStepLanes;
+using test::PointVelocity;
 using test::RobotLanes;
 using test::TestRobot;
 
@@ -56,29 +58,6 @@ constexpr double kPointTolerance = 1e-5;
 constexpr double kMassTolerance = 1e-4;
 constexpr double kAnchorTolerance = 1e-4;
 constexpr double kDt = test::kContactDt;
-
-// Robot q moved by h along velocity v (ContactVelocityCount entries): joint columns by h v, a
-// floating base's position by h R v_linear and its orientation by the rotation h w_body (applied
-// on the right: a body-frame rate).
-std::vector<double> Advance(const TestRobot& robot, std::vector<double> q,
-                            const std::vector<double>& v, double h) {
-  const KinematicTree tree = robot.tree();
-  size_t velocity = 0;
-  if (tree.floating_base) {
-    glm::dquat rotation = glm::normalize(glm::dquat(q[3], q[4], q[5], q[6]));
-    const glm::dvec3 linear = glm::mat3_cast(rotation) * glm::dvec3(v[0], v[1], v[2]);
-    for (int k = 0; k < 3; ++k) q[k] += h * linear[k];
-    const glm::dvec3 rate(v[3], v[4], v[5]);
-    const double speed = glm::length(rate);
-    if (speed > 0.0) rotation = rotation * glm::angleAxis(h * speed, rate / speed);
-    q[3] = rotation.w, q[4] = rotation.x, q[5] = rotation.y, q[6] = rotation.z;
-    velocity = 6;
-  }
-  for (size_t j = 0; j < tree.joint_q_count(); ++j) {
-    q[tree.joint_q_begin() + j] += h * v[velocity + j];
-  }
-  return q;
-}
 
 // A contact's geometry for one robot, in double: the point, the unit normal and its tangents.
 struct Frame {
@@ -102,21 +81,6 @@ Frame FrameOf(const ContactCase& c, size_t n, size_t r) {
     frame.normal[k] = normal[k], frame.t1[k] = t1[k], frame.t2[k] = t2[k];
   }
   return frame;
-}
-
-// d/dh, by central differences, of the material point of the contact's link that is at `point`
-// for q (fixed in the link as q moves along v).
-glm::dvec3 PointVelocity(const TestRobot& robot, const std::vector<double>& q,
-                         const std::vector<double>& v, const ContactPoint& contact,
-                         const glm::dvec3& point) {
-  constexpr double h = 1e-6;
-  const glm::dvec4 local =
-      glm::inverse(test::DoubleForwardKinematics(robot, q)[contact.link]) * glm::dvec4(point, 1.0);
-  const auto at = [&](double step) {
-    return glm::dvec3(
-        test::DoubleForwardKinematics(robot, Advance(robot, q, v, step))[contact.link] * local);
-  };
-  return (at(h) - at(-h)) / (2.0 * h);
 }
 
 // |x| within `tolerance` of 0 relative to `scale`: float rounding could give either sign.

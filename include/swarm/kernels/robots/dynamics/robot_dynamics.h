@@ -189,6 +189,10 @@ struct AddedInertia {
   // kAddedPointArrays per point: px py pz (the point in its body's frame), nx ny nz (unit, body
   // frame), m_n, m_t (>= 0).
   ConstLanesView points;
+  // Trees with couplings, which take no points: the points' sum of J_p^T C J_p as a dense matrix
+  // (velocity_count^2 arrays, row-major, symmetric: swarm/kernels/robots/contact_inertia.h), or
+  // none (0 arrays).
+  ConstLanesView matrix;
 };
 inline constexpr size_t kAddedPointArrays = 8;
 
@@ -196,8 +200,8 @@ inline constexpr size_t kAddedPointArrays = 8;
 // tau = (M + A + E) qdd + C qd + g + damping and friction, with E the added inertia (none when
 // `added` is nullptr). Trees without couplings run the articulated-body algorithm (ABA, O(n));
 // trees with mimic couplings solve (M + E) qdd = tau - h by CRBA, RNEA and LTDL per vector of
-// robots (their added inertia may have joint entries, not points). With `trig` (trees without
-// couplings), the joints' sines and cosines come from it or go to it (JointTrig).
+// robots (their added inertia may have joint entries and a dense matrix, not points). With `trig`
+// (trees without couplings), the joints' sines and cosines come from it or go to it (JointTrig).
 void ForwardDynamics(const DynamicsTree& tree, const float gravity[3], const ConstLanesView& q,
                      const ConstLanesView& qd, const ConstLanesView& tau, const LanesView& qdd,
                      float* scratch, const AddedInertia* added = nullptr,
