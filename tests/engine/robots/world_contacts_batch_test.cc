@@ -21,6 +21,7 @@
 #include "swarm/core/thread_pool.h"
 #include "swarm/robots/mjcf_robot.h"
 #include "swarm/robots/robot_batch.h"
+#include "tests/engine/robots/coupled_gripper_scene.h"
 #include "tests/support/for_each_target.h"
 #include "tests/support/golden.h"
 
@@ -281,30 +282,6 @@ TEST_CASE("World contacts: configurations the step cannot model give errors nami
 namespace swarm {
 namespace {
 
-// A free palm on two fingers whose slide joints are coupled (a mimic joint: the contacts go
-// through the dense added inertia of swarm/kernels/robots/contact_inertia.h), dropped on the floor.
-constexpr const char* kGripper = R"(<mujoco model="gripper">
-  <compiler autolimits="true"/>
-  <option timestep="0.002" cone="elliptic"/>
-  <worldbody>
-    <geom name="floor" type="plane" size="0 0 0.05"/>
-    <body name="palm" pos="0 0 0.1">
-      <freejoint/>
-      <geom type="box" size="0.06 0.03 0.01" mass="0.5"/>
-      <body name="left" pos="-0.04 0 -0.05">
-        <joint name="left" type="slide" axis="1 0 0" range="-0.02 0.02" damping="1"/>
-        <geom type="box" size="0.01 0.02 0.05" mass="0.1"/>
-      </body>
-      <body name="right" pos="0.04 0 -0.05">
-        <joint name="right" type="slide" axis="1 0 0" range="-0.02 0.02" damping="1"/>
-        <geom type="box" size="0.01 0.02 0.05" mass="0.1"/>
-      </body>
-    </body>
-  </worldbody>
-  <equality><joint joint1="left" joint2="right" polycoef="0 -1 0 0 0"/></equality>
-</mujoco>
-)";
-
 // Grippers dropped from (r % 7) cm, tilted by robot, their fingers pushed apart by r % 5 N,
 // stepped 200 times.
 RobotBatch DropGrippers(MemoryAccountant& memory, const MjcfRobot& robot, size_t robots,
@@ -331,7 +308,7 @@ RobotBatch DropGrippers(MemoryAccountant& memory, const MjcfRobot& robot, size_t
 
 TEST_CASE("World contacts on a tree with mimic joints: golden bits, any threads and target",
           "[dynamics]") {
-  const MjcfRobot robot = LoadScene(kGripper);
+  const MjcfRobot robot = LoadScene(test::kCoupledGripperScene);
   MemoryAccountant memory;
   constexpr size_t kRobots = 24;
   const RobotBatch reference = DropGrippers(memory, robot, kRobots, 0, 1);

@@ -32,6 +32,7 @@
 #include "swarm/core/thread_pool.h"
 #include "swarm/robots/mjcf_robot.h"
 #include "swarm/robots/robot_batch.h"
+#include "tests/engine/robots/coupled_gripper_scene.h"
 #include "tests/engine/robots/mjcf_peer.h"
 
 namespace swarm {
@@ -248,30 +249,8 @@ TEST_CASE("world contacts: quadrupeds stand from their keyframes as MuJoCo's do"
 namespace swarm {
 
 TEST_CASE("world contacts: a gripper rests on its coupled fingers as MuJoCo's", "[mujoco]") {
-  // A free palm with two fingers on slide joints along x, the second following the first
-  // mirrored (a joint equality: swarm's mimic joint, so the tree has couplings and its contacts
-  // go through the dense added inertia), resting on the fingers' tips on the floor.
-  const std::string xml = R"(<mujoco model="gripper">
-  <compiler autolimits="true"/>
-  <option timestep="0.002" cone="elliptic"/>
-  <worldbody>
-    <geom name="floor" type="plane" size="0 0 0.05"/>
-    <body name="palm" pos="0.1 -0.05 0.1">
-      <freejoint/>
-      <geom type="box" size="0.06 0.03 0.01" mass="0.5" contype="0" conaffinity="0"/>
-      <body name="left" pos="-0.04 0 -0.05">
-        <joint name="left" type="slide" axis="1 0 0" range="-0.02 0.02" damping="1"/>
-        <geom type="box" size="0.01 0.02 0.05" mass="0.1"/>
-      </body>
-      <body name="right" pos="0.04 0 -0.05">
-        <joint name="right" type="slide" axis="1 0 0" range="-0.02 0.02" damping="1"/>
-        <geom type="box" size="0.01 0.02 0.05" mass="0.1"/>
-      </body>
-    </body>
-  </worldbody>
-  <equality><joint joint1="left" joint2="right" polycoef="0 -1 0 0 0"/></equality>
-</mujoco>
-)";
+  // A tree with couplings (tests/engine/robots/coupled_gripper_scene.h).
+  const std::string xml = test::kCoupledGripperScene;
   const Scene scene = WriteScene("gripper_on_fingers", xml);
   REQUIRE(std::any_of(scene.robot.model.joints.begin(), scene.robot.model.joints.end(),
                       [](const RobotJoint& joint) { return joint.is_mimic; }));

@@ -15,28 +15,22 @@
 #include <string>
 #include <vector>
 
-#include "swarm/core/state_hash.h"
 #include "swarm/kernels/collision/narrow_phase.h"
 #include "swarm/kernels/collision/narrow_phase_reference.h"
 #include "tests/kernels/collision/narrow_phase_fixture.h"
 #include "tests/kernels/robots/joint_lanes_fixture.h"
-#include "tests/support/for_each_target.h"
-#include "tests/support/golden.h"
 
 namespace swarm {
 namespace {
 
 using test::Collide;
-using test::ForEachTarget;
 using test::PaddedLanes;
 using test::Pair;
 using test::PairName;
 using test::RandomRotation;
 using test::Scene;
 using test::SetFrame;
-using test::TargetUnderTest;
 
-constexpr float kPadding = test::kJointPadding;
 // Float kernels on coordinates of about 1 m: 20 micrometres (a few hundred float ulps).
 constexpr double kTolerance = 2e-5;
 
@@ -112,12 +106,6 @@ double Rounding(const ShapeGeometry& shape) {
                                                                                : 0.0;
 }
 
-bool SameBits(const PaddedLanes& x, const PaddedLanes& y) {
-  return x.count() == y.count() && x.lanes() == y.lanes() &&
-         std::memcmp(x.data(), y.data(),
-                     x.lanes() * RoundUpToVector<float>(x.count()) * sizeof(float)) == 0;
-}
-
 TEST_CASE("narrow phase: heightfield pairs against the whole surface, on every target",
           "[narrow_phase][heightfield]") {
   std::mt19937 rng(77);
@@ -131,19 +119,7 @@ TEST_CASE("narrow phase: heightfield pairs against the whole surface, on every t
     INFO("pair " << PairName(pair));
     constexpr size_t kLanes = 300;
     Scene scene = TerrainScene(pair, kLanes, rng);
-    std::vector<PaddedLanes> results;
-    ForEachTarget([&](const TargetUnderTest& target) {
-      INFO("target " << target.name);
-      results.push_back(Collide(pair, scene, 0.0f));
-      REQUIRE_FALSE(results.back().PaddingMismatch(kPadding).has_value());
-      REQUIRE(SameBits(results.back(), results.front()));
-    });
-    const PaddedLanes& contacts = results.front();
-    StateHasher hasher;
-    for (size_t k = 0; k < contacts.lanes(); ++k) {
-      hasher.Add(ConstFloatView{contacts.Lane(k), contacts.count()});
-    }
-    test::CheckGolden("kernels.narrow_phase." + PairName(pair) + ".300_lanes", hasher.Digest());
+    const PaddedLanes contacts = test::CollideOnEveryTarget(pair, scene, 0.0f);
     const size_t slots = ContactSlotCount(pair.a.type, pair.b.type);
     const double rounding = Rounding(other);
     size_t exact = 0, beyond = 0, above = 0;

@@ -2,6 +2,7 @@
 // of shape types with robot-sized shapes, random poses near contact, and one call over them.
 #pragma once
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -9,8 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "swarm/core/state_hash.h"
 #include "swarm/kernels/collision/narrow_phase.h"
 #include "tests/kernels/robots/joint_lanes_fixture.h"
+#include "tests/support/for_each_target.h"
+#include "tests/support/golden.h"
 
 namespace swarm::test {
 
@@ -132,6 +136,34 @@ inline std::string PairName(const Pair& pair) {
                                  "ellipsoid", "cylinder",    "box"};
   return std::string(kNames[static_cast<int>(pair.a.type)]) + "-" +
          kNames[static_cast<int>(pair.b.type)];
+}
+
+inline bool SameBits(const PaddedLanes& x, const PaddedLanes& y) {
+  return x.count() == y.count() && x.lanes() == y.lanes() &&
+         std::memcmp(x.data(), y.data(),
+                     x.lanes() * RoundUpToVector<float>(x.count()) * sizeof(float)) == 0;
+}
+
+// The pair's contacts at the scene's poses on every compiled target: the same bits on each,
+// padding untouched, and the x86-64 bits (golden key kernels.narrow_phase.<pair>.<lanes>_lanes)
+// on every target here and under qemu-aarch64.
+inline PaddedLanes CollideOnEveryTarget(const Pair& pair, Scene& scene, float margin) {
+  std::vector<PaddedLanes> results;
+  ForEachTarget([&](const TargetUnderTest& target) {
+    INFO("target " << target.name);
+    results.push_back(Collide(pair, scene, margin));
+    REQUIRE_FALSE(results.back().PaddingMismatch(kJointPadding).has_value());
+    REQUIRE(SameBits(results.back(), results.front()));
+  });
+  StateHasher hasher;
+  const PaddedLanes& contacts = results.front();
+  for (size_t k = 0; k < contacts.lanes(); ++k) {
+    hasher.Add(ConstFloatView{contacts.Lane(k), contacts.count()});
+  }
+  CheckGolden(
+      "kernels.narrow_phase." + PairName(pair) + "." + std::to_string(contacts.count()) + "_lanes",
+      hasher.Digest());
+  return std::move(results.front());
 }
 
 }  // namespace swarm::test

@@ -16,12 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "swarm/core/state_hash.h"
 #include "swarm/kernels/collision/narrow_phase_reference.h"
 #include "tests/kernels/collision/narrow_phase_fixture.h"
 #include "tests/kernels/robots/joint_lanes_fixture.h"
-#include "tests/support/for_each_target.h"
-#include "tests/support/golden.h"
 
 namespace swarm {
 namespace {
@@ -29,22 +26,12 @@ namespace {
 using test::AllPairs;
 using test::AsCollided;
 using test::Collide;
-using test::ForEachTarget;
 using test::PaddedLanes;
 using test::Pair;
 using test::PairName;
 using test::RandomScene;
 using test::Scene;
 using test::SetFrame;
-using test::TargetUnderTest;
-
-constexpr float kPadding = test::kJointPadding;
-
-bool SameBits(const PaddedLanes& x, const PaddedLanes& y) {
-  return x.count() == y.count() && x.lanes() == y.lanes() &&
-         std::memcmp(x.data(), y.data(),
-                     x.lanes() * RoundUpToVector<float>(x.count()) * sizeof(float)) == 0;
-}
 
 // The radius a shape's core is rounded by (a sphere's or capsule's), else 0.
 double Rounding(const ShapeGeometry& shape) {
@@ -65,20 +52,7 @@ TEST_CASE("narrow phase: every pair against the double-precision reference, on e
     Scene scene = RandomScene(pair, kLanes, rng);
     const bool boxes = pair.a.type == ShapeType::kBox && pair.b.type == ShapeType::kBox;
     const float margin = 10.0f;  // every clipped box point is kept
-    std::vector<PaddedLanes> results;
-    ForEachTarget([&](const TargetUnderTest& target) {
-      INFO("target " << target.name);
-      results.push_back(Collide(pair, scene, margin));
-      REQUIRE_FALSE(results.back().PaddingMismatch(kPadding).has_value());
-      REQUIRE(SameBits(results.back(), results.front()));
-    });
-    const PaddedLanes& contacts = results.front();
-    // The x86-64 bits, on every target here and under qemu-aarch64.
-    StateHasher hasher;
-    for (size_t k = 0; k < contacts.lanes(); ++k) {
-      hasher.Add(ConstFloatView{contacts.Lane(k), contacts.count()});
-    }
-    test::CheckGolden("kernels.narrow_phase." + PairName(pair) + ".300_lanes", hasher.Digest());
+    const PaddedLanes contacts = test::CollideOnEveryTarget(pair, scene, margin);
     const ShapeGeometry a = AsCollided(pair.a, pair.b), b = AsCollided(pair.b, pair.a);
     const size_t slots = ContactSlotCount(pair.a.type, pair.b.type);
     size_t exact_lanes = 0;
