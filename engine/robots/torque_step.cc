@@ -323,6 +323,23 @@ void ClearConstraintFlags(const TorqueStepModel& model, const TorqueStepArrays& 
   (void)model;
 }
 
+void ReleaseLeavingContacts(const TorqueStepModel& model, const TorqueStepArrays& arrays,
+                            size_t begin, size_t count) {
+  for (size_t c = 0; c < model.contact_count; ++c) {
+    const float margin = model.contact_parameters[c].margin;
+    const float* distance = arrays.contact_geometry.Array(kContactArrays * c) + begin;
+    const float* normal_speed =
+        arrays.contact_velocities.Array(kContactVelocityArrays * c + 2) + begin;
+    const float* previous = arrays.contacts.normal_forces.Array(c) + begin;
+    float* flags = arrays.contact_step.flags.Array(c) + begin;
+    for (size_t r = 0; r < count; ++r) {
+      const bool leaving =
+          previous[r] == 0.0f && distance[r] - margin < 0.0f && normal_speed[r] > 0.0f;
+      flags[r] = leaving ? kRowReleased : flags[r];
+    }
+  }
+}
+
 bool UpdateConstraintFlags(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                            size_t begin, size_t count, const ConstLanesView& q_state,
                            const ConstLanesView& v_state, const ConstLanesView& a,
@@ -394,11 +411,13 @@ void EulerStep(const TorqueStepModel& model, const TorqueStepArrays& arrays, flo
   const JointTrig* shared_trig = model.trig != nullptr ? &trig : nullptr;
   ClearConstraintFlags(model, arrays, begin, count);
   PlaceContacts(model, arrays, begin, count);
+  ReleaseLeavingContacts(model, arrays, begin, count);
   ApplyForwardDynamics(model, arrays, scratch, begin, count, q, v, a, shared_trig);
   trig.known = true;
   if (UpdateConstraintFlags(model, arrays, begin, count, q, v, a, 2 < kMaxConstraintSolves)) {
     ResolveMarked(model, arrays, scratch, begin, count, shared_trig);
   }
+
   UpdateConstraints(model, arrays, begin, count, q, v, a);
   const float turn_speed = model.config->max_step_turn / dt;
   LimitSpeeds(slice(arrays.velocities), a, dt, base,

@@ -182,6 +182,15 @@ void ApplyForwardDynamics(const TorqueStepModel& model, const TorqueStepArrays& 
 void ClearConstraintFlags(const TorqueStepModel& model, const TorqueStepArrays& arrays,
                           size_t begin, size_t count);
 
+// After PlaceContacts, before the step's first solve: a contact that the last step let go
+// (normal force 0) and whose point is still inside its margin but leaving (v_n > 0) starts the
+// step released (kRowReleased), as the last step's solves found it: without this, a foot rising
+// out of a soft contact's first millimetres (the Menagerie's solimp makes them soft) is found
+// pulling and released again, one more solve, every step until it is out. A release that would
+// let the point sink deeper than it started is caught as ever (soft_constraint.h).
+void ReleaseLeavingContacts(const TorqueStepModel& model, const TorqueStepArrays& arrays,
+                            size_t begin, size_t count);
+
 // After a solve at (q_state, v_state) gave `a`: releases, catches and slips rows (the kernels'
 // UpdateLimitFlags, UpdateContactFlags); true when the tile should solve again.
 bool UpdateConstraintFlags(const TorqueStepModel& model, const TorqueStepArrays& arrays,

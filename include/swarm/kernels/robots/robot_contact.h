@@ -153,7 +153,9 @@ inline void ContactTangents(const float n[3], float t1[3], float t2[3]) {
 }
 
 // What a step's solves settle per contact (one float, or two, per contact and robot; zeros before
-// the step's first solve): the normal row's flag (soft_constraint.h, one-sided rows), friction's
+// the step's first solve, but that the caller may start a contact released, kRowReleased: the
+// torque step so starts a contact the last step let go whose point still leaves, which a solve
+// would release again): the normal row's flag (soft_constraint.h, one-sided rows), friction's
 // (0: the mode the contact entered the step with, kContactSlipping: it slides with the slip force,
 // kContactSticking: it sticks) and the sliding force of slipping contacts.
 struct ContactStep {
