@@ -144,9 +144,13 @@ HWY_INLINE void HeightfieldSphere(D d, const HeightfieldCells& grid, V px, V py,
     nx = zero, ny = zero, nz = one;
     return;
   }
-  // p's cell (the last one on the far edges).
-  const V c0 = hn::Floor(ClampTo(u, zero, hn::Sub(last_column, one)));
-  const V r0 = hn::Floor(ClampTo(v, zero, hn::Sub(last_row, one)));
+  // p's cell (the last one on the far edges). The cells' indices come from u and v with NaN
+  // taken as 0 (a NaN point, outside the contract, gets kNoContact above): every gather reads
+  // inside the grid whatever the input.
+  const auto numbers = hn::And(hn::Eq(u, u), hn::Eq(v, v));
+  const V safe_u = hn::IfThenElseZero(numbers, u), safe_v = hn::IfThenElseZero(numbers, v);
+  const V c0 = hn::Floor(ClampTo(safe_u, zero, hn::Sub(last_column, one)));
+  const V r0 = hn::Floor(ClampTo(safe_v, zero, hn::Sub(last_row, one)));
   const auto column_of = [&](V c) HWY_ATTR { return hn::Sub(hn::Mul(c, dx), half_x); };
   const auto row_of = [&](V r) HWY_ATTR { return hn::Sub(hn::Mul(r, dy), half_y); };
   const auto columns = hn::Set(di, grid.columns);
@@ -163,8 +167,8 @@ HWY_INLINE void HeightfieldSphere(D d, const HeightfieldCells& grid, V px, V py,
   // The grid point nearest to p: the cells around it hold every point of the surface within half
   // a cell of p (and p's own cell).
   const V half = hn::Set(d, 0.5f);
-  const V near_column = hn::Floor(hn::Add(ClampTo(u, zero, last_column), half));
-  const V near_row = hn::Floor(hn::Add(ClampTo(v, zero, last_row), half));
+  const V near_column = hn::Floor(hn::Add(ClampTo(safe_u, zero, last_column), half));
+  const V near_row = hn::Floor(hn::Add(ClampTo(safe_v, zero, last_row), half));
   for (int row = -1; row <= 0; ++row) {
     const V r = ClampTo(hn::Add(near_row, hn::Set(d, static_cast<float>(row))), zero,
                         hn::Sub(last_row, one));
@@ -208,8 +212,8 @@ HWY_INLINE void HeightfieldSphere(D d, const HeightfieldCells& grid, V px, V py,
   const V ex = hn::Sub(px, qx), ey = hn::Sub(py, qy), ez = hn::Sub(pz, qz);
   // On an edge or a vertex: the height of the surface under p (on p's cell's triangle) says
   // which side p is on.
-  const V fu = hn::Sub(ClampTo(u, zero, last_column), c0);
-  const V fv = hn::Sub(ClampTo(v, zero, last_row), r0);
+  const V fu = hn::Sub(ClampTo(safe_u, zero, last_column), c0);
+  const V fv = hn::Sub(ClampTo(safe_v, zero, last_row), r0);
   const auto upper = hn::Ge(fv, fu);  // the triangle (r, c), (r + 1, c), (r + 1, c + 1)
   const V slope_u = hn::IfThenElse(upper, hn::Sub(h11, h10), hn::Sub(h01, h00));
   const V slope_v = hn::IfThenElse(upper, hn::Sub(h10, h00), hn::Sub(h11, h01));

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -258,6 +259,25 @@ TEST_CASE("narrow phase: a flat heightfield gives the plane's contacts, a ramp i
       for (int k = 0; k < 3; ++k) CHECK(out.Lane(4 + k)[0] == Approx(normal[k]).margin(1e-6));
     }
   }
+}
+
+TEST_CASE("narrow phase: a heightfield against a point that is not a number reads inside its grid",
+          "[narrow_phase][heightfield]") {
+  // Outside the contract (frames are finite), but a robot's NaN state reaches the narrow phase
+  // before its step's guard restores it: such a lane gets no contact, and no gather leaves the
+  // grid (the sanitizer build would see it), whatever its neighbours.
+  std::mt19937 rng(8);
+  const Terrain terrain(5, 6, 1.0f, 1.0f, rng, 0.1f);
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = HUGE_VAL;
+  const double centres[4][3] = {{nan, 0.1, 0.2}, {0.2, nan, 0.1}, {nan, nan, nan}, {inf, -inf, 0}};
+  const double origin[3] = {0, 0, 0};
+  Scene scene(4);
+  for (size_t lane = 0; lane < 4; ++lane) {
+    SetFrame(scene.frames_a, lane, origin, kIdentity);
+    SetFrame(scene.frames_b, lane, centres[lane], kIdentity);
+  }
+  const PaddedLanes out = Collide({terrain.shape, ShapeOf(ShapeType::kSphere, 0.1f)}, scene, 0.0f);
+  for (size_t lane = 0; lane < 4; ++lane) CHECK(out.Lane(0)[lane] == kNoContact);
 }
 
 }  // namespace
